@@ -1,0 +1,20 @@
+import type { QueueName } from '#functions/routes.ts';
+
+export interface QueueDefinition {
+  /** Physical queue name in the local stack; the CDK stack lets CloudFormation name it. */
+  name: string;
+  /** Environment variable through which functions receive the queue URL. */
+  urlVariable: string;
+  /** Seconds a received message stays invisible before another attempt. */
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+}
+
+/** Every queue of the service; each gets a dead-letter queue named `<name>-dlq`. */
+export const queues: Record<QueueName, QueueDefinition> = {
+  deliveries: { name: 'deliveries', urlVariable: 'DELIVERIES_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+  'meter-events': { name: 'meter-events', urlVariable: 'METER_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 60, maxReceiveCount: 5 },
+};
+
+export const deadLetterQueueName = (queue: QueueDefinition): string => `${queue.name}-dlq`;

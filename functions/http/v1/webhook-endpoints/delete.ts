@@ -1,0 +1,12 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { deleteWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
+import { serializeDeletedWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
+
+const service = wireWebhookEndpointService();
+
+/** DELETE /v1/webhook_endpoints/{id}: a second delete is a 404. */
+export const handler = httpHandler({ params: deleteWebhookEndpointParams }, async ({ caller, pathParameters }) => {
+  await service.delete(caller.scope, pathParameters.id!);
+  return { body: serializeDeletedWebhookEndpoint(pathParameters.id!) };
+});

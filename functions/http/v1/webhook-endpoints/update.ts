@@ -1,0 +1,11 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { updateWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
+import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
+
+const service = wireWebhookEndpointService();
+
+/** POST /v1/webhook_endpoints/{id} */
+export const handler = httpHandler({ params: updateWebhookEndpointParams }, async ({ caller, params, pathParameters }) => ({
+  body: serializeWebhookEndpoint(await service.update(caller.scope, pathParameters.id!, params)),
+}));

@@ -1,0 +1,77 @@
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
+import type { Table } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
+import { account, apiKey } from './keys.ts';
+
+const toAccount = (item: Record<string, unknown>): AccountRecord => ({
+  id: item.id as string,
+  platformId: (item.platformId as string | null) ?? null,
+  features: { accountsV2: Boolean((item.features as { accountsV2?: boolean } | undefined)?.accountsV2) },
+  created: item.created as number,
+});
+
+const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
+  hash: item.hash as string,
+  accountId: item.accountId as string,
+  livemode: item.livemode as boolean,
+  kind: item.kind as ApiKeyRecord['kind'],
+  hint: item.hint as string,
+  created: item.created as number,
+});
+
+/** DynamoDB adapter for accounts and API keys. */
+export function dynamoPlatformStore({ client, name }: Table): PlatformStore {
+  return {
+    async createAccount(record) {
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { PK: account.pk(record.id), SK: account.sk(), entity: 'account', ...record },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        }),
+      );
+    },
+    async getAccount(id) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: account.pk(id), SK: account.sk() } }));
+      return Item ? toAccount(Item) : undefined;
+    },
+    async createApiKey(record) {
+      try {
+        await client.send(
+          new PutCommand({
+            TableName: name,
+            Item: {
+              PK: apiKey.pk(record.hash),
+              SK: apiKey.sk(),
+              GSI1PK: apiKey.gsi1pk(record.accountId),
+              GSI1SK: apiKey.gsi1sk(record.created, record.hash),
+              entity: 'api_key',
+              ...record,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+    async findApiKey(hash) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: apiKey.pk(hash), SK: apiKey.sk() } }));
+      return Item ? toApiKey(Item) : undefined;
+    },
+    async listApiKeys(accountId) {
+      const { Items = [] } = await client.send(
+        new QueryCommand({
+          TableName: name,
+          IndexName: 'GSI1',
+          KeyConditionExpression: 'GSI1PK = :pk',
+          ExpressionAttributeValues: { ':pk': apiKey.gsi1pk(accountId) },
+        }),
+      );
+      return Items.map(toApiKey);
+    },
+  };
+}

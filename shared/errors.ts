@@ -1,0 +1,54 @@
+/**
+ * Domain errors. They know nothing of HTTP: `shared/http/error-mapping.ts` turns each class into a status,
+ * type and code for v1 and v2 bodies.
+ */
+export class ServiceError extends Error {
+  constructor(message: string, readonly code: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request cannot be served as given. `param` names the offending field path, if any. */
+export class InvalidRequestError extends ServiceError {
+  constructor(message: string, code: string, readonly param?: string) {
+    super(message, code);
+  }
+}
+
+/** The addressed object does not exist for this caller (also for other owners' and other modes' objects). */
+export class NotFoundError extends ServiceError {
+  constructor(readonly resource: string, readonly id: string) {
+    super(`No such ${resource}: '${id}'`, 'resource_missing');
+  }
+}
+
+export class AuthenticationError extends ServiceError {}
+
+/** The key is valid but may not do this (for instance a publishable key, or a foreign account context). */
+export class PermissionError extends ServiceError {}
+
+/** An `Idempotency-Key` was reused with other parameters, or is still in use by a running request. */
+export class IdempotencyError extends ServiceError {}
+
+export class RateLimitError extends ServiceError {}
+
+export class RequestTooLargeError extends ServiceError {
+  constructor(limitBytes: number) {
+    super(`The request body is larger than the limit of ${limitBytes} bytes.`, 'request_too_large');
+  }
+}
+
+export class UnsupportedMediaTypeError extends ServiceError {}
+
+export class MethodNotAllowedError extends ServiceError {
+  constructor(method: string, path: string, readonly allowed: string[]) {
+    super(`The method ${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, 'method_not_allowed');
+  }
+}
+
+export class UnrecognizedUrlError extends ServiceError {
+  constructor(method: string, path: string) {
+    super(`Unrecognized request URL (${method}: ${path}).`, 'unrecognized_url');
+  }
+}

@@ -1,0 +1,90 @@
+import { AuthenticationError, PermissionError } from '#shared/errors.ts';
+import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
+import type { AccountRecord, ApiKeyRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';
+
+/** Who is calling and inside which account the request acts. */
+export interface Caller {
+  /** The account that owns the key. */
+  platformId: string;
+  livemode: boolean;
+  keyKind: KeyKind;
+  /** Where objects are read and written: the key's account, or a connected account named by the context header. */
+  scope: Scope;
+}
+
+export interface AuthenticateOptions {
+  /** Only token creation accepts a publishable key. */
+  allowPublishableKey: boolean;
+}
+
+const cacheMillis = 60_000;
+const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
+
+async function findKey(store: PlatformStore, hash: string, now: number): Promise<ApiKeyRecord | undefined> {
+  const cached = keyCache.get(hash);
+  if (cached && cached.until > now) return cached.record;
+  const record = await store.findApiKey(hash);
+  if (record) keyCache.set(hash, { record, until: now + cacheMillis });
+  return record;
+}
+
+function presentedKey(authorization: string | undefined): string {
+  if (!authorization) {
+    throw new AuthenticationError(
+      "You did not provide an API key. Provide it in the Authorization header using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY') or HTTP Basic auth with the key as user name.",
+      'api_key_missing',
+    );
+  }
+  const [scheme = '', ...rest] = authorization.trim().split(/\s+/);
+  const credentials = rest.join(' ');
+  if (scheme.toLowerCase() === 'bearer' && credentials) return credentials;
+  if (scheme.toLowerCase() === 'basic' && credentials) {
+    const decoded = Buffer.from(credentials, 'base64').toString('utf8');
+    const user = decoded.includes(':') ? decoded.slice(0, decoded.indexOf(':')) : decoded;
+    if (user) return user;
+  }
+  throw new AuthenticationError(
+    'Invalid Authorization header. Use Bearer auth with your API key, or HTTP Basic auth with the key as user name and no password.',
+    'invalid_authorization_header',
+  );
+}
+
+function masked(key: string): string {
+  return parseApiKey(key) ? keyHint(key) : `${key.slice(0, 8)}…`;
+}
+
+/**
+ * Resolves the caller from `Authorization` (Bearer, or Basic with the key as user name) and the optional
+ * `Service-Context` / `Service-Account` header, which must name the key's own account or one it controls.
+ */
+export async function authenticate(
+  headers: Record<string, string | undefined>,
+  store: PlatformStore,
+  options: AuthenticateOptions,
+  now = Date.now(),
+): Promise<Caller> {
+  const key = presentedKey(headers.authorization);
+  const shape = parseApiKey(key);
+  const record = shape ? await findKey(store, hashApiKey(key), now) : undefined;
+  if (!record) throw new AuthenticationError(`Invalid API Key provided: ${masked(key)}`, 'api_key_invalid');
+  if (record.kind === 'publishable' && !options.allowPublishableKey) {
+    throw new PermissionError(
+      'This API call cannot be made with a publishable API key. Please use a secret API key.',
+      'secret_key_required',
+    );
+  }
+
+  const contextHeader = headers['service-context'] ?? headers['service-account'];
+  let accountId = record.accountId;
+  if (contextHeader && contextHeader !== record.accountId) {
+    const account: AccountRecord | undefined = await store.getAccount(contextHeader);
+    if (!account || account.platformId !== record.accountId) {
+      throw new PermissionError(
+        `The provided key '${keyHint(key)}' does not have access to account '${contextHeader}' (or that account does not exist).`,
+        'account_invalid',
+      );
+    }
+    accountId = account.id;
+  }
+  return { platformId: record.accountId, livemode: record.livemode, keyKind: record.kind, scope: { accountId, livemode: record.livemode } };
+}

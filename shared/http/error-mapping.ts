@@ -1,0 +1,65 @@
+import {
+  AuthenticationError,
+  IdempotencyError,
+  InvalidRequestError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PermissionError,
+  RateLimitError,
+  RequestTooLargeError,
+  ServiceError,
+  UnrecognizedUrlError,
+  UnsupportedMediaTypeError,
+} from '#shared/errors.ts';
+
+export type ApiGeneration = 'v1' | 'v2';
+
+export interface ErrorResponse {
+  status: number;
+  body: { error: Record<string, unknown> };
+  headers: Record<string, string>;
+}
+
+interface Mapping {
+  status: number;
+  v1Type: string;
+  v2Type: string;
+}
+
+/** The one table from error class to HTTP status and error `type`, for v1 and v2 bodies. */
+const mappings: Array<[abstract new (...args: never[]) => ServiceError, Mapping]> = [
+  [InvalidRequestError, { status: 400, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [NotFoundError, { status: 404, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [UnrecognizedUrlError, { status: 404, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [AuthenticationError, { status: 401, v1Type: 'authentication_error', v2Type: 'authentication_error' }],
+  [PermissionError, { status: 403, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [MethodNotAllowedError, { status: 405, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [IdempotencyError, { status: 409, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
+  [RequestTooLargeError, { status: 413, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [UnsupportedMediaTypeError, { status: 415, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [RateLimitError, { status: 429, v1Type: 'rate_limit_error', v2Type: 'rate_limit' }],
+];
+
+/**
+ * Renders any thrown value as the documented error body: v1 `{error: {type, code, message, param}}`,
+ * v2 `{error: {type, code, message}}`. Anything that is not a ServiceError is a 500 that reveals nothing.
+ */
+export function errorResponse(error: unknown, api: ApiGeneration, requestId: string): ErrorResponse {
+  const mapping = error instanceof ServiceError ? mappings.find(([type]) => error instanceof type)?.[1] : undefined;
+  if (!mapping || !(error instanceof ServiceError)) {
+    const message = `An unexpected error occurred while processing the request. Quote request id ${requestId} when reporting it.`;
+    const body =
+      api === 'v1'
+        ? { type: 'api_error', code: 'internal_error', message, param: null }
+        : { type: 'api_error', code: 'internal_error', message };
+    return { status: 500, body: { error: body }, headers: {} };
+  }
+  const code = api === 'v2' && error instanceof NotFoundError ? 'not_found' : error.code;
+  const param = error instanceof InvalidRequestError ? (error.param ?? null) : error instanceof NotFoundError ? 'id' : null;
+  const body =
+    api === 'v1'
+      ? { type: mapping.v1Type, code, message: error.message, param }
+      : { type: mapping.v2Type, code, message: error.message };
+  const headers: Record<string, string> = error instanceof MethodNotAllowedError ? { Allow: error.allowed.join(', ') } : {};
+  return { status: mapping.status, body: { error: body }, headers };
+}

@@ -1,0 +1,181 @@
+import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import { config } from '#shared/config.ts';
+import { serviceTable } from '#shared/data/client.ts';
+import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
+import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { randomBase62 } from '#shared/ids.ts';
+import { logger } from '#shared/logger.ts';
+import type { PlatformStore } from '#shared/platform/types.ts';
+import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
+import { authenticate, type Caller } from './authenticate.ts';
+import { decodeParams } from './encoding.ts';
+import { errorResponse, type ApiGeneration } from './error-mapping.ts';
+import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { validateParams } from './validation.ts';
+
+/** What an operation sees: the validated parameters and who asked. */
+export interface ApiRequest<P> {
+  id: string;
+  api: ApiGeneration;
+  method: string;
+  /** The request path, e.g. `/v1/webhook_endpoints/we_123`. */
+  path: string;
+  pathParameters: Record<string, string>;
+  params: P;
+  caller: Caller;
+  serviceVersion: string;
+  idempotencyKey: string | undefined;
+}
+
+export interface ApiResult {
+  /** @default 200 */
+  status?: number;
+  body: unknown;
+}
+
+export interface HttpHandlerOptions<S extends z.ZodType> {
+  /** Strict schema of the query-string and body parameters together. */
+  params: S;
+  /** Only token creation accepts publishable keys. @default false */
+  allowPublishableKey?: boolean;
+}
+
+export interface PipelinePorts {
+  platformStore: PlatformStore;
+  idempotencyStore: IdempotencyStore;
+  maxBodyBytes: number;
+}
+
+let defaultPorts: PipelinePorts | undefined;
+
+/** The real adapters, created on first use and kept for the life of the process (a warm Lambda). */
+function pipelinePorts(): PipelinePorts {
+  if (!defaultPorts) {
+    const table = serviceTable();
+    defaultPorts = {
+      platformStore: dynamoPlatformStore(table),
+      idempotencyStore: dynamoIdempotencyStore(table),
+      maxBodyBytes: config().MAX_BODY_BYTES,
+    };
+  }
+  return defaultPorts;
+}
+
+export const newRequestId = (): string => `req_${randomBase62(14)}`;
+
+export const apiGenerationOf = (path: string): ApiGeneration => (path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1');
+
+const render = (statusCode: number, body: unknown, requestId: string): StoredResponse => ({ statusCode, body: JSON.stringify(body), requestId });
+
+function renderError(error: unknown, api: ApiGeneration, requestId: string): StoredResponse & { headers: Record<string, string> } {
+  const response = errorResponse(error, api, requestId);
+  if (response.status >= 500) logger.error('Request failed', { requestId, error: error as Error });
+  return { ...render(response.status, response.body, requestId), headers: response.headers };
+}
+
+function toResult(
+  response: StoredResponse,
+  requestId: string,
+  extraHeaders: Record<string, string | undefined>,
+): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, no-store',
+    'Request-Id': requestId,
+  };
+  for (const [name, value] of Object.entries(extraHeaders)) if (value !== undefined) headers[name] = value;
+  return { statusCode: response.statusCode, headers, body: response.body };
+}
+
+const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<string, string | undefined> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+
+/**
+ * Serves one API Gateway (payload 2.0) request: authentication, `Service-Version`, decoding, validation,
+ * idempotency, the operation, and the documented error bodies. Exported for tests that pass fake ports.
+ */
+export async function serveRequest<S extends z.ZodType>(
+  event: APIGatewayProxyEventV2,
+  options: HttpHandlerOptions<S>,
+  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>,
+  ports: PipelinePorts,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  const requestId = newRequestId();
+  const path = event.rawPath;
+  const method = event.requestContext.http.method.toUpperCase();
+  const api = apiGenerationOf(path);
+  const headers = lowerCaseHeaders(event.headers);
+  const idempotencyKey = headers['idempotency-key'] || undefined;
+  let serviceVersion = defaultServiceVersion;
+  let replay: { original: string } | undefined;
+  let response: StoredResponse & { headers?: Record<string, string> };
+  try {
+    const caller = await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
+    serviceVersion = requestedServiceVersion(headers['service-version']);
+    const raw = decodeParams({
+      api,
+      method,
+      contentType: headers['content-type'],
+      query: event.rawQueryString ?? '',
+      body: event.body,
+      isBase64Encoded: event.isBase64Encoded,
+      maxBodyBytes: ports.maxBodyBytes,
+    });
+    const params = validateParams(options.params, raw, api);
+    const request: ApiRequest<z.output<S>> = {
+      id: requestId,
+      api,
+      method,
+      path,
+      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      params,
+      caller,
+      serviceVersion,
+      idempotencyKey,
+    };
+    const run = async (): Promise<StoredResponse> => {
+      try {
+        const result = await operation(request);
+        return render(result.status ?? 200, result.body, requestId);
+      } catch (error) {
+        return renderError(error, api, requestId);
+      }
+    };
+    if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
+      checkIdempotencyKey(idempotencyKey);
+      const fingerprint = requestFingerprint(method, path, raw);
+      const outcome = await runIdempotently(ports.idempotencyStore, { scope: caller.scope, key: idempotencyKey, fingerprint, requestId }, run);
+      response = outcome.response;
+      if (outcome.replayed) replay = { original: outcome.response.requestId };
+    } else {
+      response = await run();
+    }
+  } catch (error) {
+    response = renderError(error, api, requestId);
+  }
+  return toResult(response, requestId, {
+    ...response.headers,
+    'Service-Version': serviceVersion,
+    'Idempotency-Key': idempotencyKey,
+    'Idempotent-Replayed': replay ? 'true' : undefined,
+    'Original-Request': replay?.original,
+  });
+}
+
+/**
+ * The one way to write an HTTP handler: a parameter schema and an operation. All middy composition lives
+ * here, so a handler file is its schema, one service call and this wrapper.
+ */
+export function httpHandler<S extends z.ZodType>(
+  options: HttpHandlerOptions<S>,
+  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>,
+) {
+  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    .use(injectLambdaContext(logger))
+    .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
+}
+
+export { renderError as renderErrorResponse, toResult as toApiGatewayResult };

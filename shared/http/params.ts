@@ -1,0 +1,60 @@
+import { z } from 'zod';
+
+/**
+ * zod building blocks for request parameters. v1 form values and every query-string value arrive as
+ * strings (`limit=10`, `disabled=true`), so the scalar helpers accept both the string and the JSON form.
+ */
+
+export const integerParam = (min: number, max: number) =>
+  z
+    .union([z.number(), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number)])
+    .pipe(z.number().int('must be an integer').min(min).max(max));
+
+export const booleanParam = () =>
+  z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
+
+export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
+
+/** A v1 value that may be sent as `''` to clear it; the empty string becomes `null`. */
+export const emptyable = <T extends z.ZodType>(schema: T) => z.union([z.literal('').transform(() => null), schema]);
+
+const metadataKey = z.string().min(1, 'metadata keys cannot be empty').max(40, 'metadata keys are at most 40 characters');
+const metadataValue = z.string().max(500, 'metadata values are at most 500 characters');
+
+/**
+ * v1 metadata: a map of strings. On update a key set to `''` is removed, and `metadata=''` clears all,
+ * which is why values may be empty and the whole map may be `null`. At most 50 keys.
+ */
+export const metadataParam = () =>
+  emptyable(
+    z
+      .record(metadataKey, z.union([metadataValue, z.number().transform(String)]))
+      .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys'),
+  );
+
+/** Applies a metadata update: `null` clears, empty values delete their key, others set. */
+export function mergeMetadata(current: Record<string, string>, update: Record<string, string> | null): Record<string, string> {
+  if (update === null) return {};
+  const merged = { ...current };
+  for (const [key, value] of Object.entries(update)) {
+    if (value === '') delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** v1 `expand[]`: only the listed fields of this resource can be expanded. */
+export const expandParam = (expandable: readonly string[] = []) =>
+  z.array(
+    z.string().refine((field) => expandable.includes(field), {
+      error: (issue) => `This property cannot be expanded (${String(issue.input)}).`,
+    }),
+  );
+
+/** v1 list parameters shared by every list operation. */
+export const v1ListParams = {
+  limit: integerParam(1, 100).optional(),
+  starting_after: z.string().min(1).optional(),
+  ending_before: z.string().min(1).optional(),
+  expand: expandParam().optional(),
+};

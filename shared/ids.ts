@@ -1,0 +1,48 @@
+import { randomBytes } from 'node:crypto';
+
+/** Base62 in ASCII order, so that ids compare like the times they were made. */
+const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function base62(value: number, width: number): string {
+  let out = '';
+  let rest = value;
+  while (rest > 0) {
+    out = alphabet[rest % 62] + out;
+    rest = Math.floor(rest / 62);
+  }
+  return out.padStart(width, '0');
+}
+
+export function randomBase62(length: number): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length && i < bytes.length; i++) {
+    // 248 = 4 * 62: rejecting bytes above it keeps every character equally likely.
+    if (bytes[i]! < 248) out += alphabet[bytes[i]! % 62];
+  }
+  return out.length === length ? out : out + randomBase62(length - out.length);
+}
+
+let lastMillis = 0;
+let sequence = 0;
+
+/**
+ * A new object id such as `we_1MzK8pQ0a7Xb…`: prefix, a version digit, the creation time in base62 and
+ * a per-process sequence, then random characters. Ids of one owner sort by creation, which is what makes
+ * "newest first" lists a plain reverse key-order query.
+ */
+export function newId(prefix: string, now: number = Date.now()): string {
+  if (now === lastMillis) sequence++;
+  else {
+    lastMillis = now;
+    sequence = 0;
+  }
+  return `${prefix}_1${base62(now, 8)}${base62(sequence % 3844, 2)}${randomBase62(14)}`;
+}
+
+/** Extracts the creation time (ms) encoded by `newId`, or undefined for ids it did not make. */
+export function idTime(id: string): number | undefined {
+  const match = /^[a-z]+_1([0-9A-Za-z]{8})/.exec(id);
+  if (!match) return undefined;
+  return [...match[1]!].reduce((acc, ch) => acc * 62 + alphabet.indexOf(ch), 0);
+}

@@ -1,0 +1,50 @@
+import { InvalidRequestError } from '#shared/errors.ts';
+import { newId } from '#shared/ids.ts';
+import { generateApiKey, hashApiKey, keyHint, parseApiKey } from './api-keys.ts';
+import type { KeyKind, PlatformStore } from './types.ts';
+
+export interface CreatePlatformOptions {
+  /** Issue live-mode keys (`sk_live_…`, `pk_live_…`) instead of test-mode ones. @default false */
+  livemode?: boolean;
+  /** Whether the platform may use the accounts v2 API. @default true */
+  accountsV2?: boolean;
+  /** Use these keys instead of generating them (they must match the mode). */
+  secretKey?: string;
+  publishableKey?: string;
+}
+
+export interface CreatedPlatform {
+  account: string;
+  secret_key: string;
+  publishable_key: string;
+}
+
+function checkKey(key: string, kind: KeyKind, livemode: boolean): void {
+  const parsed = parseApiKey(key);
+  if (!parsed || parsed.kind !== kind || parsed.livemode !== livemode) {
+    const expected = `${kind === 'secret' ? 'sk' : 'pk'}_${livemode ? 'live' : 'test'}_`;
+    throw new InvalidRequestError(`A ${kind} key must look like ${expected} followed by 16 or more letters and digits.`, 'invalid_api_key');
+  }
+}
+
+/** Creates a platform account with one secret and one publishable key of the chosen mode. */
+export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = Date.now()): Promise<CreatedPlatform> {
+  const livemode = options.livemode ?? false;
+  const secretKey = options.secretKey ?? generateApiKey('secret', livemode);
+  const publishableKey = options.publishableKey ?? generateApiKey('publishable', livemode);
+  checkKey(secretKey, 'secret', livemode);
+  checkKey(publishableKey, 'publishable', livemode);
+
+  const account = newId('acct', now);
+  await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
+  for (const [key, kind] of [[secretKey, 'secret'], [publishableKey, 'publishable']] as const) {
+    const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
+    if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+  }
+  return { account, secret_key: secretKey, publishable_key: publishableKey };
+}
+
+/** The account a key belongs to, if the key exists. */
+export async function accountOfKey(store: PlatformStore, key: string): Promise<string | undefined> {
+  return (await store.findApiKey(hashApiKey(key)))?.accountId;
+}

@@ -1,0 +1,42 @@
+/**
+ * Who owns an object: an account and a mode. Every stored object lives under exactly one scope, so an
+ * object of another platform, or of the other mode, is simply not there (404).
+ */
+export interface Scope {
+  accountId: string;
+  livemode: boolean;
+}
+
+export type KeyKind = 'secret' | 'publishable';
+
+/** An API key as stored: only its SHA-256 hash and a hint such as `sk_test_…a1b2`, never the key itself. */
+export interface ApiKeyRecord {
+  hash: string;
+  accountId: string;
+  livemode: boolean;
+  kind: KeyKind;
+  hint: string;
+  created: number;
+}
+
+/**
+ * An account known to the service. A platform has no `platformId`; a connected account names the platform
+ * that controls it, which is what lets that platform act inside it (`Service-Context`).
+ */
+export interface AccountRecord {
+  id: string;
+  platformId: string | null;
+  features: { accountsV2: boolean };
+  created: number;
+}
+
+/** Storage port for accounts and their keys. */
+export interface PlatformStore {
+  /** Writes a new account; fails if the id exists. */
+  createAccount(account: AccountRecord): Promise<void>;
+  getAccount(id: string): Promise<AccountRecord | undefined>;
+  /** Writes a new key; returns false when a key with the same hash already exists. */
+  createApiKey(key: ApiKeyRecord): Promise<boolean>;
+  findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+}

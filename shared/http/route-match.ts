@@ -41,7 +41,7 @@ export function matchRoute<R extends Template>(routes: readonly R[], method: str
   return best;
 }
 
-/** Methods that have a route for this path (for 405 answers). */
+/** Methods that have a route for this path, sorted (for 405 answers). */
 export function allowedMethods(routes: readonly Template[], path: string): string[] {
-  return [...new Set(routes.filter((route) => segmentsMatch(route.path, path)).map((route) => route.method))];
+  return [...new Set(routes.filter((route) => segmentsMatch(route.path, path)).map((route) => route.method))].sort();
 }

@@ -30,13 +30,25 @@ function checkKey(key: string, kind: KeyKind, livemode: boolean): void {
 /** Creates a platform account with one secret and one publishable key of the chosen mode. */
 export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = Date.now()): Promise<CreatedPlatform> {
   const livemode = options.livemode ?? false;
+  if (options.secretKey) checkKey(options.secretKey, 'secret', livemode);
+  if (options.publishableKey) checkKey(options.publishableKey, 'publishable', livemode);
+  const account = newId('acct', now);
+  await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
+  return issueApiKeys(store, account, options, now);
+}
+
+/** Adds a secret and a publishable key of one mode to an existing account (generated unless given). */
+export async function issueApiKeys(
+  store: PlatformStore,
+  account: string,
+  options: Pick<CreatePlatformOptions, 'livemode' | 'secretKey' | 'publishableKey'> = {},
+  now = Date.now(),
+): Promise<CreatedPlatform> {
+  const livemode = options.livemode ?? false;
   const secretKey = options.secretKey ?? generateApiKey('secret', livemode);
   const publishableKey = options.publishableKey ?? generateApiKey('publishable', livemode);
   checkKey(secretKey, 'secret', livemode);
   checkKey(publishableKey, 'publishable', livemode);
-
-  const account = newId('acct', now);
-  await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
   for (const [key, kind] of [[secretKey, 'secret'], [publishableKey, 'publishable']] as const) {
     const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
     if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');

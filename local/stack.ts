@@ -1,0 +1,139 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { fallbackRoute, queueWorkers, routes, type QueueWorker } from '#functions/routes.ts';
+import { documentClient } from '#shared/data/client.ts';
+import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { localTableName } from '#shared/data/table-schema.ts';
+import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
+import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
+import { ensureDefaultPlatform } from './default-platform.ts';
+import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
+import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
+import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
+import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
+import type { LocalStackState } from './state-file.ts';
+
+export interface LocalStackOptions {
+  /** Port of the HTTP API; 0 picks a free one. @default 4242 */
+  port?: number;
+  /** Where data persists across restarts; undefined keeps everything in memory. */
+  dataDir?: string;
+  /** Write this file so that `npm run admin` can find the running stack. */
+  stateFile?: string;
+  /** Pin the default platform's test keys. */
+  secretKey?: string;
+  publishableKey?: string;
+  /** Queue workers to run. @default queueWorkers from the route table */
+  workers?: QueueWorker[];
+  /** Queues besides the service's own (tests use short visibility timeouts). */
+  extraQueues?: QueueDefinition[];
+  /** Quieter logs (tests). @default false */
+  quiet?: boolean;
+}
+
+export interface LocalStack {
+  baseUrl: string;
+  /** The environment the handler modules run with. */
+  env: Record<string, string>;
+  defaultPlatform: CreatedPlatform;
+  dynamodbEndpoint: string;
+  sqs: LocalSqs;
+  eventBridge: EventBridgeReceiver;
+  stop(): Promise<void>;
+}
+
+/** The bus that cloudone destinations publish to, locally. */
+export const localEventBusName = 'service-events';
+const region = 'us-east-1';
+
+/** `/_local/eventbridge/entries`: what the local EventBridge receiver accepted (GET lists, DELETE clears). */
+function localDiagnostics(eventBridge: EventBridgeReceiver) {
+  return (request: IncomingMessage, response: ServerResponse): boolean => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/_local/eventbridge/entries') return false;
+    if (request.method === 'DELETE') eventBridge.entries.splice(0);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(request.method === 'DELETE' ? [] : eventBridge.entries));
+    return true;
+  };
+}
+
+/**
+ * Brings up the whole service on this machine: DynamoDB Local, the SQS emulator, the EventBridge receiver,
+ * the queue workers and the HTTP API, all running the same handler modules that deploy to Lambda.
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stops.reverse()) await step().catch(() => undefined);
+    stops.length = 0;
+  };
+  try {
+    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    const [dynamodb, sqs, eventBridge] = await Promise.all([
+      startDynamoDbLocal({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb') }),
+      startSqs({ extraQueues: options.extraQueues }),
+      startEventBridgeReceiver({ busNames: [localEventBusName], region }),
+    ]);
+    stops.push(dynamodb.stop, sqs.stop, eventBridge.stop);
+    const dynamoClient = createLocalDynamoDbClient(dynamodb.endpoint);
+    await ensureTable(dynamoClient, localTableName);
+
+    const env: Record<string, string> = {
+      TABLE_NAME: localTableName,
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      DYNAMODB_ENDPOINT: dynamodb.endpoint,
+      SQS_ENDPOINT: sqs.endpoint,
+      EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
+      EVENT_BUS_NAME: localEventBusName,
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
+      ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
+    };
+    // The handler modules read their configuration from the environment at cold start, as on Lambda.
+    Object.assign(process.env, env);
+
+    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore({ client: documentClient(dynamoClient), name: localTableName }), {
+      file: options.dataDir && join(options.dataDir, 'default-platform.json'),
+      secretKey: options.secretKey,
+      publishableKey: options.publishableKey,
+    });
+
+    const load = createModuleLoader();
+    const sqsClient = createLocalSqsClient(sqs.endpoint);
+    const pollers: QueuePoller[] = [];
+    for (const worker of options.workers ?? queueWorkers) {
+      const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
+      if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
+      const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
+      pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: worker.batchSize, functionName: worker.name }));
+    }
+    stops.push(async () => {
+      await Promise.all(pollers.map((poller) => poller.stop()));
+    });
+
+    const gateway = await startHttpGateway({
+      port: options.port ?? 4242,
+      routes,
+      fallbackRoute,
+      loadHandler: load,
+      region,
+      extraRoutes: localDiagnostics(eventBridge),
+    });
+    stops.push(gateway.stop);
+
+    if (options.stateFile) {
+      const state: LocalStackState = { pid: process.pid, baseUrl: gateway.url, dynamodbEndpoint: dynamodb.endpoint, region, tableName: localTableName };
+      writeFileSync(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+      const file = options.stateFile;
+      stops.push(async () => rmSync(file, { force: true }));
+    }
+    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util';
+import { javaRequiredMessage } from './dynamodb.ts';
+import { startLocalStack } from './stack.ts';
+import { localDataDir, localStackStateFile } from './state-file.ts';
+
+const { values } = parseArgs({
+  options: {
+    'in-memory': { type: 'boolean', default: process.env.SERVICE_IN_MEMORY === 'true' },
+    port: { type: 'string', default: process.env.PORT ?? '4242' },
+  },
+});
+
+const started = performance.now();
+const inMemory = values['in-memory'];
+try {
+  const stack = await startLocalStack({
+    port: Number(values.port),
+    dataDir: inMemory ? undefined : localDataDir,
+    stateFile: inMemory ? undefined : localStackStateFile,
+    secretKey: process.env.SERVICE_SECRET_KEY || undefined,
+    publishableKey: process.env.SERVICE_PUBLISHABLE_KEY || undefined,
+  });
+  const { defaultPlatform: platform } = stack;
+  process.stdout.write(
+    [
+      `Service API listening on ${stack.baseUrl}`,
+      `  account          ${platform.account}`,
+      `  secret key       ${platform.secret_key}`,
+      `  publishable key  ${platform.publishable_key}`,
+      `  data             ${inMemory ? 'in memory (gone when stopped)' : localDataDir}`,
+      `  DynamoDB Local   ${stack.dynamodbEndpoint}`,
+      `  SQS (fauxqs)     ${stack.sqs.endpoint}`,
+      `  EventBridge      ${stack.eventBridge.endpoint} (received entries: ${stack.baseUrl}/_local/eventbridge/entries)`,
+      `Ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Press Ctrl+C to stop.`,
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+} catch (error) {
+  const message = (error as Error).message;
+  process.stderr.write(`${message.startsWith(javaRequiredMessage) || message.includes('Java') ? message : `Could not start the local stack: ${message}`}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,93 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { documentClient, type Table } from '#shared/data/client.ts';
+import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { createPlatform, issueApiKeys } from '#shared/platform/platform-service.ts';
+import { localStackStateFile, type LocalStackState } from '#local/state-file.ts';
+
+const usage = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-platform [--live] [--no-accounts-v2]
+      Creates a platform account with a secret and a publishable key (test mode unless --live) and prints
+      {"account", "secret_key", "publishable_key"} as JSON. Keys are stored only as hashes: keep the output.
+  create-keys <account id> [--live]
+      Adds a secret and a publishable key of one mode to an existing platform and prints them as JSON.
+  show-platform <account id>
+      Prints the account, its features and hints of its keys.
+
+Target:
+  By default the running local stack (npm start). For a deployed stack pass --table <name> (or set
+  TABLE_NAME) with AWS credentials and region in the environment as usual.`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+function targetTable(tableOption: string | undefined): Table {
+  const tableName = tableOption ?? process.env.TABLE_NAME;
+  if (tableName) {
+    return { client: documentClient(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT })), name: tableName };
+  }
+  if (!existsSync(localStackStateFile)) {
+    fail(`No local stack is running (${localStackStateFile} not found). Start it with 'npm start', or pass --table <name> for a deployed table.`);
+  }
+  const state = JSON.parse(readFileSync(localStackStateFile, 'utf8')) as LocalStackState;
+  const client = new DynamoDBClient({
+    endpoint: state.dynamodbEndpoint,
+    region: state.region,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return { client: documentClient(client), name: state.tableName };
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      live: { type: 'boolean', default: false },
+      'no-accounts-v2': { type: 'boolean', default: false },
+      table: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  const store = dynamoPlatformStore(targetTable(values.table));
+  try {
+    switch (command) {
+      case 'create-platform': {
+        const platform = await createPlatform(store, { livemode: values.live, accountsV2: !values['no-accounts-v2'] });
+        process.stdout.write(`${JSON.stringify(platform)}\n`);
+        return;
+      }
+      case 'create-keys': {
+        const id = rest[0] ?? fail('create-keys needs an account id.');
+        if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
+        process.stdout.write(`${JSON.stringify(await issueApiKeys(store, id, { livemode: values.live }))}\n`);
+        return;
+      }
+      case 'show-platform': {
+        const id = rest[0] ?? fail('show-platform needs an account id.');
+        const account = (await store.getAccount(id)) ?? fail(`No such account: ${id}`);
+        const keys = (await store.listApiKeys(id)).map(({ hint, kind, livemode, created }) => ({ hint, kind, livemode, created }));
+        process.stdout.write(`${JSON.stringify({ ...account, keys }, null, 2)}\n`);
+        return;
+      }
+      default:
+        fail(`Unknown command '${command}'.\n\n${usage}`);
+    }
+  } catch (error) {
+    const name = (error as Error).name;
+    if (name === 'ResourceNotFoundException') fail('The table does not exist: is the stack deployed, or the local stack running?');
+    if ((error as { code?: string }).code === 'ECONNREFUSED') fail('Cannot reach the local DynamoDB: is `npm start` still running?');
+    fail(`admin ${command} failed: ${(error as Error).message}`);
+  }
+}
+
+await main();

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
+import { StatefulStack } from '#infra/stateful-stack.ts';
+import { queues } from '#shared/messaging/queues.ts';
+import { serviceApp } from './support/service-app.ts';
+
+describe('stateful stack', () => {
+  let stack: StatefulStack;
+  let template: Template;
+  let cleanUp: () => void;
+
+  beforeAll(() => {
+    const service = serviceApp();
+    cleanUp = service.cleanUp;
+    stack = new StatefulStack(service.app, 'ServiceStateful');
+    template = Template.fromStack(stack);
+  });
+  afterAll(() => cleanUp());
+
+  it('builds one on-demand table keyed by PK and SK with GSI1 and GSI2 projecting every attribute', () => {
+    // Given the stateful stack
+    // When its template is read
+    // Then there is exactly one table with the schema of shared/data/table-schema.ts
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: 'PK', KeyType: 'HASH' },
+        { AttributeName: 'SK', KeyType: 'RANGE' },
+      ],
+      AttributeDefinitions: Match.arrayWith([
+        { AttributeName: 'PK', AttributeType: 'S' },
+        { AttributeName: 'SK', AttributeType: 'S' },
+        { AttributeName: 'GSI1PK', AttributeType: 'S' },
+        { AttributeName: 'GSI1SK', AttributeType: 'S' },
+        { AttributeName: 'GSI2PK', AttributeType: 'S' },
+        { AttributeName: 'GSI2SK', AttributeType: 'S' },
+      ]),
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'GSI1',
+          KeySchema: [
+            { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+            { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+        {
+          IndexName: 'GSI2',
+          KeySchema: [
+            { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+            { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        },
+      ],
+    });
+  });
+
+  it('lets DynamoDB expire items through the expiresAt attribute', () => {
+    // Given the stateful stack
+    // When its template is read
+    // Then TTL is enabled on expiresAt
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+
+  it('keeps the table through stack deletion and replacement, with point-in-time recovery', () => {
+    // Given the stateful stack
+    // When its template is read
+    // Then the table is retained, protected from deletion and continuously backed up
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        DeletionProtectionEnabled: true,
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      }),
+    });
+  });
+
+  it('gives every queue its own dead-letter queue, with the receive count and visibility timeout of its definition', () => {
+    // Given the queue definitions of shared/messaging/queues.ts
+    const definitions = Object.entries(queues);
+
+    // When the template is read
+    // Then there is a queue and a dead-letter queue per definition
+    template.resourceCountIs('AWS::SQS::Queue', definitions.length * 2);
+    // And each queue redrives to its own dead-letter queue
+    for (const [name, definition] of definitions) {
+      const { queue, deadLetterQueue } = stack.queues[name as keyof typeof queues];
+      const queueId = stack.getLogicalId(queue.node.defaultChild as CfnQueue);
+      const deadLetterQueueId = stack.getLogicalId(deadLetterQueue.node.defaultChild as CfnQueue);
+      expect(template.toJSON().Resources[queueId].Properties).toMatchObject({
+        VisibilityTimeout: definition.visibilityTimeoutSeconds,
+        RedrivePolicy: {
+          deadLetterTargetArn: { 'Fn::GetAtt': [deadLetterQueueId, 'Arn'] },
+          maxReceiveCount: definition.maxReceiveCount,
+        },
+      });
+    }
+  });
+
+  it('keeps dead letters longer than the queues keep messages', () => {
+    // Given the stateful stack
+    // When its template is read
+    // Then every dead-letter queue keeps messages for the 14-day maximum
+    for (const { deadLetterQueue } of Object.values(stack.queues)) {
+      const id = stack.getLogicalId(deadLetterQueue.node.defaultChild as CfnQueue);
+      expect(template.toJSON().Resources[id].Properties.MessageRetentionPeriod).toBe(14 * 24 * 60 * 60);
+    }
+  });
+
+  it('encrypts every queue at rest, refuses unencrypted transport and retains it', () => {
+    // Given the stateful stack
+    const sqsQueues = template.findResources('AWS::SQS::Queue');
+
+    // When its queues are read
+    // Then each has SSE, is retained and has a policy denying requests without TLS
+    for (const [id, queue] of Object.entries(sqsQueues)) {
+      expect(queue).toMatchObject({
+        DeletionPolicy: 'Retain',
+        Properties: { SqsManagedSseEnabled: true },
+      });
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          ]),
+        },
+      });
+    }
+  });
+
+  it('creates a retained event bus for EventBridge event destinations', () => {
+    // Given the stateful stack
+    // When its template is read
+    // Then there is one event bus that outlives the stack
+    template.resourceCountIs('AWS::Events::EventBus', 1);
+    template.hasResource('AWS::Events::EventBus', { DeletionPolicy: 'Retain' });
+  });
+
+  it('is termination-protected', () => {
+    // Given the stateful stack built with default props
+    // When its settings are read
+    // Then CloudFormation refuses to delete it
+    expect(stack.terminationProtection).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import Stripe from 'stripe';
+import { inject } from 'vitest';
+import { documentClient, type Table } from '#shared/data/client.ts';
+import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { createPlatform, type CreatePlatformOptions, type CreatedPlatform } from '#shared/platform/platform-service.ts';
+
+export const stack = inject('stack');
+
+/** The local stack's table, for arranging data and for checks on what is stored. */
+export function stackTable(): Table {
+  const client = new DynamoDBClient({
+    endpoint: stack.env.DYNAMODB_ENDPOINT,
+    region: stack.env.AWS_REGION,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return { client: documentClient(client), name: stack.env.TABLE_NAME! };
+}
+
+export const platformStore = () => dynamoPlatformStore(stackTable());
+
+/** A fresh platform per test file keeps tests apart without any cleanup. */
+export const newPlatform = (options?: CreatePlatformOptions): Promise<CreatedPlatform> => createPlatform(platformStore(), options);
+
+/** The official SDK pointed at the local stack, exactly as a user would configure it. */
+export const sdk = (key: string, options: Stripe.StripeConfig = {}) =>
+  new Stripe(key, { host: '127.0.0.1', port: stack.port, protocol: 'http', ...options });
+
+export interface ApiCall {
+  key?: string;
+  headers?: Record<string, string>;
+  form?: string;
+  json?: unknown;
+  body?: string | Buffer;
+}
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** A raw HTTP call, for what the SDK never sends (malformed bodies, Basic auth, odd headers). */
+export async function api(method: string, path: string, call: ApiCall = {}): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.key) headers.authorization = `Bearer ${call.key}`;
+  let body: string | Buffer | undefined = call.body;
+  if (call.form !== undefined) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    body = call.form;
+  }
+  if (call.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(call.json);
+  }
+  const response = await fetch(`${stack.baseUrl}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}

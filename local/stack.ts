@@ -47,6 +47,7 @@ export interface LocalStack {
 /** The bus that cloudone destinations publish to, locally. */
 export const localEventBusName = 'service-events';
 const region = 'us-east-1';
+let started = false;
 
 /** `/_local/eventbridge/entries`: what the local EventBridge receiver accepted (GET lists, DELETE clears). */
 function localDiagnostics(eventBridge: EventBridgeReceiver) {
@@ -65,6 +66,10 @@ function localDiagnostics(eventBridge: EventBridgeReceiver) {
  * the queue workers and the HTTP API, all running the same handler modules that deploy to Lambda.
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  // Handler modules are loaded once per process and keep their clients, as warm Lambdas do, so a second
+  // stack in the same process (even after the first stopped) would talk to the first one's DynamoDB.
+  if (started) throw new Error('A local stack was already started in this process; start another one in its own process.');
+  started = true;
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const step of stops.reverse()) await step().catch(() => undefined);

@@ -1,0 +1,85 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import type { LocalStackState } from '#local/state-file.ts';
+import { api, platformStore, stack, stackTable } from '../support/stack.ts';
+
+const run = promisify(execFile);
+
+/** Runs `npm run admin -- …` the way an operator would, against the test stack. */
+async function admin(args: string[], env: Record<string, string>) {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(stdout);
+}
+
+/** A state file like the one `npm start` writes, pointing at the test stack. */
+function localStackDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'service-admin-'));
+  const state: LocalStackState = {
+    pid: process.pid,
+    baseUrl: stack.baseUrl,
+    dynamodbEndpoint: stack.env.DYNAMODB_ENDPOINT!,
+    region: stack.env.AWS_REGION!,
+    tableName: stack.env.TABLE_NAME!,
+  };
+  writeFileSync(join(dir, 'local-stack.json'), JSON.stringify(state));
+  return dir;
+}
+
+const deployedTableEnv = () => ({
+  TABLE_NAME: '',
+  DYNAMODB_ENDPOINT: stack.env.DYNAMODB_ENDPOINT!,
+  AWS_REGION: stack.env.AWS_REGION!,
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+});
+
+describe('admin create-platform', () => {
+  it('creates a working platform on the running local stack and prints its keys as JSON', async () => {
+    // When
+    const platform = await admin(['create-platform'], { SERVICE_DATA_DIR: localStackDataDir(), TABLE_NAME: '' });
+
+    // Then the printed keys work at once and the account is a platform with accounts v2 on
+    expect(Object.keys(platform).sort()).toEqual(['account', 'publishable_key', 'secret_key']);
+    expect(platform.secret_key).toMatch(/^sk_test_/);
+    expect(platform.publishable_key).toMatch(/^pk_test_/);
+    expect((await api('GET', '/v1/webhook_endpoints', { key: platform.secret_key })).status).toBe(200);
+    expect(await platformStore().getAccount(platform.account)).toMatchObject({ platformId: null, features: { accountsV2: true } });
+  });
+
+  it('creates live-mode keys and turns the accounts v2 feature off on request, against a named table', async () => {
+    const platform = await admin(['create-platform', '--live', '--no-accounts-v2', '--table', stack.env.TABLE_NAME!], deployedTableEnv());
+
+    expect(platform.secret_key).toMatch(/^sk_live_/);
+    expect(await platformStore().getAccount(platform.account)).toMatchObject({ features: { accountsV2: false } });
+    const created = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=https://example.test/h&enabled_events[0]=*' });
+    expect(created.body.livemode).toBe(true);
+  });
+
+  it('adds keys of the other mode and shows only key hints', async () => {
+    const platform = await admin(['create-platform', '--table', stack.env.TABLE_NAME!], deployedTableEnv());
+    const live = await admin(['create-keys', platform.account, '--live', '--table', stack.env.TABLE_NAME!], deployedTableEnv());
+    const shown = await admin(['show-platform', platform.account, '--table', stack.env.TABLE_NAME!], deployedTableEnv());
+
+    expect(live.account).toBe(platform.account);
+    expect(shown.keys).toHaveLength(4);
+    expect(JSON.stringify(shown)).not.toContain(platform.secret_key);
+    expect(shown.keys.map((key: { hint: string }) => key.hint)).toContain(`sk_live_…${live.secret_key.slice(-4)}`);
+  });
+
+  it('never stores a key in clear', async () => {
+    const platform = await admin(['create-platform', '--table', stack.env.TABLE_NAME!], deployedTableEnv());
+    const { client, name } = stackTable();
+    const { Items = [] } = await client.send(new ScanCommand({ TableName: name }));
+    const dump = JSON.stringify(Items);
+    expect(dump).toContain(platform.account);
+    expect(dump).not.toContain(platform.secret_key);
+    expect(dump).not.toContain(platform.publishable_key);
+  });
+});

@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startQueuePoller, type PollerLogger, type QueuePoller } from '#local/queue-poller.ts';
+import { createLocalSqsClient, startSqs, type LocalQueue, type LocalSqs } from '#local/sqs.ts';
+import { queues } from '#shared/messaging/queues.ts';
+import { recordingBatchHandler } from './fixtures/batch-handlers.ts';
+
+describe('SQS emulator and queue poller', () => {
+  let sqs: LocalSqs;
+  let client: SQSClient;
+  let poller: QueuePoller | undefined;
+  let queueCount = 0;
+
+  beforeAll(async () => {
+    sqs = await startSqs();
+    client = createLocalSqsClient(sqs.endpoint);
+  });
+
+  afterEach(async () => {
+    await poller?.stop();
+    poller = undefined;
+  });
+
+  afterAll(async () => {
+    client?.destroy();
+    await sqs?.stop();
+  });
+
+  /** A fresh queue per test; one-second visibility so redeliveries happen within the test. */
+  const testQueue = (maxReceiveCount = 2): LocalQueue => {
+    queueCount += 1;
+    return sqs.createQueue({ name: `poller-test-${queueCount}`, urlVariable: 'UNUSED', visibilityTimeoutSeconds: 1, maxReceiveCount });
+  };
+
+  const quietLogger = (): PollerLogger & { errors: unknown[][] } => {
+    const errors: unknown[][] = [];
+    return { errors, warn: (...args) => void errors.push(args), error: (...args) => void errors.push(args) };
+  };
+
+  const countMessages = (queueName: string) => {
+    const inspected = sqs.server.inspectQueue(queueName);
+    return (inspected?.messages.ready.length ?? 0) + (inspected?.messages.inflight.length ?? 0) + (inspected?.messages.delayed.length ?? 0);
+  };
+
+  it('creates every service queue with its dead-letter queue, redrive policy and visibility timeout', () => {
+    // Then each queue of the definitions exists with the attributes the definition asks for
+    for (const definition of Object.values(queues)) {
+      const queue = sqs.server.inspectQueue(definition.name);
+      const deadLetter = sqs.server.inspectQueue(`${definition.name}-dlq`);
+      expect(queue?.url).toBe(sqs.queueUrls[definition.name as keyof typeof queues]);
+      expect(deadLetter?.url).toBe(sqs.deadLetterQueueUrls[definition.name as keyof typeof queues]);
+      expect(queue?.attributes.VisibilityTimeout).toBe(String(definition.visibilityTimeoutSeconds));
+      expect(JSON.parse(queue?.attributes.RedrivePolicy ?? '{}')).toEqual({
+        deadLetterTargetArn: deadLetter?.arn,
+        maxReceiveCount: String(definition.maxReceiveCount),
+      });
+    }
+  });
+
+  it('delivers a batch to the handler as an SQSEvent shaped like Lambda’s, then deletes it', async () => {
+    // Given three messages, one with message attributes
+    const queue = testQueue();
+    await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: [
+          { Id: '1', MessageBody: '{"n":1}', MessageAttributes: { kind: { DataType: 'String', StringValue: 'test' }, raw: { DataType: 'Binary', BinaryValue: Buffer.from([1, 2]) } } },
+          { Id: '2', MessageBody: '{"n":2}' },
+          { Id: '3', MessageBody: '{"n":3}' },
+        ],
+      }),
+    );
+    const worker = recordingBatchHandler();
+
+    // When a poller feeds the queue to the handler
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, queueArn: queue.arn, handler: worker.handler, waitTimeSeconds: 1 });
+
+    // Then the handler gets all three, once, in one batch with Lambda's record fields
+    await vi.waitFor(() => expect(worker.records()).toHaveLength(3), { timeout: 5_000 });
+    expect(worker.batches).toHaveLength(1);
+    const first = worker.records().find((record) => record.body === '{"n":1}');
+    expect(first).toMatchObject({
+      eventSource: 'aws:sqs',
+      eventSourceARN: queue.arn,
+      awsRegion: 'us-east-1',
+      md5OfBody: createHash('md5').update('{"n":1}').digest('hex'),
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: expect.stringMatching(/^\d+$/), ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d+$/) },
+      messageAttributes: {
+        kind: { stringValue: 'test', stringListValues: [], binaryListValues: [], dataType: 'String' },
+        raw: { binaryValue: Buffer.from([1, 2]).toString('base64'), stringListValues: [], binaryListValues: [], dataType: 'Binary' },
+      },
+    });
+    expect(first?.messageId).toEqual(expect.any(String));
+    expect(first?.receiptHandle).toEqual(expect.any(String));
+
+    // And the handled messages are gone from the queue
+    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+  });
+
+  it('deletes the successes of a partial batch failure and moves the failure to the DLQ after maxReceiveCount', async () => {
+    // Given two good messages and a poison one, on a queue allowing two receives
+    const queue = testQueue(2);
+    for (const body of ['ok-1', 'poison', 'ok-2']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+    const worker = recordingBatchHandler((body) => body === 'poison');
+
+    // When the handler reports the poison message as a batch item failure each time
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, queueArn: queue.arn, handler: worker.handler, waitTimeSeconds: 1 });
+
+    // Then the poison message lands in the dead-letter queue
+    const deadLettered = await client.send(new ReceiveMessageCommand({ QueueUrl: queue.deadLetterUrl, WaitTimeSeconds: 10, MaxNumberOfMessages: 10 }));
+    expect(deadLettered.Messages?.map((message) => message.Body)).toEqual(['poison']);
+
+    // And it was tried maxReceiveCount times, after the visibility timeout each time, while the good ones ran once
+    const bodies = worker.records().map((record) => record.body);
+    expect(bodies.filter((body) => body === 'poison')).toHaveLength(2);
+    expect(bodies.filter((body) => body.startsWith('ok')).sort()).toEqual(['ok-1', 'ok-2']);
+    const poisonAttempts = worker.records().filter((record) => record.body === 'poison');
+    expect(poisonAttempts.map((record) => record.attributes.ApproximateReceiveCount)).toEqual(['1', '2']);
+    const poisonTimes = worker.deliveries.filter((delivery) => delivery.record.body === 'poison').map((delivery) => delivery.at);
+    const gapMs = poisonTimes[1] - poisonTimes[0];
+    expect(gapMs).toBeGreaterThanOrEqual(900);
+    expect(countMessages(queue.definition.name)).toBe(0);
+  });
+
+  it('leaves the whole batch for redelivery when the handler throws', async () => {
+    // Given two messages and a handler that fails on its first call only
+    const queue = testQueue(5);
+    await client.send(new SendMessageBatchCommand({ QueueUrl: queue.url, Entries: [{ Id: 'a', MessageBody: 'a' }, { Id: 'b', MessageBody: 'b' }] }));
+    const seen: string[][] = [];
+    const logger = quietLogger();
+    const handler = async (event: SQSEvent) => {
+      seen.push(event.Records.map((record) => `${record.body}#${record.attributes.ApproximateReceiveCount}`).sort());
+      if (seen.length === 1) throw new Error('first call fails');
+    };
+
+    // When the poller runs
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler, logger });
+
+    // Then both messages come back once and are deleted after the successful attempt
+    await vi.waitFor(() => expect(seen.flat()).toHaveLength(4), { timeout: 5_000 });
+    expect(seen).toEqual([
+      ['a#1', 'b#1'],
+      ['a#2', 'b#2'],
+    ]);
+    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+    expect(logger.errors.map(([message]) => message)).toEqual([expect.stringContaining('whole batch of 2 will be retried')]);
+  });
+
+  it('treats a batch response naming an unknown message as a failure of the whole batch', async () => {
+    // Given a handler that answers with an itemIdentifier not in the batch, then with nothing
+    const queue = testQueue(5);
+    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'only' }));
+    let calls = 0;
+    const handler = async () => {
+      calls += 1;
+      return calls === 1 ? { batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] } : undefined;
+    };
+
+    // When the poller runs
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler, logger: quietLogger() });
+
+    // Then the message is delivered again, and deleted after the second (void) answer
+    await vi.waitFor(() => expect(calls).toBe(2), { timeout: 5_000 });
+    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+  });
+
+  it('waits on stop for the batch in flight to finish and be deleted', async () => {
+    // Given a slow handler working on a message
+    const queue = testQueue();
+    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'slow' }));
+    let started = false;
+    let finished = false;
+    const handler = async () => {
+      started = true;
+      await new Promise((wake) => setTimeout(wake, 300));
+      finished = true;
+    };
+    const running = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler });
+    await vi.waitFor(() => expect(started).toBe(true), { timeout: 5_000 });
+
+    // When the poller is stopped mid-batch
+    await running.stop();
+
+    // Then the handler had finished and its message was deleted
+    expect(finished).toBe(true);
+    expect(countMessages(queue.definition.name)).toBe(0);
+  });
+
+  it('keeps polling after SQS errors instead of crashing', async () => {
+    // Given a poller on a queue that has been deleted
+    const logger = quietLogger();
+    const worker = recordingBatchHandler();
+    const definition = { name: `poller-test-deleted-${Date.now()}`, urlVariable: 'UNUSED', visibilityTimeoutSeconds: 1, maxReceiveCount: 2 };
+    const { url } = sqs.createQueue(definition);
+    sqs.server.deleteQueue(definition.name);
+    poller = startQueuePoller({ sqsClient: client, queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:x', handler: worker.handler, retryPauseMs: 100, logger });
+    await vi.waitFor(() => expect(logger.errors.length).toBeGreaterThan(1), { timeout: 5_000 });
+
+    // When the queue is back and gets a message
+    sqs.server.createQueue(definition.name);
+    await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'late' }));
+
+    // Then the poller delivers it
+    await vi.waitFor(() => expect(worker.records().map((record) => record.body)).toEqual(['late']), { timeout: 5_000 });
+  });
+});

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+
+export interface ServiceProcess {
+  baseUrl: string;
+  account: string;
+  secretKey: string;
+  publishableKey: string;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Sends SIGTERM and waits for a clean exit, as Ctrl+C on `npm start` does. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs `local/start.ts` (what `npm start` runs) in its own process and waits for its banner. */
+export function startServiceProcess(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`The service did not start within 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!/Ready in/.test(output)) return;
+      clearTimeout(timer);
+      const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(output)?.[1] ?? '';
+      resolve({
+        baseUrl: /listening on (\S+)/.exec(output)![1]!,
+        account: field('account'),
+        secretKey: field('secret key'),
+        publishableKey: field('publishable key'),
+        output: () => output,
+        stop: async () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The service exited with code ${code} before it was ready:\n${output}`));
+    });
+  });
+}

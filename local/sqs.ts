@@ -1,0 +1,95 @@
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { buildApp } from 'fauxqs';
+import type { QueueName } from '#functions/routes.ts';
+import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
+
+/** One queue created in the emulator, with its dead-letter queue. */
+export interface LocalQueue {
+  definition: QueueDefinition;
+  url: string;
+  arn: string;
+  deadLetterUrl: string;
+  deadLetterArn: string;
+}
+
+export interface LocalSqs {
+  /** `http://127.0.0.1:<port>`, for the SDK's `endpoint` and the `SQS_ENDPOINT` variable. */
+  endpoint: string;
+  /** URL of every service queue, by name (what `<QUEUE>_QUEUE_URL` variables carry). */
+  queueUrls: Record<QueueName, string>;
+  deadLetterQueueUrls: Record<QueueName, string>;
+  /** Every queue created so far, service queues and extra ones, by queue name. */
+  queues: ReadonlyMap<string, LocalQueue>;
+  /**
+   * Creates a queue and its `<name>-dlq` with the definition's visibility timeout and redrive policy,
+   * through the SQS API as a deployment would. Returns the existing queue for a name already created.
+   */
+  createQueue(definition: QueueDefinition): Promise<LocalQueue>;
+  /** Stops the emulator; stop queue pollers first, or their long polls hold it open until they time out. */
+  stop(): Promise<void>;
+}
+
+export interface LocalSqsOptions {
+  /** Queues to create besides the service's own, e.g. a test queue with a short visibility timeout. */
+  extraQueues?: QueueDefinition[];
+}
+
+/** A client for the emulator: dummy credentials, us-east-1. */
+export function createLocalSqsClient(endpoint: string): SQSClient {
+  return new SQSClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+}
+
+/**
+ * Starts the fauxqs SQS emulator in this process on 127.0.0.1 and a free port, and creates every queue of
+ * {@link queues}, each with its dead-letter queue. State lives in memory only (the table is the source of
+ * truth; queue messages are triggers).
+ */
+export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
+  // fauxqs' own starter listens on every interface; its app builder lets us bind loopback only.
+  const app = buildApp({ logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const client = createLocalSqsClient(endpoint);
+  const created = new Map<string, LocalQueue>();
+
+  const make = async (name: string, attributes: Record<string, string>) => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
+    return { url: QueueUrl!, arn: Attributes!.QueueArn! };
+  };
+
+  const createQueue = async (definition: QueueDefinition): Promise<LocalQueue> => {
+    const existing = created.get(definition.name);
+    if (existing) return existing;
+    // AWS's longest retention, so poison messages stay around to be inspected.
+    const deadLetter = await make(deadLetterQueueName(definition), { MessageRetentionPeriod: '1209600' });
+    const queue = await make(definition.name, {
+      VisibilityTimeout: String(definition.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: deadLetter.arn, maxReceiveCount: String(definition.maxReceiveCount) }),
+    });
+    const localQueue: LocalQueue = { definition, url: queue.url, arn: queue.arn, deadLetterUrl: deadLetter.url, deadLetterArn: deadLetter.arn };
+    created.set(definition.name, localQueue);
+    return localQueue;
+  };
+
+  const queueNames = Object.keys(queues) as QueueName[];
+  const serviceQueues = await Promise.all(queueNames.map(async (name) => [name, await createQueue(queues[name])] as const));
+  for (const definition of options.extraQueues ?? []) await createQueue(definition);
+
+  return {
+    endpoint,
+    queueUrls: Object.fromEntries(serviceQueues.map(([name, queue]) => [name, queue.url])) as Record<QueueName, string>,
+    deadLetterQueueUrls: Object.fromEntries(serviceQueues.map(([name, queue]) => [name, queue.deadLetterUrl])) as Record<QueueName, string>,
+    queues: created,
+    createQueue,
+    stop: async () => {
+      client.destroy();
+      await app.close();
+    },
+  };
+}

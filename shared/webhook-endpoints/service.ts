@@ -14,7 +14,9 @@ export interface WebhookEndpointServicePorts {
 }
 
 const resource = 'webhook endpoint';
-const maxWriteAttempts = 5;
+const maxWriteAttempts = 8;
+/** Jittered pause between optimistic-lock retries, so that colliding writers fall out of step. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
 
 /** http is fine for test mode (local receivers); live mode delivers only over https. */
 function checkUrl(url: string, livemode: boolean): void {
@@ -87,6 +89,7 @@ export function webhookEndpointService({ repository, maxEndpoints, clock = Date.
           version: current.version + 1,
         };
         if (await repository.replace(next)) return next;
+        await backoff(attempt);
       }
       throw new RateLimitError('The webhook endpoint is being changed by other requests at the same time; retry shortly.', 'lock_timeout');
     },

@@ -24,13 +24,30 @@ export interface Route {
 /** Every request authenticates (a table read); every POST and DELETE may write an idempotency record. */
 const reads: Permission[] = ['table:read'];
 const writes: Permission[] = ['table:write'];
+/** A change that emits events writes them with their deliveries, then puts the deliveries on the queue. */
+const emits: Permission[] = ['table:write', 'queue:deliveries:send'];
 
 export const routes: Route[] = [
-  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: writes },
+  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: emits },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   { name: 'retrieveWebhookEndpoint', method: 'GET', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/retrieve.ts', permissions: reads },
-  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: writes },
-  { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: writes },
+  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: emits },
+  { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: emits },
+
+  { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
+  { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
+
+  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: writes },
+  { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: reads },
+  { name: 'retrieveEventDestination', method: 'GET', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/retrieve.ts', permissions: reads },
+  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: writes },
+  { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: writes },
+  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: writes },
+  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
+  { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: emits },
+
+  { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
+  { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
 ];
 
 /** Answers every request no route matches: 405 when the path exists with other methods, else 404. */
@@ -50,4 +67,21 @@ export interface QueueWorker {
   batchSize?: number;
 }
 
-export const queueWorkers: QueueWorker[] = [];
+export const queueWorkers: QueueWorker[] = [
+  /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
+  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10 },
+];
+
+/** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
+export interface ScheduledJob {
+  name: string;
+  handler: string;
+  /** Minutes between runs. */
+  everyMinutes: number;
+  permissions: Permission[];
+}
+
+export const scheduledJobs: ScheduledJob[] = [
+  /** The outbox sweeper: re-enqueues deliveries that are due but not on the queue (crash, long backoff). */
+  { name: 'sweepDeliveries', handler: 'functions/schedules/sweep-deliveries.ts', everyMinutes: 1, permissions: ['table:write', 'queue:deliveries:send'] },
+];

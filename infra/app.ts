@@ -6,6 +6,12 @@ import { StatelessStack } from './stateless-stack.ts';
  * Deploys `ServiceStateful` and `ServiceStateless`; `-c stage=dev` deploys a separate copy named
  * `ServiceStateful-dev` and `ServiceStateless-dev`. The stacks are environment-agnostic, so synth needs
  * neither credentials nor lookups; `cdk deploy` targets the account and region of the current profile.
+ *
+ * Optional context for event delivery, checked at synth and set on every function (infra/delivery-settings.ts);
+ * left unset or empty, the variable is left out and `shared/config.ts` applies its default:
+ * - `cloudtwoEventGridEndpoint` (an http(s) URL) → `CLOUDTWO_EVENT_GRID_ENDPOINT`
+ * - `deliveryRetryScheduleTest`, `deliveryRetryScheduleLive` (seconds before each retry, such as
+ *   `60,1800,7200`) → `DELIVERY_RETRY_SCHEDULE_TEST`, `DELIVERY_RETRY_SCHEDULE_LIVE`
  */
 const app = new App();
 
@@ -22,7 +28,7 @@ const stateful = new StatefulStack(app, `ServiceStateful${suffix}`, {
 });
 
 new StatelessStack(app, `ServiceStateless${suffix}`, {
-  description: 'Service API: HTTP API, functions and queue workers',
+  description: 'Service API: HTTP API, functions, queue workers and scheduled jobs',
   tags,
   resources: stateful,
 });

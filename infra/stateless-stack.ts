@@ -1,22 +1,27 @@
 import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { Construct } from 'constructs';
 import {
   fallbackRoute as defaultFallbackRoute,
   queueWorkers as defaultQueueWorkers,
   routes as defaultRoutes,
+  scheduledJobs as defaultScheduledJobs,
   type QueueWorker,
   type Route,
+  type ScheduledJob,
 } from '#functions/routes.ts';
 import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
+import { deliveryEnvironment, type DeliverySettings } from './delivery-settings.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
 /** A function that answers whatever no route matched. */
 export type FallbackRoute = Pick<Route, 'name' | 'handler' | 'permissions'>;
 
-export interface StatelessStackProps extends StackProps {
+export interface StatelessStackProps extends StackProps, DeliverySettings {
   /** Usually the stateful stack, which exposes exactly these properties. */
   resources: ServiceResources;
   /** @default - `routes` from functions/routes.ts */
@@ -25,20 +30,27 @@ export interface StatelessStackProps extends StackProps {
   fallbackRoute?: FallbackRoute;
   /** @default - `queueWorkers` from functions/routes.ts */
   queueWorkers?: QueueWorker[];
+  /** @default - `scheduledJobs` from functions/routes.ts */
+  scheduledJobs?: ScheduledJob[];
 }
 
-/** Queue workers may run longer than API functions, but never longer than their queue's visibility timeout. */
+/**
+ * Queue workers and scheduled jobs may run longer than API functions, but never longer than their queue's
+ * visibility timeout, nor than the shortest schedule (one minute), so runs of a job do not overlap.
+ */
 const workerTimeout = Duration.seconds(30);
 
 /**
  * Everything that can be replaced at will: the HTTP API with one function per route of the route table,
- * the fallback function on `$default`, and one function per queue worker. Each function's construct id
- * is its name in the route table.
+ * the fallback function on `$default`, one function per queue worker and one per scheduled job with the
+ * EventBridge rule that runs it. Each function's construct id is its name in the route table.
  */
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
   /** Every function of the stack by its route-table name. */
   readonly functions: Record<string, ServiceFunction> = {};
+  /** Variables from the delivery settings, set on every function. */
+  private readonly functionEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -46,6 +58,8 @@ export class StatelessStack extends Stack {
     const routes = props.routes ?? defaultRoutes;
     const fallbackRoute = props.fallbackRoute ?? defaultFallbackRoute;
     const queueWorkers = props.queueWorkers ?? defaultQueueWorkers;
+    const scheduledJobs = props.scheduledJobs ?? defaultScheduledJobs;
+    this.functionEnvironment = deliveryEnvironment(this, props);
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: this.stackName,
@@ -74,8 +88,32 @@ export class StatelessStack extends Stack {
       );
     }
 
+    for (const job of scheduledJobs) {
+      this.addScheduledJob(job, resources);
+    }
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: resources.table.tableName, description: 'The single DynamoDB table' });
+  }
+
+  /**
+   * EventBridge invokes the job asynchronously. A run that fails or cannot start within its period is
+   * dropped rather than retried: the next run does the same work, and a retry would overlap with it.
+   */
+  private addScheduledJob(job: ScheduledJob, resources: ServiceResources): void {
+    if (!Number.isInteger(job.everyMinutes) || job.everyMinutes < 1) {
+      throw new Error(`Scheduled job ${job.name} must run every whole number of minutes, got ${job.everyMinutes}`);
+    }
+    const fn = this.addFunction(job.name, job.handler, job.permissions, resources, workerTimeout);
+    // Lambda keeps an async event for at most 6 hours.
+    const maxEventAge = Duration.minutes(Math.min(job.everyMinutes, 6 * 60));
+    fn.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge });
+    new Rule(this, `${job.name}Schedule`, {
+      description: `Runs ${job.name} every ${job.everyMinutes} min`,
+      schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
+      // EventBridge retries only when it cannot hand the event to Lambda (throttling, service errors).
+      targets: [new LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge })],
+    });
   }
 
   private addRoute(route: FallbackRoute, routeKey: HttpRouteKey, resources: ServiceResources): void {
@@ -99,7 +137,7 @@ export class StatelessStack extends Stack {
     if (this.functions[name]) {
       throw new Error(`Two functions are named ${name}; names in functions/routes.ts must be unique`);
     }
-    const fn = new ServiceFunction(this, name, { entry, permissions, resources, timeout });
+    const fn = new ServiceFunction(this, name, { entry, permissions, resources, timeout, environment: this.functionEnvironment });
     this.functions[name] = fn;
     return fn;
   }

@@ -33,7 +33,7 @@ export interface EventBridgeReceiver {
   /**
    * Every accepted entry, oldest first. The same array for the receiver's whole life (clearing empties it
    * in place), so a reference taken once stays current. Also served at `GET <endpoint>/entries[?source=]`
-   * and emptied by `DELETE <endpoint>/entries`.
+   * and emptied by `DELETE <endpoint>/entries`. `PUT|DELETE <endpoint>/buses/<name>` add or remove a bus.
    */
   entries: ReceivedEntry[];
   /** Makes a bus exist; entries for it are accepted from now on. */
@@ -81,6 +81,15 @@ export async function startEventBridgeReceiver(options: EventBridgeReceiverOptio
     }
     if (url.pathname === '/entries' && request.method === 'DELETE') {
       entries.length = 0;
+      response.writeHead(204).end();
+      return;
+    }
+    // Test control from other processes: PUT makes a bus exist, DELETE makes it disappear.
+    const bus = /^\/buses\/([^/]+)$/.exec(url.pathname);
+    if (bus && (request.method === 'PUT' || request.method === 'DELETE')) {
+      const name = decodeURIComponent(bus[1]!);
+      if (request.method === 'PUT') buses.add(name);
+      else buses.delete(name);
       response.writeHead(204).end();
       return;
     }

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { fallbackRoute, queueWorkers, routes, type QueueWorker } from '#functions/routes.ts';
+import { fallbackRoute, queueWorkers, routes, scheduledJobs, type QueueWorker, type ScheduledJob } from '#functions/routes.ts';
 import { documentClient } from '#shared/data/client.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
@@ -10,6 +10,8 @@ import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
+import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
+import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
@@ -29,6 +31,14 @@ export interface LocalStackOptions {
   workers?: QueueWorker[];
   /** Queues besides the service's own (tests use short visibility timeouts). */
   extraQueues?: QueueDefinition[];
+  /** Scheduled jobs to run. @default scheduledJobs from the route table */
+  jobs?: ScheduledJob[];
+  /** Milliseconds between runs of each scheduled job locally (their AWS schedule is in minutes). @default 10_000 */
+  jobIntervalMs?: number;
+  /** Pollers per queue worker: like concurrent Lambda invocations. @default 2 */
+  pollersPerWorker?: number;
+  /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
+  env?: Record<string, string>;
   /** Quieter logs (tests). @default false */
   quiet?: boolean;
 }
@@ -41,6 +51,7 @@ export interface LocalStack {
   dynamodbEndpoint: string;
   sqs: LocalSqs;
   eventBridge: EventBridgeReceiver;
+  eventGrid: EventGridReceiver;
   stop(): Promise<void>;
 }
 
@@ -49,14 +60,18 @@ export const localEventBusName = 'service-events';
 const region = 'us-east-1';
 let started = false;
 
-/** `/_local/eventbridge/entries`: what the local EventBridge receiver accepted (GET lists, DELETE clears). */
-function localDiagnostics(eventBridge: EventBridgeReceiver) {
+/**
+ * `/_local/eventbridge/entries` and `/_local/event-grid/events`: what the local EventBridge and Event Grid
+ * receivers accepted (GET lists, DELETE clears).
+ */
+function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGridReceiver) {
+  const lists: Record<string, unknown[]> = { '/_local/eventbridge/entries': eventBridge.entries, '/_local/event-grid/events': eventGrid.events };
   return (request: IncomingMessage, response: ServerResponse): boolean => {
-    const path = (request.url ?? '').split('?')[0];
-    if (path !== '/_local/eventbridge/entries') return false;
-    if (request.method === 'DELETE') eventBridge.entries.splice(0);
+    const list = lists[(request.url ?? '').split('?')[0] ?? ''];
+    if (!list) return false;
+    if (request.method === 'DELETE') list.splice(0);
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(request.method === 'DELETE' ? [] : eventBridge.entries));
+    response.end(JSON.stringify(list));
     return true;
   };
 }
@@ -77,12 +92,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   try {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-    const [dynamodb, sqs, eventBridge] = await Promise.all([
+    const [dynamodb, sqs, eventBridge, eventGrid] = await Promise.all([
       startDynamoDbLocal({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb') }),
       startSqs({ extraQueues: options.extraQueues }),
       startEventBridgeReceiver({ busNames: [localEventBusName], region }),
+      startEventGridReceiver(),
     ]);
-    stops.push(dynamodb.stop, sqs.stop, eventBridge.stop);
+    stops.push(dynamodb.stop, sqs.stop, eventBridge.stop, eventGrid.stop);
     const dynamoClient = createLocalDynamoDbClient(dynamodb.endpoint);
     await ensureTable(dynamoClient, localTableName);
 
@@ -95,8 +111,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       SQS_ENDPOINT: sqs.endpoint,
       EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
       EVENT_BUS_NAME: localEventBusName,
+      CLOUDTWO_EVENT_GRID_ENDPOINT: eventGrid.endpoint,
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
+      ...options.env,
     };
     // The handler modules read their configuration from the environment at cold start, as on Lambda.
     Object.assign(process.env, env);
@@ -114,10 +132,30 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-      pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: worker.batchSize, functionName: worker.name }));
+      for (let i = 0; i < (options.pollersPerWorker ?? 2); i++) {
+        pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: worker.batchSize, functionName: worker.name }));
+      }
     }
     stops.push(async () => {
       await Promise.all(pollers.map((poller) => poller.stop()));
+    });
+
+    const timers: NodeJS.Timeout[] = [];
+    const running = new Set<Promise<unknown>>();
+    for (const job of options.jobs ?? scheduledJobs) {
+      const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
+      const tick = () => {
+        // Like EventBridge Scheduler: a scheduled event; a failed run is logged and the next one comes anyway.
+        const run = handler({ source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }, createLambdaContext({ functionName: job.name }))
+          .catch((error: unknown) => console.error(`Scheduled job ${job.name} failed`, error))
+          .finally(() => running.delete(run));
+        running.add(run);
+      };
+      timers.push(setInterval(tick, options.jobIntervalMs ?? 10_000));
+    }
+    stops.push(async () => {
+      timers.forEach(clearInterval);
+      await Promise.all(running);
     });
 
     const gateway = await startHttpGateway({
@@ -126,7 +164,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       fallbackRoute,
       loadHandler: load,
       region,
-      extraRoutes: localDiagnostics(eventBridge),
+      extraRoutes: localDiagnostics(eventBridge, eventGrid),
     });
     stops.push(gateway.stop);
 
@@ -136,7 +174,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const file = options.stateFile;
       stops.push(async () => rmSync(file, { force: true }));
     }
-    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, stop };
+    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -2,6 +2,11 @@ import { z } from 'zod';
 
 const optionalUrl = z.url().optional();
 
+const secondsList = z
+  .string()
+  .regex(/^\d+(,\d+)*$/, 'a comma-separated list of whole seconds')
+  .transform((text) => text.split(',').map(Number));
+
 const schema = z.object({
   TABLE_NAME: z.string().min(1),
   AWS_REGION: z.string().min(1).default('us-east-1'),
@@ -16,6 +21,20 @@ const schema = z.object({
   MAX_WEBHOOK_ENDPOINTS: z.coerce.number().int().positive().default(16),
   /** Largest request body accepted; larger ones get 413. */
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Most v2 event destinations one account may have per mode. */
+  MAX_EVENT_DESTINATIONS: z.coerce.number().int().positive().default(16),
+  /** Seconds before each retry of a failed delivery, comma-separated: test mode (3 retries over a few hours). */
+  DELIVERY_RETRY_SCHEDULE_TEST: secondsList.default([60, 1800, 7200]),
+  /** …and live mode (retries for up to about 3 days). */
+  DELIVERY_RETRY_SCHEDULE_LIVE: secondsList.default([60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 43200, 43200, 43200, 43200, 43200]),
+  /** A webhook delivery is successful on a 2xx within this time. */
+  DELIVERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /** The sweeper re-enqueues a pending delivery this long after it was due. */
+  SWEEP_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(60),
+  /** Base URL of the cloudtwo Event Grid partner topics (the local stack runs a receiver). */
+  CLOUDTWO_EVENT_GRID_ENDPOINT: optionalUrl,
+  /** Partner name in cloudone event source names: `<prefix>/<account>/<destination>`. */
+  CLOUDONE_EVENT_SOURCE_PREFIX: z.string().min(1).default('cloudone.partner/service.local'),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -46,3 +46,11 @@ export function idTime(id: string): number | undefined {
   if (!match) return undefined;
   return [...match[1]!].reduce((acc, ch) => acc * 62 + alphabet.indexOf(ch), 0);
 }
+
+/**
+ * The smallest id `newId(prefix)` could make at `millis`, and (with `upper`) a string above every id it
+ * could make in that millisecond: sort-key bounds for "created between" queries on time-ordered ids.
+ */
+export function idBoundAt(prefix: string, millis: number, upper = false): string {
+  return `${prefix}_1${base62(Math.max(0, millis), 8)}${upper ? '~' : ''}`;
+}

@@ -40,3 +40,42 @@ export const idempotency = {
   pk: (scope: Scope, key: string) => `IDEMPOTENCY#${scope.accountId}#${mode(scope.livemode)}#${key}`,
   sk: () => 'IDEMPOTENCY',
 };
+
+export const eventDestination = {
+  pk: ownerPk,
+  sk: (id: string) => `EVENT_DESTINATION#${id}`,
+  skPrefix: () => 'EVENT_DESTINATION#',
+};
+
+/** Thin (v2) events of one account and mode, in id (= time) order. */
+export const thinEvent = {
+  pk: (scope: Scope) => `THIN_EVENTS#${scope.accountId}#${mode(scope.livemode)}`,
+  sk: (id: string) => `EVENT#${id}`,
+  skPrefix: () => 'EVENT#',
+  /** GSI1: the thin events of one related object. */
+  gsi1pk: (scope: Scope, objectId: string) => `THIN_EVENTS#${scope.accountId}#${mode(scope.livemode)}#OBJECT#${objectId}`,
+  gsi1sk: (id: string) => `EVENT#${id}`,
+};
+
+/** Snapshot (v1) events of one account and mode, in id (= time) order. */
+export const snapshotEvent = {
+  pk: (scope: Scope) => `SNAPSHOT_EVENTS#${scope.accountId}#${mode(scope.livemode)}`,
+  sk: (id: string) => `EVENT#${id}`,
+  skPrefix: () => 'EVENT#',
+};
+
+/** Delivery (outbox) records; spread over their own partitions. */
+export const delivery = {
+  pk: (id: string) => `DELIVERY#${id}`,
+  sk: () => 'DELIVERY',
+  /** GSI2, sparse (pending deliveries only): what is due, by shard, in due-time order. */
+  gsi2pk: (shard: number) => `DELIVERIES_DUE#${shard}`,
+  gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
+};
+
+/** cloudtwo partner authorizations of a platform, registered by an operator. */
+export const cloudtwoAuthorization = {
+  pk: (accountId: string) => `ACCOUNT#${accountId}`,
+  sk: (subscriptionId: string, resourceGroup: string) => `CLOUDTWO_AUTHORIZATION#${subscriptionId}#${resourceGroup}`,
+  skPrefix: () => 'CLOUDTWO_AUTHORIZATION#',
+};

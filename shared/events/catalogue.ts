@@ -1,6 +1,6 @@
 /**
- * The snapshot (v1) event types this service emits or will emit for its resources. v1 webhook endpoints
- * and snapshot event destinations may subscribe to these (or `*` on v1 endpoints); anything else is a 400.
+ * The event types this service emits. Subscriptions (`enabled_events`) are checked against these lists:
+ * snapshot types for v1 webhook endpoints (or `*`) and snapshot destinations, thin types for thin ones.
  */
 export const snapshotEventTypes = [
   'account.updated',
@@ -30,8 +30,44 @@ export const snapshotEventTypes = [
   'product.created',
   'product.deleted',
   'product.updated',
+  // The v1 webhook endpoint's own changes (a type of this service; the reference API has none).
+  'webhook_endpoint.created',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.updated',
+] as const;
+
+/** Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event. */
+const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => !type.startsWith('webhook_endpoint.'));
+
+export const thinEventTypes = [
+  'v1.billing.meter.error_report_triggered',
+  'v1.billing.meter.no_meter_found',
+  'v2.core.account.closed',
+  'v2.core.account.created',
+  'v2.core.account.updated',
+  'v2.core.account[configuration.customer].capability_status_updated',
+  'v2.core.account[configuration.customer].updated',
+  'v2.core.account[configuration.merchant].capability_status_updated',
+  'v2.core.account[configuration.merchant].updated',
+  'v2.core.account[configuration.recipient].capability_status_updated',
+  'v2.core.account[configuration.recipient].updated',
+  'v2.core.account[defaults].updated',
+  'v2.core.account[identity].updated',
+  'v2.core.account[requirements].updated',
+  'v2.core.account_link.returned',
+  'v2.core.account_person.created',
+  'v2.core.account_person.deleted',
+  'v2.core.account_person.updated',
+  'v2.core.event_destination.ping',
+  ...mirroredSnapshotTypes.map((type) => `v1.${type}`),
 ] as const;
 
 const snapshotTypeSet: ReadonlySet<string> = new Set(snapshotEventTypes);
+const thinTypeSet: ReadonlySet<string> = new Set(thinEventTypes);
 
 export const isSnapshotEventType = (type: string): boolean => snapshotTypeSet.has(type);
+export const isThinEventType = (type: string): boolean => thinTypeSet.has(type);
+
+/** The thin type emitted with a snapshot event, if it has one. */
+export const thinMirrorOf = (snapshotType: string): string | undefined =>
+  thinTypeSet.has(`v1.${snapshotType}`) ? `v1.${snapshotType}` : undefined;

@@ -6,6 +6,7 @@ import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
@@ -26,6 +27,8 @@ export interface ApiRequest<P> {
   pathParameters: Record<string, string>;
   params: P;
   caller: Caller;
+  /** Where the events this request causes happen, and the request that caused them. */
+  origin: EventOrigin;
   serviceVersion: string;
   idempotencyKey: string | undefined;
 }
@@ -133,6 +136,12 @@ export async function serveRequest<S extends z.ZodType>(
       pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
       params,
       caller,
+      origin: {
+        scope: caller.scope,
+        platformId: caller.platformId,
+        request: { id: requestId, idempotencyKey: idempotencyKey ?? null },
+        apiVersion: serviceVersion,
+      },
       serviceVersion,
       idempotencyKey,
     };

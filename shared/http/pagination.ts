@@ -58,3 +58,23 @@ export function v2List<T>(path: string, data: T[], next: V2PageState | undefined
   const url = (state: V2PageState | undefined) => (state ? `${path}?page=${encodePageToken(state)}` : null);
   return { data, next_page_url: url(next), previous_page_url: url(previous) };
 }
+
+/**
+ * The state of a v2 list request: from `page` when following a `next_page_url` (which carries everything),
+ * else from the request's own `limit`, filters and `include`.
+ */
+export function v2PageState(
+  params: { limit?: number; page?: string; include?: string[] },
+  filters: Record<string, unknown> = {},
+): V2PageState {
+  if (params.page === undefined) return { limit: params.limit ?? 20, filters, include: params.include };
+  const given = Object.entries({ ...filters, limit: params.limit, include: params.include }).filter(([, value]) => value !== undefined);
+  if (given.length > 0) {
+    throw new InvalidRequestError(
+      `page carries the list's parameters; it cannot be combined with ${given.map(([key]) => key).join(', ')}.`,
+      'parameter_invalid',
+      'page',
+    );
+  }
+  return decodePageToken(params.page);
+}

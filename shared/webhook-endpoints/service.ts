@@ -1,42 +1,39 @@
-import { InvalidRequestError, NotFoundError, RateLimitError } from '#shared/errors.ts';
+import { checkWebhookUrl } from '#shared/delivery/webhook-url.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { snapshotInput } from '#shared/events/changes.ts';
+import type { EventEmitter } from '#shared/events/emitter.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 import { mergeMetadata } from '#shared/http/params.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CreateWebhookEndpointParams, UpdateWebhookEndpointParams } from './schemas.ts';
+import { serializeWebhookEndpoint } from './serializer.ts';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint.ts';
 
 export interface WebhookEndpointServicePorts {
   repository: WebhookEndpointRepository;
+  events: EventEmitter;
   /** Most endpoints one owner may have per mode. */
   maxEndpoints: number;
   clock?: () => number;
 }
 
 const resource = 'webhook endpoint';
-const maxWriteAttempts = 8;
-/** Jittered pause between optimistic-lock retries, so that colliding writers fall out of step. */
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
-
-/** http is fine for test mode (local receivers); live mode delivers only over https. */
-function checkUrl(url: string, livemode: boolean): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidRequestError(`Invalid URL: ${url}. It must be an absolute http or https URL.`, 'url_invalid', 'url');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw new InvalidRequestError(`Invalid URL: ${url}. It must use http or https.`, 'url_invalid', 'url');
-  }
-  if (livemode && parsed.protocol !== 'https:') {
-    throw new InvalidRequestError(`Invalid URL: ${url}. Live-mode webhook endpoints must use https.`, 'url_invalid', 'url');
-  }
-}
 
 const uniqueEvents = (events: string[]) => [...new Set(events)];
 
-export function webhookEndpointService({ repository, maxEndpoints, clock = Date.now }: WebhookEndpointServicePorts) {
+/** The snapshot event of a change, with the endpoint rendered exactly as its GET renders it. */
+const change = (type: string, endpoint: WebhookEndpoint, before?: WebhookEndpoint) =>
+  snapshotInput(
+    type,
+    serializeWebhookEndpoint(endpoint),
+    `/v1/webhook_endpoints/${endpoint.id}`,
+    before ? serializeWebhookEndpoint(before) : undefined,
+  );
+
+export function webhookEndpointService({ repository, events, maxEndpoints, clock = Date.now }: WebhookEndpointServicePorts) {
   async function existing(scope: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await repository.get(scope, id);
     if (!endpoint) throw new NotFoundError(resource, id);
@@ -44,8 +41,9 @@ export function webhookEndpointService({ repository, maxEndpoints, clock = Date.
   }
 
   return {
-    async create(scope: Scope, params: CreateWebhookEndpointParams): Promise<WebhookEndpoint> {
-      checkUrl(params.url, scope.livemode);
+    async create(origin: EventOrigin, params: CreateWebhookEndpointParams): Promise<WebhookEndpoint> {
+      const { scope } = origin;
+      checkWebhookUrl(params.url, scope.livemode, 'url');
       const now = clock();
       const endpoint: WebhookEndpoint = {
         id: newId('we', now),
@@ -62,22 +60,24 @@ export function webhookEndpointService({ repository, maxEndpoints, clock = Date.
         secret: `whsec_${randomBase62(32)}`,
         version: 1,
       };
-      if (!(await repository.create(endpoint, maxEndpoints))) {
+      const outbox = await events.prepare(origin, [change('webhook_endpoint.created', endpoint)]);
+      if (!(await repository.create(endpoint, maxEndpoints, outbox))) {
         throw new InvalidRequestError(
           `You have reached the maximum of ${maxEndpoints} webhook endpoints in ${scope.livemode ? 'live' : 'test'} mode. Delete one before adding another.`,
           'webhook_endpoint_limit_reached',
           'url',
         );
       }
+      await events.dispatch(outbox);
       return endpoint;
     },
 
     retrieve: existing,
 
-    async update(scope: Scope, id: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
-      if (params.url !== undefined) checkUrl(params.url, scope.livemode);
-      // Read, apply, write conditionally on the version; a concurrent writer makes us re-read and re-apply.
-      for (let attempt = 0; attempt < maxWriteAttempts; attempt++) {
+    async update(origin: EventOrigin, id: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
+      const { scope } = origin;
+      if (params.url !== undefined) checkWebhookUrl(params.url, scope.livemode, 'url');
+      return withOptimisticRetries(async () => {
         const current = await existing(scope, id);
         const next: WebhookEndpoint = {
           ...current,
@@ -88,14 +88,18 @@ export function webhookEndpointService({ repository, maxEndpoints, clock = Date.
           status: params.disabled === undefined ? current.status : params.disabled ? 'disabled' : 'enabled',
           version: current.version + 1,
         };
-        if (await repository.replace(next)) return next;
-        await backoff(attempt);
-      }
-      throw new RateLimitError('The webhook endpoint is being changed by other requests at the same time; retry shortly.', 'lock_timeout');
+        const outbox = await events.prepare(origin, [change('webhook_endpoint.updated', next, current)]);
+        if (!(await repository.replace(next, outbox))) return undefined;
+        await events.dispatch(outbox);
+        return next;
+      });
     },
 
-    async delete(scope: Scope, id: string): Promise<void> {
-      if (!(await repository.delete(scope, id))) throw new NotFoundError(resource, id);
+    async delete(origin: EventOrigin, id: string): Promise<void> {
+      const current = await existing(origin.scope, id);
+      const outbox = await events.prepare(origin, [change('webhook_endpoint.deleted', current)]);
+      if (!(await repository.delete(origin.scope, id, outbox))) throw new NotFoundError(resource, id);
+      await events.dispatch(outbox);
     },
 
     list(scope: Scope, page: PageRequest): Promise<Page<WebhookEndpoint>> {

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** A v1 webhook endpoint as the service keeps it. */
@@ -23,15 +23,5 @@ export interface WebhookEndpoint {
 
 export type WebhookEndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'enabledEvents' | 'description' | 'metadata' | 'status'>>;
 
-/** Storage port for v1 webhook endpoints. */
-export interface WebhookEndpointRepository {
-  /** Stores a new endpoint unless the owner already has `limit` of them (then returns false). */
-  create(endpoint: WebhookEndpoint, limit: number): Promise<boolean>;
-  get(scope: Scope, id: string): Promise<WebhookEndpoint | undefined>;
-  /** Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first. */
-  replace(next: WebhookEndpoint): Promise<boolean>;
-  /** Removes the endpoint; false when it did not exist. */
-  delete(scope: Scope, id: string): Promise<boolean>;
-  /** Newest first. */
-  list(scope: Scope, page: PageRequest): Promise<Page<WebhookEndpoint>>;
-}
+/** Storage port for v1 webhook endpoints. Every write also writes the change's outbox, atomically. */
+export type WebhookEndpointRepository = OwnedResourceStore<WebhookEndpoint>;

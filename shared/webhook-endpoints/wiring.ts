@@ -1,11 +1,13 @@
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { webhookEndpointService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireWebhookEndpointService = () =>
   webhookEndpointService({
     repository: dynamoWebhookEndpointRepository(serviceTable()),
+    events: wireEventEmitter(),
     maxEndpoints: config().MAX_WEBHOOK_ENDPOINTS,
   });

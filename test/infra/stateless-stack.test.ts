@@ -4,20 +4,25 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
-import { fallbackRoute, routes } from '#functions/routes.ts';
+import { fallbackRoute, queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { queues } from '#shared/messaging/queues.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { StatelessStack } from '#infra/stateless-stack.ts';
 import {
   allowedActions,
+  fixtureEntries,
   fixtureWorker,
   functionLogicalId,
+  isArnOf,
+  resourcesAllowed,
   serviceApp,
   synthesizeService,
+  type ServiceEntries,
   type SynthesizedService,
 } from './support/service-app.ts';
 
 const tableWrites = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const deliverySettingVariables = ['CLOUDTWO_EVENT_GRID_ENDPOINT', 'DELIVERY_RETRY_SCHEDULE_TEST', 'DELIVERY_RETRY_SCHEDULE_LIVE'];
 
 describe('stateless stack', () => {
   let service: SynthesizedService;
@@ -25,18 +30,20 @@ describe('stateless stack', () => {
   let template: Template;
 
   beforeAll(() => {
-    service = synthesizeService({ queueWorkers: [fixtureWorker] });
+    service = synthesizeService();
     stack = service.stateless;
     template = service.statelessTemplate;
   });
   afterAll(() => service.cleanUp());
 
-  it('deploys one Node.js 22 arm64 function per route, plus the fallback and each worker', () => {
-    // Given the real route table and one fixture worker
+  it('deploys one Node.js 22 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
+    // Given the real route table
+    const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
+
     // When the template is read
     // Then there is one function per entry, each on nodejs22.x and arm64
-    template.resourceCountIs('AWS::Lambda::Function', routes.length + 2);
-    for (const name of [...routes.map((route) => route.name), fallbackRoute.name, fixtureWorker.name]) {
+    template.resourceCountIs('AWS::Lambda::Function', entries.length);
+    for (const { name } of entries) {
       expect(template.toJSON().Resources[functionLogicalId(stack.functions[name]!)].Properties).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
@@ -136,23 +143,125 @@ describe('stateless stack', () => {
     }
   });
 
-  it('feeds a worker from its queue and lets it report partial batch failures', () => {
-    // Given the fixture worker on the deliveries queue
-    const worker = stack.functions[fixtureWorker.name]!;
+  it('feeds each worker from its queue and lets it report partial batch failures', () => {
+    // Given the queue workers of the route table, among them deliverEvent on the deliveries queue
+    expect(queueWorkers).toContainEqual(expect.objectContaining({ name: 'deliverEvent', queue: 'deliveries' }));
+    template.resourceCountIs('AWS::Lambda::EventSourceMapping', queueWorkers.length);
 
-    // When its event source mapping is read
-    // Then it batches as configured and reports failed items instead of failing the whole batch
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: functionLogicalId(worker) },
-      BatchSize: fixtureWorker.batchSize,
-      MaximumBatchingWindowInSeconds: Match.anyValue(),
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    for (const worker of queueWorkers) {
+      // When its event source mapping is read
+      const fn = stack.functions[worker.name]!;
+      const mappings = Object.values(
+        template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: functionLogicalId(fn) } } }),
+      );
+
+      // Then it reads its own queue, batches as configured and reports failed items instead of failing the batch
+      expect(mappings, worker.name).toHaveLength(1);
+      const mapping = mappings[0]!.Properties;
+      expect(isArnOf(mapping.EventSourceArn, service.stateful.queues[worker.queue].queue), worker.name).toBe(true);
+      expect(mapping).toMatchObject({
+        BatchSize: worker.batchSize ?? 10,
+        MaximumBatchingWindowInSeconds: expect.any(Number),
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      // And it does not outlive the visibility timeout of its queue
+      expect(template.toJSON().Resources[functionLogicalId(fn)].Properties.Timeout).toBeLessThanOrEqual(
+        queues[worker.queue].visibilityTimeoutSeconds,
+      );
+    }
+  });
+
+  it('lets the delivery worker send to the deliveries queue and put events on the bus', () => {
+    // Given deliverEvent, which re-enqueues retries and delivers to EventBridge destinations
+    const worker = stack.functions['deliverEvent']!;
+
+    // When the resources its role may send messages and put events to are listed
+    const sendTargets = resourcesAllowed(template, worker, 'sqs:SendMessage');
+    const putTargets = resourcesAllowed(template, worker, 'events:PutEvents');
+
+    // Then it may send to the deliveries queue and put events on the service's bus, and nothing else
+    expect(sendTargets).toHaveLength(1);
+    expect(isArnOf(sendTargets[0], service.stateful.queues.deliveries.queue)).toBe(true);
+    expect(putTargets).toHaveLength(1);
+    expect(isArnOf(putTargets[0], service.stateful.eventBus)).toBe(true);
+  });
+
+  it('runs each scheduled job on its rate, through a rule that targets its function', () => {
+    // Given the scheduled jobs of the route table, among them the delivery sweeper every minute
+    expect(scheduledJobs).toContainEqual(expect.objectContaining({ name: 'sweepDeliveries', everyMinutes: 1 }));
+    template.resourceCountIs('AWS::Events::Rule', scheduledJobs.length);
+
+    for (const job of scheduledJobs) {
+      // When the rule targeting its function is looked up
+      const functionArn = { 'Fn::GetAtt': [functionLogicalId(stack.functions[job.name]!), 'Arn'] };
+      const rules = template.findResources('AWS::Events::Rule', {
+        Properties: { Targets: Match.arrayWith([Match.objectLike({ Arn: functionArn })]) },
+      });
+
+      // Then one enabled rule runs it at its rate
+      expect(Object.values(rules), job.name).toHaveLength(1);
+      const [ruleId, rule] = Object.entries(rules)[0]!;
+      const rate = job.everyMinutes === 1 ? 'rate(1 minute)' : `rate(${job.everyMinutes} minutes)`;
+      expect(rule.Properties).toMatchObject({ ScheduleExpression: rate, State: 'ENABLED' });
+      // And EventBridge is allowed to invoke the function, from that rule only
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: functionArn,
+        Principal: 'events.amazonaws.com',
+        SourceArn: { 'Fn::GetAtt': [ruleId, 'Arn'] },
+      });
+    }
+  });
+
+  it('runs the delivery sweeper every minute', () => {
+    // Given the sweeper of the route table
+    const sweeper = stack.functions['sweepDeliveries']!;
+
+    // When the rule targeting it is read
+    // Then it runs at a rate of one minute
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionLogicalId(sweeper), 'Arn'] } })],
     });
-    // And it does not outlive the visibility timeout of its queue
-    expect(template.toJSON().Resources[functionLogicalId(worker)].Properties.Timeout).toBeLessThanOrEqual(
-      queues[fixtureWorker.queue].visibilityTimeoutSeconds,
-    );
+  });
+
+  it('drops a failed or late scheduled run instead of retrying it into the next one', () => {
+    for (const job of scheduledJobs) {
+      // Given a scheduled job
+      const logicalId = functionLogicalId(stack.functions[job.name]!);
+      const period = job.everyMinutes * 60;
+
+      // When its timeout, its asynchronous invocation settings and its rule target are read
+      const timeout = template.toJSON().Resources[logicalId].Properties.Timeout;
+      const invokeConfigs = template.findResources('AWS::Lambda::EventInvokeConfig', {
+        Properties: { FunctionName: { Ref: logicalId } },
+      });
+      const rule = Object.values(
+        template.findResources('AWS::Events::Rule', {
+          Properties: { Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId, 'Arn'] } })] },
+        }),
+      )[0]!;
+
+      // Then a run ends before the next one starts
+      expect(timeout).toBeLessThan(Math.min(period, 60));
+      // And Lambda neither retries a failed run nor keeps a run waiting longer than the period
+      expect(Object.values(invokeConfigs)).toHaveLength(1);
+      expect(Object.values(invokeConfigs)[0]!.Properties).toMatchObject({ MaximumRetryAttempts: 0 });
+      expect(Object.values(invokeConfigs)[0]!.Properties.MaximumEventAgeInSeconds).toBeLessThanOrEqual(period);
+      // And EventBridge gives up handing a run to Lambda once the next run is due
+      expect(rule.Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds).toBeLessThanOrEqual(period);
+    }
+  });
+
+  it('leaves out the delivery settings when no context sets them', () => {
+    // Given the stack synthesized with the context of cdk.json only
+    for (const fn of Object.values(stack.functions)) {
+      // When the environment of its Lambda function is read
+      const variables = template.toJSON().Resources[functionLogicalId(fn)].Properties.Environment.Variables;
+
+      // Then shared/config.ts is left to apply its defaults
+      expect(Object.keys(variables).filter((name) => deliverySettingVariables.includes(name))).toEqual([]);
+    }
   });
 
   it('allows no wildcard action in any IAM policy', () => {
@@ -169,18 +278,18 @@ describe('stateless stack', () => {
     expect(actions.filter((action) => action.includes('*'))).toEqual([]);
   });
 
-  it('lets a GET-only function read the table but never write it', () => {
-    // Given the GET routes, whose permissions are table:read
-    const getRoutes = routes.filter((route) => route.method === 'GET');
-    expect(getRoutes.length).toBeGreaterThan(0);
+  it('lets a read-only route read the table but never write it', () => {
+    // Given the routes whose only permission is table:read
+    const readOnlyRoutes = routes.filter((route) => route.permissions.length === 1 && route.permissions[0] === 'table:read');
+    expect(readOnlyRoutes.length).toBeGreaterThan(0);
 
-    for (const route of getRoutes) {
+    for (const route of readOnlyRoutes) {
       // When the actions its role allows are listed
       const actions = allowedActions(template, stack.functions[route.name]!);
 
       // Then it can read the table but no write action is among them
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      expect(actions.filter((action) => tableWrites.includes(action))).toEqual([]);
+      expect(actions.filter((action) => tableWrites.includes(action)), route.name).toEqual([]);
     }
   });
 
@@ -197,17 +306,27 @@ describe('stateless stack', () => {
 
   it('grants sending to a queue or putting on the bus only to functions whose permissions ask for it', () => {
     // Given every function with the permissions of its table entry
-    const entries = [...routes, fallbackRoute, fixtureWorker];
+    const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
     for (const entry of entries) {
       // When the actions its role allows are listed
       const actions = allowedActions(template, stack.functions[entry.name]!);
 
       // Then events:PutEvents and sqs:SendMessage appear exactly when asked for
-      expect(actions.includes('events:PutEvents')).toBe(entry.permissions.includes('bus:put'));
-      expect(actions.includes('sqs:SendMessage')).toBe(entry.permissions.some((p) => p.startsWith('queue:')));
+      expect(actions.includes('events:PutEvents'), entry.name).toBe(entry.permissions.includes('bus:put'));
+      expect(actions.includes('sqs:SendMessage'), entry.name).toBe(entry.permissions.some((p) => p.startsWith('queue:')));
     }
-    // And the fixture worker, which asks for bus:put, proves the check can see the grant
-    expect(allowedActions(template, stack.functions[fixtureWorker.name]!)).toContain('events:PutEvents');
+    // And the delivery worker, which asks for bus:put, proves the check can see the grant
+    expect(allowedActions(template, stack.functions['deliverEvent']!)).toContain('events:PutEvents');
+  });
+
+  it('lets the delivery sweeper re-enqueue deliveries but never put events on the bus', () => {
+    // Given the sweeper, which only finds due deliveries and puts them back on the queue
+    // When the actions its role allows are listed
+    const actions = allowedActions(template, stack.functions['sweepDeliveries']!);
+
+    // Then it may send to the queue but has no events:PutEvents
+    expect(actions).toContain('sqs:SendMessage');
+    expect(actions).not.toContain('events:PutEvents');
   });
 
   it('gives the fallback function nothing beyond its own logs', () => {
@@ -226,6 +345,19 @@ describe('stateless stack', () => {
     template.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
     template.hasOutput('TableName', { Value: Match.anyValue() });
   });
+});
+
+describe('stateless stack with fixture entries', () => {
+  let service: SynthesizedService;
+  let stack: StatelessStack;
+  let template: Template;
+
+  beforeAll(() => {
+    service = synthesizeService(fixtureEntries);
+    stack = service.stateless;
+    template = service.statelessTemplate;
+  });
+  afterAll(() => service.cleanUp());
 
   it('bundles a worker into an ES module that loads and answers a batch', () => {
     // Given the bundle of the fixture worker, which pulls in a CommonJS package requiring a Node built-in
@@ -250,6 +382,39 @@ console.log(JSON.stringify(await handler(${JSON.stringify(event)})));`;
   });
 });
 
+describe('stateless stack with delivery settings in the context', () => {
+  const context = {
+    cloudtwoEventGridEndpoint: 'https://eventgrid.cloudtwo.example/partner-topics',
+    deliveryRetryScheduleTest: '30,600',
+    deliveryRetryScheduleLive: '60,300,1800,3600',
+  };
+  let service: SynthesizedService;
+
+  beforeAll(() => {
+    // Bundling is skipped: these tests read environment variables, not code.
+    service = synthesizeService(fixtureEntries, { ...context, 'aws:cdk:bundling-stacks': [] });
+  });
+  afterAll(() => service.cleanUp());
+
+  it('passes the Event Grid endpoint and the retry schedules to every function', () => {
+    // Given the stack synthesized with -c cloudtwoEventGridEndpoint=… -c deliveryRetryScheduleTest=… -c deliveryRetryScheduleLive=…
+    const functions = Object.values(service.stateless.functions);
+    expect(functions).toHaveLength(Object.values(fixtureEntries).flat().length);
+
+    for (const fn of functions) {
+      // When the environment of its Lambda function is read
+      const variables = service.statelessTemplate.toJSON().Resources[functionLogicalId(fn)].Properties.Environment.Variables;
+
+      // Then each setting arrives under the name shared/config.ts reads
+      expect(variables).toMatchObject({
+        CLOUDTWO_EVENT_GRID_ENDPOINT: context.cloudtwoEventGridEndpoint,
+        DELIVERY_RETRY_SCHEDULE_TEST: context.deliveryRetryScheduleTest,
+        DELIVERY_RETRY_SCHEDULE_LIVE: context.deliveryRetryScheduleLive,
+      });
+    }
+  });
+});
+
 /** The logical id of the integration behind a route key, following the route's `integrations/<id>` target. */
 function integrationOf(template: Template, routeKey: string): string {
   const found = Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }));
@@ -258,22 +423,55 @@ function integrationOf(template: Template, routeKey: string): string {
   return target['Fn::Join'][1][1].Ref;
 }
 
-describe('stateless stack with a faulty route table', () => {
-  it('refuses two entries with the same name, since the name is the construct id', () => {
-    // Given a route table where a second route reuses the name of the first
-    const { app, cleanUp } = serviceApp();
-    const stateful = new StatefulStack(app, 'ServiceStateful');
-    const first = routes[0]!;
-    const clash = { ...first, path: `${first.path}/copy` };
-
+describe('stateless stack with a faulty route table or settings', () => {
+  /** Builds the stateless stack from fixture entries, without bundling, and returns the error it throws. */
+  function buildError(entries: ServiceEntries, context: Record<string, unknown> = {}): unknown {
+    const { app, cleanUp } = serviceApp({ ...context, 'aws:cdk:bundling-stacks': [] });
     try {
-      // When the stack is built
-      const build = () => new StatelessStack(app, 'ServiceStateless', { resources: stateful, routes: [first, clash] });
-
-      // Then synth stops with the duplicated name
-      expect(build).toThrow(`Two functions are named ${clash.name}`);
+      const stateful = new StatefulStack(app, 'ServiceStateful');
+      new StatelessStack(app, 'ServiceStateless', { resources: stateful, ...fixtureEntries, ...entries });
+      return undefined;
+    } catch (error) {
+      return error;
     } finally {
       cleanUp();
     }
+  }
+
+  it('refuses two entries with the same name, since the name is the construct id', () => {
+    // Given a route table where a second route reuses the name of the first
+    const first = fixtureEntries.routes[0];
+    const clash = { ...first, path: `${first.path}/copy` };
+
+    // When the stack is built
+    const error = buildError({ routes: [first, clash] });
+
+    // Then synth stops with the duplicated name
+    expect(error).toEqual(new Error(`Two functions are named ${clash.name}; names in functions/routes.ts must be unique`));
+  });
+
+  it('refuses a scheduled job that does not run every whole number of minutes', () => {
+    // Given a job every half minute, which an EventBridge rate cannot express
+    const job = { ...fixtureEntries.scheduledJobs[0], everyMinutes: 0.5 };
+
+    // When the stack is built
+    const error = buildError({ scheduledJobs: [job] });
+
+    // Then synth stops, naming the job
+    expect(String(error)).toContain(`Scheduled job ${job.name} must run every whole number of minutes`);
+  });
+
+  it.each([
+    ['cloudtwoEventGridEndpoint', 'eventgrid.cloudtwo.example', 'an http or https URL'],
+    ['cloudtwoEventGridEndpoint', 'ftp://eventgrid.cloudtwo.example', 'an http or https URL'],
+    ['deliveryRetryScheduleTest', '60, 1800', 'comma-separated whole seconds'],
+    ['deliveryRetryScheduleLive', '1m,5m', 'comma-separated whole seconds'],
+  ])('refuses -c %s=%s at synth rather than at the first cold start', (key, value, expected) => {
+    // Given a malformed value in the context
+    // When the stack is built
+    const error = buildError({}, { [key]: value });
+
+    // Then synth stops, naming the context key and what it expects
+    expect(String(error)).toContain(`${key} must be ${expected}`);
   });
 });

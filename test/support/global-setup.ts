@@ -10,6 +10,7 @@ export interface StackInfo {
   env: Record<string, string>;
   defaultPlatform: CreatedPlatform;
   eventBridgeEndpoint: string;
+  eventGridEndpoint: string;
 }
 
 declare module 'vitest' {
@@ -18,15 +19,24 @@ declare module 'vitest' {
   }
 }
 
-/** Starts one in-memory local stack for the whole run, on a free port. */
+/**
+ * Starts one in-memory local stack for the whole run, on a free port, with delivery retries and the
+ * sweeper sped up from hours and minutes to seconds.
+ */
 export default async function setup(project: TestProject) {
-  const stack = await startLocalStack({ port: 0, quiet: true });
+  const stack = await startLocalStack({
+    port: 0,
+    quiet: true,
+    jobIntervalMs: 500,
+    env: { DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1', DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1', SWEEP_GRACE_SECONDS: '2', DELIVERY_TIMEOUT_MS: '2000' },
+  });
   project.provide('stack', {
     baseUrl: stack.baseUrl,
     port: Number(new URL(stack.baseUrl).port),
     env: stack.env,
     defaultPlatform: stack.defaultPlatform,
     eventBridgeEndpoint: stack.eventBridge.endpoint,
+    eventGridEndpoint: stack.eventGrid.endpoint,
   });
   return () => stack.stop();
 }

@@ -1,0 +1,11 @@
+import { wireEventService } from '#shared/events/wiring.ts';
+import { retrieveSnapshotEventParams } from '#shared/events/schemas.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+const service = wireEventService();
+
+/** GET /v1/events/{id}: events of the last 30 days. */
+export const handler = httpHandler({ params: retrieveSnapshotEventParams }, async ({ caller, pathParameters }) => ({
+  body: serializeSnapshotEvent(await service.retrieveSnapshot(caller.scope, pathParameters.id!)),
+}));

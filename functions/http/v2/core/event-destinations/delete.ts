@@ -1,0 +1,12 @@
+import { noParams } from '#shared/event-destinations/schemas.ts';
+import { serializeDeletedEventDestination } from '#shared/event-destinations/serializer.ts';
+import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+const service = wireEventDestinationService();
+
+/** DELETE /v2/core/event_destinations/{id} */
+export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => {
+  await service.delete(origin, pathParameters.id!);
+  return { body: serializeDeletedEventDestination(pathParameters.id!) };
+});

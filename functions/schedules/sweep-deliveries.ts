@@ -1,0 +1,11 @@
+import { wireDeliveryService } from '#shared/delivery/wiring.ts';
+import { logger } from '#shared/logger.ts';
+
+const service = wireDeliveryService();
+
+/** Every minute: re-enqueues pending deliveries that are overdue (a lost message, a backoff longer than SQS delays). */
+export const handler = async () => {
+  const requeued = await service.sweep();
+  if (requeued > 0) logger.info('Swept overdue deliveries', { requeued });
+  return { requeued };
+};

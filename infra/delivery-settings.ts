@@ -1,0 +1,75 @@
+import { Token } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+
+/**
+ * Deployment settings of event delivery that are not in the code. Each is a stack prop and, when the prop
+ * is not given, the context value of the same name (`-c cloudtwoEventGridEndpoint=https://…` or the
+ * `context` of cdk.json). Unset or empty, the variable is left out and `shared/config.ts` applies its own
+ * default (no Event Grid destinations; the built-in retry schedules).
+ */
+export interface DeliverySettings {
+  /**
+   * Base URL of the cloudtwo Event Grid partner topics, an http(s) URL; becomes
+   * `CLOUDTWO_EVENT_GRID_ENDPOINT`.
+   * @default - the context value `cloudtwoEventGridEndpoint`, else unset
+   */
+  cloudtwoEventGridEndpoint?: string;
+  /**
+   * Seconds before each retry of a failed test-mode delivery, comma-separated (`60,1800,7200`); becomes
+   * `DELIVERY_RETRY_SCHEDULE_TEST`.
+   * @default - the context value `deliveryRetryScheduleTest`, else unset
+   */
+  deliveryRetryScheduleTest?: string;
+  /**
+   * The same for live mode; becomes `DELIVERY_RETRY_SCHEDULE_LIVE`.
+   * @default - the context value `deliveryRetryScheduleLive`, else unset
+   */
+  deliveryRetryScheduleLive?: string;
+}
+
+/** Each setting with the variable it becomes and the check it must pass, the same that `shared/config.ts` makes. */
+const settings: Record<keyof DeliverySettings, { variable: string; schema: z.ZodType<string>; expected: string }> = {
+  cloudtwoEventGridEndpoint: {
+    variable: 'CLOUDTWO_EVENT_GRID_ENDPOINT',
+    schema: z.url({ protocol: /^https?$/ }),
+    expected: 'an http or https URL',
+  },
+  deliveryRetryScheduleTest: {
+    variable: 'DELIVERY_RETRY_SCHEDULE_TEST',
+    schema: z.string().regex(/^\d+(,\d+)*$/),
+    expected: 'comma-separated whole seconds such as 60,1800,7200',
+  },
+  deliveryRetryScheduleLive: {
+    variable: 'DELIVERY_RETRY_SCHEDULE_LIVE',
+    schema: z.string().regex(/^\d+(,\d+)*$/),
+    expected: 'comma-separated whole seconds such as 60,300,1800',
+  },
+};
+
+/**
+ * The variables the given settings (or the context of `scope`) set on every function. Throws at synth on
+ * a malformed value, which would otherwise fail every function at its first cold start.
+ */
+export function deliveryEnvironment(scope: Construct, props: DeliverySettings): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [key, { variable, schema, expected }] of Object.entries(settings)) {
+    const given: unknown = props[key as keyof DeliverySettings] ?? scope.node.tryGetContext(key);
+    // `-c key=` on the command line gives an empty string: treat it as not set.
+    if (given === undefined || given === '') {
+      continue;
+    }
+    // A single number in cdk.json is a one-step schedule; the command line always gives strings.
+    const value = typeof given === 'number' ? String(given) : given;
+    if (typeof value === 'string' && Token.isUnresolved(value)) {
+      environment[variable] = value;
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) {
+      throw new Error(`${key} must be ${expected}, got ${JSON.stringify(given)}`);
+    }
+    environment[variable] = parsed.data;
+  }
+  return environment;
+}

@@ -1,0 +1,111 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
+import type { Delivery } from '#shared/events/event.ts';
+import type { Table } from './client.ts';
+import { cancellationCodes, isConditionFailure } from './conditions.ts';
+import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
+import { dueKeys, dueShards } from './outbox-items.ts';
+
+const internal = ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt'];
+const toDelivery = (item: Record<string, unknown>): Delivery =>
+  Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as unknown as Delivery;
+
+/** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
+export function dynamoDeliveryRepository({ client, name }: Table): DeliveryStore {
+  const key = (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() });
+  return {
+    async get(id) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: key(id) }));
+      return Item ? toDelivery(Item) : undefined;
+    },
+
+    async update(delivery, update) {
+      const pending = update.status === 'pending' && update.nextAttemptAt !== null;
+      const due = pending ? dueKeys(delivery.id, update.nextAttemptAt!) : undefined;
+      const values: Record<string, unknown> = {
+        ':status': update.status,
+        ':next': update.nextAttemptAt,
+        ':pending': 'pending',
+        ':seen': delivery.attempts.length,
+        ':attempt': update.attempt ? [update.attempt] : [],
+        ...(due ? { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK } : {}),
+      };
+      const updateDelivery = {
+        TableName: name,
+        Key: key(delivery.id),
+        UpdateExpression: `SET #status = :status, nextAttemptAt = :next, attempts = list_append(attempts, :attempt)${
+          due ? ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk' : ' REMOVE GSI2PK, GSI2SK'
+        }`,
+        ConditionExpression: '#status = :pending AND size(attempts) = :seen',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: values,
+      };
+      try {
+        if (!update.settleSnapshotEvent || delivery.event.kind !== 'snapshot') {
+          await client.send(new UpdateCommand(updateDelivery));
+          return true;
+        }
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Update: updateDelivery },
+              {
+                Update: {
+                  TableName: name,
+                  Key: { PK: snapshotKeys.pk(delivery.event.scope), SK: snapshotKeys.sk(delivery.event.id) },
+                  UpdateExpression: 'ADD pendingWebhooks :minusOne, failedWebhooks :failed',
+                  ConditionExpression: 'attribute_exists(PK)',
+                  ExpressionAttributeValues: { ':minusOne': -1, ':failed': update.settleSnapshotEvent.failed ? 1 : 0 },
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (codes?.[0] === 'ConditionalCheckFailed' || isConditionFailure(error)) return false;
+        // The event expired meanwhile: finish the delivery without settling a counter that is gone.
+        if (codes?.[1] === 'ConditionalCheckFailed') return this.update(delivery, { ...update, settleSnapshotEvent: null });
+        throw error;
+      }
+    },
+
+    async overdue(dueBy, limit) {
+      const shards = await Promise.all(
+        Array.from({ length: dueShards }, (_, shard) =>
+          client.send(
+            new QueryCommand({
+              TableName: name,
+              IndexName: 'GSI2',
+              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+              ExpressionAttributeValues: { ':pk': deliveryKeys.gsi2pk(shard), ':by': deliveryKeys.gsi2sk(dueBy, '~') },
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      return shards.flatMap((page) => (page.Items ?? []).map(toDelivery)).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+    },
+
+    async reschedule(delivery, to) {
+      const due = dueKeys(delivery.id, to);
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: key(delivery.id),
+            UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk',
+            ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':to': to, ':from': delivery.nextAttemptAt, ':pending': 'pending', ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { EventStore, TimeRange } from '#shared/events/event-store.ts';
+import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
+import { idBoundAt } from '#shared/ids.ts';
+import type { Page } from '#shared/http/pagination.ts';
+import type { Table } from './client.ts';
+import { epochSeconds } from './conditions.ts';
+import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
+
+const internal = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'entity', 'expiresAt'];
+const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as T;
+
+/** Sort-key bounds for a creation window, from the time encoded in event ids. */
+function skRange(prefix: string, created: TimeRange | undefined): { lo: string; hi: string } {
+  return {
+    lo: created?.from === undefined ? prefix : `${prefix}${idBoundAt('evt', created.from)}`,
+    hi: created?.to === undefined ? `${prefix}~` : `${prefix}${idBoundAt('evt', created.to, true)}`,
+  };
+}
+
+interface Filter {
+  expression: string[];
+  values: Record<string, unknown>;
+  names: Record<string, string>;
+}
+
+function filterOf(now: number, types: string[] | undefined): Filter {
+  const filter: Filter = { expression: ['expiresAt > :now'], values: { ':now': epochSeconds(now) }, names: {} };
+  if (types && types.length > 0) {
+    filter.names['#type'] = 'type';
+    const exact = types.filter((type) => !type.endsWith('*'));
+    const prefixes = types.filter((type) => type.endsWith('*')).map((type) => type.slice(0, -1));
+    const alternatives = [
+      ...(exact.length ? [`#type IN (${exact.map((_, i) => `:type${i}`).join(', ')})`] : []),
+      ...prefixes.map((_, i) => `begins_with(#type, :prefix${i})`),
+    ];
+    exact.forEach((type, i) => (filter.values[`:type${i}`] = type));
+    prefixes.forEach((prefix, i) => (filter.values[`:prefix${i}`] = prefix));
+    filter.expression.push(`(${alternatives.join(' OR ')})`);
+  }
+  return filter;
+}
+
+/**
+ * Queries until `limit + 1` items passed the filter (DynamoDB applies `Limit` before filtering) or the
+ * range is exhausted; the extra item only tells whether there is more.
+ */
+async function collect({ client }: Table, input: QueryCommandInput, limit: number, filtered: boolean): Promise<Page<Record<string, unknown>>> {
+  const items: Record<string, unknown>[] = [];
+  let start = input.ExclusiveStartKey;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (items.length <= limit && start);
+  return { items: items.slice(0, limit), hasMore: items.length > limit };
+}
+
+function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput {
+  return {
+    ...input,
+    FilterExpression: filter.expression.join(' AND '),
+    ExpressionAttributeValues: { ...input.ExpressionAttributeValues, ...filter.values },
+    ExpressionAttributeNames: Object.keys(filter.names).length ? { ...input.ExpressionAttributeNames, ...filter.names } : input.ExpressionAttributeNames,
+  };
+}
+
+/** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
+export function dynamoEventRepository(table: Table): EventStore {
+  const { client, name } = table;
+  const fresh = (item: Record<string, unknown> | undefined, now: number) => (item && (item.expiresAt as number) > epochSeconds(now) ? item : undefined);
+
+  return {
+    async getThin(scope, id, now) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: thinKeys.pk(scope), SK: thinKeys.sk(id) } }));
+      const item = fresh(Item, now);
+      return item ? strip<ThinEvent>(item) : undefined;
+    },
+
+    async listThin(scope, query, now) {
+      const { lo, hi } = skRange('EVENT#', query.created);
+      const byObject = query.objectId !== undefined;
+      const pk = byObject ? thinKeys.gsi1pk(scope, query.objectId!) : thinKeys.pk(scope);
+      const input: QueryCommandInput = {
+        TableName: name,
+        ...(byObject ? { IndexName: 'GSI1' } : {}),
+        KeyConditionExpression: `${byObject ? 'GSI1PK' : 'PK'} = :pk AND ${byObject ? 'GSI1SK' : 'SK'} BETWEEN :lo AND :hi`,
+        ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
+        ScanIndexForward: false,
+        ExclusiveStartKey:
+          query.after === undefined
+            ? undefined
+            : {
+                PK: thinKeys.pk(scope),
+                SK: thinKeys.sk(query.after),
+                ...(byObject ? { GSI1PK: pk, GSI1SK: thinKeys.gsi1sk(query.after) } : {}),
+              },
+      };
+      const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit, true);
+      return { items: page.items.map((item) => strip<ThinEvent>(item)), hasMore: page.hasMore };
+    },
+
+    async getSnapshot(scope, id, now) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) } }));
+      const item = fresh(Item, now);
+      return item ? strip<SnapshotEvent>(item) : undefined;
+    },
+
+    async listSnapshot(scope, query, now) {
+      const { lo, hi } = skRange('EVENT#', query.created);
+      const forward = query.page.endingBefore !== undefined;
+      const cursor = query.page.endingBefore ?? query.page.startingAfter;
+      const filter = filterOf(now, query.types);
+      if (query.deliverySuccess !== undefined) {
+        filter.expression.push(query.deliverySuccess ? 'pendingWebhooks = :zero AND failedWebhooks = :zero' : '(pendingWebhooks > :zero OR failedWebhooks > :zero)');
+        filter.values[':zero'] = 0;
+      }
+      const input: QueryCommandInput = {
+        TableName: name,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':pk': snapshotKeys.pk(scope), ':lo': lo, ':hi': hi },
+        ScanIndexForward: forward,
+        ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
+      };
+      const page = await collect(table, withFilter(input, filter), query.page.limit, true);
+      const items = page.items.map((item) => strip<SnapshotEvent>(item));
+      return { items: forward ? items.reverse() : items, hasMore: page.hasMore };
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Delivery, Outbox, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
+import { epochSeconds } from './conditions.ts';
+import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Events are kept 30 days, deliveries as long as their events. */
+export const eventRetentionMillis = 30 * 24 * 60 * 60 * 1000;
+export const dueShards = 8;
+
+/** Spreads pending deliveries over a few GSI2 partitions, so the sweeper's reads and the writes stay cool. */
+export function dueShardOf(id: string): number {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return hash % dueShards;
+}
+
+export const thinEventItem = (event: ThinEvent) => ({
+  PK: thinKeys.pk(event.scope),
+  SK: thinKeys.sk(event.id),
+  ...(event.relatedObject ? { GSI1PK: thinKeys.gsi1pk(event.scope, event.relatedObject.id), GSI1SK: thinKeys.gsi1sk(event.id) } : {}),
+  entity: 'thin_event',
+  expiresAt: epochSeconds(event.created + eventRetentionMillis),
+  ...event,
+});
+
+export const snapshotEventItem = (event: SnapshotEvent) => ({
+  PK: snapshotKeys.pk(event.scope),
+  SK: snapshotKeys.sk(event.id),
+  entity: 'snapshot_event',
+  expiresAt: epochSeconds(event.created + eventRetentionMillis),
+  ...event,
+});
+
+/** Pending deliveries carry the GSI2 keys that make them visible to the sweeper; finished ones drop them. */
+export const dueKeys = (id: string, dueAt: number) => ({ GSI2PK: deliveryKeys.gsi2pk(dueShardOf(id)), GSI2SK: deliveryKeys.gsi2sk(dueAt, id) });
+
+export const deliveryItem = (delivery: Delivery) => ({
+  PK: deliveryKeys.pk(delivery.id),
+  SK: deliveryKeys.sk(),
+  ...(delivery.status === 'pending' && delivery.nextAttemptAt !== null ? dueKeys(delivery.id, delivery.nextAttemptAt) : {}),
+  entity: 'delivery',
+  expiresAt: epochSeconds(delivery.created + eventRetentionMillis),
+  ...delivery,
+});
+
+/** DynamoDB allows 100 actions per transaction; fan-out is bounded well below by the destination caps. */
+const maxTransactionItems = 100;
+
+/** The puts that write an outbox, to go into the same transaction as the change it belongs to. */
+export function outboxItems(tableName: string, outbox: Outbox | undefined, alongside: TransactItem[] = []): TransactItem[] {
+  if (!outbox) return alongside;
+  const puts = [
+    ...outbox.thinEvents.map(thinEventItem),
+    ...outbox.snapshotEvents.map(snapshotEventItem),
+    ...outbox.deliveries.map(deliveryItem),
+  ].map((Item): TransactItem => ({ Put: { TableName: tableName, Item } }));
+  const items = [...alongside, ...puts];
+  if (items.length > maxTransactionItems) {
+    throw new Error(`A change with its events needs ${items.length} writes, more than one transaction holds (${maxTransactionItems}).`);
+  }
+  return items;
+}

@@ -1,0 +1,79 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import type { Table } from './client.ts';
+import { counter } from './keys.ts';
+import { queryOwnerPage } from './owner-page.ts';
+import { transactGuarded } from './transactions.ts';
+
+export interface OwnedResourceKeys {
+  pk: (scope: Scope) => string;
+  sk: (id: string) => string;
+  skPrefix: () => string;
+}
+
+/**
+ * DynamoDB store for owned resources. Objects live in their owner's partition; a counter item enforces
+ * the per-owner cap atomically; every write carries the change's outbox in the same transaction.
+ */
+export function ownedResourceStore<T extends OwnedResource>(
+  table: Table,
+  options: { entity: string; keys: OwnedResourceKeys; counterName: string },
+): OwnedResourceStore<T> {
+  const { client, name } = table;
+  const { keys, entity, counterName } = options;
+  const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
+  const fromItem = (item: Record<string, unknown>): T => {
+    const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;
+    return resource as unknown as T;
+  };
+  const countBy = (scope: Scope, delta: number, limit?: number) => ({
+    Update: {
+      TableName: name,
+      Key: { PK: counter.pk(scope), SK: counter.sk(counterName) },
+      UpdateExpression: 'ADD #count :delta',
+      ...(limit === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
+      ExpressionAttributeNames: { '#count': 'count' },
+      ExpressionAttributeValues: { ':delta': delta, ...(limit === undefined ? {} : { ':limit': limit }) },
+    },
+  });
+
+  const store: OwnedResourceStore<T> = {
+    create(resource, limit, outbox) {
+      const put = { TableName: name, Item: toItem(resource), ConditionExpression: 'attribute_not_exists(PK)' };
+      return transactGuarded(table, [countBy(resource.scope, 1, limit), { Put: put }], outbox);
+    },
+    async get(scope, id) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) } }));
+      return Item ? fromItem(Item) : undefined;
+    },
+    replace(next, outbox) {
+      const put = {
+        TableName: name,
+        Item: toItem(next),
+        ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+        ExpressionAttributeValues: { ':previous': next.version - 1 },
+      };
+      return transactGuarded(table, [{ Put: put }], outbox);
+    },
+    delete(scope, id, outbox) {
+      const remove = { TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) }, ConditionExpression: 'attribute_exists(PK)' };
+      return transactGuarded(table, [{ Delete: remove }, countBy(scope, -1)], outbox);
+    },
+    async list(scope, page) {
+      const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page });
+      return { items: result.items.map(fromItem), hasMore: result.hasMore };
+    },
+    async all(scope) {
+      const items: T[] = [];
+      let startingAfter: string | undefined;
+      for (;;) {
+        const page = await store.list(scope, { limit: 100, startingAfter });
+        items.push(...page.items);
+        if (!page.hasMore) return items;
+        startingAfter = page.items.at(-1)!.id;
+      }
+    },
+  };
+  return store;
+}

@@ -1,0 +1,19 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Outbox } from '#shared/events/event.ts';
+import type { Table } from './client.ts';
+import { cancellationCodes } from './conditions.ts';
+import { outboxItems, type TransactItem } from './outbox-items.ts';
+
+/**
+ * Writes a change and its outbox in one transaction. The first action carries the change's condition
+ * (exists, version, cap); returns false when that condition failed.
+ */
+export async function transactGuarded(table: Table, items: TransactItem[], outbox: Outbox | undefined): Promise<boolean> {
+  try {
+    await table.client.send(new TransactWriteCommand({ TransactItems: outboxItems(table.name, outbox, items) }));
+    return true;
+  } catch (error) {
+    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}

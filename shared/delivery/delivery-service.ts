@@ -1,0 +1,185 @@
+import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
+import type { EventStore } from '#shared/events/event-store.ts';
+import type { AttemptRecord, Delivery, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
+import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
+import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
+import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { logger } from '#shared/logger.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { WebhookEndpointRepository } from '#shared/webhook-endpoints/webhook-endpoint.ts';
+import type { DeliveryAttempt } from './attempt.ts';
+import type { DeliveryStore } from './delivery-store.ts';
+import type { EventBridgePublisher } from './eventbridge-publisher.ts';
+import type { EventGridSender } from './event-grid-sender.ts';
+import type { WebhookSender } from './webhook-sender.ts';
+
+export interface DeliveryServicePorts {
+  deliveries: DeliveryStore;
+  events: EventStore;
+  destinations: EventDestinationRepository;
+  endpoints: WebhookEndpointRepository;
+  queue: DeliveryQueue;
+  webhooks: WebhookSender;
+  /** Absent when the deployment has no event bus configured. */
+  eventBridge?: EventBridgePublisher;
+  /** Absent when no cloudtwo Event Grid endpoint is configured. */
+  eventGrid?: EventGridSender;
+  /** Seconds before each retry, by mode; the length is the number of retries. */
+  retrySchedule: { test: number[]; live: number[] };
+  /** How late a pending delivery must be before the sweeper re-enqueues it. */
+  sweepGraceMillis: number;
+  clock?: () => number;
+  random?: () => number;
+}
+
+const maxQueueDelaySeconds = 900;
+
+type Target =
+  | { kind: 'webhook'; url: string; secret: string; body: string }
+  | { kind: 'cloudone'; destination: EventDestination; source: string; detailType: string; detail: string }
+  | { kind: 'cloudtwo'; destination: EventDestination; topicName: string; body: unknown; event: ThinEvent | SnapshotEvent };
+
+/**
+ * Delivers events, at least once: the worker sends one delivery per message and records every attempt;
+ * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
+ */
+export function deliveryService(ports: DeliveryServicePorts) {
+  const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random } = ports;
+
+  /** Loads what a delivery needs, in parallel, from the message (no read of the delivery first). */
+  async function load(message: DeliveryMessage, now: number) {
+    const { event, destination } = message;
+    const [delivery, found, target] = await Promise.all([
+      deliveries.get(message.deliveryId),
+      event.kind === 'thin' ? events.getThin(event.scope, event.id, now) : events.getSnapshot(event.scope, event.id, now),
+      destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id) : endpoints.get(destination.scope, destination.id),
+    ]);
+    return { delivery, event: found, target };
+  }
+
+  /** What to send where, or why nothing can be sent. */
+  function targetOf(delivery: Delivery, event: ThinEvent | SnapshotEvent, found: Awaited<ReturnType<typeof load>>['target']): Target | string {
+    if (!found) return 'destination deleted';
+    if (found.status !== 'enabled' && !delivery.explicit) return 'destination disabled';
+    if ('secret' in found) {
+      const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? (event as SnapshotEvent).apiVersion));
+      return { kind: 'webhook', url: found.url, secret: found.secret, body };
+    }
+    const payload =
+      delivery.event.kind === 'thin'
+        ? thinNotification(event as ThinEvent)
+        : serializeSnapshotEvent(event as SnapshotEvent, found.snapshotApiVersion ?? (event as SnapshotEvent).apiVersion);
+    if (found.webhookEndpoint) return { kind: 'webhook', url: found.webhookEndpoint.url, secret: found.webhookEndpoint.signingSecret, body: JSON.stringify(payload) };
+    if (found.cloudoneEventbridge) {
+      return { kind: 'cloudone', destination: found, source: found.cloudoneEventbridge.eventSourceName, detailType: event.type, detail: JSON.stringify(payload) };
+    }
+    if (found.cloudtwoEventGrid) return { kind: 'cloudtwo', destination: found, topicName: found.cloudtwoEventGrid.partnerTopicName, body: payload, event };
+    return 'destination has no target';
+  }
+
+  /** Records what a cloud target's answer says about it: first success activates, a missing target disables. */
+  async function noteTargetState(destination: EventDestination, attempt: DeliveryAttempt): Promise<void> {
+    const cloudone = destination.cloudoneEventbridge;
+    const cloudtwo = destination.cloudtwoEventGrid;
+    const activate = attempt.outcome === 'delivered' && (cloudone?.eventSourceStatus === 'pending' || cloudtwo?.partnerTopicStatus === 'never_activated');
+    if (!activate && !attempt.missingTarget) return;
+    await withOptimisticRetries(async () => {
+      const current = await destinations.get(destination.scope, destination.id);
+      if (!current) return true;
+      const next: EventDestination = { ...current, updated: clock(), version: current.version + 1 };
+      if (current.cloudoneEventbridge) {
+        next.cloudoneEventbridge = { ...current.cloudoneEventbridge, eventSourceStatus: attempt.missingTarget ? 'deleted' : 'active' };
+        if (attempt.missingTarget) Object.assign(next, { status: 'disabled', disabledReason: 'no_cloudone_event_source_exists' });
+      }
+      if (current.cloudtwoEventGrid) {
+        next.cloudtwoEventGrid = { ...current.cloudtwoEventGrid, partnerTopicStatus: attempt.missingTarget ? 'deleted' : 'activated' };
+        if (attempt.missingTarget) Object.assign(next, { status: 'disabled', disabledReason: 'no_cloudtwo_partner_topic_exists' });
+      }
+      return (await destinations.replace(next)) ? true : undefined;
+    });
+  }
+
+  async function send(target: Target): Promise<DeliveryAttempt> {
+    switch (target.kind) {
+      case 'webhook':
+        return webhooks.send({ url: target.url, body: target.body, secret: target.secret });
+      case 'cloudone':
+        if (!ports.eventBridge) return unavailable('no event bus is configured for cloudone destinations');
+        return ports.eventBridge.put({ source: target.source, detailType: target.detailType, detail: target.detail });
+      case 'cloudtwo': {
+        if (!ports.eventGrid) return unavailable('no cloudtwo Event Grid endpoint is configured');
+        const { event } = target;
+        return ports.eventGrid.send({
+          topicName: target.topicName,
+          event: {
+            specversion: '1.0',
+            id: event.id,
+            source: `/service/accounts/${event.scope.accountId}`,
+            type: event.type,
+            time: isoTimestamp(event.created),
+            datacontenttype: 'application/json',
+            data: target.body,
+          },
+        });
+      }
+    }
+  }
+
+  const unavailable = (error: string): DeliveryAttempt => ({ outcome: 'failed', status: null, durationMs: 0, error, missingTarget: false });
+
+  /** Seconds until the next retry after `failures` failed attempts, with ±20 % jitter; undefined when done. */
+  function retryDelay(delivery: Delivery, failures: number): number | undefined {
+    const schedule = delivery.event.scope.livemode ? ports.retrySchedule.live : ports.retrySchedule.test;
+    const base = schedule[failures - 1];
+    return base === undefined ? undefined : base * (0.8 + random() * 0.4);
+  }
+
+  return {
+    /** Handles one queue message. Throws only when storage fails (the message is then retried by the queue). */
+    async deliver(message: DeliveryMessage): Promise<void> {
+      const now = clock();
+      const { delivery, event, target: found } = await load(message, now);
+      if (!delivery || delivery.status !== 'pending') return;
+      if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt > now + 1000) {
+        await queue.enqueue([message], (delivery.nextAttemptAt - now) / 1000);
+        return;
+      }
+      const settle = { failed: false };
+      const target = event ? targetOf(delivery, event, found) : 'event expired';
+      if (typeof target === 'string') {
+        await deliveries.update(delivery, { status: 'cancelled', nextAttemptAt: null, attempt: null, settleSnapshotEvent: settle });
+        return;
+      }
+      const attempt = await send(target);
+      const record: AttemptRecord = { at: now, outcome: attempt.outcome, status: attempt.status, durationMs: attempt.durationMs, error: attempt.error };
+      if (target.kind !== 'webhook') await noteTargetState(target.destination, attempt);
+
+      if (attempt.outcome === 'delivered') {
+        await deliveries.update(delivery, { status: 'delivered', nextAttemptAt: null, attempt: record, settleSnapshotEvent: settle });
+        return;
+      }
+      const delay = attempt.missingTarget ? undefined : retryDelay(delivery, delivery.attempts.length + 1);
+      if (delay === undefined) {
+        logger.info('Delivery gave up', { deliveryId: delivery.id, error: attempt.error, attempts: delivery.attempts.length + 1 });
+        await deliveries.update(delivery, { status: 'failed', nextAttemptAt: null, attempt: record, settleSnapshotEvent: { failed: true } });
+        return;
+      }
+      const nextAttemptAt = now + Math.round(delay * 1000);
+      const recorded = await deliveries.update(delivery, { status: 'pending', nextAttemptAt, attempt: record, settleSnapshotEvent: null });
+      // Longer waits than SQS can delay are left to the sweeper, which finds the delivery once it is due.
+      if (recorded && delay <= maxQueueDelaySeconds) await queue.enqueue([message], delay);
+    },
+
+    /** Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs). */
+    async sweep(): Promise<number> {
+      const now = clock();
+      const overdue = await deliveries.overdue(now - ports.sweepGraceMillis, 100);
+      const claimed: Delivery[] = [];
+      for (const delivery of overdue) if (await deliveries.reschedule(delivery, now)) claimed.push(delivery);
+      await queue.enqueue(claimed.map(deliveryMessage));
+      return claimed.length;
+    },
+  };
+}
+
+export type DeliveryService = ReturnType<typeof deliveryService>;

@@ -1,0 +1,50 @@
+import { postAttempt, type DeliveryAttempt } from '#shared/delivery/attempt.ts';
+import { signatureHeader } from '#shared/delivery/signature.ts';
+
+export interface WebhookSenderOptions {
+  /** A delivery succeeds only on a 2xx status received within this time (config `DELIVERY_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** @default 'Service/1.0 (+webhooks)' */
+  userAgent?: string;
+}
+
+export interface WebhookRequest {
+  /** An http(s) URL; a malformed one is a programming error and throws. */
+  url: string;
+  /** The exact JSON text to POST; the signature covers these bytes. */
+  body: string;
+  /** The endpoint's `whsec_…` signing secret. */
+  secret: string;
+  /** Clock in milliseconds since the epoch, for the signature timestamp. @default Date.now */
+  now?: () => number;
+}
+
+export interface WebhookSender {
+  /**
+   * POSTs the body once, signed at send time. Resolves to a failed attempt for a non-2xx status (a 3xx
+   * included: redirects are not followed), the timeout, or any network failure; rejects only for a
+   * programming error such as a malformed URL.
+   */
+  send(request: WebhookRequest): Promise<DeliveryAttempt>;
+}
+
+const defaultUserAgent = 'Service/1.0 (+webhooks)';
+
+/** The outbound adapter for webhook endpoints and thin (webhook) event destinations. */
+export function webhookSender(options: WebhookSenderOptions): WebhookSender {
+  const userAgent = options.userAgent ?? defaultUserAgent;
+  return {
+    send: ({ url, body, secret, now = Date.now }) =>
+      postAttempt({
+        url,
+        body,
+        timeoutMs: options.timeoutMs,
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'User-Agent': userAgent,
+          Accept: '*/*; q=0.5, text/html',
+          'Service-Signature': signatureHeader(body, secret, Math.floor(now() / 1000)),
+        },
+      }),
+  };
+}

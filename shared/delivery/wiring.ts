@@ -1,0 +1,40 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { config } from '#shared/config.ts';
+import { serviceTable } from '#shared/data/client.ts';
+import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
+import { dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
+import { dynamoEventRepository } from '#shared/data/event-repository.ts';
+import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
+import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
+import { deliveryService } from './delivery-service.ts';
+import { eventBridgePublisher } from './eventbridge-publisher.ts';
+import { eventGridSender } from './event-grid-sender.ts';
+import { webhookSender } from './webhook-sender.ts';
+
+/** The delivery service on its real adapters; the worker and the sweeper call this once at cold start. */
+export function wireDeliveryService() {
+  const settings = config();
+  const table = serviceTable();
+  if (!settings.DELIVERIES_QUEUE_URL) throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to deliver events');
+  const eventBridge = settings.EVENT_BUS_NAME
+    ? eventBridgePublisher({
+        client: new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }),
+        busName: settings.EVENT_BUS_NAME,
+      })
+    : undefined;
+  const eventGrid = settings.CLOUDTWO_EVENT_GRID_ENDPOINT
+    ? eventGridSender({ endpoint: settings.CLOUDTWO_EVENT_GRID_ENDPOINT, timeoutMs: settings.DELIVERY_TIMEOUT_MS })
+    : undefined;
+  return deliveryService({
+    deliveries: dynamoDeliveryRepository(table),
+    events: dynamoEventRepository(table),
+    destinations: dynamoEventDestinationRepository(table),
+    endpoints: dynamoWebhookEndpointRepository(table),
+    queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL),
+    webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS }),
+    eventBridge,
+    eventGrid,
+    retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
+    sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
+  });
+}

@@ -1,0 +1,138 @@
+import type { Scope } from '#shared/platform/types.ts';
+
+/** What an event is about: `{id, type, url}` as thin events show it. */
+export interface RelatedObject {
+  id: string;
+  type: string;
+  url: string;
+}
+
+/** The API request that caused an event. */
+export interface RequestReason {
+  id: string;
+  idempotencyKey: string | null;
+}
+
+/** Where and why events happen: the acting account (scope), its platform, and the request. */
+export interface EventOrigin {
+  scope: Scope;
+  /** The platform that owns the destinations and endpoints events fan out to. */
+  platformId: string;
+  request: RequestReason | null;
+  /** The version snapshot events are recorded with (the request's `Service-Version`). */
+  apiVersion: string;
+}
+
+/** A thin (v2) event as stored; kept 30 days. */
+export interface ThinEvent {
+  id: string;
+  scope: Scope;
+  platformId: string;
+  type: string;
+  created: number;
+  relatedObject: RelatedObject | null;
+  changes: { before: unknown; after: unknown } | null;
+  data: Record<string, unknown> | null;
+  reason: RequestReason | null;
+  /** The snapshot event emitted with this one, for `v1.*` mirrors. */
+  snapshotEventId: string | null;
+}
+
+/** A snapshot (v1) event as stored; kept 30 days. */
+export interface SnapshotEvent {
+  id: string;
+  scope: Scope;
+  platformId: string;
+  type: string;
+  created: number;
+  apiVersion: string;
+  /** The object exactly as a GET of it returned it when the event happened. */
+  object: Record<string, unknown>;
+  previousAttributes: Record<string, unknown> | null;
+  request: RequestReason | null;
+  /** Deliveries of this event not yet done. */
+  pendingWebhooks: number;
+  /** Deliveries of this event that gave up. */
+  failedWebhooks: number;
+}
+
+export type EventKind = 'thin' | 'snapshot';
+
+export interface EventRef {
+  kind: EventKind;
+  scope: Scope;
+  id: string;
+}
+
+export type DestinationKind = 'event_destination' | 'webhook_endpoint';
+
+export interface DestinationRef {
+  kind: DestinationKind;
+  /** The platform scope the destination belongs to. */
+  scope: Scope;
+  id: string;
+}
+
+export interface AttemptRecord {
+  at: number;
+  outcome: 'delivered' | 'failed';
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** One event on its way to one destination: the outbox record written with the event. */
+export interface Delivery {
+  id: string;
+  event: EventRef;
+  destination: DestinationRef;
+  /** A ping goes to its destination whatever the destination's status and subscriptions. */
+  explicit: boolean;
+  status: DeliveryStatus;
+  attempts: AttemptRecord[];
+  /** When the next attempt is due; null once the delivery is finished. */
+  nextAttemptAt: number | null;
+  created: number;
+}
+
+/** Everything one change writes besides itself: its events and their deliveries. */
+export interface Outbox {
+  thinEvents: ThinEvent[];
+  snapshotEvents: SnapshotEvent[];
+  deliveries: Delivery[];
+}
+
+/** A change as a capability reports it to the emitter. */
+export type EventInput =
+  | {
+      kind: 'snapshot';
+      type: string;
+      /** The object as its GET renders it. */
+      object: Record<string, unknown>;
+      previousAttributes?: Record<string, unknown>;
+      relatedObject: RelatedObject;
+    }
+  | {
+      kind: 'thin';
+      type: string;
+      relatedObject: RelatedObject | null;
+      changes?: { before: unknown; after: unknown } | null;
+      data?: Record<string, unknown> | null;
+      /** Deliver to this destination only (a ping), instead of fanning out. */
+      only?: DestinationRef;
+    };
+
+/** How a destination or v1 webhook endpoint subscribes, as the fan-out sees it. */
+export interface Subscriber {
+  ref: DestinationRef;
+  payload: EventKind;
+  enabled: boolean;
+  /** Event types, or `*` for every snapshot type (v1 endpoints). */
+  enabledEvents: string[];
+  /** `@self`, `@accounts`, `@organization_members`, `@organization_members/@accounts`. */
+  eventsFrom: string[];
+}
+
+export const emptyOutbox = (): Outbox => ({ thinEvents: [], snapshotEvents: [], deliveries: [] });

@@ -1,0 +1,53 @@
+import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
+import type { SnapshotEvent, ThinEvent } from './event.ts';
+
+/** The account a connected account's event happened in; null for the platform's own events. */
+const contextOf = (event: { scope: { accountId: string }; platformId: string }) =>
+  event.scope.accountId === event.platformId ? null : event.scope.accountId;
+
+/** The full v2 event, as `GET /v2/core/events/:id` returns it. */
+export function serializeThinEvent(event: ThinEvent) {
+  return {
+    id: event.id,
+    object: 'v2.core.event' as const,
+    changes: event.changes,
+    context: contextOf(event),
+    created: isoTimestamp(event.created),
+    data: event.data,
+    livemode: event.scope.livemode,
+    reason: event.reason ? { type: 'request' as const, request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey } } : null,
+    related_object: event.relatedObject,
+    ...(event.snapshotEventId ? { snapshot_event: event.snapshotEventId } : {}),
+    type: event.type,
+  };
+}
+
+/** What a thin destination receives: enough to fetch the event and the object, nothing versioned. */
+export function thinNotification(event: ThinEvent) {
+  return {
+    id: event.id,
+    object: 'v2.core.event' as const,
+    context: contextOf(event),
+    created: isoTimestamp(event.created),
+    livemode: event.scope.livemode,
+    related_object: event.relatedObject,
+    type: event.type,
+  };
+}
+
+/** The v1 event; `apiVersion` renders it for a destination pinned to another version. */
+export function serializeSnapshotEvent(event: SnapshotEvent, apiVersion: string = event.apiVersion) {
+  const context = contextOf(event);
+  return {
+    id: event.id,
+    object: 'event' as const,
+    ...(context ? { account: context, context } : {}),
+    api_version: apiVersion,
+    created: unixSeconds(event.created),
+    data: { object: event.object, ...(event.previousAttributes ? { previous_attributes: event.previousAttributes } : {}) },
+    livemode: event.scope.livemode,
+    pending_webhooks: event.pendingWebhooks,
+    request: { id: event.request?.id ?? null, idempotency_key: event.request?.idempotencyKey ?? null },
+    type: event.type,
+  };
+}

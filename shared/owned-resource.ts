@@ -1,0 +1,44 @@
+import { RateLimitError } from '#shared/errors.ts';
+import type { Outbox } from '#shared/events/event.ts';
+import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Scope } from '#shared/platform/types.ts';
+
+/** What every owned, versioned resource has. */
+export interface OwnedResource {
+  id: string;
+  scope: Scope;
+  /** Optimistic-lock counter, bumped by every write. */
+  version: number;
+}
+
+/** Storage for a kind of object that lives in its owner's partition, capped per owner, changed with versions. */
+export interface OwnedResourceStore<T extends OwnedResource> {
+  /** Stores a new object unless the owner already has `limit` of them (then returns false). */
+  create(resource: T, limit: number, outbox?: Outbox): Promise<boolean>;
+  get(scope: Scope, id: string): Promise<T | undefined>;
+  /** Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first. */
+  replace(next: T, outbox?: Outbox): Promise<boolean>;
+  /** Removes the object; false when it did not exist. */
+  delete(scope: Scope, id: string, outbox?: Outbox): Promise<boolean>;
+  /** Newest first. */
+  list(scope: Scope, page: PageRequest): Promise<Page<T>>;
+  /** Every object of one owner (small sets only: the per-owner cap bounds them). */
+  all(scope: Scope): Promise<T[]>;
+}
+
+const maxWriteAttempts = 8;
+/** Jittered pause between optimistic-lock retries, so that colliding writers fall out of step. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+
+/**
+ * Read, apply, write conditionally on the version: `attempt` gets the current object and returns the
+ * written next one, or undefined when a concurrent writer won (then it runs again on a fresh read).
+ */
+export async function withOptimisticRetries<T>(attempt: () => Promise<T | undefined>): Promise<T> {
+  for (let round = 0; round < maxWriteAttempts; round++) {
+    const written = await attempt();
+    if (written !== undefined) return written;
+    await backoff(round);
+  }
+  throw new RateLimitError('The object is being changed by other requests at the same time; retry shortly.', 'lock_timeout');
+}

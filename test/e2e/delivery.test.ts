@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
+import { api, newPlatform, sdk } from '../support/stack.ts';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+describe('delivery to webhook destinations and v1 endpoints', () => {
+  let platform: CreatedPlatform;
+  let client: Stripe;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    platform = await newPlatform();
+    client = sdk(platform.secret_key);
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.stop());
+
+  it('pings a destination with a signed thin event that the SDK verifies, and fetchEvent returns it in full', async () => {
+    // Given a thin webhook destination whose secret we asked for
+    const destination = await client.v2.core.eventDestinations.create({
+      name: 'pinged',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: receiver.url },
+      include: ['webhook_endpoint.signing_secret'],
+    });
+    const secret = destination.webhook_endpoint!.signing_secret!;
+
+    // When it is pinged
+    const ping = await client.v2.core.eventDestinations.ping(destination.id);
+
+    // Then the answer is the event and the receiver gets it, signed
+    expect(ping).toMatchObject({
+      object: 'v2.core.event',
+      type: 'v2.core.event_destination.ping',
+      changes: null,
+      data: {},
+      context: null,
+      related_object: { id: destination.id, type: 'v2.core.event_destination', url: `/v2/core/event_destinations/${destination.id}` },
+      reason: { type: 'request', request: { id: expect.stringMatching(/^req_/) } },
+    });
+    const [request] = await receiver.waitFor(1);
+    const notification = client.parseEventNotification(request!.body, request!.headers['service-signature'] as string, secret);
+    expect(notification).toMatchObject({ id: ping.id, type: 'v2.core.event_destination.ping' });
+    expect(JSON.parse(request!.body)).not.toHaveProperty('data');
+    const fetched = await notification.fetchEvent();
+    expect(fetched).toMatchObject({ id: ping.id, data: {}, changes: null });
+    expect(() => client.parseEventNotification(request!.body, request!.headers['service-signature'] as string, 'whsec_wrong')).toThrow();
+  });
+
+  it('delivers a snapshot event to a subscribed v1 endpoint, verifiable with constructEvent', async () => {
+    // Given a v1 endpoint subscribed to its own kind of change
+    const own = sdk((await newPlatform()).secret_key);
+    const hooks = await startWebhookReceiver();
+    try {
+      const endpoint = await own.webhookEndpoints.create({ url: hooks.url, enabled_events: ['webhook_endpoint.updated' as never] });
+
+      // When the endpoint changes
+      await own.webhookEndpoints.update(endpoint.id, { description: 'now described' });
+
+      // Then it receives the snapshot event with previous_attributes, and pending_webhooks settles
+      const [request] = await hooks.waitFor(1);
+      const event = own.webhooks.constructEvent(request!.body, request!.headers['service-signature'] as string, endpoint.secret!);
+      expect(event).toMatchObject({
+        object: 'event',
+        type: 'webhook_endpoint.updated',
+        data: { object: { id: endpoint.id, description: 'now described' }, previous_attributes: { description: null } },
+        request: { id: expect.stringMatching(/^req_/) },
+      });
+      expect((event.data.object as unknown as Record<string, unknown>).secret).toBeUndefined();
+      const settled = await eventually(async () => {
+        const stored = await own.events.retrieve(event.id);
+        return stored.pending_webhooks === 0 ? stored : undefined;
+      });
+      expect(settled.id).toBe(event.id);
+    } finally {
+      await hooks.stop();
+    }
+  });
+
+  it('retries a receiver that fails its first attempts, and records every attempt', async () => {
+    const own = sdk((await newPlatform()).secret_key);
+    const hooks = await startWebhookReceiver();
+    try {
+      const destination = await own.v2.core.eventDestinations.create({
+        name: 'flaky',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: hooks.url },
+      });
+      hooks.failNext(2, 503);
+
+      const ping = await own.v2.core.eventDestinations.ping(destination.id);
+
+      const [request] = await hooks.waitFor(1, 20_000);
+      expect(JSON.parse(request!.body).id).toBe(ping.id);
+    } finally {
+      await hooks.stop();
+    }
+  });
+
+  it('delivers only to enabled endpoints that subscribed to the type', async () => {
+    const own = sdk((await newPlatform()).secret_key);
+    const hooks = await startWebhookReceiver();
+    try {
+      // Given an endpoint for everything, one for creations only, and one for customers
+      const everything = await own.webhookEndpoints.create({ url: `${hooks.url}?everything`, enabled_events: ['*'] });
+      const creations = await own.webhookEndpoints.create({ url: `${hooks.url}?creations`, enabled_events: ['webhook_endpoint.created' as never] });
+      await own.webhookEndpoints.update(creations.id, { disabled: true });
+
+      // When another endpoint is created
+      const customers = await own.webhookEndpoints.create({ url: `${hooks.url}?customers`, enabled_events: ['customer.created'] });
+
+      // Then only the catch-all endpoint heard of the changes made after it existed, and the disabled one nothing
+      await hooks.waitFor(3);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const seen = hooks.received.map((request) => [request.path, JSON.parse(request.body).type, JSON.parse(request.body).data.object.id]);
+      expect(seen).toEqual(
+        expect.arrayContaining([
+          ['/hook?everything', 'webhook_endpoint.created', creations.id],
+          ['/hook?everything', 'webhook_endpoint.updated', creations.id],
+          ['/hook?everything', 'webhook_endpoint.created', customers.id],
+        ]),
+      );
+      expect(seen).toHaveLength(3);
+      expect(hooks.received[0]!.headers['user-agent']).toContain('Service');
+      expect(everything.status).toBe('enabled');
+    } finally {
+      await hooks.stop();
+    }
+  });
+});
+
+describe('v1 and v2 event retrieval', () => {
+  it('lists and filters events, and hides them from other platforms', async () => {
+    const platform = await newPlatform();
+    const own = sdk(platform.secret_key);
+    const endpoint = await own.webhookEndpoints.create({ url: 'http://127.0.0.1:9/none', enabled_events: ['*'] });
+    await own.webhookEndpoints.update(endpoint.id, { description: 'x' });
+    await own.webhookEndpoints.del(endpoint.id);
+
+    const all = await own.events.list({ limit: 10 });
+    const updates = await own.events.list({ type: 'webhook_endpoint.updated' });
+    const wildcard = await own.events.list({ type: 'webhook_endpoint.*' });
+    const several = await own.events.list({ types: ['webhook_endpoint.created', 'webhook_endpoint.deleted'] });
+
+    expect(all.data.map((event) => event.type)).toEqual(['webhook_endpoint.deleted', 'webhook_endpoint.updated', 'webhook_endpoint.created']);
+    expect(updates.data).toHaveLength(1);
+    expect(wildcard.data).toHaveLength(3);
+    expect(several.data.map((event) => event.type)).toEqual(['webhook_endpoint.deleted', 'webhook_endpoint.created']);
+    const stranger = sdk((await newPlatform()).secret_key);
+    await expect(stranger.events.retrieve(all.data[0]!.id)).rejects.toMatchObject({ statusCode: 404 });
+    const both = await api('GET', '/v1/events?type=a&types[0]=b', { key: platform.secret_key });
+    expect(both.status).toBe(400);
+  });
+
+  it('lists thin events by type and related object', async () => {
+    const own = sdk((await newPlatform()).secret_key);
+    const a = await own.v2.core.eventDestinations.create({ name: 'a', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/a' } });
+    const b = await own.v2.core.eventDestinations.create({ name: 'b', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/b' } });
+    const pings = [await own.v2.core.eventDestinations.ping(a.id), await own.v2.core.eventDestinations.ping(b.id), await own.v2.core.eventDestinations.ping(a.id)];
+
+    const ofA = [];
+    for await (const event of own.v2.core.events.list({ object_id: a.id, limit: 1 })) ofA.push(event.id);
+    const byType = await own.v2.core.events.list({ types: ['v2.core.event_destination.ping'] });
+
+    expect(ofA).toEqual([pings[2]!.id, pings[0]!.id]);
+    expect(byType.data.map((event) => event.id)).toEqual([pings[2]!.id, pings[1]!.id, pings[0]!.id]);
+  });
+});

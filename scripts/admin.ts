@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, type Table } from '#shared/data/client.ts';
+import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys } from '#shared/platform/platform-service.ts';
 import { localStackStateFile, type LocalStackState } from '#local/state-file.ts';
@@ -15,7 +16,10 @@ Commands:
   create-keys <account id> [--live]
       Adds a secret and a publishable key of one mode to an existing platform and prints them as JSON.
   show-platform <account id>
-      Prints the account, its features and hints of its keys.
+      Prints the account, its features, hints of its keys and its cloudtwo partner authorizations.
+  authorize-cloudtwo <account id> --subscription-id <id> --resource-group <name> [--expires-at <ISO date>]
+      Registers a cloudtwo Event Grid partner authorization, without which the platform cannot create
+      cloudtwo_event_grid destinations (default expiry: one year from now).
 
 Target:
   By default the running local stack (npm start). For a deployed stack pass --table <name> (or set
@@ -50,6 +54,9 @@ async function main(): Promise<void> {
       live: { type: 'boolean', default: false },
       'no-accounts-v2': { type: 'boolean', default: false },
       table: { type: 'string' },
+      'subscription-id': { type: 'string' },
+      'resource-group': { type: 'string' },
+      'expires-at': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -58,7 +65,9 @@ async function main(): Promise<void> {
     process.stdout.write(`${usage}\n`);
     return;
   }
-  const store = dynamoPlatformStore(targetTable(values.table));
+  const table = targetTable(values.table);
+  const store = dynamoPlatformStore(table);
+  const cloudtwo = dynamoCloudtwoAuthorizationStore(table);
   try {
     switch (command) {
       case 'create-platform': {
@@ -76,7 +85,19 @@ async function main(): Promise<void> {
         const id = rest[0] ?? fail('show-platform needs an account id.');
         const account = (await store.getAccount(id)) ?? fail(`No such account: ${id}`);
         const keys = (await store.listApiKeys(id)).map(({ hint, kind, livemode, created }) => ({ hint, kind, livemode, created }));
-        process.stdout.write(`${JSON.stringify({ ...account, keys }, null, 2)}\n`);
+        const cloudtwoAuthorizations = (await cloudtwo.list(id)).map((auth) => ({ ...auth, expiresAt: new Date(auth.expiresAt).toISOString() }));
+        process.stdout.write(`${JSON.stringify({ ...account, keys, cloudtwoAuthorizations }, null, 2)}\n`);
+        return;
+      }
+      case 'authorize-cloudtwo': {
+        const id = rest[0] ?? fail('authorize-cloudtwo needs an account id.');
+        const subscriptionId = values['subscription-id'] ?? fail('authorize-cloudtwo needs --subscription-id.');
+        const resourceGroupName = values['resource-group'] ?? fail('authorize-cloudtwo needs --resource-group.');
+        const expiresAt = values['expires-at'] ? Date.parse(values['expires-at']) : Date.now() + 365 * 24 * 60 * 60 * 1000;
+        if (Number.isNaN(expiresAt)) fail(`--expires-at must be an ISO date, not '${values['expires-at']}'.`);
+        if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
+        await cloudtwo.put(id, { subscriptionId, resourceGroupName, expiresAt });
+        process.stdout.write(`${JSON.stringify({ account: id, subscriptionId, resourceGroupName, expiresAt: new Date(expiresAt).toISOString() })}\n`);
         return;
       }
       default:

@@ -1,0 +1,93 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
+import { eventEmitter } from '#shared/events/emitter.ts';
+import type { Delivery } from '#shared/events/event.ts';
+import { newPlatform, sdk, stackTable } from '../support/stack.ts';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+/** The stored delivery records of one event. */
+async function deliveriesOf(eventId: string): Promise<Delivery[]> {
+  const { client, name } = stackTable();
+  const { Items = [] } = await client.send(
+    new ScanCommand({ TableName: name, FilterExpression: 'entity = :delivery AND #event.id = :id', ExpressionAttributeNames: { '#event': 'event' }, ExpressionAttributeValues: { ':delivery': 'delivery', ':id': eventId } }),
+  );
+  return Items as unknown as Delivery[];
+}
+
+describe('the delivery outbox', () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.stop());
+
+  it('still delivers an event whose deliveries were written but never enqueued (a crash in between)', async () => {
+    // Given a destination, and an emitter whose process "dies" right after writing the outbox
+    const platform = await newPlatform();
+    const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({
+      name: 'survivor',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: receiver.url },
+    });
+    const crashing = eventEmitter({
+      subscribers: dynamoSubscriberDirectory(stackTable()),
+      store: dynamoOutboxStore(stackTable()),
+      queue: {
+        enqueue: async () => {
+          throw new Error('worker killed before the enqueue');
+        },
+      },
+    });
+    const scope = { accountId: platform.account, livemode: false };
+
+    // When an event is emitted through it
+    const outbox = await crashing.publish({ scope, platformId: platform.account, request: null, apiVersion: '2026-10-28.endive' }, [
+      {
+        kind: 'thin',
+        type: 'v2.core.event_destination.ping',
+        relatedObject: { id: destination.id, type: 'v2.core.event_destination', url: `/v2/core/event_destinations/${destination.id}` },
+        data: {},
+        only: { kind: 'event_destination', scope, id: destination.id },
+      },
+    ]);
+
+    // Then the sweeper finds the overdue delivery and the receiver gets the event anyway, once
+    const before = receiver.received.length;
+    await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id) ? true : undefined), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id)).toHaveLength(1);
+  });
+
+  it('records every attempt, gives up after the retry schedule, and reports the event as not delivered', async () => {
+    // Given a v1 endpoint whose receiver always fails
+    const own = sdk((await newPlatform()).secret_key);
+    const failing = await startWebhookReceiver();
+    failing.failNext(1000, 500);
+    try {
+      const endpoint = await own.webhookEndpoints.create({ url: failing.url, enabled_events: ['webhook_endpoint.updated' as never] });
+
+      // When it changes
+      await own.webhookEndpoints.update(endpoint.id, { description: 'try me' });
+      const [event] = (await own.events.list({ type: 'webhook_endpoint.updated' })).data;
+
+      // Then, after the first attempt and three retries, the delivery failed with four recorded attempts
+      const [delivery] = await eventually(async () => {
+        const found = await deliveriesOf(event!.id);
+        return found[0]?.status === 'failed' ? found : undefined;
+      }, 20_000);
+      expect(delivery!.attempts).toHaveLength(4);
+      expect(delivery!.attempts.every((attempt) => attempt.outcome === 'failed' && attempt.status === 500 && attempt.error === 'HTTP 500')).toBe(true);
+      expect(delivery!.attempts.every((attempt) => typeof attempt.durationMs === 'number' && attempt.at > 0)).toBe(true);
+      const undelivered = await own.events.list({ delivery_success: false });
+      expect(undelivered.data.map((item) => item.id)).toContain(event!.id);
+      expect((await own.events.retrieve(event!.id)).pending_webhooks).toBe(0);
+      const delivered = await own.events.list({ delivery_success: true });
+      expect(delivered.data.map((item) => item.id)).not.toContain(event!.id);
+    } finally {
+      await failing.stop();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliveryAttempt } from '#shared/delivery/attempt.ts';
+import { deliveryService } from '#shared/delivery/delivery-service.ts';
+import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
+import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
+import type { Delivery, ThinEvent } from '#shared/events/event.ts';
+import type { DeliveryMessage } from '#shared/events/ports.ts';
+
+const scope = { accountId: 'acct_1', livemode: false };
+const now = 1_800_000_000_000;
+
+const event: ThinEvent = {
+  id: 'evt_1', scope, platformId: 'acct_1', type: 'v2.core.event_destination.ping', created: now,
+  relatedObject: null, changes: null, data: {}, reason: null, snapshotEventId: null,
+};
+
+const destination = (overrides: Partial<EventDestination> = {}): EventDestination => ({
+  id: 'ed_1', scope, created: now, updated: now, name: 'd', description: '', type: 'webhook_endpoint', eventPayload: 'thin',
+  enabledEvents: ['v2.core.event_destination.ping'], eventsFrom: null, snapshotApiVersion: null, metadata: null, status: 'enabled',
+  disabledReason: null, webhookEndpoint: { url: 'http://127.0.0.1:9/h', signingSecret: 'whsec_x' }, cloudoneEventbridge: null,
+  cloudtwoEventGrid: null, version: 1, ...overrides,
+});
+
+const pending = (attempts = 0, nextAttemptAt = now): Delivery => ({
+  id: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' }, explicit: false,
+  status: 'pending', nextAttemptAt, created: now,
+  attempts: Array.from({ length: attempts }, () => ({ at: now, outcome: 'failed' as const, status: 500, durationMs: 1, error: 'HTTP 500' })),
+});
+
+const message: DeliveryMessage = { deliveryId: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' } };
+const answer = (outcome: 'delivered' | 'failed', missingTarget = false): DeliveryAttempt => ({ outcome, status: outcome === 'delivered' ? 200 : 500, durationMs: 3, error: outcome === 'failed' ? 'HTTP 500' : null, missingTarget });
+
+function harness(options: { delivery?: Delivery; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number }) {
+  const updates: DeliveryUpdate[] = [];
+  const enqueued: Array<{ count: number; delay?: number }> = [];
+  const replaced: EventDestination[] = [];
+  let stored = 'destination' in options ? options.destination : destination();
+  const sent: string[] = [];
+  const deliveries: DeliveryStore = {
+    get: async () => options.delivery ?? pending(),
+    update: async (_delivery, update) => void updates.push(update) ?? true,
+    overdue: async () => [pending(0, now - 5000)],
+    reschedule: async () => true,
+  };
+  const service = deliveryService({
+    deliveries,
+    events: { getThin: async () => event, getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
+    destinations: {
+      get: async () => stored,
+      replace: async (next) => {
+        replaced.push(next);
+        stored = next;
+        return true;
+      },
+    } as never,
+    endpoints: { get: async () => undefined } as never,
+    queue: { enqueue: async (messages, delay) => void enqueued.push({ count: messages.length, delay }) },
+    webhooks: { send: async ({ body }) => (sent.push(body), options.attempt ?? answer('delivered')) },
+    eventBridge: { put: async () => options.attempt ?? answer('delivered') },
+    retrySchedule: { test: [60, 1800, 7200], live: [60] },
+    sweepGraceMillis: 60_000,
+    clock: () => now,
+    random: () => options.random ?? 0.5,
+  });
+  return { service, updates, enqueued, replaced, sent };
+}
+
+describe('delivering one event', () => {
+  it('sends the thin notification and marks the delivery delivered', async () => {
+    const { service, updates, sent } = harness({});
+    await service.deliver(message);
+    expect(JSON.parse(sent[0]!)).toMatchObject({ id: 'evt_1', object: 'v2.core.event', type: 'v2.core.event_destination.ping' });
+    expect(updates[0]).toMatchObject({ status: 'delivered', nextAttemptAt: null, attempt: { outcome: 'delivered', status: 200 } });
+  });
+
+  it('schedules a retry with jitter and puts it back on the queue with a delay', async () => {
+    const { service, updates, enqueued } = harness({ attempt: answer('failed'), random: 1 });
+    await service.deliver(message);
+    expect(updates[0]).toMatchObject({ status: 'pending', nextAttemptAt: now + 72_000 });
+    expect(enqueued).toHaveLength(1);
+    expect(enqueued[0]!.delay).toBeCloseTo(72);
+  });
+
+  it('leaves waits longer than the queue can delay to the sweeper', async () => {
+    const { service, updates, enqueued } = harness({ attempt: answer('failed'), delivery: pending(1) });
+    await service.deliver(message);
+    expect(updates[0]).toMatchObject({ status: 'pending', nextAttemptAt: now + 1_800_000 });
+    expect(enqueued).toEqual([]);
+  });
+
+  it('gives up after the last retry', async () => {
+    const { service, updates } = harness({ attempt: answer('failed'), delivery: pending(3) });
+    await service.deliver(message);
+    expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, settleSnapshotEvent: { failed: true } });
+  });
+
+  it('cancels deliveries to deleted or disabled destinations without sending', async () => {
+    for (const found of [undefined, destination({ status: 'disabled', disabledReason: 'user' })]) {
+      const { service, updates, sent } = harness({ destination: found });
+      await service.deliver(message);
+      expect(sent).toEqual([]);
+      expect(updates[0]).toMatchObject({ status: 'cancelled', attempt: null });
+    }
+  });
+
+  it('ignores a duplicate message for a finished delivery, and re-queues one that came early', async () => {
+    const done = harness({ delivery: { ...pending(), status: 'delivered' } });
+    await done.service.deliver(message);
+    expect(done.sent).toEqual([]);
+    const early = harness({ delivery: pending(0, now + 30_000) });
+    await early.service.deliver(message);
+    expect(early.sent).toEqual([]);
+    expect(early.enqueued).toEqual([{ count: 1, delay: 30 }]);
+  });
+
+  it('activates a pending cloudone source on success and disables the destination when the source is gone', async () => {
+    const cloudone = { accountId: '123456789012', region: 'us-east-1', eventSourceName: 's', eventSourceArn: 'arn', eventSourceStatus: 'pending' as const };
+    const ok = harness({ destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: cloudone }) });
+    await ok.service.deliver(message);
+    expect(ok.replaced[0]!.cloudoneEventbridge!.eventSourceStatus).toBe('active');
+
+    const gone = harness({ attempt: answer('failed', true), destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: cloudone }) });
+    await gone.service.deliver(message);
+    expect(gone.replaced[0]).toMatchObject({ status: 'disabled', disabledReason: 'no_cloudone_event_source_exists', cloudoneEventbridge: { eventSourceStatus: 'deleted' } });
+    expect(gone.updates[0]).toMatchObject({ status: 'failed' });
+  });
+});
+
+describe('sweeping', () => {
+  it('claims overdue deliveries by rescheduling them and enqueues what it claimed', async () => {
+    const { service, enqueued } = harness({});
+    expect(await service.sweep()).toBe(1);
+    expect(enqueued).toEqual([{ count: 1, delay: undefined }]);
+  });
+});

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs, type QueueWorker, type ScheduledJob } from '#functions/routes.ts';
-import { documentClient } from '#shared/data/client.ts';
+import { documentClient, makeTable } from '#shared/data/client.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
@@ -35,7 +35,7 @@ export interface LocalStackOptions {
   jobs?: ScheduledJob[];
   /** Milliseconds between runs of each scheduled job locally (their AWS schedule is in minutes). @default 10_000 */
   jobIntervalMs?: number;
-  /** Pollers per queue worker: like concurrent Lambda invocations. @default 2 */
+  /** Pollers per queue worker: like concurrent Lambda invocations. @default 4 */
   pollersPerWorker?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
@@ -119,7 +119,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The handler modules read their configuration from the environment at cold start, as on Lambda.
     Object.assign(process.env, env);
 
-    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore({ client: documentClient(dynamoClient), name: localTableName }), {
+    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore(makeTable(documentClient(dynamoClient), localTableName)), {
       file: options.dataDir && join(options.dataDir, 'default-platform.json'),
       secretKey: options.secretKey,
       publishableKey: options.publishableKey,
@@ -132,7 +132,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-      for (let i = 0; i < (options.pollersPerWorker ?? 2); i++) {
+      for (let i = 0; i < (options.pollersPerWorker ?? 4); i++) {
         pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: worker.batchSize, functionName: worker.name }));
       }
     }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { documentClient, type Table } from '#shared/data/client.ts';
+import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys } from '#shared/platform/platform-service.ts';
@@ -33,7 +33,7 @@ function fail(message: string): never {
 function targetTable(tableOption: string | undefined): Table {
   const tableName = tableOption ?? process.env.TABLE_NAME;
   if (tableName) {
-    return { client: documentClient(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT })), name: tableName };
+    return makeTable(documentClient(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT })), tableName);
   }
   if (!existsSync(localStackStateFile)) {
     fail(`No local stack is running (${localStackStateFile} not found). Start it with 'npm start', or pass --table <name> for a deployed table.`);
@@ -44,7 +44,7 @@ function targetTable(tableOption: string | undefined): Table {
     region: state.region,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  return { client: documentClient(client), name: state.tableName };
+  return makeTable(documentClient(client), state.tableName);
 }
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
 import type { Table } from './client.ts';
@@ -11,11 +11,12 @@ const toDelivery = (item: Record<string, unknown>): Delivery =>
   Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as unknown as Delivery;
 
 /** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
-export function dynamoDeliveryRepository({ client, name }: Table): DeliveryStore {
+export function dynamoDeliveryRepository(table: Table): DeliveryStore {
+  const { client, name } = table;
   const key = (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() });
   return {
     async get(id) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: key(id) }));
+      const Item = await table.get(key(id));
       return Item ? toDelivery(Item) : undefined;
     },
 

@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Subscriber } from '#shared/events/event.ts';
 import type { OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
@@ -6,6 +6,8 @@ import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint
 import type { Table } from './client.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
 import { outboxItems } from './outbox-items.ts';
+
+const maxBatchWrite = 25;
 import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 
 const destinationSubscriber = (destination: EventDestination): Subscriber => ({
@@ -36,12 +38,25 @@ export function dynamoSubscriberDirectory(table: Table): SubscriberDirectory {
   };
 }
 
-/** Writes an outbox on its own, in one transaction. */
+/**
+ * Writes an outbox that belongs to no other write (a ping) with BatchWriteItem, which DynamoDB serves
+ * several times cheaper than a transaction. It is not atomic: if the call fails midway the request
+ * answers 500, and what was written is either an event nobody was promised or a delivery whose missing
+ * event makes the worker cancel it. Outboxes of a change to an object go in that change's transaction.
+ */
 export function dynamoOutboxStore(table: Table): OutboxStore {
   return {
     async commit(outbox) {
-      const items = outboxItems(table.name, outbox);
-      if (items.length > 0) await table.client.send(new TransactWriteCommand({ TransactItems: items }));
+      const puts = outboxItems(table.name, outbox).map((item) => ({ PutRequest: { Item: item.Put!.Item! } }));
+      for (let start = 0; start < puts.length; start += maxBatchWrite) {
+        let requests = puts.slice(start, start + maxBatchWrite);
+        for (let round = 0; requests.length > 0; round++) {
+          if (round > 8) throw new Error('DynamoDB kept refusing part of an outbox write');
+          if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
+          const { UnprocessedItems } = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: requests } }));
+          requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+        }
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, TimeRange } from '#shared/events/event-store.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
@@ -67,12 +67,12 @@ function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput
 
 /** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
 export function dynamoEventRepository(table: Table): EventStore {
-  const { client, name } = table;
+  const { name } = table;
   const fresh = (item: Record<string, unknown> | undefined, now: number) => (item && (item.expiresAt as number) > epochSeconds(now) ? item : undefined);
 
   return {
     async getThin(scope, id, now) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: thinKeys.pk(scope), SK: thinKeys.sk(id) } }));
+      const Item = await table.get({ PK: thinKeys.pk(scope), SK: thinKeys.sk(id) });
       const item = fresh(Item, now);
       return item ? strip<ThinEvent>(item) : undefined;
     },
@@ -101,7 +101,7 @@ export function dynamoEventRepository(table: Table): EventStore {
     },
 
     async getSnapshot(scope, id, now) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) } }));
+      const Item = await table.get({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) });
       const item = fresh(Item, now);
       return item ? strip<SnapshotEvent>(item) : undefined;
     },

@@ -1,4 +1,3 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './client.ts';
@@ -20,7 +19,7 @@ export function ownedResourceStore<T extends OwnedResource>(
   table: Table,
   options: { entity: string; keys: OwnedResourceKeys; counterName: string },
 ): OwnedResourceStore<T> {
-  const { client, name } = table;
+  const { name } = table;
   const { keys, entity, counterName } = options;
   const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
   const fromItem = (item: Record<string, unknown>): T => {
@@ -44,7 +43,7 @@ export function ownedResourceStore<T extends OwnedResource>(
       return transactGuarded(table, [countBy(resource.scope, 1, limit), { Put: put }], outbox);
     },
     async get(scope, id) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) } }));
+      const Item = await table.get({ PK: keys.pk(scope), SK: keys.sk(id) });
       return Item ? fromItem(Item) : undefined;
     },
     replace(next, outbox) {

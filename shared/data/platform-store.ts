@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
@@ -21,7 +21,8 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
 });
 
 /** DynamoDB adapter for accounts and API keys. */
-export function dynamoPlatformStore({ client, name }: Table): PlatformStore {
+export function dynamoPlatformStore(table: Table): PlatformStore {
+  const { client, name } = table;
   return {
     async createAccount(record) {
       await client.send(
@@ -33,7 +34,7 @@ export function dynamoPlatformStore({ client, name }: Table): PlatformStore {
       );
     },
     async getAccount(id) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: account.pk(id), SK: account.sk() } }));
+      const Item = await table.get({ PK: account.pk(id), SK: account.sk() });
       return Item ? toAccount(Item) : undefined;
     },
     async createApiKey(record) {
@@ -59,7 +60,7 @@ export function dynamoPlatformStore({ client, name }: Table): PlatformStore {
       }
     },
     async findApiKey(hash) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: { PK: apiKey.pk(hash), SK: apiKey.sk() } }));
+      const Item = await table.get({ PK: apiKey.pk(hash), SK: apiKey.sk() });
       return Item ? toApiKey(Item) : undefined;
     },
     async listApiKeys(accountId) {

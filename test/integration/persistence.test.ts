@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServiceProcess } from '../support/service-process.ts';
+import { startServiceProcess } from '#local/service-process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'service-persist-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

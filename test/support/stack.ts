@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
-import { documentClient, type Table } from '#shared/data/client.ts';
+import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, type CreatePlatformOptions, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 
@@ -14,7 +14,7 @@ export function stackTable(): Table {
     region: stack.env.AWS_REGION,
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
   });
-  return { client: documentClient(client), name: stack.env.TABLE_NAME! };
+  return makeTable(documentClient(client), stack.env.TABLE_NAME!);
 }
 
 export const platformStore = () => dynamoPlatformStore(stackTable());

@@ -38,7 +38,10 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
   const sent: string[] = [];
   const deliveries: DeliveryStore = {
     get: async () => options.delivery ?? pending(),
-    update: async (_delivery, update) => void updates.push(update) ?? true,
+    update: async (_delivery, update) => {
+      updates.push(update);
+      return true;
+    },
     overdue: async () => [pending(0, now - 5000)],
     reschedule: async () => true,
   };
@@ -47,7 +50,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
     events: { getThin: async () => event, getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
     destinations: {
       get: async () => stored,
-      replace: async (next) => {
+      replace: async (next: EventDestination) => {
         replaced.push(next);
         stored = next;
         return true;

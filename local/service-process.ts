@@ -11,7 +11,10 @@ export interface ServiceProcess {
   stop(): Promise<number | null>;
 }
 
-/** Runs `local/start.ts` (what `npm start` runs) in its own process and waits for its banner. */
+/**
+ * Runs `local/start.ts` (what `npm start` runs) in its own process and waits for its banner: for tests
+ * of the command itself and for benchmarks that must not share an event loop with the service.
+ */
 export function startServiceProcess(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...args], {
     env: { ...process.env, ...env },

@@ -1,0 +1,133 @@
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startServiceProcess } from '#local/service-process.ts';
+
+/**
+ * `npm run bench:delivery`: event delivery through the local stack.
+ * 1. Latency: pings at a steady rate (default 200 events/s for 20 s) to one thin webhook destination;
+ *    the time from emit (the event's `created`) to receipt at a local webhook receiver, p50 and p99.
+ * 2. Fan-out: v1 webhook endpoint updates as fast as 16 clients can make them, each event fanned out to
+ *    10 subscribed endpoints; events/s and deliveries/s.
+ * Both check that a healthy receiver got every event exactly once. Target: p99 under 250 ms.
+ */
+const rate = Number(process.env.BENCH_RATE ?? 200);
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+
+const received = new Map<string, number[]>();
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const at = Date.now();
+    const event = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string; data?: { object?: unknown } };
+    const key = `${req.url}|${event.id}`;
+    received.set(key, [...(received.get(key) ?? []), at]);
+    res.writeHead(200).end();
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+// The service runs in its own process, as `npm start` does, so that load and receipt don't share its event
+// loop; BENCH_BASE_URL and BENCH_SECRET_KEY point the benchmark at a stack that is already running instead.
+const service = process.env.BENCH_BASE_URL
+  ? { baseUrl: process.env.BENCH_BASE_URL, secretKey: process.env.BENCH_SECRET_KEY ?? '', stop: async () => null }
+  : await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+const { port } = new URL(service.baseUrl);
+const auth = `Bearer ${service.secretKey}`;
+
+function call(method: string, path: string, body?: string, type = 'application/json'): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: auth };
+    if (body !== undefined) headers['content-type'] = type;
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+
+async function settle(expected: () => number, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && [...received.values()].length < expected()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+// Warm the JVM and the handlers before measuring.
+const warm = await call('POST', '/v2/core/event_destinations', JSON.stringify({ name: 'warm', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: `${hookBase}/warm` } }));
+for (let i = 0; i < 300; i++) await Promise.all(Array.from({ length: 8 }, () => call('POST', `/v2/core/event_destinations/${warm.body.id}/ping`, '{}')));
+await settle(() => 2400);
+received.clear();
+
+// 1. Latency at a steady rate.
+const destination = await call('POST', '/v2/core/event_destinations', JSON.stringify({ name: 'bench', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: `${hookBase}/latency` } }));
+const emitted = new Map<string, number>();
+let refused = 0;
+const started = Date.now();
+const inflight: Promise<void>[] = [];
+for (let i = 0; i < rate * seconds; i++) {
+  const due = started + (i * 1000) / rate;
+  const wait = due - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  inflight.push(
+    call('POST', `/v2/core/event_destinations/${destination.body.id}/ping`, '{}').then((answer) => {
+      if (answer.status === 200) emitted.set(answer.body.id, Date.parse(answer.body.created));
+      else refused++;
+    }),
+  );
+}
+await Promise.all(inflight);
+const sendSeconds = (Date.now() - started) / 1000;
+await settle(() => emitted.size);
+const latencies: number[] = [];
+let duplicates = 0;
+for (const [id, createdAt] of emitted) {
+  const times = received.get(`/latency|${id}`);
+  if (times) latencies.push(times[0]! - createdAt);
+  if (times && times.length > 1) duplicates++;
+}
+console.log(`latency: ${emitted.size} events emitted at ${(emitted.size / sendSeconds).toFixed(0)}/s (target ${rate}/s), ${refused} refused`);
+console.log(`  emit -> receipt: p50 ${percentile(latencies, 0.5)} ms, p99 ${percentile(latencies, 0.99)} ms, max ${Math.max(...latencies)} ms`);
+console.log(`  received ${latencies.length}/${emitted.size}, duplicates ${duplicates}`);
+
+// 2. Fan-out throughput: each update of the source endpoint fans out to 10 subscribed endpoints.
+received.clear();
+const form = 'application/x-www-form-urlencoded';
+for (let i = 0; i < 10; i++) {
+  await call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/fan/${i}`)}&enabled_events[0]=webhook_endpoint.updated`, form);
+}
+const sources = await Promise.all(
+  Array.from({ length: 4 }, () => call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/source`)}&enabled_events[0]=customer.created`, form)),
+);
+const fanEvents = new Set<string>();
+const fanStarted = Date.now();
+const fanDeadline = fanStarted + 10_000;
+await Promise.all(
+  Array.from({ length: 16 }, async (_, worker) => {
+    let n = 0;
+    while (Date.now() < fanDeadline) {
+      const source = sources[worker % sources.length]!.body.id as string;
+      const answer = await call('POST', `/v1/webhook_endpoints/${source}`, `metadata[n]=${worker}-${n++}`, form);
+      if (answer.status === 200) fanEvents.add(`${source}-${worker}-${n}`);
+    }
+  }),
+);
+const fanSeconds = (Date.now() - fanStarted) / 1000;
+await settle(() => fanEvents.size * 10, 120_000);
+const drainSeconds = (Date.now() - fanStarted) / 1000;
+const deliveries = [...received.entries()].filter(([key]) => key.startsWith('/fan/'));
+const fanDuplicates = deliveries.filter(([, times]) => times.length > 1).length;
+console.log(`fan-out: ${fanEvents.size} events in ${fanSeconds.toFixed(1)} s (${(fanEvents.size / fanSeconds).toFixed(0)} events/s emitted)`);
+console.log(`  ${deliveries.length}/${fanEvents.size * 10} deliveries received in ${drainSeconds.toFixed(1)} s (${(deliveries.length / drainSeconds).toFixed(0)} deliveries/s), duplicates ${fanDuplicates}`);
+
+agent.destroy();
+await service.stop();
+receiver.close();

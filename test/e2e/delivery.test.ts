@@ -80,7 +80,7 @@ describe('delivery to webhook destinations and v1 endpoints', () => {
     }
   });
 
-  it('retries a receiver that fails its first attempts, and records every attempt', async () => {
+  it('retries a receiver that fails its first attempts until it gets the event', async () => {
     const own = sdk((await newPlatform()).secret_key);
     const hooks = await startWebhookReceiver();
     try {
@@ -128,6 +128,51 @@ describe('delivery to webhook destinations and v1 endpoints', () => {
       expect(seen).toHaveLength(3);
       expect(hooks.received[0]!.headers['user-agent']).toContain('Service');
       expect(everything.status).toBe('enabled');
+    } finally {
+      await hooks.stop();
+    }
+  });
+});
+
+describe('snapshot destinations and platform isolation', () => {
+  it('renders snapshot events as the destination\'s snapshot_api_version, signed with its secret', async () => {
+    const own = sdk((await newPlatform()).secret_key);
+    const hooks = await startWebhookReceiver();
+    try {
+      const destination = await own.v2.core.eventDestinations.create({
+        name: 'snapshots',
+        type: 'webhook_endpoint',
+        event_payload: 'snapshot',
+        snapshot_api_version: '2026-09-30.endive',
+        enabled_events: ['webhook_endpoint.created'],
+        webhook_endpoint: { url: hooks.url },
+        include: ['webhook_endpoint.signing_secret'],
+      } as Stripe.V2.Core.EventDestinationCreateParams);
+      expect(destination).toMatchObject({ event_payload: 'snapshot', snapshot_api_version: '2026-09-30.endive' });
+
+      const endpoint = await own.webhookEndpoints.create({ url: 'http://127.0.0.1:9/x', enabled_events: ['*'] });
+
+      const [request] = await hooks.waitFor(1);
+      const event = own.webhooks.constructEvent(request!.body, request!.headers['service-signature'] as string, destination.webhook_endpoint!.signing_secret!);
+      expect(event).toMatchObject({ type: 'webhook_endpoint.created', api_version: '2026-09-30.endive', data: { object: { id: endpoint.id } } });
+    } finally {
+      await hooks.stop();
+    }
+  });
+
+  it('never delivers one platform\'s events to another platform\'s endpoints', async () => {
+    const hooks = await startWebhookReceiver();
+    try {
+      const mine = sdk((await newPlatform()).secret_key);
+      const theirs = sdk((await newPlatform()).secret_key);
+      await theirs.webhookEndpoints.create({ url: `${hooks.url}?theirs`, enabled_events: ['*'] });
+      await mine.webhookEndpoints.create({ url: `${hooks.url}?mine`, enabled_events: ['*'] });
+      const watched = await mine.webhookEndpoints.create({ url: 'http://127.0.0.1:9/y', enabled_events: ['customer.created'] });
+      await mine.webhookEndpoints.update(watched.id, { description: 'changed' });
+
+      await hooks.waitFor(2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(hooks.received.map((request) => request.path)).toEqual(['/hook?mine', '/hook?mine']);
     } finally {
       await hooks.stop();
     }

@@ -65,6 +65,8 @@ export interface QueueWorker {
   permissions: Permission[];
   /** @default 10 */
   batchSize?: number;
+  /** Seconds Lambda may wait to fill a batch; 0 invokes as soon as messages arrive (latency matters). @default 0 */
+  maxBatchingWindowSeconds?: number;
 }
 
 export const queueWorkers: QueueWorker[] = [

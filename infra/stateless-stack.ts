@@ -82,7 +82,7 @@ export class StatelessStack extends Stack {
       fn.function.addEventSource(
         new SqsEventSource(resources.queues[worker.queue].queue, {
           batchSize: worker.batchSize ?? 10,
-          maxBatchingWindow: Duration.seconds(1),
+          ...(worker.maxBatchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(worker.maxBatchingWindowSeconds) } : {}),
           reportBatchItemFailures: true,
         }),
       );

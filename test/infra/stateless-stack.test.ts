@@ -161,9 +161,9 @@ describe('stateless stack', () => {
       expect(isArnOf(mapping.EventSourceArn, service.stateful.queues[worker.queue].queue), worker.name).toBe(true);
       expect(mapping).toMatchObject({
         BatchSize: worker.batchSize ?? 10,
-        MaximumBatchingWindowInSeconds: expect.any(Number),
         FunctionResponseTypes: ['ReportBatchItemFailures'],
       });
+      expect(mapping.MaximumBatchingWindowInSeconds, worker.name).toBe(worker.maxBatchingWindowSeconds || undefined);
       // And it does not outlive the visibility timeout of its queue
       expect(template.toJSON().Resources[functionLogicalId(fn)].Properties.Timeout).toBeLessThanOrEqual(
         queues[worker.queue].visibilityTimeoutSeconds,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CloudEvent } from '#shared/delivery/event-grid-sender.ts';
+import { readCapped, sendJson } from './http-io.ts';
 
 /** One event a partner topic accepted, as the local receiver recorded it. */
 export interface ReceivedCloudEvent {
@@ -58,7 +59,7 @@ export async function startEventGridReceiver(options: EventGridReceiverOptions =
     const url = new URL(request.url ?? '/', 'http://receiver');
     if (url.pathname === '/events' && request.method === 'GET') {
       const topic = url.searchParams.get('topic');
-      return sendJson(response, 200, topic === null ? events : events.filter((received) => received.topic === topic));
+      return sendJson(response, 200, topic === null ? events : events.filter((received) => received.topic === topic), 'application/json; charset=utf-8');
     }
     if (url.pathname === '/events' && request.method === 'DELETE') {
       events.length = 0;
@@ -148,31 +149,5 @@ function cloudEventProblem(value: unknown): string | undefined {
 }
 
 function sendError(response: ServerResponse, status: number, code: string, message: string): void {
-  sendJson(response, status, { error: { code, message } });
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
-  response.end(payload);
-}
-
-/** The whole body, or undefined once it passes `limit` bytes (the rest is read and dropped, never buffered). */
-function readCapped(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      if (size > limit) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        resolveBody(undefined);
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    request.on('end', () => resolveBody(size > limit ? undefined : Buffer.concat(chunks, size)));
-    request.on('error', reject);
-  });
+  sendJson(response, status, { error: { code, message } }, 'application/json; charset=utf-8');
 }

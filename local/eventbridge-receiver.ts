@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { localAccountId } from '#local/lambda-context.ts';
+import { readCapped, sendJson } from './http-io.ts';
 
 /** One event EventBridge accepted, as the local receiver recorded it. */
 export interface ReceivedEntry {
@@ -215,30 +216,4 @@ function sendAwsJson(response: ServerResponse, result: ApiResult): void {
     'x-amzn-requestid': randomUUID(),
   });
   response.end(payload);
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
-  response.end(payload);
-}
-
-/** The whole body, or undefined once it passes `limit` bytes (the rest is read and dropped, never buffered). */
-function readCapped(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  return new Promise((resolveBody, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      if (size > limit) return;
-      size += chunk.length;
-      if (size > limit) {
-        chunks.length = 0;
-        resolveBody(undefined);
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    request.on('end', () => resolveBody(size > limit ? undefined : Buffer.concat(chunks, size)));
-    request.on('error', reject);
-  });
 }

@@ -13,8 +13,11 @@ export interface OwnedResource {
 
 /** Storage for a kind of object that lives in its owner's partition, capped per owner, changed with versions. */
 export interface OwnedResourceStore<T extends OwnedResource> {
-  /** Stores a new object unless the owner already has `limit` of them (then returns false). */
-  create(resource: T, limit: number, outbox?: Outbox): Promise<boolean>;
+  /**
+   * Stores a new object; with a `limit`, only while the owner has fewer than that many (else returns false).
+   * Kinds without a per-owner cap keep no counter and ignore `limit`.
+   */
+  create(resource: T, options?: { limit?: number; outbox?: Outbox }): Promise<boolean>;
   get(scope: Scope, id: string): Promise<T | undefined>;
   /** Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first. */
   replace(next: T, outbox?: Outbox): Promise<boolean>;

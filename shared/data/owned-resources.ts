@@ -12,12 +12,13 @@ export interface OwnedResourceKeys {
 }
 
 /**
- * DynamoDB store for owned resources. Objects live in their owner's partition; a counter item enforces
- * the per-owner cap atomically; every write carries the change's outbox in the same transaction.
+ * DynamoDB store for owned resources. Objects live in their owner's partition; for capped kinds a counter
+ * item (`counterName`) enforces the per-owner cap atomically; every write carries the change's outbox in
+ * the same transaction.
  */
 export function ownedResourceStore<T extends OwnedResource>(
   table: Table,
-  options: { entity: string; keys: OwnedResourceKeys; counterName: string },
+  options: { entity: string; keys: OwnedResourceKeys; counterName?: string },
 ): OwnedResourceStore<T> {
   const { name } = table;
   const { keys, entity, counterName } = options;
@@ -26,21 +27,29 @@ export function ownedResourceStore<T extends OwnedResource>(
     const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;
     return resource as unknown as T;
   };
-  const countBy = (scope: Scope, delta: number, limit?: number) => ({
-    Update: {
-      TableName: name,
-      Key: { PK: counter.pk(scope), SK: counter.sk(counterName) },
-      UpdateExpression: 'ADD #count :delta',
-      ...(limit === undefined ? {} : { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' }),
-      ExpressionAttributeNames: { '#count': 'count' },
-      ExpressionAttributeValues: { ':delta': delta, ...(limit === undefined ? {} : { ':limit': limit }) },
-    },
-  });
+  /** The counter update of a capped kind (none for uncapped kinds), conditional on the cap when one is given. */
+  function countBy(scope: Scope, delta: number, limit?: number) {
+    if (counterName === undefined) return [];
+    const capped = limit !== undefined;
+    return [
+      {
+        Update: {
+          TableName: name,
+          Key: { PK: counter.pk(scope), SK: counter.sk(counterName) },
+          UpdateExpression: 'ADD #count :delta',
+          ...(capped ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' } : {}),
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': delta, ...(capped ? { ':limit': limit } : {}) },
+        },
+      },
+    ];
+  }
 
   const store: OwnedResourceStore<T> = {
-    create(resource, limit, outbox) {
+    create(resource, { limit, outbox } = {}) {
       const put = { TableName: name, Item: toItem(resource), ConditionExpression: 'attribute_not_exists(PK)' };
-      return transactGuarded(table, [countBy(resource.scope, 1, limit), { Put: put }], outbox);
+      // The counter goes first: its failed condition is how a full owner shows up.
+      return transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox);
     },
     async get(scope, id) {
       const Item = await table.get({ PK: keys.pk(scope), SK: keys.sk(id) });
@@ -57,7 +66,7 @@ export function ownedResourceStore<T extends OwnedResource>(
     },
     delete(scope, id, outbox) {
       const remove = { TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) }, ConditionExpression: 'attribute_exists(PK)' };
-      return transactGuarded(table, [{ Delete: remove }, countBy(scope, -1)], outbox);
+      return transactGuarded(table, [{ Delete: remove }, ...countBy(scope, -1)], outbox);
     },
     async list(scope, page) {
       const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page });

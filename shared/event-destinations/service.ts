@@ -168,7 +168,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
           },
         };
       }
-      if (!(await repository.create(destination, maxDestinations))) {
+      if (!(await repository.create(destination, { limit: maxDestinations }))) {
         throw new InvalidRequestError(
           `You have reached the maximum of ${maxDestinations} event destinations in ${scope.livemode ? 'live' : 'test'} mode. Delete one before adding another.`,
           'event_destination_limit_reached',

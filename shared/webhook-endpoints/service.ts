@@ -61,7 +61,7 @@ export function webhookEndpointService({ repository, events, maxEndpoints, clock
         version: 1,
       };
       const outbox = await events.prepare(origin, [change('webhook_endpoint.created', endpoint)]);
-      if (!(await repository.create(endpoint, maxEndpoints, outbox))) {
+      if (!(await repository.create(endpoint, { limit: maxEndpoints, outbox }))) {
         throw new InvalidRequestError(
           `You have reached the maximum of ${maxEndpoints} webhook endpoints in ${scope.livemode ? 'live' : 'test'} mode. Delete one before adding another.`,
           'webhook_endpoint_limit_reached',

@@ -10,7 +10,7 @@ function memoryRepository(): WebhookEndpointRepository {
   const items = new Map<string, WebhookEndpoint>();
   const key = (scope: Scope, id: string) => `${scope.accountId}/${scope.livemode}/${id}`;
   return {
-    async create(endpoint, limit) {
+    async create(endpoint, { limit = Infinity } = {}) {
       const owned = [...items.values()].filter((e) => e.scope.accountId === endpoint.scope.accountId && e.scope.livemode === endpoint.scope.livemode);
       if (owned.length >= limit) return false;
       items.set(key(endpoint.scope, endpoint.id), endpoint);

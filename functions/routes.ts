@@ -34,6 +34,12 @@ export const routes: Route[] = [
   { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: emits },
   { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: emits },
 
+  { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
+  { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
+  { name: 'retrieveCustomer', method: 'GET', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/retrieve.ts', permissions: reads },
+  { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: emits },
+  { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: emits },
+
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
 

@@ -79,3 +79,9 @@ export const cloudtwoAuthorization = {
   sk: (subscriptionId: string, resourceGroup: string) => `CLOUDTWO_AUTHORIZATION#${subscriptionId}#${resourceGroup}`,
   skPrefix: () => 'CLOUDTWO_AUTHORIZATION#',
 };
+
+export const customer = {
+  pk: ownerPk,
+  sk: (id: string) => `CUSTOMER#${id}`,
+  skPrefix: () => 'CUSTOMER#',
+};

@@ -1,0 +1,13 @@
+import { listCustomersParams } from '#shared/customers/schemas.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+
+const service = wireCustomerService();
+
+/** GET /v1/customers: newest first. */
+export const handler = httpHandler({ params: listCustomersParams }, async ({ caller, params }) => {
+  const page = await service.list(caller.scope, v1PageRequest(params));
+  return { body: v1List('/v1/customers', { ...page, items: page.items.map(serializeCustomer) }) };
+});

@@ -1,0 +1,7 @@
+import { serviceTable } from '#shared/data/client.ts';
+import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { customerService } from './service.ts';
+
+/** The service on its real adapters; handlers call this once at module scope (cold start). */
+export const wireCustomerService = () => customerService({ repository: dynamoCustomerRepository(serviceTable()), events: wireEventEmitter() });

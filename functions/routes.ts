@@ -40,6 +40,13 @@ export const routes: Route[] = [
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: emits },
   { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: emits },
 
+  { name: 'createMeter', method: 'POST', path: '/v1/billing/meters', handler: 'functions/http/v1/billing/meters/create.ts', permissions: emits },
+  { name: 'listMeters', method: 'GET', path: '/v1/billing/meters', handler: 'functions/http/v1/billing/meters/list.ts', permissions: reads },
+  { name: 'retrieveMeter', method: 'GET', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/retrieve.ts', permissions: reads },
+  { name: 'updateMeter', method: 'POST', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/update.ts', permissions: emits },
+  { name: 'deactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/deactivate', handler: 'functions/http/v1/billing/meters/deactivate.ts', permissions: emits },
+  { name: 'reactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/reactivate', handler: 'functions/http/v1/billing/meters/reactivate.ts', permissions: emits },
+
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
 

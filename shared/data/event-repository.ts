@@ -1,11 +1,11 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, TimeRange } from '#shared/events/event-store.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
-import type { Page } from '#shared/http/pagination.ts';
 import type { Table } from './client.ts';
 import { epochSeconds } from './conditions.ts';
 import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
+import { collect } from './owner-page.ts';
 
 const internal = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'entity', 'expiresAt'];
 const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as T;
@@ -39,21 +39,6 @@ function filterOf(now: number, types: string[] | undefined): Filter {
     filter.expression.push(`(${alternatives.join(' OR ')})`);
   }
   return filter;
-}
-
-/**
- * Queries until `limit + 1` items passed the filter (DynamoDB applies `Limit` before filtering) or the
- * range is exhausted; the extra item only tells whether there is more.
- */
-async function collect({ client }: Table, input: QueryCommandInput, limit: number, filtered: boolean): Promise<Page<Record<string, unknown>>> {
-  const items: Record<string, unknown>[] = [];
-  let start = input.ExclusiveStartKey;
-  do {
-    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }));
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (items.length <= limit && start);
-  return { items: items.slice(0, limit), hasMore: items.length > limit };
 }
 
 function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput {
@@ -96,7 +81,7 @@ export function dynamoEventRepository(table: Table): EventStore {
                 ...(byObject ? { GSI1PK: pk, GSI1SK: thinKeys.gsi1sk(query.after) } : {}),
               },
       };
-      const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit, true);
+      const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit);
       return { items: page.items.map((item) => strip<ThinEvent>(item)), hasMore: page.hasMore };
     },
 
@@ -122,7 +107,7 @@ export function dynamoEventRepository(table: Table): EventStore {
         ScanIndexForward: forward,
         ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
       };
-      const page = await collect(table, withFilter(input, filter), query.page.limit, true);
+      const page = await collect(table, withFilter(input, filter), query.page.limit);
       const items = page.items.map((item) => strip<SnapshotEvent>(item));
       return { items: forward ? items.reverse() : items, hasMore: page.hasMore };
     },

@@ -85,3 +85,11 @@ export const customer = {
   sk: (id: string) => `CUSTOMER#${id}`,
   skPrefix: () => 'CUSTOMER#',
 };
+
+export const meter = {
+  pk: ownerPk,
+  sk: (id: string) => `METER#${id}`,
+  skPrefix: () => 'METER#',
+  /** One item per event name and owner: makes event names unique and finds a meter by its event name. */
+  eventNameSk: (eventName: string) => `METER_EVENT_NAME#${eventName}`,
+};

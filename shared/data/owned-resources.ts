@@ -68,8 +68,8 @@ export function ownedResourceStore<T extends OwnedResource>(
       const remove = { TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) }, ConditionExpression: 'attribute_exists(PK)' };
       return transactGuarded(table, [{ Delete: remove }, ...countBy(scope, -1)], outbox);
     },
-    async list(scope, page) {
-      const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page });
+    async list(scope, page, where) {
+      const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page, where });
       return { items: result.items.map(fromItem), hasMore: result.hasMore };
     },
     async all(scope) {

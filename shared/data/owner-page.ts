@@ -1,4 +1,4 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
 import type { Table } from './client.ts';
 
@@ -7,26 +7,51 @@ export interface OwnerPageQuery {
   /** Every item of the listed kind has a sort key starting with this prefix followed by its id. */
   skPrefix: string;
   page: PageRequest;
+  /** Only items whose attributes equal these values (a filter: pages may need several reads). */
+  where?: Record<string, unknown>;
+}
+
+/**
+ * Queries until `limit + 1` items passed the filter (DynamoDB applies `Limit` before filtering) or the
+ * range is exhausted; the extra item only tells whether there is more.
+ */
+export async function collect({ client }: Table, input: QueryCommandInput, limit: number): Promise<Page<Record<string, unknown>>> {
+  const filtered = input.FilterExpression !== undefined;
+  const items: Record<string, unknown>[] = [];
+  let start = input.ExclusiveStartKey;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (items.length <= limit && start);
+  return { items: items.slice(0, limit), hasMore: items.length > limit };
 }
 
 /**
  * One v1 page of an owner's objects, newest first. Ids sort by creation time, so the sort key order is
  * the creation order: `starting_after` continues below that id, `ending_before` walks up from it.
  */
-export async function queryOwnerPage({ client, name }: Table, query: OwnerPageQuery): Promise<Page<Record<string, unknown>>> {
-  const { page, pk, skPrefix } = query;
+export async function queryOwnerPage(table: Table, query: OwnerPageQuery): Promise<Page<Record<string, unknown>>> {
+  const { page, pk, skPrefix, where = {} } = query;
   const forward = page.endingBefore !== undefined;
   const cursorId = page.endingBefore ?? page.startingAfter;
-  const { Items = [] } = await client.send(
-    new QueryCommand({
-      TableName: name,
+  const conditions = Object.keys(where).map((attribute, i) => [`#w${i} = :w${i}`, attribute, where[attribute]] as const);
+  const result = await collect(
+    table,
+    {
+      TableName: table.name,
       KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix, ...Object.fromEntries(conditions.map(([, , value], i) => [`:w${i}`, value])) },
+      ...(conditions.length
+        ? {
+            FilterExpression: conditions.map(([expression]) => expression).join(' AND '),
+            ExpressionAttributeNames: Object.fromEntries(conditions.map(([, attribute], i) => [`#w${i}`, attribute])),
+          }
+        : {}),
       ScanIndexForward: forward,
-      Limit: page.limit + 1,
       ExclusiveStartKey: cursorId === undefined ? undefined : { PK: pk, SK: `${skPrefix}${cursorId}` },
-    }),
+    },
+    page.limit,
   );
-  const items = Items.slice(0, page.limit);
-  return { items: forward ? items.reverse() : items, hasMore: Items.length > page.limit };
+  return { items: forward ? result.items.reverse() : result.items, hasMore: result.hasMore };
 }

@@ -202,6 +202,26 @@ describe('v1 and v2 event retrieval', () => {
     expect(both.status).toBe(400);
   });
 
+  it('filters events by creation time, v1 in Unix seconds and v2 in RFC 3339', async () => {
+    const own = sdk((await newPlatform()).secret_key);
+    const first = await own.webhookEndpoints.create({ url: 'http://127.0.0.1:9/t', enabled_events: ['*'] });
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const boundary = Math.floor(Date.now() / 1000);
+    await own.webhookEndpoints.update(first.id, { description: 'later' });
+
+    const before = await own.events.list({ created: { lt: boundary } });
+    const after = await own.events.list({ created: { gte: boundary } });
+    expect(before.data.map((event) => event.type)).toEqual(['webhook_endpoint.created']);
+    expect(after.data.map((event) => event.type)).toEqual(['webhook_endpoint.updated']);
+
+    const destination = await own.v2.core.eventDestinations.create({ name: 't', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/t' } });
+    const ping = await own.v2.core.eventDestinations.ping(destination.id);
+    const listed = await own.v2.core.events.list({ created: { gte: ping.created } } as never);
+    const none = await own.v2.core.events.list({ created: { gt: ping.created } } as never);
+    expect(listed.data.map((event) => event.id)).toEqual([ping.id]);
+    expect(none.data).toEqual([]);
+  });
+
   it('lists thin events by type and related object', async () => {
     const own = sdk((await newPlatform()).secret_key);
     const a = await own.v2.core.eventDestinations.create({ name: 'a', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/a' } });

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CloudEvent } from '#shared/delivery/event-grid-sender.ts';
-import { readCapped, sendJson } from './http-io.ts';
+import { closeServer, listenOnLoopback, readCapped, sendJson } from './http-io.ts';
 
 /** One event a partner topic accepted, as the local receiver recorded it. */
 export interface ReceivedCloudEvent {
@@ -110,22 +109,14 @@ export async function startEventGridReceiver(options: EventGridReceiverOptions =
     response.writeHead(200, { 'content-length': 0 }).end();
   }
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server, options.port);
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
     events,
     removeTopic: (name) => void removedTopics.add(name),
     restoreTopic: (name) => void removedTopics.delete(name),
-    stop: () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 }
 

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { localAccountId } from '#local/lambda-context.ts';
-import { readCapped, sendJson } from './http-io.ts';
+import { closeServer, listenOnLoopback, readCapped, sendJson } from './http-io.ts';
 
 /** One event EventBridge accepted, as the local receiver recorded it. */
 export interface ReceivedEntry {
@@ -117,22 +116,14 @@ export async function startEventBridgeReceiver(options: EventBridgeReceiverOptio
     sendAwsJson(response, operation(input as Record<string, unknown>));
   }
 
-  await new Promise<void>((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolveListen());
-  });
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server, options.port);
 
   return {
     endpoint: `http://127.0.0.1:${port}`,
     entries,
     addBus: (name) => void buses.add(name),
     removeBus: (name) => void buses.delete(name),
-    stop: () =>
-      new Promise<void>((resolveClose) => {
-        server.close(() => resolveClose());
-        server.closeAllConnections();
-      }),
+    stop: () => closeServer(server),
   };
 }
 

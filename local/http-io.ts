@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** The whole request body, or undefined once it passes `limit` bytes (the rest is read and dropped, never buffered). */
 export function readCapped(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
@@ -26,3 +27,19 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) });
   response.end(payload);
 }
+
+/** Listens on 127.0.0.1 (a free port unless one is given) and resolves with the port. */
+export async function listenOnLoopback(server: Server, port = 0): Promise<number> {
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolveListen());
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops accepting connections and drops the open ones. */
+export const closeServer = (server: Server): Promise<void> =>
+  new Promise<void>((resolveClose) => {
+    server.close(() => resolveClose());
+    server.closeAllConnections();
+  });

@@ -2,10 +2,10 @@ import { NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import { mergeMetadata } from '#shared/http/params.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Address, Customer, CustomerRepository } from './customer.ts';
 import type { CustomerParams } from './schemas.ts';
@@ -93,14 +93,13 @@ export function customerService({ repository, events, clock = Date.now }: Custom
     retrieve: existing,
 
     update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
-      return withOptimisticRetries(async () => {
-        const current = await existing(origin.scope, id);
-        const next = { ...applyParams(current, params), version: current.version + 1 };
-        const outbox = await events.prepare(origin, [change('customer.updated', next, current)]);
-        if (!(await repository.replace(next, outbox))) return undefined;
-        await events.dispatch(outbox);
-        return next;
-      });
+      return changeAndEmit(
+        { repository, events },
+        origin,
+        () => existing(origin.scope, id),
+        (current) => applyParams(current, params),
+        (next, current) => [change('customer.updated', next, current)],
+      );
     },
 
     async delete(origin: EventOrigin, id: string): Promise<void> {

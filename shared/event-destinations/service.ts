@@ -4,10 +4,10 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { isSnapshotEventType, isThinEventType } from '#shared/events/catalogue.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, ThinEvent } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import { isServiceVersion } from '#shared/http/api-version.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
 import { newId } from '#shared/ids.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CloudtwoAuthorizationStore, DestinationType, EventDestination, EventDestinationRepository } from './event-destination.ts';
 import type { CreateEventDestinationParams, UpdateEventDestinationParams } from './schemas.ts';
@@ -80,14 +80,9 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
     }
   }
 
-  /** Versioned change of one destination. */
-  const change = (scope: Scope, id: string, apply: (current: EventDestination, now: number) => EventDestination) =>
-    withOptimisticRetries(async () => {
-      const current = await existing(scope, id);
-      const now = clock();
-      const next = { ...apply(current, now), updated: now, version: current.version + 1 };
-      return (await repository.replace(next)) ? next : undefined;
-    });
+  /** Versioned change of one destination (destination changes emit no events). */
+  const change = (origin: EventOrigin, id: string, apply: (current: EventDestination) => EventDestination) =>
+    changeAndEmit({ repository, events }, origin, () => existing(origin.scope, id), (current) => ({ ...apply(current), updated: clock() }), () => []);
 
   return {
     async create(origin: EventOrigin, params: CreateEventDestinationParams): Promise<EventDestination> {
@@ -180,7 +175,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
     retrieve: existing,
 
     update(origin: EventOrigin, id: string, params: UpdateEventDestinationParams): Promise<EventDestination> {
-      return change(origin.scope, id, (current) => {
+      return change(origin, id, (current) => {
         if (params.webhook_endpoint && current.type !== 'webhook_endpoint') {
           throw new InvalidRequestError(`webhook_endpoint cannot be given for a ${current.type} destination.`, 'parameter_unknown', 'webhook_endpoint');
         }
@@ -205,9 +200,9 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
       });
     },
 
-    enable: (origin: EventOrigin, id: string) => change(origin.scope, id, (current) => ({ ...current, status: 'enabled', disabledReason: null })),
+    enable: (origin: EventOrigin, id: string) => change(origin, id, (current) => ({ ...current, status: 'enabled', disabledReason: null })),
 
-    disable: (origin: EventOrigin, id: string) => change(origin.scope, id, (current) => ({ ...current, status: 'disabled', disabledReason: 'user' })),
+    disable: (origin: EventOrigin, id: string) => change(origin, id, (current) => ({ ...current, status: 'disabled', disabledReason: 'user' })),
 
     async delete(origin: EventOrigin, id: string): Promise<void> {
       if (!(await repository.delete(origin.scope, id))) throw new NotFoundError(resource, id);

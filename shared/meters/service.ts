@@ -2,9 +2,9 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
 import { newId } from '#shared/ids.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Meter, MeterRepository } from './meter.ts';
 import type { CreateMeterParams } from './schemas.ts';
@@ -30,17 +30,18 @@ export function meterService({ repository, events, clock = Date.now }: MeterServ
     return meter;
   }
 
-  /** A versioned change that emits `type`; `apply` may refuse it (by throwing) given the current meter. */
+  /** A change that emits `type`; `apply` may refuse it (by throwing) given the current meter. */
   const changeMeter = (origin: EventOrigin, id: string, type: string, apply: (current: Meter, now: number) => Meter) =>
-    withOptimisticRetries(async () => {
-      const current = await existing(origin.scope, id);
-      const now = clock();
-      const next = { ...apply(current, now), updated: now, version: current.version + 1 };
-      const outbox = await events.prepare(origin, [change(type, next, current)]);
-      if (!(await repository.replace(next, outbox))) return undefined;
-      await events.dispatch(outbox);
-      return next;
-    });
+    changeAndEmit(
+      { repository, events },
+      origin,
+      () => existing(origin.scope, id),
+      (current) => {
+        const now = clock();
+        return { ...apply(current, now), updated: now };
+      },
+      (next, current) => [change(type, next, current)],
+    );
 
   return {
     async create(origin: EventOrigin, params: CreateMeterParams): Promise<Meter> {

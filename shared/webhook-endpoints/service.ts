@@ -3,10 +3,10 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 import { mergeMetadata } from '#shared/http/params.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CreateWebhookEndpointParams, UpdateWebhookEndpointParams } from './schemas.ts';
 import { serializeWebhookEndpoint } from './serializer.ts';
@@ -77,22 +77,20 @@ export function webhookEndpointService({ repository, events, maxEndpoints, clock
     async update(origin: EventOrigin, id: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
       const { scope } = origin;
       if (params.url !== undefined) checkWebhookUrl(params.url, scope.livemode, 'url');
-      return withOptimisticRetries(async () => {
-        const current = await existing(scope, id);
-        const next: WebhookEndpoint = {
+      return changeAndEmit(
+        { repository, events },
+        origin,
+        () => existing(scope, id),
+        (current) => ({
           ...current,
           url: params.url ?? current.url,
           enabledEvents: params.enabled_events ? uniqueEvents(params.enabled_events) : current.enabledEvents,
           description: params.description === undefined ? current.description : params.description,
           metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
           status: params.disabled === undefined ? current.status : params.disabled ? 'disabled' : 'enabled',
-          version: current.version + 1,
-        };
-        const outbox = await events.prepare(origin, [change('webhook_endpoint.updated', next, current)]);
-        if (!(await repository.replace(next, outbox))) return undefined;
-        await events.dispatch(outbox);
-        return next;
-      });
+        }),
+        (next, current) => [change('webhook_endpoint.updated', next, current)],
+      );
     },
 
     async delete(origin: EventOrigin, id: string): Promise<void> {

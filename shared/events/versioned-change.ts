@@ -1,0 +1,26 @@
+import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { EventEmitter } from './emitter.ts';
+import type { EventInput, EventOrigin } from './event.ts';
+
+/**
+ * Changes one stored object and emits the events of the change with it: read, apply, write conditionally
+ * on the version together with the outbox, then enqueue; a concurrent writer makes it start over.
+ * `apply` may refuse the change by throwing.
+ */
+export function changeAndEmit<T extends OwnedResource>(
+  ports: { repository: Pick<OwnedResourceStore<T>, 'replace'>; events: EventEmitter },
+  origin: EventOrigin,
+  load: () => Promise<T>,
+  apply: (current: T) => T,
+  eventsOf: (next: T, current: T) => EventInput[],
+): Promise<T> {
+  return withOptimisticRetries(async () => {
+    const current = await load();
+    const next = { ...apply(current), version: current.version + 1 };
+    const outbox = await ports.events.prepare(origin, eventsOf(next, current));
+    if (!(await ports.repository.replace(next, outbox))) return undefined;
+    await ports.events.dispatch(outbox);
+    return next;
+  });
+}

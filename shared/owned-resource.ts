@@ -30,8 +30,8 @@ export interface OwnedResourceStore<T extends OwnedResource> {
 }
 
 const maxWriteAttempts = 8;
-/** Jittered pause between optimistic-lock retries, so that colliding writers fall out of step. */
-const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
+/** Jittered exponential pause between optimistic-lock retries, so that colliding writers fall out of step. */
+const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(500, 10 * 2 ** attempt)));
 
 /**
  * Read, apply, write conditionally on the version: `attempt` gets the current object and returns the

@@ -22,8 +22,13 @@ import { deliveryMessage, type DeliveryQueue, type OutboxStore, type SubscriberD
  * between the write and the enqueue loses nothing: the sweeper finds deliveries that are due.
  */
 export interface EventEmitter {
-  /** Builds the events of a change and the deliveries they fan out to; writes nothing. */
-  prepare(origin: EventOrigin, inputs: EventInput[]): Promise<Outbox>;
+  /** The destinations and endpoints the origin's events may fan out to (one read, reusable across retries). */
+  audienceOf(origin: EventOrigin): Promise<Subscriber[]>;
+  /**
+   * Builds the events of a change and the deliveries they fan out to; writes nothing. Reads the audience
+   * unless given one.
+   */
+  prepare(origin: EventOrigin, inputs: EventInput[], audience?: Subscriber[]): Promise<Outbox>;
   /** After the outbox was written (with the change it belongs to): enqueues its deliveries. */
   dispatch(outbox: Outbox): Promise<void>;
   /** prepare, write the outbox on its own, dispatch: for changes that write nothing else. */
@@ -59,12 +64,14 @@ export function eventEmitter({ subscribers, store, queue, clock = Date.now }: Ev
     created: now,
   });
 
-  async function prepare(origin: EventOrigin, inputs: EventInput[]): Promise<Outbox> {
+  const audienceOf = (origin: EventOrigin): Promise<Subscriber[]> =>
+    subscribers.subscribersOf({ accountId: origin.platformId, livemode: origin.scope.livemode });
+
+  async function prepare(origin: EventOrigin, inputs: EventInput[], given?: Subscriber[]): Promise<Outbox> {
     const now = clock();
     const outbox = emptyOutbox();
     const fansOut = inputs.some((input) => input.kind === 'snapshot' || !input.only);
-    const platform: Scope = { accountId: origin.platformId, livemode: origin.scope.livemode };
-    const audience = fansOut ? await subscribers.subscribersOf(platform) : [];
+    const audience = given ?? (fansOut ? await audienceOf(origin) : []);
     const source = sourceOf(origin);
     const base = { scope: origin.scope, platformId: origin.platformId, created: now };
 
@@ -130,6 +137,7 @@ export function eventEmitter({ subscribers, store, queue, clock = Date.now }: Ev
   }
 
   return {
+    audienceOf,
     prepare,
     dispatch,
     async publish(origin, inputs) {

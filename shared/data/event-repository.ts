@@ -53,14 +53,14 @@ function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput
 /** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
 export function dynamoEventRepository(table: Table): EventStore {
   const { name } = table;
-  const fresh = (item: Record<string, unknown> | undefined, now: number) => (item && (item.expiresAt as number) > epochSeconds(now) ? item : undefined);
+  /** The stored item if it exists and its retention has not passed (TTL deletion is lazy). */
+  async function getFresh<T>(key: { PK: string; SK: string }, now: number): Promise<T | undefined> {
+    const item = await table.get(key);
+    return item && (item.expiresAt as number) > epochSeconds(now) ? strip<T>(item) : undefined;
+  }
 
   return {
-    async getThin(scope, id, now) {
-      const Item = await table.get({ PK: thinKeys.pk(scope), SK: thinKeys.sk(id) });
-      const item = fresh(Item, now);
-      return item ? strip<ThinEvent>(item) : undefined;
-    },
+    getThin: (scope, id, now) => getFresh<ThinEvent>({ PK: thinKeys.pk(scope), SK: thinKeys.sk(id) }, now),
 
     async listThin(scope, query, now) {
       const { lo, hi } = skRange('EVENT#', query.created);
@@ -85,11 +85,7 @@ export function dynamoEventRepository(table: Table): EventStore {
       return { items: page.items.map((item) => strip<ThinEvent>(item)), hasMore: page.hasMore };
     },
 
-    async getSnapshot(scope, id, now) {
-      const Item = await table.get({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) });
-      const item = fresh(Item, now);
-      return item ? strip<SnapshotEvent>(item) : undefined;
-    },
+    getSnapshot: (scope, id, now) => getFresh<SnapshotEvent>({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) }, now),
 
     async listSnapshot(scope, query, now) {
       const { lo, hi } = skRange('EVENT#', query.created);

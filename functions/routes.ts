@@ -26,6 +26,8 @@ const reads: Permission[] = ['table:read'];
 const writes: Permission[] = ['table:write'];
 /** A change that emits events writes them with their deliveries, then puts the deliveries on the queue. */
 const emits: Permission[] = ['table:write', 'queue:deliveries:send'];
+/** Metering stores its work, then puts it on the meter-events queue. */
+const meters: Permission[] = ['table:write', 'queue:meter-events:send'];
 
 export const routes: Route[] = [
   { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: emits },
@@ -46,6 +48,13 @@ export const routes: Route[] = [
   { name: 'updateMeter', method: 'POST', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/update.ts', permissions: emits },
   { name: 'deactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/deactivate', handler: 'functions/http/v1/billing/meters/deactivate.ts', permissions: emits },
   { name: 'reactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/reactivate', handler: 'functions/http/v1/billing/meters/reactivate.ts', permissions: emits },
+  { name: 'listMeterEventSummaries', method: 'GET', path: '/v1/billing/meters/{id}/event_summaries', handler: 'functions/http/v1/billing/meters/event-summaries.ts', permissions: reads },
+
+  { name: 'createMeterEvent', method: 'POST', path: '/v2/billing/meter_events', handler: 'functions/http/v2/billing/meter-events/create.ts', permissions: meters },
+  { name: 'createMeterEventAdjustment', method: 'POST', path: '/v2/billing/meter_event_adjustments', handler: 'functions/http/v2/billing/meter-event-adjustments/create.ts', permissions: meters },
+  { name: 'retrieveMeterEventAdjustment', method: 'GET', path: '/v2/billing/meter_event_adjustments/{id}', handler: 'functions/http/v2/billing/meter-event-adjustments/retrieve.ts', permissions: reads },
+  { name: 'createMeterEventSession', method: 'POST', path: '/v2/billing/meter_event_session', handler: 'functions/http/v2/billing/meter-event-session/create.ts', permissions: writes },
+  { name: 'createMeterEventStream', method: 'POST', path: '/v2/billing/meter_event_stream', handler: 'functions/http/v2/billing/meter-event-stream/create.ts', permissions: meters },
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
@@ -76,7 +85,7 @@ export interface QueueWorker {
   queue: QueueName;
   handler: string;
   permissions: Permission[];
-  /** @default 10 */
+  /** Messages per invocation; Lambda takes up to 10,000 with a batching window, the local stack at most 10 per receive. @default 10 */
   batchSize?: number;
   /** Seconds Lambda may wait to fill a batch; 0 invokes as soon as messages arrive (latency matters). @default 0 */
   maxBatchingWindowSeconds?: number;
@@ -85,6 +94,8 @@ export interface QueueWorker {
 export const queueWorkers: QueueWorker[] = [
   /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
   { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10 },
+  /** Counts meter events, stream batches and cancellations into usage, aggregated per batch. */
+  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:write'], batchSize: 100, maxBatchingWindowSeconds: 1 },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
@@ -99,4 +110,8 @@ export interface ScheduledJob {
 export const scheduledJobs: ScheduledJob[] = [
   /** The outbox sweeper: re-enqueues deliveries that are due but not on the queue (crash, long backoff). */
   { name: 'sweepDeliveries', handler: 'functions/schedules/sweep-deliveries.ts', everyMinutes: 1, permissions: ['table:write', 'queue:deliveries:send'] },
+  /** Re-queues stored meter work whose message was lost (accepted events, stream batches, cancellations). */
+  { name: 'sweepMeterWork', handler: 'functions/schedules/sweep-meter-work.ts', everyMinutes: 1, permissions: ['table:write', 'queue:meter-events:send'] },
+  /** Reports closed meter error windows as thin events. */
+  { name: 'reportMeterErrors', handler: 'functions/schedules/report-meter-errors.ts', everyMinutes: 1, permissions: emits },
 ];

@@ -133,7 +133,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
       for (let i = 0; i < (options.pollersPerWorker ?? 4); i++) {
-        pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: worker.batchSize, functionName: worker.name }));
+        pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: Math.min(10, worker.batchSize ?? 10), functionName: worker.name }));
       }
     }
     stops.push(async () => {

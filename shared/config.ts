@@ -31,6 +31,8 @@ const schema = z.object({
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The sweeper re-enqueues a pending delivery this long after it was due. */
   SWEEP_GRACE_SECONDS: z.coerce.number().int().nonnegative().default(60),
+  /** Errors found while processing meter events are gathered per meter over windows this long, then reported. */
+  METER_ERROR_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /** Base URL of the cloudtwo Event Grid partner topics (the local stack runs a receiver). */
   CLOUDTWO_EVENT_GRID_ENDPOINT: optionalUrl,
   /** Partner name in cloudone event source names: `<prefix>/<account>/<destination>`. */

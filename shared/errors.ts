@@ -33,6 +33,12 @@ export class IdempotencyError extends ServiceError {}
 
 export class RateLimitError extends ServiceError {}
 
+/** Another request holds what this one needs at this moment (for example usage for the same customer and meter). */
+export class ConflictError extends ServiceError {}
+
+/** A short-lived credential (a meter event session token) is past its expiry. */
+export class SessionExpiredError extends ServiceError {}
+
 export class RequestTooLargeError extends ServiceError {
   constructor(limitBytes: number) {
     super(`The request body is larger than the limit of ${limitBytes} bytes.`, 'request_too_large');

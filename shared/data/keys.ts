@@ -93,3 +93,61 @@ export const meter = {
   /** One item per event name and owner: makes event names unique and finds a meter by its event name. */
   eventNameSk: (eventName: string) => `METER_EVENT_NAME#${eventName}`,
 };
+
+/**
+ * A meter event, by the identifier that makes it unique for 24 hours: one partition per identifier, so
+ * the uniqueness check is a conditional put that never contends with other events. Holds the event,
+ * its processing status and a requested cancellation.
+ */
+export const meterEvent = {
+  pk: (scope: Scope, identifier: string) => `METER_EVENT#${scope.accountId}#${mode(scope.livemode)}#${identifier}`,
+  sk: () => 'METER_EVENT',
+};
+
+/** The lease that turns away a second concurrent usage event for the same customer and meter (409). */
+export const meterUsageLock = {
+  pk: (scope: Scope, meterId: string, customerId: string) => `METER_USAGE_LOCK#${scope.accountId}#${mode(scope.livemode)}#${meterId}#${customerId}`,
+  sk: () => 'LOCK',
+};
+
+/** One request to the meter event stream (up to 100 events), kept until processed. */
+export const meterEventBatch = {
+  pk: (id: string) => `METER_EVENT_BATCH#${id}`,
+  sk: () => 'BATCH',
+};
+
+export const meterEventAdjustment = {
+  pk: (scope: Scope, id: string) => `METER_EVENT_ADJUSTMENT#${scope.accountId}#${mode(scope.livemode)}#${id}`,
+  sk: () => 'ADJUSTMENT',
+};
+
+/** A meter event session, by the SHA-256 of its token. */
+export const meterEventSession = {
+  pk: (tokenHash: string) => `METER_EVENT_SESSION#${tokenHash}`,
+  sk: () => 'SESSION',
+};
+
+/**
+ * Usage of one meter and customer, one item per minute of event time: the partition a summary query
+ * reads. Written once per processed batch and group, never once per event.
+ */
+export const meterUsage = {
+  pk: (scope: Scope, meterId: string, customerId: string) => `METER_USAGE#${scope.accountId}#${mode(scope.livemode)}#${meterId}#${customerId}`,
+  sk: (minuteStart: number) => `MINUTE#${String(minuteStart).padStart(15, '0')}`,
+};
+
+/** Errors found while processing, per meter (or `none` for events naming no meter) and validation window. */
+export const meterErrorWindow = {
+  pk: (scope: Scope, meterId: string | null) => `METER_ERRORS#${scope.accountId}#${mode(scope.livemode)}#${meterId ?? 'none'}`,
+  sk: (windowStart: number) => `WINDOW#${String(windowStart).padStart(15, '0')}`,
+};
+
+/**
+ * GSI2, sparse: meter work not finished yet (accepted events, stream batches, cancellations, error windows
+ * to report), by shard and due time. The meter sweeper re-enqueues what a crash left behind; the report
+ * job finds windows to report.
+ */
+export const meterWorkDue = {
+  gsi2pk: (kind: 'work' | 'report', shard: number) => `METER_${kind === 'work' ? 'WORK' : 'REPORTS'}_DUE#${shard}`,
+  gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
+};

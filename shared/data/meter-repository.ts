@@ -6,24 +6,32 @@ import { transactGuarded } from './transactions.ts';
 
 /**
  * DynamoDB adapter: meters live in their owner's partition next to one `METER_EVENT_NAME#<name>` item
- * each, written in the same transaction, which keeps event names unique and finds a meter by its name.
+ * each, written in the same transaction, which keeps event names unique. The name item carries a copy of
+ * the meter, rewritten with every change, so a meter event finds its meter in a single read.
  */
 export function dynamoMeterRepository(table: Table): MeterRepository {
   const store = ownedResourceStore<Meter>(table, { entity: 'meter', keys });
+  const meterItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.sk(meter.id), entity: 'meter', ...meter });
+  const nameItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.eventNameSk(meter.eventName), entity: 'meter_event_name', meterId: meter.id, meter });
   return {
     ...store,
     create(meter, outbox) {
-      const claim = {
+      const claim = { TableName: table.name, Item: nameItem(meter), ConditionExpression: 'attribute_not_exists(PK)' };
+      return transactGuarded(table, [{ Put: claim }, { Put: { TableName: table.name, Item: meterItem(meter) } }], outbox);
+    },
+    replace(next, outbox) {
+      const put = {
         TableName: table.name,
-        Item: { PK: keys.pk(meter.scope), SK: keys.eventNameSk(meter.eventName), entity: 'meter_event_name', meterId: meter.id },
-        ConditionExpression: 'attribute_not_exists(PK)',
+        Item: meterItem(next),
+        ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+        ExpressionAttributeValues: { ':previous': next.version - 1 },
       };
-      const put = { TableName: table.name, Item: { PK: keys.pk(meter.scope), SK: keys.sk(meter.id), entity: 'meter', ...meter } };
-      return transactGuarded(table, [{ Put: claim }, { Put: put }], outbox);
+      return transactGuarded(table, [{ Put: put }, { Put: { TableName: table.name, Item: nameItem(next) } }], outbox);
     },
     async findByEventName(scope, eventName) {
       const claim = await table.get({ PK: keys.pk(scope), SK: keys.eventNameSk(eventName) });
-      return claim ? store.get(scope, claim.meterId as string) : undefined;
+      if (!claim) return undefined;
+      return (claim.meter as Meter | undefined) ?? store.get(scope, claim.meterId as string);
     },
   };
 }

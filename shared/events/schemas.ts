@@ -1,20 +1,15 @@
 import { z } from 'zod';
-import { booleanParam, expandParam, integerParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, expandParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 const unixTime = integerParam(0, 253402300799);
 
-/** A v2 time: RFC 3339, or Unix seconds (the SDK sends Dates as seconds in a string). */
-const v2Time = z.union([
-  z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)),
-  unixTime.transform((seconds) => seconds * 1000),
-]);
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
   page: z.string().optional(),
   object_id: z.string().min(1).optional(),
   types: z.array(z.string().min(1)).max(20).optional(),
-  created: z.strictObject({ gt: v2Time.optional(), gte: v2Time.optional(), lt: v2Time.optional(), lte: v2Time.optional() }).optional(),
+  created: z.strictObject({ gt: v2Time().optional(), gte: v2Time().optional(), lt: v2Time().optional(), lte: v2Time().optional() }).optional(),
 });
 
 export const retrieveThinEventParams = z.strictObject({});

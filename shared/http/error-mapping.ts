@@ -1,5 +1,6 @@
 import {
   AuthenticationError,
+  ConflictError,
   IdempotencyError,
   InvalidRequestError,
   MethodNotAllowedError,
@@ -8,6 +9,7 @@ import {
   RateLimitError,
   RequestTooLargeError,
   ServiceError,
+  SessionExpiredError,
   UnrecognizedUrlError,
   UnsupportedMediaTypeError,
 } from '#shared/errors.ts';
@@ -35,6 +37,8 @@ const mappings: Array<[abstract new (...args: never[]) => ServiceError, Mapping]
   [PermissionError, { status: 403, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [MethodNotAllowedError, { status: 405, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [IdempotencyError, { status: 409, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
+  [ConflictError, { status: 409, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [SessionExpiredError, { status: 401, v1Type: 'authentication_error', v2Type: 'temporary_session_expired' }],
   [RequestTooLargeError, { status: 413, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [UnsupportedMediaTypeError, { status: 415, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [RateLimitError, { status: 429, v1Type: 'rate_limit_error', v2Type: 'rate_limit' }],

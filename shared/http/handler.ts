@@ -44,6 +44,8 @@ export interface HttpHandlerOptions<S extends z.ZodType> {
   params: S;
   /** Only token creation accepts publishable keys. @default false */
   allowPublishableKey?: boolean;
+  /** Another credential than an API key (the meter event stream takes a session token). */
+  authenticate?: (headers: Record<string, string | undefined>) => Promise<Caller>;
 }
 
 export interface PipelinePorts {
@@ -116,7 +118,9 @@ export async function serveRequest<S extends z.ZodType>(
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
   try {
-    const caller = await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
+    const caller = options.authenticate
+      ? await options.authenticate(headers)
+      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
     serviceVersion = requestedServiceVersion(headers['service-version']);
     const raw = decodeParams({
       api,

@@ -58,3 +58,12 @@ export const v1ListParams = {
   ending_before: z.string().min(1).optional(),
   expand: expandParam().optional(),
 };
+
+const unixTime = integerParam(0, 253402300799);
+
+/** A v2 time, in milliseconds: RFC 3339, or Unix seconds (the SDK sends Dates as seconds in a string). */
+export const v2Time = () =>
+  z.union([z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)), unixTime.transform((seconds) => seconds * 1000)]);
+
+/** A v1 time: Unix seconds, in milliseconds. */
+export const v1Time = () => unixTime.transform((seconds) => seconds * 1000);

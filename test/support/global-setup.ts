@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
     port: 0,
     quiet: true,
     jobIntervalMs: 500,
-    env: { DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1', DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1', SWEEP_GRACE_SECONDS: '2', DELIVERY_TIMEOUT_MS: '2000' },
+    env: { DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1', DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1', SWEEP_GRACE_SECONDS: '2', DELIVERY_TIMEOUT_MS: '2000', METER_ERROR_WINDOW_SECONDS: '1' },
   });
   project.provide('stack', {
     baseUrl: stack.baseUrl,

@@ -1,0 +1,11 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
+import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
+
+const service = wireMeterEventService();
+
+/** POST /v2/billing/meter_event_stream: up to 100 events, authenticated by a session token, validated when processed. */
+export const handler = httpHandler({ params: meterEventStreamParams, authenticate: service.authenticateSession }, async ({ caller, params }) => {
+  await service.acceptStream(caller, params.events);
+  return { status: 202, body: {} };
+});

@@ -1,0 +1,617 @@
+import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Outbox } from '#shared/events/event.ts';
+import type {
+  ErrorWindow,
+  MeterEventAdjustment,
+  MeterEventBatch,
+  MeterEventError,
+  MeterEventRecord,
+  MeterEventSession,
+  MeterEventStore,
+  MeterWork,
+  MinuteUsage,
+  RecordChange,
+  UsageGroup,
+} from '#shared/meter-events/meter-event.ts';
+import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import type { Table } from './client.ts';
+import { cancellationCodes, epochSeconds, isConditionFailure } from './conditions.ts';
+import {
+  meterErrorWindow,
+  meterEvent as eventKeys,
+  meterEventAdjustment as adjustmentKeys,
+  meterEventBatch as batchKeys,
+  meterEventSession as sessionKeys,
+  meterUsage as usageKeys,
+  meterUsageLock as lockKeys,
+  meterWorkDue,
+} from './keys.ts';
+import { dueShardOf, dueShards } from './outbox-items.ts';
+import { transactGuarded } from './transactions.ts';
+
+const hour = 60 * 60 * 1000;
+const day = 24 * hour;
+/** Event records outlive the 24-hour window by a day, so "too old to cancel" can be told from "unknown". */
+const eventRetentionMillis = 2 * day;
+const adjustmentRetentionMillis = 30 * day;
+const batchRetentionMillis = 7 * day;
+const errorWindowRetentionMillis = 30 * day;
+/** A usage lease is released by its request; this bounds it when the request dies. */
+const leaseMillis = 5_000;
+const maxSamplesPerCode = 5;
+const maxTransactionItems = 100;
+
+const internal = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
+const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.has(key))) as T;
+const unexpired = (item: Record<string, unknown> | undefined, now: number) =>
+  item && (typeof item.expiresAt !== 'number' || item.expiresAt * 1000 > now) ? item : undefined;
+
+const workDue = (id: string, dueAt: number) => ({ GSI2PK: meterWorkDue.gsi2pk('work', dueShardOf(id)), GSI2SK: meterWorkDue.gsi2sk(dueAt, id) });
+
+const eventKey = (event: Pick<MeterEventRecord, 'scope' | 'identifier'>) => ({ PK: eventKeys.pk(event.scope, event.identifier), SK: eventKeys.sk() });
+const adjustmentKey = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({ PK: adjustmentKeys.pk(adjustment.scope, adjustment.id), SK: adjustmentKeys.sk() });
+
+function eventItem(event: MeterEventRecord) {
+  const { cancelAdjustmentId, ...rest } = event;
+  return {
+    ...eventKey(event),
+    // Only API events wait in the work index: stream events are written when they are counted.
+    ...(event.status === 'accepted' ? workDue(eventKeys.pk(event.scope, event.identifier), event.created) : {}),
+    entity: 'meter_event',
+    expiresAt: epochSeconds(event.created + eventRetentionMillis),
+    ...rest,
+    ...(cancelAdjustmentId ? { cancelAdjustmentId } : {}),
+  };
+}
+
+const toEvent = (item: Record<string, unknown>): MeterEventRecord => {
+  const event = strip<MeterEventRecord>(item);
+  return { ...event, cancelAdjustmentId: event.cancelAdjustmentId ?? null };
+};
+
+/** Whether the error code of one transaction item is a failed condition. */
+const failedCondition = (code: string | undefined) => code === 'ConditionalCheckFailed';
+
+interface PlannedGroup {
+  group: UsageGroup;
+  /** Set when the minute already holds a later `last` value: the group then leaves it alone. */
+  keepLast: boolean;
+}
+
+/**
+ * DynamoDB adapter of the metering pipeline. Every event has its own partition (by identifier), usage is
+ * one item per meter, customer and minute, and each processed group moves its events' statuses and the
+ * minute's totals in one transaction, which is what makes counting exactly once.
+ */
+export function dynamoMeterEventStore(table: Table): MeterEventStore {
+  const { client, name } = table;
+
+  async function conditional(write: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await write();
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey }));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+
+  const completeAdjustmentUpdate = (adjustment: MeterEventAdjustment) => ({
+    TableName: name,
+    Key: adjustmentKey(adjustment),
+    UpdateExpression: 'SET #status = :complete REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: '#status = :pending',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':complete': 'complete', ':pending': 'pending' },
+  });
+
+  /** The actions of one record change, in order. */
+  function changeActions(change: RecordChange, now: number) {
+    if (change.kind === 'process') {
+      return [
+        {
+          Update: {
+            TableName: name,
+            Key: eventKey(change.event),
+            UpdateExpression: 'SET #status = :processed REMOVE GSI2PK, GSI2SK',
+            ConditionExpression: '#status = :accepted',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':processed': 'processed', ':accepted': 'accepted' },
+          },
+        },
+      ];
+    }
+    if (change.kind === 'insert') {
+      return [
+        {
+          Put: {
+            TableName: name,
+            Item: eventItem({ ...change.event, status: 'processed' }),
+            ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+            ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
+          },
+        },
+      ];
+    }
+    return [
+      {
+        Update: {
+          TableName: name,
+          Key: eventKey(change.event),
+          UpdateExpression: 'SET #status = :cancelled',
+          ConditionExpression: '#status = :processed AND cancelAdjustmentId = :adjustment',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':cancelled': 'cancelled', ':processed': 'processed', ':adjustment': change.adjustment.id },
+        },
+      },
+      { Update: completeAdjustmentUpdate(change.adjustment) },
+    ];
+  }
+
+  /** The minute's update: totals always, the `last` value when the group holds a later event than the minute. */
+  function usageAction({ group, keepLast }: PlannedGroup) {
+    let total = 0;
+    let events = 0;
+    let latest: RecordChange | undefined;
+    for (const change of group.changes) {
+      const sign = change.kind === 'cancel' ? -1 : 1;
+      total += sign * change.value;
+      events += sign;
+      if (change.kind !== 'cancel' && (!latest || change.event.timestamp >= latest.event.timestamp)) latest = change;
+    }
+    const setsLast = group.meter.formula === 'last' && latest !== undefined && !keepLast;
+    const sets = ['entity = :entity', 'minuteStart = :minute'];
+    if (setsLast) sets.push('lastValue = :lastValue', 'lastTimestamp = :lastTimestamp', 'lastIdentifier = :lastIdentifier');
+    return {
+      Update: {
+        TableName: name,
+        Key: { PK: usageKeys.pk(group.scope, group.meter.id, group.customerId), SK: usageKeys.sk(group.minute) },
+        UpdateExpression: `SET ${sets.join(', ')} ADD #total :total, #events :events`,
+        ...(setsLast ? { ConditionExpression: 'attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp' } : {}),
+        ExpressionAttributeNames: { '#total': 'total', '#events': 'events' },
+        ExpressionAttributeValues: {
+          ':entity': 'meter_usage',
+          ':minute': group.minute,
+          ':total': total,
+          ':events': events,
+          ...(setsLast ? { ':lastValue': latest!.value, ':lastTimestamp': latest!.event.timestamp, ':lastIdentifier': latest!.event.identifier } : {}),
+        },
+      },
+    };
+  }
+
+  /** Runs one transaction of whole groups. Returns what failed its condition, or 'conflict' to retry as is. */
+  async function applyTransaction(planned: PlannedGroup[], now: number): Promise<{ failed: RecordChange[]; lastBlocked: PlannedGroup[] } | 'conflict' | 'ok'> {
+    const actions: Record<string, unknown>[] = [];
+    const owners: Array<{ planned: PlannedGroup; change?: RecordChange }> = [];
+    for (const entry of planned) {
+      actions.push(usageAction(entry));
+      owners.push({ planned: entry });
+      for (const change of entry.group.changes) {
+        for (const action of changeActions(change, now)) {
+          actions.push(action);
+          owners.push({ planned: entry, change });
+        }
+      }
+    }
+    try {
+      await client.send(new TransactWriteCommand({ TransactItems: actions }));
+      return 'ok';
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (!codes) throw error;
+      if (!codes.some(failedCondition)) return 'conflict';
+      const failed = new Set<RecordChange>();
+      const lastBlocked: PlannedGroup[] = [];
+      codes.forEach((code, index) => {
+        if (!failedCondition(code)) return;
+        const owner = owners[index]!;
+        if (owner.change) failed.add(owner.change);
+        else lastBlocked.push(owner.planned);
+      });
+      return { failed: [...failed], lastBlocked };
+    }
+  }
+
+  /** Packs groups into transactions of at most 100 actions, never two updates of one minute in the same one. */
+  function pack(planned: PlannedGroup[]): PlannedGroup[][] {
+    const transactions: Array<{ groups: PlannedGroup[]; size: number; minutes: Set<string> }> = [];
+    for (const entry of planned) {
+      const size = 1 + entry.group.changes.reduce((sum, change) => sum + (change.kind === 'cancel' ? 2 : 1), 0);
+      const minute = `${usageKeys.pk(entry.group.scope, entry.group.meter.id, entry.group.customerId)}|${entry.group.minute}`;
+      let target = transactions.find((tx) => tx.size + size <= maxTransactionItems && !tx.minutes.has(minute));
+      if (!target) transactions.push((target = { groups: [], size: 0, minutes: new Set() }));
+      target.groups.push(entry);
+      target.size += size;
+      target.minutes.add(minute);
+    }
+    return transactions.map((tx) => tx.groups);
+  }
+
+  /** Splits groups whose actions would not fit one transaction. */
+  function bounded(groups: UsageGroup[]): PlannedGroup[] {
+    const planned: PlannedGroup[] = [];
+    const perChunk = Math.floor((maxTransactionItems - 1) / 2);
+    for (const group of groups) {
+      for (let start = 0; start < group.changes.length; start += perChunk) {
+        planned.push({ group: { ...group, changes: group.changes.slice(start, start + perChunk) }, keepLast: false });
+      }
+    }
+    return planned;
+  }
+
+  function errorWindowOf(item: Record<string, unknown>): ErrorWindow {
+    const byCode: ErrorWindow['byCode'] = [];
+    for (const [attribute, value] of Object.entries(item)) {
+      if (!attribute.startsWith('count_')) continue;
+      const code = attribute.slice('count_'.length);
+      const samples = ((item[`samples_${code}`] as Array<{ message: string; identifier: string }> | undefined) ?? []).slice(0, maxSamplesPerCode);
+      byCode.push({ code, count: value as number, samples });
+    }
+    byCode.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+    return {
+      scope: item.scope as Scope,
+      platformId: item.platformId as string,
+      meterId: (item.meterId as string | null) ?? null,
+      start: item.windowStart as number,
+      end: item.windowEnd as number,
+      errorCount: item.errorCount as number,
+      byCode,
+    };
+  }
+
+  return {
+    lock: (scope, meterId, customerId, owner, now) =>
+      conditional(() =>
+        client.send(
+          new PutCommand({
+            TableName: name,
+            Item: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk(), owner, lockedUntil: now + leaseMillis, expiresAt: epochSeconds(now + hour) },
+            ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
+            ExpressionAttributeValues: { ':now': now },
+          }),
+        ),
+      ),
+
+    async unlock(scope, meterId, customerId, owner) {
+      await conditional(() =>
+        client.send(
+          new DeleteCommand({
+            TableName: name,
+            Key: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk() },
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
+          }),
+        ),
+      );
+    },
+
+    record: (event) =>
+      conditional(() =>
+        client.send(
+          new PutCommand({
+            TableName: name,
+            Item: eventItem(event),
+            ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+            ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis },
+          }),
+        ),
+      ),
+
+    async getEvent(scope, identifier) {
+      const item = unexpired(await table.get(eventKey({ scope, identifier })), Date.now());
+      return item ? toEvent(item) : undefined;
+    },
+
+    async requestCancel(event, adjustment) {
+      const attach = {
+        TableName: name,
+        Key: eventKey(event),
+        UpdateExpression: 'SET cancelAdjustmentId = :adjustment',
+        ConditionExpression: 'created = :created AND attribute_not_exists(cancelAdjustmentId) AND #status IN (:accepted, :processed)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':adjustment': adjustment.id, ':created': event.created, ':accepted': 'accepted', ':processed': 'processed' },
+      };
+      const put = {
+        TableName: name,
+        Item: {
+          ...adjustmentKey(adjustment),
+          ...workDue(adjustmentKeys.pk(adjustment.scope, adjustment.id), adjustment.created),
+          entity: 'meter_event_adjustment',
+          expiresAt: epochSeconds(adjustment.created + adjustmentRetentionMillis),
+          ...adjustment,
+        },
+      };
+      return transactGuarded(table, [{ Update: attach }, { Put: put }], undefined);
+    },
+
+    async getAdjustment(scope, id) {
+      const item = await table.get(adjustmentKey({ scope, id }));
+      return item ? strip<MeterEventAdjustment>(item) : undefined;
+    },
+
+    async putBatch(batch) {
+      const key = { PK: batchKeys.pk(batch.id), SK: batchKeys.sk() };
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          Item: { ...key, ...workDue(key.PK, batch.created), entity: 'meter_event_batch', expiresAt: epochSeconds(batch.created + batchRetentionMillis), ...batch },
+        }),
+      );
+    },
+
+    async finishBatch(batch) {
+      await client.send(
+        new UpdateCommand({
+          TableName: name,
+          Key: { PK: batchKeys.pk(batch.id), SK: batchKeys.sk() },
+          UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
+          ExpressionAttributeValues: { ':now': Date.now() },
+        }),
+      );
+    },
+
+    async putSession(session, tokenHash) {
+      await client.send(
+        new PutCommand({
+          TableName: name,
+          // `expiresAt` is the table's TTL attribute (seconds): the session's own expiry is kept apart.
+          Item: { PK: sessionKeys.pk(tokenHash), SK: sessionKeys.sk(), entity: 'meter_event_session', ...session, sessionExpiresAt: session.expiresAt, expiresAt: epochSeconds(session.expiresAt + day) },
+        }),
+      );
+    },
+
+    async findSession(tokenHash) {
+      const item = await table.get({ PK: sessionKeys.pk(tokenHash), SK: sessionKeys.sk() });
+      if (!item) return undefined;
+      const { sessionExpiresAt, ...session } = strip<MeterEventSession & { sessionExpiresAt: number }>(item);
+      return { ...session, expiresAt: sessionExpiresAt };
+    },
+
+    async applyUsage(groups, now) {
+      const failed: RecordChange[] = [];
+      let pending = bounded(groups);
+      for (let round = 0; pending.length > 0; round++) {
+        if (round > 50) throw new Error('Usage could not be applied: transactions kept conflicting');
+        const retry: PlannedGroup[] = [];
+        let conflicted = false;
+        await Promise.all(
+          pack(pending).map(async (transaction) => {
+            const outcome = await applyTransaction(transaction, now);
+            if (outcome === 'ok') return;
+            if (outcome === 'conflict') {
+              conflicted = true;
+              retry.push(...transaction);
+              return;
+            }
+            const refused = new Set(outcome.failed);
+            failed.push(...outcome.failed);
+            for (const entry of transaction) {
+              const changes = entry.group.changes.filter((change) => !refused.has(change));
+              if (changes.length > 0) retry.push({ group: { ...entry.group, changes }, keepLast: entry.keepLast || outcome.lastBlocked.includes(entry) });
+            }
+          }),
+        );
+        pending = retry;
+        if (conflicted) await new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** Math.min(round, 6)) * (0.5 + Math.random())));
+      }
+      return failed;
+    },
+
+    async markInvalid(events) {
+      await Promise.all(
+        events.map((event) =>
+          conditional(() =>
+            client.send(
+              new UpdateCommand({
+                TableName: name,
+                Key: eventKey(event),
+                UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
+                ConditionExpression: '#status = :accepted',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
+              }),
+            ),
+          ),
+        ),
+      );
+    },
+
+    cancelUncounted(event, adjustment) {
+      const cancel = {
+        TableName: name,
+        Key: eventKey(event),
+        UpdateExpression: 'SET #status = :cancelled REMOVE GSI2PK, GSI2SK',
+        ConditionExpression: '#status = :accepted AND cancelAdjustmentId = :adjustment',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':cancelled': 'cancelled', ':accepted': 'accepted', ':adjustment': adjustment.id },
+      };
+      return transactGuarded(table, [{ Update: cancel }, { Update: completeAdjustmentUpdate(adjustment) }], undefined);
+    },
+
+    async completeAdjustment(adjustment) {
+      await conditional(() => client.send(new UpdateCommand(completeAdjustmentUpdate(adjustment))));
+    },
+
+    async forgetLast(scope, meterId, customerId, minute, identifier) {
+      await conditional(() =>
+        client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: { PK: usageKeys.pk(scope, meterId, customerId), SK: usageKeys.sk(minute) },
+            UpdateExpression: 'REMOVE lastValue, lastTimestamp, lastIdentifier',
+            ConditionExpression: 'lastIdentifier = :identifier',
+            ExpressionAttributeValues: { ':identifier': identifier },
+          }),
+        ),
+      );
+    },
+
+    async usage(scope, meterId, customerId, from, to): Promise<MinuteUsage[]> {
+      const items = await queryAll({
+        TableName: name,
+        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },
+      });
+      return items.map((item) => ({
+        minute: item.minuteStart as number,
+        total: item.total as number,
+        events: item.events as number,
+        last: typeof item.lastTimestamp === 'number' ? { value: item.lastValue as number, timestamp: item.lastTimestamp } : null,
+      }));
+    },
+
+    async recordErrors(errors, now, windowMillis) {
+      const byMeter = new Map<string, MeterEventError[]>();
+      for (const error of errors) {
+        const pk = meterErrorWindow.pk(error.scope, error.meterId);
+        byMeter.set(pk, [...(byMeter.get(pk) ?? []), error]);
+      }
+      await Promise.all(
+        [...byMeter.entries()].map(async ([pk, group]) => {
+          const first = group[0]!;
+          const codes = new Map<string, MeterEventError[]>();
+          for (const error of group) codes.set(error.code, [...(codes.get(error.code) ?? []), error]);
+          const names: Record<string, string> = {};
+          const values: Record<string, unknown> = {};
+          const adds = [...codes.entries()].map(([code, list], index) => {
+            names[`#c${index}`] = `count_${code}`;
+            values[`:c${index}`] = list.length;
+            return `#c${index} :c${index}`;
+          });
+          // A window already reported takes no more errors: they go to the next one.
+          for (let start = Math.floor(now / windowMillis) * windowMillis; ; start += windowMillis) {
+            const key = { PK: pk, SK: meterErrorWindow.sk(start) };
+            const counted = await conditional(() =>
+              client.send(
+                new UpdateCommand({
+                  TableName: name,
+                  Key: key,
+                  UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
+                  ConditionExpression: 'attribute_not_exists(reportedAt)',
+                  ExpressionAttributeNames: { '#scope': 'scope', ...names },
+                  ExpressionAttributeValues: {
+                    ':entity': 'meter_error_window',
+                    ':scope': first.scope,
+                    ':platformId': first.platformId,
+                    ':meterId': first.meterId,
+                    ':start': start,
+                    ':end': start + windowMillis,
+                    ':gsi2pk': meterWorkDue.gsi2pk('report', dueShardOf(pk)),
+                    ':gsi2sk': meterWorkDue.gsi2sk(start + windowMillis, `${pk}#${start}`),
+                    ':expiresAt': epochSeconds(start + errorWindowRetentionMillis),
+                    ':count': group.length,
+                    ...values,
+                  },
+                }),
+              ),
+            );
+            if (!counted) continue;
+            await Promise.all(
+              [...codes.entries()].map(([code, list]) =>
+                conditional(() =>
+                  client.send(
+                    new UpdateCommand({
+                      TableName: name,
+                      Key: key,
+                      UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
+                      ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
+                      ExpressionAttributeNames: { '#samples': `samples_${code}` },
+                      ExpressionAttributeValues: {
+                        ':empty': [],
+                        ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
+                        ':max': maxSamplesPerCode,
+                      },
+                    }),
+                  ),
+                ),
+              ),
+            );
+            return;
+          }
+        }),
+      );
+    },
+
+    async dueErrorWindows(endedBy, limit) {
+      const shards = await Promise.all(
+        Array.from({ length: dueShards }, (_, shard) =>
+          client.send(
+            new QueryCommand({
+              TableName: name,
+              IndexName: 'GSI2',
+              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+              ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('report', shard), ':by': meterWorkDue.gsi2sk(endedBy, '~') },
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      return shards.flatMap((page) => (page.Items ?? []).map(errorWindowOf));
+    },
+
+    markReported(window: ErrorWindow, outbox: Outbox) {
+      const update = {
+        TableName: name,
+        Key: { PK: meterErrorWindow.pk(window.scope, window.meterId), SK: meterErrorWindow.sk(window.start) },
+        UpdateExpression: 'SET reportedAt = :now REMOVE GSI2PK, GSI2SK',
+        // Errors counted since the window was read make it start over, so none is left out of the report.
+        ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen',
+        ExpressionAttributeValues: { ':now': Date.now(), ':seen': window.errorCount },
+      };
+      return transactGuarded(table, [{ Update: update }], outbox);
+    },
+
+    async claimOverdueWork(dueBy, retryAt, limit) {
+      const shards = await Promise.all(
+        Array.from({ length: dueShards }, (_, shard) =>
+          client.send(
+            new QueryCommand({
+              TableName: name,
+              IndexName: 'GSI2',
+              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+              ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', shard), ':by': meterWorkDue.gsi2sk(dueBy, '~') },
+              Limit: limit,
+            }),
+          ),
+        ),
+      );
+      const claimed = await Promise.all(
+        shards
+          .flatMap((page) => page.Items ?? [])
+          .map(async (item): Promise<MeterWork | undefined> => {
+            const due = workDue(item.PK as string, retryAt);
+            const moved = await conditional(() =>
+              client.send(
+                new UpdateCommand({
+                  TableName: name,
+                  Key: { PK: item.PK, SK: item.SK },
+                  UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk',
+                  ConditionExpression: 'GSI2SK = :seen',
+                  ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':seen': item.GSI2SK },
+                }),
+              ),
+            );
+            if (!moved) return undefined;
+            if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
+            if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };
+            return { kind: 'cancel', adjustment: strip<MeterEventAdjustment>(item) };
+          }),
+      );
+      return claimed.filter((work): work is MeterWork => work !== undefined);
+    },
+  };
+}

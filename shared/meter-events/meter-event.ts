@@ -1,0 +1,165 @@
+import type { Outbox } from '#shared/events/event.ts';
+import type { Meter } from '#shared/meters/meter.ts';
+import type { Scope } from '#shared/platform/types.ts';
+
+/** A usage event as a client sends it, with the identifier and timestamp filled in. */
+export interface MeterEventInput {
+  eventName: string;
+  identifier: string;
+  payload: Record<string, string>;
+  /** Event time (ms). */
+  timestamp: number;
+}
+
+/**
+ * The lifecycle of a stored meter event. `accepted`: validated by the API, not counted yet; `processed`:
+ * in the usage aggregates; `invalid`: refused by processing (reported in an error report); `cancelled`:
+ * taken out of (or kept out of) the aggregates by an adjustment.
+ */
+export type MeterEventStatus = 'accepted' | 'processed' | 'invalid' | 'cancelled';
+
+/** A meter event as the service keeps it: unique per identifier for 24 hours from `created`. */
+export interface MeterEventRecord extends MeterEventInput {
+  scope: Scope;
+  platformId: string;
+  /** When the service received it (ms); the 24-hour uniqueness and cancellation windows start here. */
+  created: number;
+  source: 'api' | 'stream';
+  /** The stream request it came in, for stream events. */
+  batchId: string | null;
+  status: MeterEventStatus;
+  /** The meter it counts for (stream events: once processed). */
+  meterId: string | null;
+  /** The adjustment that cancels it, once one was requested. */
+  cancelAdjustmentId: string | null;
+}
+
+export interface MeterEventAdjustment {
+  id: string;
+  scope: Scope;
+  platformId: string;
+  created: number;
+  eventName: string;
+  type: 'cancel';
+  cancelIdentifier: string;
+  status: 'pending' | 'complete';
+}
+
+export interface MeterEventSession {
+  id: string;
+  scope: Scope;
+  platformId: string;
+  created: number;
+  expiresAt: number;
+}
+
+/** One stream request: up to 100 events, stored before it is acknowledged. */
+export interface MeterEventBatch {
+  id: string;
+  scope: Scope;
+  platformId: string;
+  created: number;
+  events: MeterEventInput[];
+}
+
+/** Work on the meter-events queue. */
+export type MeterWork =
+  | { kind: 'event'; event: MeterEventRecord }
+  | { kind: 'batch'; batch: MeterEventBatch }
+  | { kind: 'cancel'; adjustment: MeterEventAdjustment };
+
+/** Usage of one meter and customer in one minute of event time. */
+export interface MinuteUsage {
+  minute: number;
+  /** Sum of the values of the events counted. */
+  total: number;
+  /** Number of events counted. */
+  events: number;
+  /** The value of the latest event (by event time) counted, unless that event was cancelled. */
+  last: { value: number; timestamp: number } | null;
+}
+
+/** How a stored event changes when processing counts or cancels it; `value` is what it adds to (or takes from) its minute. */
+export type RecordChange =
+  /** An API event: `accepted` → `processed`. */
+  | { kind: 'process'; event: MeterEventRecord; value: number }
+  /** A stream event, written for the first time as `processed` (its identifier may not be taken). */
+  | { kind: 'insert'; event: MeterEventRecord; value: number }
+  /** `processed` → `cancelled`, completing the adjustment. */
+  | { kind: 'cancel'; event: MeterEventRecord; value: number; adjustment: MeterEventAdjustment };
+
+/** A change of usage: the record changes of one meter, customer and minute, applied with one aggregate update. */
+export interface UsageGroup {
+  scope: Scope;
+  meter: Pick<Meter, 'id' | 'formula'>;
+  customerId: string;
+  minute: number;
+  changes: RecordChange[];
+}
+
+/** A problem found while processing, counted in its meter's error window. */
+export interface MeterEventError {
+  scope: Scope;
+  platformId: string;
+  /** null when the event names no meter (reported as `v1.billing.meter.no_meter_found`). */
+  meterId: string | null;
+  code: string;
+  message: string;
+  identifier: string;
+}
+
+/** An error window whose validation period is over and that has not been reported yet. */
+export interface ErrorWindow {
+  scope: Scope;
+  platformId: string;
+  meterId: string | null;
+  start: number;
+  end: number;
+  errorCount: number;
+  byCode: Array<{ code: string; count: number; samples: Array<{ message: string; identifier: string }> }>;
+}
+
+/** Storage port of the metering pipeline. */
+export interface MeterEventStore {
+  /** Takes the usage lease of a meter and customer unless another request holds it; false when held. */
+  lock(scope: Scope, meterId: string, customerId: string, owner: string, now: number): Promise<boolean>;
+  unlock(scope: Scope, meterId: string, customerId: string, owner: string): Promise<void>;
+  /** Stores an accepted API event unless its identifier was used in the last 24 hours; false when it was. */
+  record(event: MeterEventRecord): Promise<boolean>;
+  getEvent(scope: Scope, identifier: string): Promise<MeterEventRecord | undefined>;
+  /** Attaches the adjustment to its event and stores it; false when the event is already being cancelled or changed. */
+  requestCancel(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
+  getAdjustment(scope: Scope, id: string): Promise<MeterEventAdjustment | undefined>;
+  putBatch(batch: MeterEventBatch): Promise<void>;
+  /** Marks a stream batch processed. */
+  finishBatch(batch: MeterEventBatch): Promise<void>;
+  putSession(session: MeterEventSession, tokenHash: string): Promise<void>;
+  findSession(tokenHash: string): Promise<MeterEventSession | undefined>;
+
+  /**
+   * Applies usage groups, each with its record changes in the same transaction (so each change counts
+   * once). Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of
+   * their group was applied, and the caller retries the group without them.
+   */
+  applyUsage(groups: UsageGroup[], now: number): Promise<RecordChange[]>;
+  /** `accepted` → `invalid` for API events refused by processing. */
+  markInvalid(events: MeterEventRecord[]): Promise<void>;
+  /** Cancels an event that was never counted (`accepted` → `cancelled`), completing the adjustment; false if it changed meanwhile. */
+  cancelUncounted(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
+  /** Completes an adjustment whose event can no longer be cancelled (expired or refused meanwhile). */
+  completeAdjustment(adjustment: MeterEventAdjustment): Promise<void>;
+  /** Clears a cancelled event's value as its minute's `last` value, if it was. */
+  forgetLast(scope: Scope, meterId: string, customerId: string, minute: number, identifier: string): Promise<void>;
+
+  usage(scope: Scope, meterId: string, customerId: string, from: number, to: number): Promise<MinuteUsage[]>;
+
+  /** Counts errors in the window of length `windowMillis` around `now` (or a later one if that was reported already). */
+  recordErrors(errors: MeterEventError[], now: number, windowMillis: number): Promise<void>;
+  /** Windows that ended by `endedBy` and are not reported yet. */
+  dueErrorWindows(endedBy: number, limit: number): Promise<ErrorWindow[]>;
+  /** Marks a window reported, writing the report's outbox with it; false when it was reported already. */
+  markReported(window: ErrorWindow, outbox: Outbox): Promise<boolean>;
+
+  /** Unfinished work whose due time is past: accepted events, batches and cancellations a crash left behind. Claims each by pushing its due time to `retryAt`. */
+  claimOverdueWork(dueBy: number, retryAt: number, limit: number): Promise<MeterWork[]>;
+}

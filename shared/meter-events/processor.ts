@@ -1,0 +1,132 @@
+import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, UsageGroup } from './meter-event.ts';
+import { hasTooManyDigits, maxValueDigits, minuteOf, problemOf, readingOf, valueOf } from './rules.ts';
+
+export interface MeterEventProcessorPorts {
+  store: MeterEventStore;
+  meters: Pick<MeterRepository, 'findByEventName' | 'get'>;
+  /** Whether a customer exists in the scope (deleted customers do not). */
+  customerExists(scope: Scope, id: string): Promise<boolean>;
+  /** Length of the validation windows errors are gathered in before they are reported. */
+  errorWindowMillis: number;
+  clock?: () => number;
+}
+
+const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
+
+/**
+ * The asynchronous side of metering: applies a batch of queued work to the usage aggregates exactly once.
+ * Events are checked again (stream events for the first time), grouped in memory by meter, customer and
+ * minute, and each group is written as one aggregate update together with its events' status changes, so
+ * a redelivered message, a duplicate identifier or a concurrent worker can never count an event twice.
+ * Problems are counted in their meter's error window; cancellations run after the batch's events.
+ */
+export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = Date.now }: MeterEventProcessorPorts) {
+  async function process(work: MeterWork[]): Promise<void> {
+    const now = clock();
+    const meterCache = new Map<string, Promise<Meter | undefined>>();
+    const meterFor = (scope: Scope, eventName: string) => {
+      const key = `${scopeKey(scope)}|${eventName}`;
+      if (!meterCache.has(key)) meterCache.set(key, meters.findByEventName(scope, eventName));
+      return meterCache.get(key)!;
+    };
+    const customerCache = new Map<string, Promise<boolean>>();
+    const customerFound = (scope: Scope, id: string) => {
+      const key = `${scopeKey(scope)}|${id}`;
+      if (!customerCache.has(key)) customerCache.set(key, customerExists(scope, id));
+      return customerCache.get(key)!;
+    };
+
+    // Every event of the batch once: the first of several with one identifier wins, the others are duplicates.
+    const seen = new Set<string>();
+    const events: MeterEventRecord[] = [];
+    const admit = (event: MeterEventRecord) => {
+      const key = `${scopeKey(event.scope)}|${event.identifier}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      events.push(event);
+    };
+    for (const item of work) {
+      if (item.kind === 'event') admit(item.event);
+      if (item.kind === 'batch') {
+        const { batch } = item;
+        for (const input of batch.events) {
+          admit({ ...input, scope: batch.scope, platformId: batch.platformId, created: batch.created, source: 'stream', batchId: batch.id, status: 'processed', meterId: null, cancelAdjustmentId: null });
+        }
+      }
+    }
+
+    const errors: MeterEventError[] = [];
+    const refusedApiEvents: MeterEventRecord[] = [];
+    const groups = new Map<string, UsageGroup>();
+    await Promise.all(
+      events.map(async (event) => {
+        const meter = await meterFor(event.scope, event.eventName);
+        const refuse = (code: string, message: string) => {
+          errors.push({ scope: event.scope, platformId: event.platformId, meterId: meter?.id ?? null, code, message, identifier: event.identifier });
+          if (event.source === 'api') refusedApiEvents.push(event);
+        };
+        // Bounds are judged at receipt, not at processing, which may run later.
+        const problem = problemOf(meter, event, event.created);
+        if (problem) return refuse(problem.async, problem.message);
+        if (hasTooManyDigits(meter!, event)) {
+          return refuse('meter_event_value_too_many_digits', `The value in '${meter!.valuePayloadKey}' has more than ${maxValueDigits} digits.`);
+        }
+        const { customerId } = readingOf(meter!, event);
+        if (!(await customerFound(event.scope, customerId!))) {
+          return refuse('meter_event_customer_not_found', `No customer with id '${customerId}' was found for meter ${meter!.id}.`);
+        }
+        const minute = minuteOf(event.timestamp);
+        const key = `${scopeKey(event.scope)}|${meter!.id}|${customerId}|${minute}`;
+        const group = groups.get(key) ?? { scope: event.scope, meter: { id: meter!.id, formula: meter!.formula }, customerId: customerId!, minute, changes: [] };
+        const value = valueOf(meter!, event);
+        group.changes.push(
+          event.source === 'api' ? { kind: 'process', event, value } : { kind: 'insert', event: { ...event, meterId: meter!.id }, value },
+        );
+        groups.set(key, group);
+      }),
+    );
+
+    // Changes refused here were counted already (a redelivery), or are duplicates of a counted identifier.
+    await store.applyUsage([...groups.values()], now);
+    await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
+    await Promise.all(work.flatMap((item) => (item.kind === 'batch' ? [store.finishBatch(item.batch)] : [])));
+    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now);
+  }
+
+  /** Takes a cancelled event out of its minute's usage (or keeps it out, if it was never counted). */
+  async function cancel(adjustment: MeterEventAdjustment, now: number): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const event = await store.getEvent(adjustment.scope, adjustment.cancelIdentifier);
+      if (!event || event.cancelAdjustmentId !== adjustment.id || event.status === 'invalid' || event.status === 'cancelled') {
+        return store.completeAdjustment(adjustment);
+      }
+      if (event.status === 'accepted') {
+        if (await store.cancelUncounted(event, adjustment)) return;
+        continue;
+      }
+      const meter = event.meterId ? await meters.get(event.scope, event.meterId) : undefined;
+      if (!meter) return store.completeAdjustment(adjustment);
+      const { customerId } = readingOf(meter, event);
+      const minute = minuteOf(event.timestamp);
+      const group: UsageGroup = {
+        scope: event.scope,
+        meter: { id: meter.id, formula: meter.formula },
+        customerId: customerId!,
+        minute,
+        changes: [{ kind: 'cancel', event, value: valueOf(meter, event), adjustment }],
+      };
+      const refused = await store.applyUsage([group], now);
+      if (refused.length === 0) {
+        if (meter.formula === 'last') await store.forgetLast(event.scope, meter.id, customerId!, minute, event.identifier);
+        return;
+      }
+    }
+    throw new Error(`Adjustment ${adjustment.id} could not be applied: its event kept changing`);
+  }
+
+  return { process };
+}
+
+export type MeterEventProcessor = ReturnType<typeof meterEventProcessor>;

@@ -1,0 +1,52 @@
+import { config } from '#shared/config.ts';
+import { serviceTable } from '#shared/data/client.ts';
+import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { batchedSender } from '#shared/messaging/batched-sender.ts';
+import { errorReporter } from './error-reports.ts';
+import type { MeterWork } from './meter-event.ts';
+import { meterEventProcessor } from './processor.ts';
+import { meterEventService, type MeterWorkQueue } from './service.ts';
+import { usageSummaries } from './summaries.ts';
+import { meterWorkSweeper } from './sweeper.ts';
+
+function meterWorkQueue(): MeterWorkQueue {
+  const url = config().METER_EVENTS_QUEUE_URL;
+  if (!url) throw new Error('Invalid configuration: METER_EVENTS_QUEUE_URL is required for metering');
+  const send = batchedSender(url);
+  return { send: (work: MeterWork[]) => send(work.map((item) => JSON.stringify(item))) };
+}
+
+const ports = () => {
+  const table = serviceTable();
+  return { table, store: dynamoMeterEventStore(table), meters: dynamoMeterRepository(table) };
+};
+
+/** The synchronous side (meter events, adjustments, sessions, the stream) on its real adapters. */
+export function wireMeterEventService() {
+  const { store, meters } = ports();
+  return meterEventService({ store, meters, queue: meterWorkQueue() });
+}
+
+/** The meter-events queue worker's processor. */
+export function wireMeterEventProcessor() {
+  const { table, store, meters } = ports();
+  const customers = dynamoCustomerRepository(table);
+  return meterEventProcessor({
+    store,
+    meters,
+    customerExists: async (scope, id) => (await customers.get(scope, id)) !== undefined,
+    errorWindowMillis: config().METER_ERROR_WINDOW_SECONDS * 1000,
+  });
+}
+
+export const wireErrorReporter = () => errorReporter({ store: ports().store, events: wireEventEmitter() });
+
+export const wireMeterWorkSweeper = () => meterWorkSweeper({ store: ports().store, queue: meterWorkQueue(), graceMillis: config().SWEEP_GRACE_SECONDS * 1000 });
+
+export const wireUsageSummaries = () => {
+  const { store, meters } = ports();
+  return usageSummaries({ store, meters });
+};

@@ -9,6 +9,8 @@ export interface ServiceProcess {
   output(): string;
   /** Sends SIGTERM and waits for a clean exit, as Ctrl+C on `npm start` does. */
   stop(): Promise<number | null>;
+  /** Kills the process outright (SIGKILL), as a crash or a power cut would; its DynamoDB Local goes with it. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -38,6 +40,10 @@ export function startServiceProcess(args: string[], env: Record<string, string> 
         stop: async () => {
           child.kill('SIGTERM');
           return exited;
+        },
+        crash: async () => {
+          child.kill('SIGKILL');
+          await exited;
         },
       });
     };

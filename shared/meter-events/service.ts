@@ -71,21 +71,24 @@ export function meterEventService({ store, meters, queue, clock = Date.now }: Me
         meterId: meter!.id,
         cancelAdjustmentId: null,
       };
+      const release = () => store.unlock(origin.scope, meter!.id, customerId!, owner);
       let recorded: boolean;
       try {
         recorded = await store.record(event);
-      } finally {
-        // Released before queueing: the event is stored, the lease guards nothing more.
-        void store.unlock(origin.scope, meter!.id, customerId!, owner).catch(() => undefined);
+      } catch (error) {
+        await release();
+        throw error;
       }
       if (!recorded) {
+        await release();
         throw new InvalidRequestError(
           `A meter event with identifier '${input.identifier}' was already submitted in the last 24 hours.`,
           'duplicate_meter_event',
           'identifier',
         );
       }
-      await queue.send([{ kind: 'event', event }]);
+      // The lease is released before answering, so a client's next event never finds it held by this one.
+      await Promise.all([release(), queue.send([{ kind: 'event', event }])]);
       return event;
     },
 

@@ -128,6 +128,33 @@ describe('meter events through the official SDK', () => {
     expect(again.body.error.code).toBe('meter_event_already_cancelled');
   });
 
+  it('counts 1,000 events, then takes out the 100 cancelled ones: the summary is the sum of the 900 that stand', async () => {
+    const buyers = await Promise.all(Array.from({ length: 4 }, (_, i) => client.customers.create({ name: `bulk ${i}` })));
+    const value = (i: number) => (i % 7) + 1;
+    // One client per customer, each sending in turn (a customer and meter take one event at a time).
+    await Promise.all(
+      buyers.map(async (buyer, b) => {
+        for (let i = b; i < 1000; i += buyers.length) {
+          const answer = await api('POST', '/v2/billing/meter_events', { key, json: { event_name: 'api_calls', payload: { service_customer_id: buyer.id, value: String(value(i)) }, identifier: `bulk-${i}` } });
+          expect(answer.status).toBe(200);
+        }
+      }),
+    );
+    const cancelled = new Set(Array.from({ length: 100 }, (_, k) => k * 10 + 3));
+    await Promise.all(
+      [...cancelled].map(async (i) => {
+        const answer = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: `bulk-${i}` } } });
+        expect(answer.status).toBe(200);
+      }),
+    );
+
+    for (const [b, buyer] of buyers.entries()) {
+      let standing = 0;
+      for (let i = b; i < 1000; i += buyers.length) if (!cancelled.has(i)) standing += value(i);
+      expect(await eventually(async () => ((await total(meter.id, buyer.id)) === standing ? standing : undefined), 30_000)).toBe(standing);
+    }
+  }, 90_000);
+
   it('refuses an adjustment whose configuration does not fit its type, or that names no recent event', async () => {
     const missing = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel' } });
     const unknown = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'never-sent' } } });

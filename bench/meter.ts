@@ -1,0 +1,194 @@
+import { Agent, request } from 'node:http';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '#shared/data/client.ts';
+import { localTableName } from '#shared/data/table-schema.ts';
+import { startServiceProcess } from '#local/service-process.ts';
+
+/**
+ * `npm run bench:meter`: usage metering through the local stack (service in its own process).
+ * 1. Ceiling: the conditional writes one meter event needs (take the usage lease, claim the identifier with
+ *    the event, release the lease), straight against the stack's DynamoDB Local, 32 in flight.
+ * 2. `POST /v2/billing/meter_events`, 32 requests in flight (each client with its own customers): events/s,
+ *    p50, p99, and the share of the ceiling (target: 80 %).
+ * 3. The stream: 100-event requests for BENCH_STREAM_SECONDS (default 30) from 16 clients: events/s
+ *    overall and in the slowest second (target: 10,000/s sustained).
+ * 4. Cancellations of 1 % of the events of 2, then, once processing has drained, every customer's summary
+ *    against what was accepted minus what was cancelled: exactly once, or the run fails.
+ */
+const concurrency = 32;
+const endpointSeconds = Number(process.env.BENCH_SECONDS ?? 15);
+const ceilingSeconds = Number(process.env.BENCH_CEILING_SECONDS ?? 10);
+const streamSeconds = Number(process.env.BENCH_STREAM_SECONDS ?? 30);
+const streamClients = Number(process.env.BENCH_STREAM_CLIENTS ?? 16);
+
+// One poller per queue worker: on two cores, processing that runs flat out takes the CPU the API needs.
+// On AWS the workers are Lambda functions of their own; here processing lags behind and catches up.
+const pollers = process.env.LOCAL_WORKER_CONCURRENCY ?? '1';
+const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers });
+const dynamodbEndpoint = /DynamoDB Local\s+(\S+)/.exec(service.output())![1]!;
+const agent = new Agent({ keepAlive: true, maxSockets: 128 });
+const { port } = new URL(service.baseUrl);
+
+function call(method: string, path: string, body?: unknown, key = service.secretKey): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') }));
+    });
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+const form = (method: string, path: string, fields: Record<string, string>) =>
+  new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, method, path, agent, headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      },
+    );
+    req.on('error', reject);
+    req.end(new URLSearchParams(fields).toString());
+  });
+
+const percentile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN;
+const runFor = async (seconds: number, workers: number, work: (worker: number, n: number) => Promise<void>) => {
+  const started = Date.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: workers }, async (_, worker) => {
+      for (let n = 0; Date.now() < deadline; n++) await work(worker, n);
+    }),
+  );
+  return (Date.now() - started) / 1000;
+};
+
+// Setup: a sum meter, 8 customers per endpoint client and 64 for the stream.
+await form('POST', '/v1/billing/meters', { display_name: 'bench', event_name: 'bench_usage', 'default_aggregation[formula]': 'sum' });
+const meterId = (await call('GET', '/v1/billing/meters')).body.data[0].id as string;
+const newCustomers = (count: number) => Promise.all(Array.from({ length: count }, async (_, i) => (await form('POST', '/v1/customers', { name: `bench ${i}` })).body.id as string));
+const endpointCustomers = await newCustomers(concurrency * 8);
+const streamCustomers = await newCustomers(64);
+const expected = new Map<string, number>();
+const add = (customer: string, value: number) => expected.set(customer, (expected.get(customer) ?? 0) + value);
+
+// Warm the JVM and the handler before measuring.
+await runFor(3, concurrency, async (worker, n) => {
+  const customer = endpointCustomers[worker * 8 + (n % 8)]!;
+  const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: '1' }, identifier: `warm-${worker}-${n}` });
+  if (answer.status === 200) add(customer, 1);
+});
+
+// Let processing of the warm-up finish, so the ceiling is measured on an idle DynamoDB Local.
+for (let idle = 0; idle < 3; ) {
+  const counted = await Promise.all([...expected].map(async ([customer, value]) => (await call('GET', `/v1/billing/meters/${meterId}/event_summaries?customer=${customer}&start_time=${Math.floor(Date.now() / 60_000) * 60 - 3600}&end_time=${Math.floor(Date.now() / 60_000) * 60 + 120}`)).body.data[0].aggregated_value === value));
+  idle = counted.every(Boolean) ? idle + 1 : 0;
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+// 1. The ceiling.
+const table = documentClient(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+let ceilingEvents = 0;
+const ceilingTime = await runFor(ceilingSeconds, concurrency, async (worker, n) => {
+  const lock = { PK: `BENCH_LOCK#${worker}#${n % 8}`, SK: 'LOCK' };
+  const now = Date.now();
+  await table.send(new PutCommand({ TableName: localTableName, Item: { ...lock, owner: `${worker}-${n}`, lockedUntil: now + 5000 }, ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now', ExpressionAttributeValues: { ':now': now } }));
+  await table.send(
+    new PutCommand({
+      TableName: localTableName,
+      Item: { PK: `BENCH_EVENT#${worker}-${n}`, SK: 'METER_EVENT', eventName: 'bench_usage', identifier: `${worker}-${n}`, payload: { service_customer_id: 'cus_bench', value: '1' }, timestamp: now, created: now, status: 'accepted', GSI2PK: `BENCH_DUE#${n % 8}`, GSI2SK: `${now}#${worker}-${n}` },
+      ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+      ExpressionAttributeValues: { ':cutoff': now - 86_400_000 },
+    }),
+  );
+  await table.send(new DeleteCommand({ TableName: localTableName, Key: lock, ConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' }, ExpressionAttributeValues: { ':owner': `${worker}-${n}` } }));
+  ceilingEvents++;
+});
+const ceiling = ceilingEvents / ceilingTime;
+console.log(`(local stack with ${pollers} poller(s) per queue worker; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
+console.log(`ceiling: DynamoDB Local does the writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
+
+// 2. The per-event endpoint.
+const latencies: number[] = [];
+const accepted: Array<{ identifier: string; customer: string; value: number }> = [];
+let refused = 0;
+const endpointTime = await runFor(endpointSeconds, concurrency, async (worker, n) => {
+  const customer = endpointCustomers[worker * 8 + (n % 8)]!;
+  const value = (n % 5) + 1;
+  const identifier = `e-${worker}-${n}`;
+  const started = performance.now();
+  const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: String(value) }, identifier });
+  latencies.push(performance.now() - started);
+  if (answer.status === 200) {
+    accepted.push({ identifier, customer, value });
+    add(customer, value);
+  } else refused++;
+});
+const endpointRate = accepted.length / endpointTime;
+console.log(`meter_events: ${accepted.length} accepted in ${endpointTime.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
+console.log(`  ${((endpointRate / ceiling) * 100).toFixed(0)} % of the ceiling (target 80 %)`);
+
+// 3. The stream.
+const session = (await call('POST', '/v2/billing/meter_event_session', {})).body;
+const perSecond = new Map<number, number>();
+let streamAccepted = 0;
+let streamRefused = 0;
+const streamStarted = Date.now();
+const streamTime = await runFor(streamSeconds, streamClients, async (worker, n) => {
+  const events = Array.from({ length: 100 }, (_, i) => {
+    const customer = streamCustomers[(worker * 7 + n + i) % streamCustomers.length]!;
+    return { event_name: 'bench_usage', payload: { service_customer_id: customer, value: '1' }, identifier: `s-${worker}-${n}-${i}` };
+  });
+  const answer = await call('POST', '/v2/billing/meter_event_stream', { events }, session.authentication_token);
+  if (answer.status !== 202) {
+    streamRefused++;
+    return;
+  }
+  for (const event of events) add(event.payload.service_customer_id, 1);
+  streamAccepted += 100;
+  const second = Math.floor((Date.now() - streamStarted) / 1000);
+  perSecond.set(second, (perSecond.get(second) ?? 0) + 100);
+});
+const fullSeconds = [...perSecond.entries()].filter(([second]) => second < Math.floor(streamTime)).map(([, count]) => count);
+console.log(`stream: ${streamAccepted} events in ${streamTime.toFixed(1)} s = ${(streamAccepted / streamTime).toFixed(0)} events/s, slowest second ${Math.min(...fullSeconds)} events, ${streamRefused} requests refused (target 10,000/s)`);
+
+// 4. Cancel 1 % of the endpoint's events, then wait for processing to drain.
+const cancelled = accepted.filter((_, i) => i % 100 === 7);
+for (let start = 0; start < cancelled.length; start += concurrency) {
+  await Promise.all(
+    cancelled.slice(start, start + concurrency).map(async (event) => {
+      const answer = await call('POST', '/v2/billing/meter_event_adjustments', { event_name: 'bench_usage', type: 'cancel', cancel: { identifier: event.identifier } });
+      if (answer.status !== 200) throw new Error(`cancel ${event.identifier}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      add(event.customer, -event.value);
+    }),
+  );
+}
+const drainStarted = Date.now();
+const minute = Math.floor(Date.now() / 60_000) * 60;
+const summaryOf = async (customer: string) =>
+  (await call('GET', `/v1/billing/meters/${meterId}/event_summaries?customer=${customer}&start_time=${minute - 3600}&end_time=${minute + 120}`)).body.data[0].aggregated_value as number;
+let mismatched = [...expected.keys()];
+while (mismatched.length > 0 && Date.now() - drainStarted < 600_000) {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const values = await Promise.all(mismatched.map(async (customer) => [customer, await summaryOf(customer)] as const));
+  mismatched = values.filter(([customer, value]) => value !== expected.get(customer)).map(([customer]) => customer);
+}
+const totalEvents = accepted.length + streamAccepted;
+const drainSeconds = (Date.now() - drainStarted) / 1000;
+console.log(`processing: drained ${drainSeconds.toFixed(1)} s after the stream ended (${totalEvents} events and ${cancelled.length} cancellations in ${((Date.now() - streamStarted) / 1000).toFixed(0)} s since the stream began)`);
+const overCounted = (await Promise.all(mismatched.map(async (customer) => (await summaryOf(customer)) > expected.get(customer)!))).filter(Boolean).length;
+console.log(
+  mismatched.length === 0
+    ? `exactly once: all ${expected.size} customers' summaries equal accepted minus cancelled usage`
+    : `NOT exactly once: ${mismatched.length} customers differ (${overCounted} over-counted)`,
+);
+
+agent.destroy();
+await service.stop();
+process.exit(mismatched.length === 0 ? 0 : 1);

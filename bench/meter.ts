@@ -76,6 +76,12 @@ const newCustomers = (count: number) => Promise.all(Array.from({ length: count }
 const endpointCustomers = await newCustomers(concurrency * 8);
 const streamCustomers = await newCustomers(64);
 const expected = new Map<string, number>();
+/** A customer's usage over the last hour, as the summaries endpoint reports it. */
+const summaryOf = async (customer: string) => {
+  const minute = Math.floor(Date.now() / 60_000) * 60;
+  const answer = await call('GET', `/v1/billing/meters/${meterId}/event_summaries?customer=${customer}&start_time=${minute - 3600}&end_time=${minute + 120}`);
+  return answer.body.data[0].aggregated_value as number;
+};
 const add = (customer: string, value: number) => expected.set(customer, (expected.get(customer) ?? 0) + value);
 
 // Warm the JVM and the handler before measuring.
@@ -87,7 +93,7 @@ await runFor(3, concurrency, async (worker, n) => {
 
 // Let processing of the warm-up finish, so the ceiling is measured on an idle DynamoDB Local.
 for (let idle = 0; idle < 3; ) {
-  const counted = await Promise.all([...expected].map(async ([customer, value]) => (await call('GET', `/v1/billing/meters/${meterId}/event_summaries?customer=${customer}&start_time=${Math.floor(Date.now() / 60_000) * 60 - 3600}&end_time=${Math.floor(Date.now() / 60_000) * 60 + 120}`)).body.data[0].aggregated_value === value));
+  const counted = await Promise.all([...expected].map(async ([customer, value]) => (await summaryOf(customer)) === value));
   idle = counted.every(Boolean) ? idle + 1 : 0;
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
@@ -170,9 +176,6 @@ for (let start = 0; start < cancelled.length; start += concurrency) {
   );
 }
 const drainStarted = Date.now();
-const minute = Math.floor(Date.now() / 60_000) * 60;
-const summaryOf = async (customer: string) =>
-  (await call('GET', `/v1/billing/meters/${meterId}/event_summaries?customer=${customer}&start_time=${minute - 3600}&end_time=${minute + 120}`)).body.data[0].aggregated_value as number;
 let mismatched = [...expected.keys()];
 while (mismatched.length > 0 && Date.now() - drainStarted < 600_000) {
   await new Promise((resolve) => setTimeout(resolve, 1000));

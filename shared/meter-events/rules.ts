@@ -20,10 +20,13 @@ export interface Problem {
 
 const positiveInteger = /^\d+$/;
 
+/** A payload value by key: own keys only, so a key such as `constructor` is never read off the prototype. */
+const field = (payload: Record<string, string>, key: string): string | undefined => (Object.hasOwn(payload, key) ? payload[key] : undefined);
+
 /** The customer id and value an event carries for its meter (value null when absent). */
 export const readingOf = (meter: Meter, event: MeterEventInput) => ({
-  customerId: event.payload[meter.customerPayloadKey],
-  value: event.payload[meter.valuePayloadKey] ?? null,
+  customerId: field(event.payload, meter.customerPayloadKey),
+  value: field(event.payload, meter.valuePayloadKey) ?? null,
 });
 
 /**
@@ -76,11 +79,11 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
 /** The value an event adds to its meter's usage: 1 for `count` meters, the payload value otherwise. */
 export function valueOf(meter: Pick<Meter, 'formula' | 'valuePayloadKey'>, event: MeterEventInput): number {
   if (meter.formula === 'count') return 1;
-  return Number(event.payload[meter.valuePayloadKey]);
+  return Number(field(event.payload, meter.valuePayloadKey));
 }
 
 /** Whether the value is too long to be counted exactly. */
 export const hasTooManyDigits = (meter: Meter, event: MeterEventInput): boolean =>
-  meter.formula !== 'count' && (event.payload[meter.valuePayloadKey] ?? '').replace(/^0+/, '').length > maxValueDigits;
+  meter.formula !== 'count' && (field(event.payload, meter.valuePayloadKey) ?? '').replace(/^0+/, '').length > maxValueDigits;
 
 export const minuteOf = (timestamp: number): number => Math.floor(timestamp / 60_000) * 60_000;

@@ -65,7 +65,7 @@ export function usageSummaries({ store, meters }: { store: Pick<MeterEventStore,
       if (page.startingAfter !== undefined || page.endingBefore !== undefined) {
         const cursor = page.startingAfter ?? page.endingBefore;
         const index = all.findIndex((window) => window.id === cursor);
-        if (index < 0) throw new InvalidRequestError(`No summary '${cursor}' belongs to this range.`, 'resource_missing', page.startingAfter ? 'starting_after' : 'ending_before');
+        if (index < 0) throw new InvalidRequestError(`No summary '${cursor}' belongs to this range.`, 'resource_missing', page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
         if (page.startingAfter !== undefined) from = index + 1;
         else to = index;
       }

@@ -10,15 +10,22 @@ const day = 24 * 60 * minute;
 
 const meter = (overrides: Partial<Meter> = {}): Meter => ({
   id: 'mtr_1', scope, created: now, updated: now, displayName: 'API calls', eventName: 'api_call',
-  customerPayloadKey: 'stripe_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
+  customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
   status: 'active', deactivatedAt: null, version: 1, ...overrides,
 });
 
-const event = (payload: Record<string, string> = { stripe_customer_id: 'cus_1', value: '3' }, timestamp = now): MeterEventInput => ({
+const event = (payload: Record<string, string> = { service_customer_id: 'cus_1', value: '3' }, timestamp = now): MeterEventInput => ({
   eventName: 'api_call', identifier: 'idem_1', payload, timestamp,
 });
 
 describe('problemOf', () => {
+  it('reads only the payload\'s own keys, never inherited ones such as constructor', () => {
+    const keyed = meter({ customerPayloadKey: 'constructor', valuePayloadKey: 'toString' });
+    expect(problemOf(keyed, event({}), now)).toMatchObject({ sync: 'payload_no_customer_defined' });
+    expect(problemOf(keyed, event({ constructor: 'cus_1' }), now)).toMatchObject({ sync: 'payload_no_value_defined' });
+    expect(hasTooManyDigits(keyed, event({ constructor: 'cus_1' }))).toBe(false);
+  });
+
   it('accepts a well-formed event for an active sum meter', () => {
     expect(problemOf(meter(), event(), now)).toBeUndefined();
   });
@@ -39,16 +46,16 @@ describe('problemOf', () => {
     expect(problemOf(meter(), event({ value: '3' }), now)).toMatchObject({
       sync: 'payload_no_customer_defined',
       async: 'meter_event_no_customer_defined',
-      param: 'payload.stripe_customer_id',
+      param: 'payload.service_customer_id',
     });
   });
 
   it('treats an empty customer id as missing', () => {
-    expect(problemOf(meter(), event({ stripe_customer_id: '', value: '3' }), now)?.sync).toBe('payload_no_customer_defined');
+    expect(problemOf(meter(), event({ service_customer_id: '', value: '3' }), now)?.sync).toBe('payload_no_customer_defined');
   });
 
   it('refuses a sum meter event without a value', () => {
-    expect(problemOf(meter(), event({ stripe_customer_id: 'cus_1' }), now)).toMatchObject({
+    expect(problemOf(meter(), event({ service_customer_id: 'cus_1' }), now)).toMatchObject({
       sync: 'payload_no_value_defined',
       async: 'meter_event_invalid_value',
       param: 'payload.value',
@@ -56,19 +63,19 @@ describe('problemOf', () => {
   });
 
   it('refuses a last meter event without a value', () => {
-    expect(problemOf(meter({ formula: 'last' }), event({ stripe_customer_id: 'cus_1' }), now)?.sync).toBe('payload_no_value_defined');
+    expect(problemOf(meter({ formula: 'last' }), event({ service_customer_id: 'cus_1' }), now)?.sync).toBe('payload_no_value_defined');
   });
 
   it('accepts a count meter event without a value', () => {
-    expect(problemOf(meter({ formula: 'count' }), event({ stripe_customer_id: 'cus_1' }), now)).toBeUndefined();
+    expect(problemOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1' }), now)).toBeUndefined();
   });
 
   it('ignores whatever value a count meter event carries', () => {
-    expect(problemOf(meter({ formula: 'count' }), event({ stripe_customer_id: 'cus_1', value: 'abc' }), now)).toBeUndefined();
+    expect(problemOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1', value: 'abc' }), now)).toBeUndefined();
   });
 
   it.each(['0', '000', '-1', '2.5', 'abc', '', ' 1', '1e3'])('refuses the value %j as payload_invalid_value', (value) => {
-    expect(problemOf(meter(), event({ stripe_customer_id: 'cus_1', value }), now)).toMatchObject({
+    expect(problemOf(meter(), event({ service_customer_id: 'cus_1', value }), now)).toMatchObject({
       sync: 'payload_invalid_value',
       async: 'meter_event_invalid_value',
       param: 'payload.value',
@@ -76,7 +83,7 @@ describe('problemOf', () => {
   });
 
   it('accepts a positive integer with leading zeros', () => {
-    expect(problemOf(meter(), event({ stripe_customer_id: 'cus_1', value: '007' }), now)).toBeUndefined();
+    expect(problemOf(meter(), event({ service_customer_id: 'cus_1', value: '007' }), now)).toBeUndefined();
   });
 
   it('refuses a timestamp more than 35 days before now', () => {
@@ -107,7 +114,7 @@ describe('problemOf', () => {
     const custom = meter({ customerPayloadKey: 'account', valuePayloadKey: 'tokens' });
 
     expect(problemOf(custom, event({ account: 'cus_9', tokens: '12' }), now)).toBeUndefined();
-    expect(problemOf(custom, event({ stripe_customer_id: 'cus_9', tokens: '12' }), now)).toMatchObject({
+    expect(problemOf(custom, event({ service_customer_id: 'cus_9', tokens: '12' }), now)).toMatchObject({
       sync: 'payload_no_customer_defined',
       param: 'payload.account',
     });
@@ -126,7 +133,7 @@ describe('problemOf', () => {
 
     expect(problemOf(meter({ status: 'inactive' }), bad, now)?.sync).toBe('archived_meter');
     expect(problemOf(meter(), bad, now)?.sync).toBe('payload_no_customer_defined');
-    expect(problemOf(meter(), event({ stripe_customer_id: 'cus_1', value: '-1' }, now + day), now)?.sync).toBe('payload_invalid_value');
+    expect(problemOf(meter(), event({ service_customer_id: 'cus_1', value: '-1' }, now + day), now)?.sync).toBe('payload_invalid_value');
   });
 });
 
@@ -137,24 +144,24 @@ describe('readingOf', () => {
   });
 
   it('returns a null value when the payload holds none', () => {
-    expect(readingOf(meter(), event({ stripe_customer_id: 'cus_1' })).value).toBeNull();
+    expect(readingOf(meter(), event({ service_customer_id: 'cus_1' })).value).toBeNull();
   });
 });
 
 describe('valueOf', () => {
   it('is the payload value for sum and last meters', () => {
-    expect(valueOf(meter(), event({ stripe_customer_id: 'cus_1', value: '42' }))).toBe(42);
-    expect(valueOf(meter({ formula: 'last', valuePayloadKey: 'tokens' }), event({ stripe_customer_id: 'cus_1', tokens: '7' }))).toBe(7);
+    expect(valueOf(meter(), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(42);
+    expect(valueOf(meter({ formula: 'last', valuePayloadKey: 'tokens' }), event({ service_customer_id: 'cus_1', tokens: '7' }))).toBe(7);
   });
 
   it('is 1 for a count meter whatever the payload holds', () => {
-    expect(valueOf(meter({ formula: 'count' }), event({ stripe_customer_id: 'cus_1', value: '42' }))).toBe(1);
-    expect(valueOf(meter({ formula: 'count' }), event({ stripe_customer_id: 'cus_1' }))).toBe(1);
+    expect(valueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(1);
+    expect(valueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1' }))).toBe(1);
   });
 });
 
 describe('hasTooManyDigits', () => {
-  const withValue = (value: string) => event({ stripe_customer_id: 'cus_1', value });
+  const withValue = (value: string) => event({ service_customer_id: 'cus_1', value });
 
   it('is false for a 15-digit value and true for a 16-digit one', () => {
     expect(hasTooManyDigits(meter(), withValue('9'.repeat(15)))).toBe(false);
@@ -170,7 +177,7 @@ describe('hasTooManyDigits', () => {
   });
 
   it('reads the value from the meter key', () => {
-    expect(hasTooManyDigits(meter({ valuePayloadKey: 'tokens' }), event({ stripe_customer_id: 'cus_1', value: '1'.repeat(20), tokens: '5' }))).toBe(false);
+    expect(hasTooManyDigits(meter({ valuePayloadKey: 'tokens' }), event({ service_customer_id: 'cus_1', value: '1'.repeat(20), tokens: '5' }))).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ const at = (dayOfMonth: number, hours: number, minutes = 0) => Date.UTC(2027, 0,
 
 const meter = (overrides: Partial<Meter> = {}): Meter => ({
   id: 'mtr_1', scope, created: at(1, 0), updated: at(1, 0), displayName: 'API calls', eventName: 'api_call',
-  customerPayloadKey: 'stripe_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
+  customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
   status: 'active', deactivatedAt: null, version: 1, ...overrides,
 });
 

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { api, newPlatform, sdk } from '../support/stack.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { meterEventSession } from '#shared/data/keys.ts';
+import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
 import { eventually } from '../support/webhook-receiver.ts';
 
 const minute = 60;
@@ -201,5 +204,54 @@ describe('meter events through the official SDK', () => {
     const type = fetched.data.reason.error_types.find((entry: { code: string }) => entry.code === 'meter_event_customer_not_found');
     expect(type.sample_errors).toContainEqual({ error_message: expect.stringContaining('cus_does_not_exist'), request: { identifier: 'ghost-usage' } });
     expect(Date.parse(fetched.data.validation_end)).toBeGreaterThan(Date.parse(fetched.data.validation_start));
+  });
+
+  it('refuses an expired session token with temporary_session_expired, and a stream request of over 100 events', async () => {
+    const token = 'mes_tok_expired_for_the_test';
+    const table = stackTable();
+    const created = Date.now() - 20 * 60_000;
+    await table.client.send(
+      new PutCommand({
+        TableName: table.name,
+        Item: {
+          PK: meterEventSession.pk(createHash('sha256').update(token).digest('hex')),
+          SK: meterEventSession.sk(),
+          id: 'mtrses_expired',
+          scope: { accountId: stack.defaultPlatform.account, livemode: false },
+          platformId: stack.defaultPlatform.account,
+          created,
+          sessionExpiresAt: created + 15 * 60_000,
+        },
+      }),
+    );
+    const expired = await sdk(token).v2.billing.meterEventStream.create({ events: [{ event_name: 'api_calls', payload: { service_customer_id: customer.id, value: '1' } }] }).catch((error: unknown) => error);
+    expect(expired).toMatchObject({ type: 'TemporarySessionExpiredError', statusCode: 401 });
+
+    const session = await client.v2.billing.meterEventSession.create();
+    const tooMany = await api('POST', '/v2/billing/meter_event_stream', {
+      key: session.authentication_token,
+      json: { events: Array.from({ length: 101 }, () => ({ event_name: 'api_calls', payload: { service_customer_id: customer.id, value: '1' } })) },
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.type).toBe('invalid_request_error');
+  });
+
+  it('reports streamed events that name no meter as v1.billing.meter.no_meter_found', async () => {
+    const session = await client.v2.billing.meterEventSession.create();
+    await sdk(session.authentication_token).v2.billing.meterEventStream.create({
+      events: [{ event_name: 'no_such_meter', payload: { service_customer_id: customer.id, value: '1' }, identifier: 'lost-in-stream' }],
+    });
+
+    const report = await eventually(async () => {
+      const events = await client.v2.core.events.list({ types: ['v1.billing.meter.no_meter_found'] } as never);
+      return events.data[0];
+    }, 20_000);
+    const fetched = (await client.v2.core.events.retrieve(report.id)) as unknown as { data: any; related_object: unknown };
+    expect(fetched.related_object ?? null).toBeNull();
+    expect(fetched.data.reason.error_types).toContainEqual({
+      code: 'no_meter',
+      error_count: 1,
+      sample_errors: [{ error_message: expect.stringContaining('no_such_meter'), request: { identifier: 'lost-in-stream' } }],
+    });
   });
 });

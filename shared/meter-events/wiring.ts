@@ -4,6 +4,7 @@ import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { errorReporter } from './error-reports.ts';
 import type { MeterWork } from './meter-event.ts';
@@ -11,6 +12,8 @@ import { meterEventProcessor } from './processor.ts';
 import { meterEventService, type MeterWorkQueue } from './service.ts';
 import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
+
+const customerCacheMillis = 10_000;
 
 function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
@@ -34,10 +37,19 @@ export function wireMeterEventService() {
 export function wireMeterEventProcessor() {
   const { table, store, meters } = ports();
   const customers = dynamoCustomerRepository(table);
+  // Customers found stay found for a few seconds per warm worker: one read per customer, not per batch.
+  const found = new Map<string, number>();
+  const customerExists = async (scope: Scope, id: string) => {
+    const key = `${scope.accountId}|${scope.livemode}|${id}`;
+    if ((found.get(key) ?? 0) > Date.now()) return true;
+    const exists = (await customers.get(scope, id)) !== undefined;
+    if (exists) found.set(key, Date.now() + customerCacheMillis);
+    return exists;
+  };
   return meterEventProcessor({
     store,
     meters,
-    customerExists: async (scope, id) => (await customers.get(scope, id)) !== undefined,
+    customerExists,
     errorWindowMillis: config().METER_ERROR_WINDOW_SECONDS * 1000,
   });
 }

@@ -136,7 +136,7 @@ const measureCeiling = async (processing: boolean) => {
 };
 const ceiling = await measureCeiling(false);
 const fullCeiling = await measureCeiling(true);
-console.log(`(local stack with ${pollers} poller(s) per queue worker; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
+console.log(`(local stack with ${pollers} batch(es) at once per queue worker; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
 console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
 console.log(`  and ${fullCeiling.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
 

@@ -37,6 +37,12 @@ export interface QueuePollerOptions {
   timeoutMs?: number;
   /** Pause after SQS itself fails, before the next attempt. @default 1_000 */
   retryPauseMs?: number;
+  /**
+   * Batches handled at once, like concurrent Lambda invocations: one receive loop hands batches out, so an
+   * idle worker keeps one long poll open instead of one per invocation (which all wake for each message).
+   * @default 1
+   */
+  concurrency?: number;
   /** @default console */
   logger?: PollerLogger;
 }
@@ -51,19 +57,25 @@ export interface QueuePoller {
  * receive a batch, invoke the handler with an `SQSEvent`, then delete every message not listed in
  * `batchItemFailures`. A thrown error or an invalid response fails the whole batch (nothing is deleted);
  * failed messages come back after the queue's visibility timeout, and the queue's redrive policy moves them
- * to its dead-letter queue after `maxReceiveCount` receives. One batch at a time.
+ * to its dead-letter queue after `maxReceiveCount` receives. Up to `concurrency` batches at a time; the
+ * deletes of batches that finish close together share DeleteMessageBatch calls.
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000 } = options;
+  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000, concurrency = 1 } = options;
   const logger = options.logger ?? console;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
     throw new Error(`batchSize must be an integer from 1 to 10, got ${batchSize}`);
   }
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
   const queueName = queueUrl.split('/').pop() ?? queueUrl;
   const functionName = options.functionName ?? queueName;
 
   let stopping = false;
   let receiving: AbortController | undefined;
+  const inFlight = new Set<Promise<void>>();
+  let slotFreed: (() => void) | undefined;
+  let toDelete: Message[] = [];
+  let deleting: Promise<void> | undefined;
   let wakeFromPause: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((resume) => {
@@ -78,6 +90,10 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     const region = await sqsClient.config.region();
     const eventSourceARN = options.queueArn ?? (await lookUpQueueArn(region));
     while (!stopping) {
+      if (inFlight.size >= concurrency) {
+        await new Promise<void>((resume) => (slotFreed = resume));
+        continue;
+      }
       let messages: Message[];
       try {
         receiving = new AbortController();
@@ -105,8 +121,15 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         if (waitTimeSeconds === 0) await pause(100);
         continue;
       }
-      await handleBatch(messages, region, eventSourceARN);
+      const batch = handleBatch(messages, region, eventSourceARN).finally(() => {
+        inFlight.delete(batch);
+        slotFreed?.();
+        slotFreed = undefined;
+      });
+      inFlight.add(batch);
     }
+    while (inFlight.size > 0) await Promise.all(inFlight);
+    await deleting;
   }
 
   async function handleBatch(messages: Message[], region: string, eventSourceARN: string): Promise<void> {
@@ -124,7 +147,18 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     }
     if (failed === 'all') return;
     const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
-    await deleteMessages(done);
+    if (done.length === 0) return;
+    toDelete.push(...done);
+    // One delete pass at a time; what finishes meanwhile joins the next pass, in calls of up to 10.
+    deleting ??= (async () => {
+      while (toDelete.length > 0) {
+        const batch = toDelete;
+        toDelete = [];
+        await deleteMessages(batch);
+      }
+      deleting = undefined;
+    })();
+    await deleting;
   }
 
   async function deleteMessages(messages: Message[]): Promise<void> {
@@ -163,6 +197,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       stopping = true;
       receiving?.abort();
       wakeFromPause?.();
+      slotFreed?.();
       await polling;
     },
   };

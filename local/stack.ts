@@ -35,8 +35,8 @@ export interface LocalStackOptions {
   jobs?: ScheduledJob[];
   /** Milliseconds between runs of each scheduled job locally (their AWS schedule is in minutes). @default 10_000 */
   jobIntervalMs?: number;
-  /** Pollers per queue worker: like concurrent Lambda invocations. @default 4 */
-  pollersPerWorker?: number;
+  /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 4 */
+  workerConcurrency?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
   /** Quieter logs (tests). @default false */
@@ -132,9 +132,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-      for (let i = 0; i < (options.pollersPerWorker ?? 4); i++) {
-        pollers.push(startQueuePoller({ sqsClient, queueUrl: queue.url, queueArn: queue.arn, handler, batchSize: Math.min(10, worker.batchSize ?? 10), functionName: worker.name }));
-      }
+      pollers.push(
+        startQueuePoller({
+          sqsClient,
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          handler,
+          batchSize: Math.min(10, worker.batchSize ?? 10),
+          functionName: worker.name,
+          concurrency: options.workerConcurrency ?? 4,
+        }),
+      );
     }
     stops.push(async () => {
       await Promise.all(pollers.map((poller) => poller.stop()));

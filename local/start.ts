@@ -19,7 +19,7 @@ try {
     stateFile: inMemory ? undefined : localStackStateFile,
     secretKey: process.env.SERVICE_SECRET_KEY || undefined,
     publishableKey: process.env.SERVICE_PUBLISHABLE_KEY || undefined,
-    pollersPerWorker: process.env.LOCAL_WORKER_CONCURRENCY ? Number(process.env.LOCAL_WORKER_CONCURRENCY) : undefined,
+    workerConcurrency: process.env.LOCAL_WORKER_CONCURRENCY ? Number(process.env.LOCAL_WORKER_CONCURRENCY) : undefined,
     jobIntervalMs: process.env.LOCAL_JOB_INTERVAL_MS ? Number(process.env.LOCAL_JOB_INTERVAL_MS) : undefined,
   });
   const { defaultPlatform: platform } = stack;

@@ -1,12 +1,10 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Delivery, Outbox, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
+import { eventRetentionMillis, type Delivery, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { epochSeconds } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Events are kept 30 days, deliveries as long as their events. */
-export const eventRetentionMillis = 30 * 24 * 60 * 60 * 1000;
 export const dueShards = 8;
 
 /** Spreads pending deliveries over a few GSI2 partitions, so the sweeper's reads and the writes stay cool. */

@@ -1,6 +1,6 @@
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
 import type { EventStore } from '#shared/events/event-store.ts';
-import type { AttemptRecord, Delivery, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
+import { eventRetentionMillis, type AttemptRecord, type Delivery, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
@@ -46,12 +46,21 @@ type Target =
 export function deliveryService(ports: DeliveryServicePorts) {
   const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random } = ports;
 
-  /** Loads what a delivery needs, in parallel, from the message (no read of the delivery first). */
+  /**
+   * Loads what a delivery needs, in parallel: the destination always (it may have changed), the delivery
+   * and a thin event only when the message does not carry them.
+   */
   async function load(message: DeliveryMessage, now: number) {
-    const { event, destination } = message;
+    const { event, destination, thinEvent } = message;
     const [delivery, found, target] = await Promise.all([
-      deliveries.get(message.deliveryId),
-      event.kind === 'thin' ? events.getThin(event.scope, event.id, now) : events.getSnapshot(event.scope, event.id, now),
+      message.delivery ?? deliveries.get(message.deliveryId),
+      thinEvent
+        ? thinEvent.created + eventRetentionMillis > now
+          ? thinEvent
+          : undefined
+        : event.kind === 'thin'
+          ? events.getThin(event.scope, event.id, now)
+          : events.getSnapshot(event.scope, event.id, now),
       destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id) : endpoints.get(destination.scope, destination.id),
     ]);
     return { delivery, event: found, target };
@@ -167,7 +176,9 @@ export function deliveryService(ports: DeliveryServicePorts) {
       const nextAttemptAt = now + Math.round(delay * 1000);
       const recorded = await deliveries.update(delivery, { status: 'pending', nextAttemptAt, attempt: record, settleSnapshotEvent: null });
       // Longer waits than SQS can delay are left to the sweeper, which finds the delivery once it is due.
-      if (recorded && delay <= maxQueueDelaySeconds) await queue.enqueue([message], delay);
+      if (recorded && delay <= maxQueueDelaySeconds) {
+        await queue.enqueue([deliveryMessage({ ...delivery, attempts: [...delivery.attempts, record], nextAttemptAt }, message.thinEvent)], delay);
+      }
     },
 
     /** Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs). */
@@ -176,7 +187,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
       const overdue = await deliveries.overdue(now - ports.sweepGraceMillis, 100);
       const claimed: Delivery[] = [];
       for (const delivery of overdue) if (await deliveries.reschedule(delivery, now)) claimed.push(delivery);
-      await queue.enqueue(claimed.map(deliveryMessage));
+      await queue.enqueue(claimed.map((delivery) => deliveryMessage({ ...delivery, nextAttemptAt: now })));
       return claimed.length;
     },
   };

@@ -129,7 +129,8 @@ export function eventEmitter({ subscribers, store, queue, clock = Date.now }: Ev
   async function dispatch(outbox: Outbox): Promise<void> {
     if (outbox.deliveries.length === 0) return;
     try {
-      await queue.enqueue(outbox.deliveries.map(deliveryMessage));
+      const thinEvents = new Map(outbox.thinEvents.map((event) => [event.id, event]));
+      await queue.enqueue(outbox.deliveries.map((delivery) => deliveryMessage(delivery, thinEvents.get(delivery.event.id))));
     } catch (error) {
       // The deliveries are written; the sweeper enqueues them once they are overdue.
       logger.warn('Could not enqueue deliveries; the sweeper will', { error: error as Error, count: outbox.deliveries.length });

@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import type { Delivery, DestinationRef, EventRef, Outbox, Subscriber } from './event.ts';
+import type { Delivery, DestinationRef, EventRef, Outbox, Subscriber, ThinEvent } from './event.ts';
 
 /** The destinations and v1 endpoints of a platform (one mode) that events may fan out to. */
 export interface SubscriberDirectory {
@@ -16,6 +16,13 @@ export interface DeliveryMessage {
   deliveryId: string;
   event: EventRef;
   destination: DestinationRef;
+  /**
+   * The delivery record as it stood when the message was sent, so the worker need not read it: the
+   * conditional write of the outcome (still pending, same attempt count) makes a stale copy record nothing.
+   */
+  delivery?: Delivery;
+  /** A small thin event travels with its message (events never change), so the worker need not read it. */
+  thinEvent?: ThinEvent;
 }
 
 export interface DeliveryQueue {
@@ -23,8 +30,13 @@ export interface DeliveryQueue {
   enqueue(messages: DeliveryMessage[], delaySeconds?: number): Promise<void>;
 }
 
-export const deliveryMessage = (delivery: Delivery): DeliveryMessage => ({
-  deliveryId: delivery.id,
-  event: delivery.event,
-  destination: delivery.destination,
-});
+/** Thin events up to this size ride along, so that a batch of 10 messages stays well inside SQS's 256 KiB. */
+const maxCarriedEventBytes = 8 * 1024;
+
+export function deliveryMessage(delivery: Delivery, thinEvent?: ThinEvent): DeliveryMessage {
+  const message: DeliveryMessage = { deliveryId: delivery.id, event: delivery.event, destination: delivery.destination, delivery };
+  if (thinEvent && thinEvent.id === delivery.event.id && Buffer.byteLength(JSON.stringify(thinEvent)) <= maxCarriedEventBytes) {
+    message.thinEvent = thinEvent;
+  }
+  return message;
+}

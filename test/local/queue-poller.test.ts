@@ -179,6 +179,26 @@ describe('SQS emulator and queue poller', () => {
     await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
   });
 
+  it('handles up to `concurrency` batches at once from one receive loop', async () => {
+    // Given three messages and a handler that holds each batch of one for a while
+    const queue = await testQueue();
+    for (const body of ['a', 'b', 'c']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+    let running = 0;
+    let mostAtOnce = 0;
+    const handler = async () => {
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      await new Promise((wake) => setTimeout(wake, 300));
+      running--;
+    };
+
+    // When a poller with concurrency 2 takes batches of one
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler, batchSize: 1, concurrency: 2 });
+
+    // Then two batches ran side by side, never three, and every message was handled and deleted
+    await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
+    expect(mostAtOnce).toBe(2);
+  });
+
   it('waits on stop for the batch in flight to finish and be deleted', async () => {
     // Given a slow handler working on a message
     const queue = await testQueue();

@@ -4,7 +4,7 @@ import { deliveryService } from '#shared/delivery/delivery-service.ts';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Delivery, ThinEvent } from '#shared/events/event.ts';
-import type { DeliveryMessage } from '#shared/events/ports.ts';
+import { deliveryMessage, type DeliveryMessage } from '#shared/events/ports.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const now = 1_800_000_000_000;
@@ -32,12 +32,13 @@ const answer = (outcome: 'delivered' | 'failed', missingTarget = false): Deliver
 
 function harness(options: { delivery?: Delivery; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number }) {
   const updates: DeliveryUpdate[] = [];
-  const enqueued: Array<{ count: number; delay?: number }> = [];
+  const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
   const replaced: EventDestination[] = [];
   let stored = 'destination' in options ? options.destination : destination();
   const sent: string[] = [];
+  const reads: string[] = [];
   const deliveries: DeliveryStore = {
-    get: async () => options.delivery ?? pending(),
+    get: async () => (reads.push('delivery'), options.delivery ?? pending()),
     update: async (_delivery, update) => {
       updates.push(update);
       return true;
@@ -47,7 +48,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
   };
   const service = deliveryService({
     deliveries,
-    events: { getThin: async () => event, getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
+    events: { getThin: async () => (reads.push('event'), event), getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
     destinations: {
       get: async () => stored,
       replace: async (next: EventDestination) => {
@@ -57,7 +58,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
       },
     } as never,
     endpoints: { get: async () => undefined } as never,
-    queue: { enqueue: async (messages, delay) => void enqueued.push({ count: messages.length, delay }) },
+    queue: { enqueue: async (messages, delay) => void enqueued.push({ count: messages.length, delay, messages }) },
     webhooks: { send: async ({ body }) => (sent.push(body), options.attempt ?? answer('delivered')) },
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
@@ -65,7 +66,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
     clock: () => now,
     random: () => options.random ?? 0.5,
   });
-  return { service, updates, enqueued, replaced, sent };
+  return { service, updates, enqueued, replaced, sent, reads };
 }
 
 describe('delivering one event', () => {
@@ -82,6 +83,27 @@ describe('delivering one event', () => {
     expect(updates[0]).toMatchObject({ status: 'pending', nextAttemptAt: now + 72_000 });
     expect(enqueued).toHaveLength(1);
     expect(enqueued[0]!.delay).toBeCloseTo(72);
+  });
+
+  it('reads neither the delivery nor a thin event that travel with the message, and carries the new attempt into the retry', async () => {
+    // Given a message carrying its delivery record and its thin event
+    const { service, reads, sent, enqueued } = harness({ attempt: answer('failed') });
+    const carried = deliveryMessage(pending(), event);
+
+    // When it is delivered and fails
+    await service.deliver(carried);
+
+    // Then only the destination was read, the event was sent, and the retry message carries one attempt
+    expect(reads).toEqual([]);
+    expect(JSON.parse(sent[0]!)).toMatchObject({ id: 'evt_1' });
+    expect(enqueued[0]!.messages[0]).toMatchObject({ thinEvent: { id: 'evt_1' }, delivery: { attempts: [{ outcome: 'failed', status: 500 }] } });
+  });
+
+  it('treats a carried thin event past its retention as expired', async () => {
+    const { service, sent, updates } = harness({});
+    await service.deliver(deliveryMessage(pending(), { ...event, created: now - 31 * 24 * 60 * 60 * 1000 }));
+    expect(sent).toEqual([]);
+    expect(updates[0]).toMatchObject({ status: 'cancelled' });
   });
 
   it('leaves waits longer than the queue can delay to the sweeper', async () => {
@@ -113,7 +135,7 @@ describe('delivering one event', () => {
     const early = harness({ delivery: pending(0, now + 30_000) });
     await early.service.deliver(message);
     expect(early.sent).toEqual([]);
-    expect(early.enqueued).toEqual([{ count: 1, delay: 30 }]);
+    expect(early.enqueued).toMatchObject([{ count: 1, delay: 30 }]);
   });
 
   it('activates a pending cloudone source on success and disables the destination when the source is gone', async () => {
@@ -133,6 +155,6 @@ describe('sweeping', () => {
   it('claims overdue deliveries by rescheduling them and enqueues what it claimed', async () => {
     const { service, enqueued } = harness({});
     expect(await service.sweep()).toBe(1);
-    expect(enqueued).toEqual([{ count: 1, delay: undefined }]);
+    expect(enqueued).toMatchObject([{ count: 1, delay: undefined }]);
   });
 });

@@ -1,6 +1,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { buildApp } from 'fauxqs';
+import { Worker } from 'node:worker_threads';
 import type { QueueName } from '#functions/routes.ts';
+import { withoutCallLogging } from '#shared/sdk-clients.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 
 /** One queue created in the emulator, with its dead-letter queue. */
@@ -36,24 +37,30 @@ export interface LocalSqsOptions {
 
 /** A client for the emulator: dummy credentials, us-east-1. */
 export function createLocalSqsClient(endpoint: string): SQSClient {
-  return new SQSClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
+  return withoutCallLogging(
+    new SQSClient({
+      endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
 }
 
 /**
- * Starts the fauxqs SQS emulator in this process on 127.0.0.1 and a free port, and creates every queue of
+ * Starts the fauxqs SQS emulator in this process (in a worker thread) on 127.0.0.1 and a free port, and creates every queue of
  * {@link queues}, each with its dead-letter queue. State lives in memory only (the table is the source of
  * truth; queue messages are triggers).
  */
 export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
-  // fauxqs' own starter listens on every interface; its app builder lets us bind loopback only.
-  const app = buildApp({ logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const endpoint = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  // The emulator serves every queue call of the API and the workers: in a thread of its own it uses the
+  // second core instead of the API's event loop.
+  const thread = new Worker(new URL('./sqs-thread.mjs', import.meta.url), { execArgv: [] });
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('message', (message: { port: number }) => resolve(message.port));
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`The SQS emulator's thread ended (code ${code}) before listening`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
   const client = createLocalSqsClient(endpoint);
   const created = new Map<string, LocalQueue>();
 
@@ -89,7 +96,9 @@ export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs>
     createQueue,
     stop: async () => {
       client.destroy();
-      await app.close();
+      const exited = new Promise((resolve) => thread.once('exit', resolve));
+      thread.postMessage('stop');
+      await exited;
     },
   };
 }

@@ -13,8 +13,8 @@ import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridg
 import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
-import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
-import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
+import { startQueueWorkers } from './queue-workers.ts';
+import { startSqs, type LocalSqs } from './sqs.ts';
 import type { LocalStackState } from './state-file.ts';
 
 export interface LocalStackOptions {
@@ -35,7 +35,7 @@ export interface LocalStackOptions {
   jobs?: ScheduledJob[];
   /** Milliseconds between runs of each scheduled job locally (their AWS schedule is in minutes). @default 10_000 */
   jobIntervalMs?: number;
-  /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 4 */
+  /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 8 */
   workerConcurrency?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
@@ -125,29 +125,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       publishableKey: options.publishableKey,
     });
 
-    const load = createModuleLoader();
-    const sqsClient = createLocalSqsClient(sqs.endpoint);
-    const pollers: QueuePoller[] = [];
-    for (const worker of options.workers ?? queueWorkers) {
+    const workers = (options.workers ?? queueWorkers).map((worker) => {
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
-      const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-      pollers.push(
-        startQueuePoller({
-          sqsClient,
-          queueUrl: queue.url,
-          queueArn: queue.arn,
-          handler,
-          batchSize: Math.min(10, worker.batchSize ?? 10),
-          functionName: worker.name,
-          concurrency: options.workerConcurrency ?? 4,
-        }),
-      );
-    }
-    stops.push(async () => {
-      await Promise.all(pollers.map((poller) => poller.stop()));
+      return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10) };
     });
+    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8 });
+    stops.push(queueWorkerThread.stop);
 
+    const load = createModuleLoader();
     const timers: NodeJS.Timeout[] = [];
     const running = new Set<Promise<unknown>>();
     for (const job of options.jobs ?? scheduledJobs) {

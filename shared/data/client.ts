@@ -1,6 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
+import { withoutCallLogging } from '#shared/sdk-clients.ts';
 
 export type ItemKey = { PK: string; SK: string };
 type Item = Record<string, unknown>;
@@ -67,7 +68,7 @@ let shared: Table | undefined;
 export function serviceTable(): Table {
   if (!shared) {
     const { TABLE_NAME, AWS_REGION, DYNAMODB_ENDPOINT } = config();
-    shared = makeTable(documentClient(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT })), TABLE_NAME);
+    shared = makeTable(documentClient(withoutCallLogging(new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT }))), TABLE_NAME);
   }
   return shared;
 }

@@ -1,12 +1,13 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
+import { withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
 let client: SQSClient | undefined;
 
 /** The SQS client, once per process; locally the endpoint points at the emulator. */
 export function sqsClient(): SQSClient {
-  client ??= new SQSClient({ region: config().AWS_REGION, endpoint: config().SQS_ENDPOINT });
+  client ??= withoutCallLogging(new SQSClient({ region: config().AWS_REGION, endpoint: config().SQS_ENDPOINT }));
   return client;
 }
 

@@ -1,0 +1,29 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createModuleLoader } from './http-gateway.ts';
+import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
+import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';
+import { createLocalSqsClient } from './sqs.ts';
+
+const setup = workerData as QueueWorkersSetup;
+const port = parentPort!;
+const sqsClient = createLocalSqsClient(setup.sqsEndpoint);
+const pollers: QueuePoller[] = [];
+const load = createModuleLoader();
+
+try {
+  for (const worker of setup.workers) {
+    const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
+    pollers.push(startQueuePoller({ ...worker, sqsClient, handler, functionName: worker.name, concurrency: setup.concurrency }));
+  }
+  port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
+} catch (error) {
+  port.postMessage({ kind: 'failed', message: (error as Error).message } satisfies QueueWorkersMessage);
+}
+
+port.on('message', async (message: unknown) => {
+  if (message !== 'stop') return;
+  await Promise.all(pollers.map((poller) => poller.stop()));
+  sqsClient.destroy();
+  port.postMessage({ kind: 'stopped' } satisfies QueueWorkersMessage);
+  port.close();
+});

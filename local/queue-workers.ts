@@ -1,0 +1,69 @@
+import { Worker } from 'node:worker_threads';
+
+/** One queue worker as its thread runs it: the handler module and the queue it polls. */
+export interface ThreadedQueueWorker {
+  name: string;
+  /** Handler module, relative to the repository root (as in the route table). */
+  handler: string;
+  queueUrl: string;
+  queueArn: string;
+  batchSize: number;
+}
+
+export interface QueueWorkersSetup {
+  sqsEndpoint: string;
+  workers: ThreadedQueueWorker[];
+  /** Batches each worker handles at once. */
+  concurrency: number;
+}
+
+export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };
+
+export interface QueueWorkers {
+  /** Stops the pollers after their batches in flight are handled and deleted, then ends the thread. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the queue workers in a thread of their own, with their own module instances and clients, as
+ * separate Lambda functions would: the HTTP API and the workers then use both cores instead of sharing
+ * one event loop. The thread inherits the environment as it is now (queue URLs, endpoints).
+ */
+export async function startQueueWorkers(setup: QueueWorkersSetup): Promise<QueueWorkers> {
+  const thread = new Worker(new URL('./queue-workers-thread.mjs', import.meta.url), { workerData: setup, execArgv: [] });
+  const next = (kind: QueueWorkersMessage['kind']) =>
+    new Promise<void>((resolve, reject) => {
+      const onMessage = (message: QueueWorkersMessage) => {
+        if (message.kind === 'failed') reject(new Error(`The queue workers could not start: ${message.message}`));
+        else if (message.kind === kind) resolve();
+        else return;
+        cleanUp();
+      };
+      const onExit = (code: number) => {
+        reject(new Error(`The queue workers' thread ended (code ${code}) before it was ${kind}`));
+        cleanUp();
+      };
+      const cleanUp = () => {
+        thread.off('message', onMessage);
+        thread.off('error', reject);
+        thread.off('exit', onExit);
+      };
+      thread.on('message', onMessage);
+      thread.on('error', reject);
+      thread.on('exit', onExit);
+    });
+  try {
+    await next('ready');
+  } catch (error) {
+    await thread.terminate();
+    throw error;
+  }
+  return {
+    async stop() {
+      const stopped = next('stopped');
+      thread.postMessage('stop');
+      await stopped.catch(() => undefined);
+      await thread.terminate();
+    },
+  };
+}

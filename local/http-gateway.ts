@@ -160,6 +160,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
   }
 
+  // Node closes idle keep-alive connections after 5 s, so a client reusing one just then gets ECONNRESET;
+  // hold them open about as long as cloud load balancers do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

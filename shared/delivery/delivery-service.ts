@@ -46,21 +46,22 @@ type Target =
 export function deliveryService(ports: DeliveryServicePorts) {
   const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random } = ports;
 
+  /** The event a message names: the thin event it carries while retained, else the stored one. */
+  function eventOf(message: DeliveryMessage, now: number) {
+    const { event, thinEvent } = message;
+    if (thinEvent) return thinEvent.created + eventRetentionMillis > now ? thinEvent : undefined;
+    return event.kind === 'thin' ? events.getThin(event.scope, event.id, now) : events.getSnapshot(event.scope, event.id, now);
+  }
+
   /**
    * Loads what a delivery needs, in parallel: the destination always (it may have changed), the delivery
-   * and a thin event only when the message does not carry them.
+   * and the event only when the message does not carry them.
    */
   async function load(message: DeliveryMessage, now: number) {
-    const { event, destination, thinEvent } = message;
+    const { destination } = message;
     const [delivery, found, target] = await Promise.all([
       message.delivery ?? deliveries.get(message.deliveryId),
-      thinEvent
-        ? thinEvent.created + eventRetentionMillis > now
-          ? thinEvent
-          : undefined
-        : event.kind === 'thin'
-          ? events.getThin(event.scope, event.id, now)
-          : events.getSnapshot(event.scope, event.id, now),
+      eventOf(message, now),
       destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id) : endpoints.get(destination.scope, destination.id),
     ]);
     return { delivery, event: found, target };

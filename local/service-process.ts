@@ -23,7 +23,15 @@ export function startServiceProcess(args: string[], env: Record<string, string> 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A benchmark or test that dies must not leave a whole stack running behind it.
+  const killChild = () => child.kill('SIGKILL');
+  process.once('exit', killChild);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.removeListener('exit', killChild);
+      resolve(code);
+    }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`The service did not start within 30 s:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {

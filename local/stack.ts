@@ -112,6 +112,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
       EVENT_BUS_NAME: localEventBusName,
       CLOUDTWO_EVENT_GRID_ENDPOINT: eventGrid.endpoint,
+      AWS_EMULATED: 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,

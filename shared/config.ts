@@ -14,6 +14,8 @@ const schema = z.object({
   DYNAMODB_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   EVENTBRIDGE_ENDPOINT: optionalUrl,
+  /** Set by the local stack: DynamoDB and SQS are emulators that ignore request signatures (calls go unsigned). */
+  AWS_EMULATED: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   EVENT_BUS_NAME: z.string().min(1).optional(),
   DELIVERIES_QUEUE_URL: optionalUrl,
   METER_EVENTS_QUEUE_URL: optionalUrl,

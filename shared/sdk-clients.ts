@@ -1,3 +1,5 @@
+import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+
 /** The part of an AWS SDK v3 client this module touches. */
 interface SdkClient {
   middlewareStack: { remove(name: string): boolean };
@@ -12,3 +14,25 @@ export function withoutCallLogging<T extends SdkClient>(client: T): T {
   client.middlewareStack.remove('loggerMiddleware');
   return client;
 }
+
+type AuthScheme = NonNullable<DynamoDBClientConfig['httpAuthSchemes']>[number];
+
+const emulatorCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+const unsignedSigV4: AuthScheme = {
+  schemeId: 'aws.auth#sigv4',
+  identityProvider: () => async () => ({ ...emulatorCredentials, expiration: new Date(8.64e15) }),
+  signer: {
+    async sign(request) {
+      request.headers.authorization = 'AWS4-HMAC-SHA256 Credential=local/20000101/us-east-1/emulator/aws4_request, SignedHeaders=host, Signature=0';
+      return request;
+    },
+  },
+};
+
+/**
+ * Client settings for the local emulators (DynamoDB Local, fauxqs). They want an Authorization header but
+ * never check its signature, so a fixed header stands in for SigV4, which is about a quarter of the CPU of
+ * each call. Never for a real AWS endpoint.
+ */
+export const emulatorClientOptions = { credentials: emulatorCredentials, httpAuthSchemes: [unsignedSigV4] };

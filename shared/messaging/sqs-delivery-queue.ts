@@ -1,13 +1,14 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
-import { withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
 let client: SQSClient | undefined;
 
 /** The SQS client, once per process; locally the endpoint points at the emulator. */
 export function sqsClient(): SQSClient {
-  client ??= withoutCallLogging(new SQSClient({ region: config().AWS_REGION, endpoint: config().SQS_ENDPOINT }));
+  const { AWS_REGION, SQS_ENDPOINT, AWS_EMULATED } = config();
+  client ??= withoutCallLogging(new SQSClient({ region: AWS_REGION, endpoint: SQS_ENDPOINT, ...(AWS_EMULATED ? emulatorClientOptions : {}) }));
   return client;
 }
 

@@ -3,6 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#shared/data/client.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
+import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
 
 /**
@@ -101,7 +102,8 @@ for (let idle = 0; idle < 3; ) {
 }
 
 // 1. The ceilings: the request's writes alone, and with the processing transaction that counts the event.
-const table = documentClient(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+// The same client settings as the service's own, so that the ceiling is DynamoDB Local's, not the client's.
+const table = documentClient(withoutCallLogging(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })));
 async function eventWrites(id: string, slot: string, processing: boolean) {
   const lock = { PK: `BENCH_LOCK#${slot}`, SK: 'LOCK' };
   const now = Date.now();

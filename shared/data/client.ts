@@ -10,8 +10,9 @@ export interface Table {
   client: DynamoDBDocumentClient;
   name: string;
   /**
-   * GetItem, batched: every `get` issued in the same tick goes out in one BatchGetItem (up to 100 keys),
-   * which matters when a worker processes a batch of records in parallel.
+   * GetItem, batched: every `get` issued in the same turn of the event loop goes out in one BatchGetItem
+   * (up to 100 keys). A worker's batch of records, and requests a busy process answers together, share one
+   * call: DynamoDB's cost is mostly per request, not per key.
    */
   get(key: ItemKey): Promise<Item | undefined>;
 }
@@ -44,7 +45,9 @@ function batchedGetter(client: DynamoDBDocumentClient, name: string): Table['get
   return (key) =>
     new Promise((resolve, reject) => {
       if (waiting.size === 0) {
-        queueMicrotask(() => {
+        // After the I/O callbacks of this turn, not after the current microtasks: gets that arrive in
+        // separate callbacks of one turn (answers to concurrent requests) then coalesce too.
+        setImmediate(() => {
           const batch = waiting;
           waiting = new Map();
           void flush(batch);

@@ -13,7 +13,8 @@ const load = createModuleLoader();
 try {
   for (const worker of setup.workers) {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-    pollers.push(startQueuePoller({ ...worker, sqsClient, handler, functionName: worker.name, concurrency: setup.concurrency }));
+    const { queueUrl, queueArn, batchSize, name: functionName } = worker;
+    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, concurrency: setup.concurrency }));
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
 } catch (error) {

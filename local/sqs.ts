@@ -41,8 +41,8 @@ export function createLocalSqsClient(endpoint: string): SQSClient {
 }
 
 /**
- * Starts the fauxqs SQS emulator in this process (in a worker thread) on 127.0.0.1 and a free port, and creates every queue of
- * {@link queues}, each with its dead-letter queue. State lives in memory only (the table is the source of
+ * Starts the fauxqs SQS emulator in this process (in a worker thread) on 127.0.0.1 and a free port, and
+ * creates every queue of {@link queues}, each with its dead-letter queue. State lives in memory only (the table is the source of
  * truth; queue messages are triggers).
  */
 export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {

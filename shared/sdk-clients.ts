@@ -1,4 +1,5 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { config } from '#shared/config.ts';
 
 /** The part of an AWS SDK v3 client this module touches. */
 interface SdkClient {
@@ -36,3 +37,9 @@ const unsignedSigV4: AuthScheme = {
  * each call. Never for a real AWS endpoint.
  */
 export const emulatorClientOptions = { credentials: emulatorCredentials, httpAuthSchemes: [unsignedSigV4] };
+
+/** Region, endpoint and (against the local emulators only) unsigned calls: what the service's DynamoDB and SQS clients share. */
+export function serviceClientOptions(endpoint: string | undefined) {
+  const { AWS_REGION, AWS_EMULATED } = config();
+  return { region: AWS_REGION, endpoint, ...(AWS_EMULATED ? emulatorClientOptions : {}) };
+}

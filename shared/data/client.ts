@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '#shared/config.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 
 export type ItemKey = { PK: string; SK: string };
 type Item = Record<string, unknown>;
@@ -70,9 +70,8 @@ let shared: Table | undefined;
 /** The service table, created once per process (reused across warm invocations). */
 export function serviceTable(): Table {
   if (!shared) {
-    const { TABLE_NAME, AWS_REGION, DYNAMODB_ENDPOINT, AWS_EMULATED } = config();
-    const client = new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT, ...(AWS_EMULATED ? emulatorClientOptions : {}) });
-    shared = makeTable(documentClient(withoutCallLogging(client)), TABLE_NAME);
+    const { TABLE_NAME, DYNAMODB_ENDPOINT } = config();
+    shared = makeTable(documentClient(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), TABLE_NAME);
   }
   return shared;
 }

@@ -1,14 +1,13 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
 let client: SQSClient | undefined;
 
 /** The SQS client, once per process; locally the endpoint points at the emulator. */
 export function sqsClient(): SQSClient {
-  const { AWS_REGION, SQS_ENDPOINT, AWS_EMULATED } = config();
-  client ??= withoutCallLogging(new SQSClient({ region: AWS_REGION, endpoint: SQS_ENDPOINT, ...(AWS_EMULATED ? emulatorClientOptions : {}) }));
+  client ??= withoutCallLogging(new SQSClient(serviceClientOptions(config().SQS_ENDPOINT)));
   return client;
 }
 

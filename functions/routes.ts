@@ -68,6 +68,17 @@ export const routes: Route[] = [
   { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
   { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: emits },
 
+  { name: 'createAccount', method: 'POST', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/create.ts', permissions: emits },
+  { name: 'listAccounts', method: 'GET', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/list.ts', permissions: reads },
+  { name: 'retrieveAccount', method: 'GET', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/retrieve.ts', permissions: reads },
+  { name: 'updateAccount', method: 'POST', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/update.ts', permissions: emits },
+  { name: 'closeAccount', method: 'POST', path: '/v2/core/accounts/{account_id}/close', handler: 'functions/http/v2/core/accounts/close.ts', permissions: emits },
+  { name: 'createPerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/create.ts', permissions: emits },
+  { name: 'listPersons', method: 'GET', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/list.ts', permissions: reads },
+  { name: 'retrievePerson', method: 'GET', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/retrieve.ts', permissions: reads },
+  { name: 'updatePerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/update.ts', permissions: emits },
+  { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: emits },
+
   { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
 ];

@@ -39,6 +39,10 @@ const schema = z.object({
   CLOUDTWO_EVENT_GRID_ENDPOINT: optionalUrl,
   /** Partner name in cloudone event source names: `<prefix>/<account>/<destination>`. */
   CLOUDONE_EVENT_SOURCE_PREFIX: z.string().min(1).default('cloudone.partner/service.local'),
+  /** Most requests that may change one v2 account at the same time; more get 429 account_rate_limit_exceeded. */
+  ACCOUNT_UPDATE_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** Minutes an account link stays usable after creation. */
+  ACCOUNT_LINK_TTL_MINUTES: z.coerce.number().int().positive().default(10),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -23,8 +23,8 @@ export interface OwnedResourceStore<T extends OwnedResource> {
   replace(next: T, outbox?: Outbox): Promise<boolean>;
   /** Removes the object; false when it did not exist. */
   delete(scope: Scope, id: string, outbox?: Outbox): Promise<boolean>;
-  /** Newest first; `where` keeps only objects whose fields equal the given values. */
-  list(scope: Scope, page: PageRequest, where?: Partial<Record<keyof T & string, unknown>>): Promise<Page<T>>;
+  /** Newest first; `where` keeps only objects whose fields (or dotted paths) equal the given values. */
+  list(scope: Scope, page: PageRequest, where?: Record<string, unknown>): Promise<Page<T>>;
   /** Every object of one owner (small sets only: the per-owner cap bounds them). */
   all(scope: Scope): Promise<T[]>;
 }

@@ -151,3 +151,23 @@ export const meterWorkDue = {
   gsi2pk: (kind: 'work' | 'report', shard: number) => `METER_${kind === 'work' ? 'WORK' : 'REPORTS'}_DUE#${shard}`,
   gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
 };
+
+/** A v2 account, in the partition of the platform that created it. */
+export const v2Account = {
+  pk: ownerPk,
+  sk: (id: string) => `V2_ACCOUNT#${id}`,
+  skPrefix: () => 'V2_ACCOUNT#',
+};
+
+/** A person of a v2 account, in the account's own partition (its scope is the account's). */
+export const accountPerson = {
+  pk: ownerPk,
+  sk: (id: string) => `PERSON#${id}`,
+  skPrefix: () => 'PERSON#',
+};
+
+/** The leases that bound how many requests change one v2 account at once (slot 0 … limit - 1). */
+export const accountUpdateSlot = {
+  pk: (accountId: string) => `ACCOUNT_UPDATE_SLOTS#${accountId}`,
+  sk: (slot: number) => `SLOT#${slot}`,
+};

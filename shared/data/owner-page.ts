@@ -7,7 +7,7 @@ export interface OwnerPageQuery {
   /** Every item of the listed kind has a sort key starting with this prefix followed by its id. */
   skPrefix: string;
   page: PageRequest;
-  /** Only items whose attributes equal these values (a filter: pages may need several reads). */
+  /** Only items whose attributes equal these values (a filter: pages may need several reads); dotted names are paths into maps. */
   where?: Record<string, unknown>;
 }
 
@@ -35,7 +35,11 @@ export async function queryOwnerPage(table: Table, query: OwnerPageQuery): Promi
   const { page, pk, skPrefix, where = {} } = query;
   const forward = page.endingBefore !== undefined;
   const cursorId = page.endingBefore ?? page.startingAfter;
-  const conditions = Object.keys(where).map((attribute, i) => [`#w${i} = :w${i}`, attribute, where[attribute]] as const);
+  const conditions = Object.keys(where).map((attribute, i) => {
+    const segments = attribute.split('.');
+    const path = segments.map((_, j) => `#w${i}_${j}`).join('.');
+    return [`${path} = :w${i}`, segments, where[attribute]] as const;
+  });
   const result = await collect(
     table,
     {
@@ -45,7 +49,7 @@ export async function queryOwnerPage(table: Table, query: OwnerPageQuery): Promi
       ...(conditions.length
         ? {
             FilterExpression: conditions.map(([expression]) => expression).join(' AND '),
-            ExpressionAttributeNames: Object.fromEntries(conditions.map(([, attribute], i) => [`#w${i}`, attribute])),
+            ExpressionAttributeNames: Object.fromEntries(conditions.flatMap(([, segments], i) => segments.map((segment, j) => [`#w${i}_${j}`, segment]))),
           }
         : {}),
       ScanIndexForward: forward,

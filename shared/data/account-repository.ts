@@ -1,0 +1,81 @@
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { AccountPerson, AccountRepository, PersonRepository, V2Account } from '#shared/accounts/account.ts';
+import type { UpdateSlots } from '#shared/accounts/update-limit.ts';
+import type { Table } from './client.ts';
+import { epochSeconds, isConditionFailure } from './conditions.ts';
+import { account, accountPerson, accountUpdateSlot, v2Account } from './keys.ts';
+import { ownedResourceStore } from './owned-resources.ts';
+import { transactGuarded } from './transactions.ts';
+
+/**
+ * v2 accounts live in their platform's partition. Creating one also writes its account record
+ * (`ACCOUNT#<acct>`, `platformId` = the platform) in the same transaction: that record is what lets the
+ * platform act inside it with `Service-Context`.
+ */
+export function dynamoAccountRepository(table: Table): AccountRepository {
+  const store = ownedResourceStore<V2Account>(table, { entity: 'v2_account', keys: v2Account });
+  return {
+    ...store,
+    async create(created, platformId, outbox) {
+      const record = { id: created.id, platformId, features: { accountsV2: false }, created: created.created };
+      const written = await transactGuarded(
+        table,
+        [
+          { Put: { TableName: table.name, Item: { PK: v2Account.pk(created.scope), SK: v2Account.sk(created.id), entity: 'v2_account', ...created }, ConditionExpression: 'attribute_not_exists(PK)' } },
+          { Put: { TableName: table.name, Item: { PK: account.pk(created.id), SK: account.sk(), entity: 'account', ...record }, ConditionExpression: 'attribute_not_exists(PK)' } },
+        ],
+        outbox,
+      );
+      if (!written) throw new Error(`Account id collision: ${created.id}`);
+    },
+  };
+}
+
+/** Persons live in their account's partition, uncapped. */
+export const dynamoPersonRepository = (table: Table): PersonRepository => ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson });
+
+/**
+ * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot with a
+ * conditional put, trying each slot once from a random start, and gives it back with a delete conditional
+ * on still owning it. A crashed request's slot frees itself when its lease runs out.
+ */
+export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlots {
+  const { client, name } = table;
+  return {
+    async acquire(accountId, owner, limit, now = Date.now()) {
+      const start = Math.floor(Math.random() * limit);
+      for (let i = 0; i < limit; i++) {
+        const slot = (start + i) % limit;
+        try {
+          await client.send(
+            new PutCommand({
+              TableName: name,
+              Item: { PK: accountUpdateSlot.pk(accountId), SK: accountUpdateSlot.sk(slot), owner, leasedUntil: now + leaseMillis, expiresAt: epochSeconds(now + leaseMillis) + 3600 },
+              ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
+              ExpressionAttributeValues: { ':now': now },
+            }),
+          );
+          return slot;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+        }
+      }
+      return undefined;
+    },
+    async release(accountId, slot, owner) {
+      try {
+        await client.send(
+          new DeleteCommand({
+            TableName: name,
+            Key: { PK: accountUpdateSlot.pk(accountId), SK: accountUpdateSlot.sk(slot) },
+            ConditionExpression: '#owner = :owner',
+            ExpressionAttributeNames: { '#owner': 'owner' },
+            ExpressionAttributeValues: { ':owner': owner },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Stripe from 'stripe';
+import { api, newPlatform, sdk } from '../support/stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+const merchantAccount = {
+  display_name: 'Ada Shop',
+  contact_email: 'ada@example.test',
+  identity: { country: 'US', entity_type: 'individual' as const },
+  configuration: { merchant: { capabilities: { card_payments: { requested: true } } } },
+  include: ['requirements', 'configuration.merchant'] as ('requirements' | 'configuration.merchant')[],
+};
+
+describe('v2 accounts and persons through the official SDK', () => {
+  let client: Stripe;
+  let secretKey: string;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    secretKey = (await newPlatform()).secret_key;
+    client = sdk(secretKey);
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.stop());
+
+  it('creates an account whose requirements and capability statuses follow what it holds', async () => {
+    const account = await client.v2.core.accounts.create(merchantAccount);
+    expect(account).toMatchObject({
+      object: 'v2.core.account',
+      applied_configurations: ['merchant'],
+      closed: false,
+      display_name: 'Ada Shop',
+      livemode: false,
+      identity: null,
+      configuration: { merchant: { applied: true, capabilities: { card_payments: { status: 'restricted', status_details: [{ code: 'requirements_past_due', resolution: 'provide_info' }] } } } },
+    });
+    expect(account.id).toMatch(/^acct_/);
+    const due = account.requirements!.entries!.map((entry) => entry.description);
+    expect(due).toEqual(expect.arrayContaining(['identity.individual.given_name', 'identity.individual.surname', 'configuration.merchant.mcc', 'identity.attestations.terms_of_service.account']));
+    expect(due).not.toContain('identity.country');
+    expect(account.requirements!.summary).toEqual({ minimum_deadline: { status: 'currently_due' } });
+
+    const updated = await client.v2.core.accounts.update(account.id, {
+      identity: {
+        individual: {
+          given_name: 'Ada',
+          surname: 'Lovelace',
+          email: 'ada@example.test',
+          date_of_birth: { day: 10, month: 12, year: 1985 },
+          address: { line1: '1 Main St', city: 'Springfield', postal_code: '12345', state: 'IL', country: 'US' },
+          id_numbers: [{ type: 'us_ssn', value: '000000000' }],
+        },
+        attestations: { terms_of_service: { account: { date: '2026-01-01T00:00:00.000Z', ip: '127.0.0.1' } } },
+      },
+      configuration: { merchant: { mcc: '5734' } },
+      defaults: { profile: { business_url: 'https://shop.example.test' } },
+      include: ['requirements', 'configuration.merchant', 'identity', 'future_requirements'],
+    });
+    expect(updated.requirements!.entries).toEqual([]);
+    expect(updated.configuration!.merchant!.capabilities!.card_payments).toEqual({ status: 'active', status_details: [] });
+    expect(updated.identity!.individual).toMatchObject({ given_name: 'Ada', object: 'v2.core.account_person', account: account.id, id_numbers: [{ type: 'us_ssn' }] });
+    expect(JSON.stringify(updated)).not.toContain('000000000');
+    expect(updated.future_requirements!.entries!.map((entry) => entry.description)).toEqual(['identity.individual.nationalities']);
+
+    const retrieved = await client.v2.core.accounts.retrieve(account.id, { include: ['defaults'] });
+    expect(retrieved.defaults).toMatchObject({ profile: { business_url: 'https://shop.example.test' }, responsibilities: { requirements_collector: 'service' } });
+    expect(retrieved.requirements).toBeNull();
+  });
+
+  it('lists by applied configuration, hides closed accounts, and closes only with every applied configuration named', async () => {
+    const merchant = await client.v2.core.accounts.create({ configuration: { merchant: {} } });
+    const recipient = await client.v2.core.accounts.create({ configuration: { recipient: { capabilities: { cards: { requested: true } } } } });
+    const onlyRecipients = await client.v2.core.accounts.list({ applied_configurations: ['recipient'] });
+    expect(onlyRecipients.data.map((item) => item.id)).toContain(recipient.id);
+    expect(onlyRecipients.data.map((item) => item.id)).not.toContain(merchant.id);
+
+    await expect(client.v2.core.accounts.close(merchant.id, { applied_configurations: ['recipient'] })).rejects.toMatchObject({ statusCode: 400 });
+    const closed = await client.v2.core.accounts.close(merchant.id, { applied_configurations: ['merchant'] });
+    expect(closed.closed).toBe(true);
+    const open = await client.v2.core.accounts.list({ limit: 100 });
+    expect(open.data.map((item) => item.id)).not.toContain(merchant.id);
+    const withClosed = await client.v2.core.accounts.list({ closed: true, limit: 100 });
+    expect(withClosed.data.map((item) => item.id)).toContain(merchant.id);
+    await expect(client.v2.core.accounts.update(merchant.id, { display_name: 'x' })).rejects.toMatchObject({ statusCode: 400, code: 'account_closed' });
+
+    const paged = await client.v2.core.accounts.list({ limit: 1 });
+    expect(paged.data).toHaveLength(1);
+    expect(paged.next_page_url).toMatch(/^\/v2\/core\/accounts\?page=/);
+  });
+
+  it('creates, lists, updates, retrieves and deletes persons', async () => {
+    const account = await client.v2.core.accounts.create({ identity: { country: 'GB', entity_type: 'company' } });
+    const person = await client.v2.core.accounts.persons.create(account.id, {
+      given_name: 'Grace',
+      surname: 'Hopper',
+      relationship: { director: true, percent_ownership: '25.5' as unknown as Stripe.Decimal },
+      id_numbers: [{ type: 'gb_nino', value: 'QQ123456C' }],
+      metadata: { role: 'cto' },
+    });
+    expect(person).toMatchObject({ object: 'v2.core.account_person', account: account.id, given_name: 'Grace', metadata: { role: 'cto' }, id_numbers: [{ type: 'gb_nino' }] });
+    expect(person.id).toMatch(/^person_/);
+    const updated = await client.v2.core.accounts.persons.update(account.id, person.id, { email: 'grace@example.test', metadata: { role: null } as unknown as Record<string, string> });
+    expect(updated).toMatchObject({ email: 'grace@example.test', metadata: {} });
+    expect(await client.v2.core.accounts.persons.retrieve(account.id, person.id)).toMatchObject({ email: 'grace@example.test' });
+    const second = await client.v2.core.accounts.persons.create(account.id, { given_name: 'Katherine' });
+    const listed = await client.v2.core.accounts.persons.list(account.id);
+    expect(listed.data.map((item) => item.id)).toEqual([second.id, person.id]);
+    expect(await client.v2.core.accounts.persons.del(account.id, person.id)).toMatchObject({ id: person.id, object: 'v2.core.account_person' });
+    await expect(client.v2.core.accounts.persons.retrieve(account.id, person.id)).rejects.toMatchObject({ statusCode: 404, code: 'not_found' });
+    const stranger = await client.v2.core.accounts.create({});
+    await expect(client.v2.core.accounts.persons.retrieve(stranger.id, second.id)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('emits the account and person events with the changes the spec describes', async () => {
+    await client.v2.core.eventDestinations.create({
+      name: 'accounts',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: [
+        'v2.core.account.created',
+        'v2.core.account.updated',
+        'v2.core.account.closed',
+        'v2.core.account[identity].updated',
+        'v2.core.account[requirements].updated',
+        'v2.core.account[configuration.merchant].updated',
+        'v2.core.account[configuration.merchant].capability_status_updated',
+        'v2.core.account_person.created',
+        'v2.core.account_person.updated',
+        'v2.core.account_person.deleted',
+      ],
+      webhook_endpoint: { url: `${receiver.url}?accounts` },
+    });
+    const account = await client.v2.core.accounts.create({ identity: { country: 'US', entity_type: 'company' }, configuration: { merchant: { capabilities: { card_payments: { requested: true } } } } });
+    await client.v2.core.accounts.update(account.id, {
+      identity: { business_details: { registered_name: 'Acme', address: { line1: '1 Main', city: 'Town', country: 'US' } }, attestations: { terms_of_service: { account: { date: '2026-01-01T00:00:00Z', ip: '10.0.0.1' } } } },
+      configuration: { merchant: { mcc: '5734' } },
+      defaults: { profile: { business_url: 'https://acme.example.test' } },
+    });
+    const person = await client.v2.core.accounts.persons.create(account.id, { given_name: 'Wile' });
+    await client.v2.core.accounts.persons.update(account.id, person.id, { surname: 'Coyote' });
+    await client.v2.core.accounts.persons.del(account.id, person.id);
+    await client.v2.core.accounts.close(account.id);
+
+    const types = [
+      'v2.core.account.created',
+      'v2.core.account.updated',
+      'v2.core.account[identity].updated',
+      'v2.core.account[requirements].updated',
+      'v2.core.account[configuration.merchant].updated',
+      'v2.core.account[configuration.merchant].capability_status_updated',
+      'v2.core.account_person.created',
+      'v2.core.account_person.updated',
+      'v2.core.account_person.deleted',
+      'v2.core.account.closed',
+    ];
+    const received = await receiver.waitFor(types.length);
+    const thin = received.map((request) => JSON.parse(request.body) as { id: string; type: string; related_object: { id: string; type: string } });
+    expect(thin.map((event) => event.type).sort()).toEqual([...types].sort());
+    const fetch = async (type: string) => client.v2.core.events.retrieve(thin.find((event) => event.type === type)!.id) as Promise<any>;
+
+    expect(await fetch('v2.core.account.created')).toMatchObject({ related_object: { id: account.id, type: 'v2.core.account', url: `/v2/core/accounts/${account.id}` }, changes: { before: null, after: { id: account.id } } });
+    expect(await fetch('v2.core.account[identity].updated')).toMatchObject({ changes: { before: { identity: { entity_type: 'company' } }, after: { identity: { business_details: { registered_name: 'Acme' } } } } });
+    expect(await fetch('v2.core.account[configuration.merchant].capability_status_updated')).toMatchObject({ data: { updated_capability: 'card_payments' } });
+    expect(await fetch('v2.core.account.closed')).toMatchObject({ changes: { before: { closed: false }, after: { closed: true } } });
+    expect(await fetch('v2.core.account_person.created')).toMatchObject({ related_object: { id: person.id, type: 'v2.core.account_person' }, data: { account_id: account.id }, changes: { before: null, after: { given_name: 'Wile' } } });
+    expect(await fetch('v2.core.account_person.updated')).toMatchObject({ data: { account_id: account.id }, changes: { before: { surname: null }, after: { surname: 'Coyote' } } });
+    expect(await fetch('v2.core.account_person.deleted')).toMatchObject({ data: { account_id: account.id }, changes: { after: null } });
+  });
+
+  it('answers the documented errors over HTTP', async () => {
+    const blocked = await newPlatform({ accountsV2: false });
+    for (const [method, path, json] of [
+      ['POST', '/v2/core/accounts', {}],
+      ['GET', '/v2/core/accounts', undefined],
+      ['GET', '/v2/core/accounts/acct_123/persons', undefined],
+    ] as const) {
+      const answer = await api(method, path, { key: blocked.secret_key, json });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'accounts_v2_access_blocked' });
+    }
+    const missing = await api('GET', '/v2/core/accounts/acct_missing', { key: secretKey });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not_found');
+    const unknownField = await api('POST', '/v2/core/accounts', { key: secretKey, json: { identity: { country: 'US', nickname: 'x' } } });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.error.message).toContain('nickname');
+    const badCapability = await api('POST', '/v2/core/accounts', { key: secretKey, json: { configuration: { merchant: { capabilities: { teleport_payments: { requested: true } } } } } });
+    expect(badCapability.status).toBe(400);
+  });
+
+  it('limits concurrent updates per account with 429 account_rate_limit_exceeded, and loses none of the updates it lets through', async () => {
+    const account = await client.v2.core.accounts.create({});
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => api('POST', `/v2/core/accounts/${account.id}`, { key: secretKey, json: { metadata: { [`k${i}`]: 'v' } } })),
+    );
+    const accepted = answers.map((answer, i) => [answer, i] as const).filter(([answer]) => answer.status === 200);
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(accepted.length + limited.length).toBe(24);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0]!.body.error).toMatchObject({ type: 'rate_limit', code: 'account_rate_limit_exceeded' });
+    const final = await client.v2.core.accounts.retrieve(account.id);
+    expect(Object.keys(final.metadata!).sort()).toEqual(accepted.map(([, i]) => `k${i}`).sort());
+  });
+});

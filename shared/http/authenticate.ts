@@ -74,7 +74,9 @@ export async function authenticate(
     );
   }
 
-  const contextHeader = headers['service-context'] ?? headers['service-account'];
+  // The official SDK spells these headers with the reference API's name (its `stripeContext` and
+  // `stripeAccount` options, and `fetchEvent()` of a connected account's event), so both spellings count.
+  const contextHeader = headers['service-context'] ?? headers['stripe-context'] ?? headers['service-account'] ?? headers['stripe-account'];
   let accountId = record.accountId;
   if (contextHeader && contextHeader !== record.accountId) {
     const account: AccountRecord | undefined = await store.getAccount(contextHeader);

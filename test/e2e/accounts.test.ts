@@ -201,3 +201,50 @@ describe('v2 accounts and persons through the official SDK', () => {
     expect(Object.keys(final.metadata!).sort()).toEqual(accepted.map(([, i]) => `k${i}`).sort());
   });
 });
+
+describe('acting as a connected account (Service-Context)', () => {
+  it('makes objects inside the connected account, whose events carry context and reach @accounts destinations, not @self ones', async () => {
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    const receiver = await startWebhookReceiver();
+    try {
+      const connected = await client.v2.core.accounts.create({ display_name: 'Connected shop' });
+      const destination = (events_from: string[], tag: string) =>
+        client.v2.core.eventDestinations.create({
+          name: tag,
+          type: 'webhook_endpoint',
+          event_payload: 'thin',
+          enabled_events: ['v1.customer.created'],
+          events_from,
+          include: ['webhook_endpoint.signing_secret'],
+          webhook_endpoint: { url: `${receiver.url}?${tag}` },
+        });
+      await destination(['@self'], 'self');
+      const accounts = await destination(['@accounts'], 'accounts');
+
+      // The SDK's own option (sent as its Stripe-Context header) and the service's header both act inside the account.
+      const inside = await client.customers.create({ name: 'Inside' }, { stripeContext: connected.id });
+      const viaHeader = await api('POST', '/v1/customers', { key: platform.secret_key, headers: { 'service-context': connected.id }, form: 'name=Header' });
+      expect(viaHeader.status).toBe(200);
+      await expect(client.customers.retrieve(inside.id)).rejects.toMatchObject({ statusCode: 404 });
+      expect(await client.customers.retrieve(inside.id, {}, { stripeContext: connected.id })).toMatchObject({ name: 'Inside' });
+
+      const received = await receiver.waitFor(2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(received.every((request) => request.path === '/hook?accounts')).toBe(true);
+      expect(received).toHaveLength(2);
+      const notification = client.parseEventNotification(received[0]!.body, received[0]!.headers['service-signature'] as string, accounts.webhook_endpoint!.signing_secret!);
+      expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'v1.customer.created', context: connected.id });
+      const event = await notification.fetchEvent();
+      expect(event).toMatchObject({ type: 'v1.customer.created', context: connected.id });
+
+      const other = await newPlatform();
+      const foreign = await sdk(other.secret_key).v2.core.accounts.create({});
+      const refused = await api('GET', '/v1/customers', { key: platform.secret_key, headers: { 'service-context': foreign.id } });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe('account_invalid');
+    } finally {
+      await receiver.stop();
+    }
+  });
+});

@@ -1,0 +1,11 @@
+import { createPriceParams } from '#shared/catalogue/schemas.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+const service = wireCatalogueService();
+
+/** POST /v1/prices: of `product`, or of a new product made from `product_data`. */
+export const handler = httpHandler({ params: createPriceParams }, async ({ origin, params }) => ({
+  body: serializePrice(await service.createPrice(origin, params)),
+}));

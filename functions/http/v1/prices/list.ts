@@ -1,0 +1,19 @@
+import { listPricesParams } from '#shared/catalogue/schemas.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+
+const service = wireCatalogueService();
+
+/** GET /v1/prices: newest first; filters active, currency, product and type. */
+export const handler = httpHandler({ params: listPricesParams }, async ({ caller, params }) => {
+  const { active, currency, product, type } = params;
+  const where: Record<string, unknown> = {};
+  if (active !== undefined) where.active = active;
+  if (currency !== undefined) where.currency = currency;
+  if (product !== undefined) where.product = product;
+  if (type !== undefined) where.type = type;
+  const page = await service.listPrices(caller.scope, v1PageRequest(params), where);
+  return { body: v1List('/v1/prices', { ...page, items: page.items.map(serializePrice) }) };
+});

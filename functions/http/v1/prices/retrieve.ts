@@ -1,0 +1,11 @@
+import { retrievePriceParams } from '#shared/catalogue/schemas.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+const service = wireCatalogueService();
+
+/** GET /v1/prices/{id} */
+export const handler = httpHandler({ params: retrievePriceParams }, async ({ caller, pathParameters }) => ({
+  body: serializePrice(await service.retrievePrice(caller.scope, pathParameters.id!)),
+}));

@@ -1,0 +1,114 @@
+import { serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
+import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import { unixSeconds } from '#shared/http/timestamps.ts';
+import type { BillingModeRendering } from './rendering.ts';
+import type { Subscription, SubscriptionItem } from './subscription.ts';
+
+/** Adds `count` billing intervals to a UTC time; months and years keep the anchor's day, clamped to the month's end. */
+export function addIntervals(start: number, recurring: Recurring, count: number): number {
+  const steps = recurring.intervalCount * count;
+  if (recurring.interval === 'day') return start + steps * 86_400_000;
+  if (recurring.interval === 'week') return start + steps * 7 * 86_400_000;
+  const date = new Date(start);
+  const months = recurring.interval === 'month' ? steps : steps * 12;
+  const target = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
+  return target.getTime();
+}
+
+/** The billing period of an item that contains `now`, counted from the subscription's anchor. */
+export function currentPeriod(anchor: number, recurring: Recurring, now: number): { start: number; end: number } {
+  let index = 0;
+  let start = anchor;
+  let end = addIntervals(anchor, recurring, 1);
+  while (end <= now) {
+    index++;
+    start = end;
+    end = addIntervals(anchor, recurring, index + 1);
+  }
+  return { start, end };
+}
+
+function serializeItem(subscription: Subscription, item: SubscriptionItem, now: number) {
+  const period = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.min(now, subscription.endedAt ?? now));
+  return {
+    id: item.id,
+    object: 'subscription_item' as const,
+    billing_thresholds: null,
+    created: unixSeconds(item.created),
+    current_period_end: unixSeconds(period.end),
+    current_period_start: unixSeconds(period.start),
+    discounts: [],
+    metadata: item.metadata,
+    plan: serializePlan(item.price),
+    price: serializePrice(item.price),
+    quantity: item.quantity,
+    subscription: subscription.id,
+    tax_rates: [],
+  };
+}
+
+function billingMode(subscription: Subscription, rendering: BillingModeRendering) {
+  const mode = subscription.billingMode;
+  const flexible = mode.type === 'flexible' ? { proration_discounts: mode.prorationDiscounts ?? 'included' } : null;
+  const updatedAt = mode.updatedAt === null ? null : unixSeconds(mode.updatedAt);
+  if (rendering === 'object') return { billing_mode: { type: mode.type, flexible, ...(updatedAt === null ? {} : { updated_at: updatedAt }) } };
+  return { billing_mode: mode.type, billing_mode_details: updatedAt === null ? null : { updated_at: updatedAt, ...(flexible ? { flexible } : {}) } };
+}
+
+/** The v1 subscription with every top-level field, null where this service has no value. */
+export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = Date.now()) {
+  return {
+    id: subscription.id,
+    object: 'subscription' as const,
+    application: null,
+    application_fee_percent: null,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+    billing_cycle_anchor: unixSeconds(subscription.billingCycleAnchor),
+    billing_cycle_anchor_config: null,
+    ...billingMode(subscription, rendering),
+    billing_thresholds: null,
+    cancel_at: null,
+    cancel_at_period_end: subscription.cancelAtPeriodEnd,
+    canceled_at: subscription.canceledAt === null ? null : unixSeconds(subscription.canceledAt),
+    cancellation_details: subscription.cancellationDetails,
+    collection_method: subscription.collectionMethod,
+    created: unixSeconds(subscription.created),
+    currency: subscription.currency,
+    customer: subscription.customer,
+    days_until_due: subscription.daysUntilDue,
+    default_payment_method: null,
+    default_source: null,
+    default_tax_rates: [],
+    description: subscription.description,
+    discounts: [],
+    ended_at: subscription.endedAt === null ? null : unixSeconds(subscription.endedAt),
+    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' as const } },
+    items: {
+      object: 'list' as const,
+      data: subscription.items.map((item) => serializeItem(subscription, item, now)),
+      has_more: false,
+      total_count: subscription.items.length,
+      url: `/v1/subscription_items?subscription=${subscription.id}`,
+    },
+    latest_invoice: null,
+    livemode: subscription.scope.livemode,
+    metadata: subscription.metadata,
+    next_pending_invoice_item_invoice: null,
+    on_behalf_of: null,
+    pause_collection: null,
+    payment_settings: null,
+    pending_invoice_item_interval: null,
+    pending_setup_intent: null,
+    pending_update: null,
+    schedule: null,
+    start_date: unixSeconds(subscription.created),
+    status: subscription.status,
+    test_clock: null,
+    transfer_data: null,
+    trial_end: null,
+    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' as const } },
+    trial_start: null,
+  };
+}

@@ -42,6 +42,25 @@ export const routes: Route[] = [
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: emits },
   { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: emits },
 
+  { name: 'createIssuingCardholder', method: 'POST', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/create.ts', permissions: emits },
+  { name: 'listIssuingCardholders', method: 'GET', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/list.ts', permissions: reads },
+  { name: 'retrieveIssuingCardholder', method: 'GET', path: '/v1/issuing/cardholders/{id}', handler: 'functions/http/v1/issuing/cardholders/retrieve.ts', permissions: reads },
+  { name: 'createIssuingCard', method: 'POST', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/create.ts', permissions: emits },
+  { name: 'listIssuingCards', method: 'GET', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/list.ts', permissions: reads },
+  { name: 'retrieveIssuingCard', method: 'GET', path: '/v1/issuing/cards/{id}', handler: 'functions/http/v1/issuing/cards/retrieve.ts', permissions: reads },
+  { name: 'listIssuingAuthorizations', method: 'GET', path: '/v1/issuing/authorizations', handler: 'functions/http/v1/issuing/authorizations/list.ts', permissions: reads },
+  { name: 'retrieveIssuingAuthorization', method: 'GET', path: '/v1/issuing/authorizations/{id}', handler: 'functions/http/v1/issuing/authorizations/retrieve.ts', permissions: reads },
+  // Test helpers (test mode only): they play the card network's part on an authorization.
+  { name: 'createTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations', handler: 'functions/http/v1/test-helpers/issuing/authorizations/create.ts', permissions: emits },
+  { name: 'captureTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/capture', handler: 'functions/http/v1/test-helpers/issuing/authorizations/capture.ts', permissions: emits },
+  { name: 'expireTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/expire', handler: 'functions/http/v1/test-helpers/issuing/authorizations/expire.ts', permissions: emits },
+  { name: 'incrementTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/increment', handler: 'functions/http/v1/test-helpers/issuing/authorizations/increment.ts', permissions: emits },
+  { name: 'reverseTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/reverse', handler: 'functions/http/v1/test-helpers/issuing/authorizations/reverse.ts', permissions: emits },
+  { name: 'finalizeTestIssuingAuthorizationAmount', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/finalize_amount', handler: 'functions/http/v1/test-helpers/issuing/authorizations/finalize-amount.ts', permissions: emits },
+
+  { name: 'createToken', method: 'POST', path: '/v1/tokens', handler: 'functions/http/v1/tokens/create.ts', permissions: writes },
+  { name: 'retrieveToken', method: 'GET', path: '/v1/tokens/{id}', handler: 'functions/http/v1/tokens/retrieve.ts', permissions: reads },
+
   { name: 'createMeter', method: 'POST', path: '/v1/billing/meters', handler: 'functions/http/v1/billing/meters/create.ts', permissions: emits },
   { name: 'listMeters', method: 'GET', path: '/v1/billing/meters', handler: 'functions/http/v1/billing/meters/list.ts', permissions: reads },
   { name: 'retrieveMeter', method: 'GET', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/retrieve.ts', permissions: reads },
@@ -55,6 +74,20 @@ export const routes: Route[] = [
   { name: 'retrieveMeterEventAdjustment', method: 'GET', path: '/v2/billing/meter_event_adjustments/{id}', handler: 'functions/http/v2/billing/meter-event-adjustments/retrieve.ts', permissions: reads },
   { name: 'createMeterEventSession', method: 'POST', path: '/v2/billing/meter_event_session', handler: 'functions/http/v2/billing/meter-event-session/create.ts', permissions: writes },
   { name: 'createMeterEventStream', method: 'POST', path: '/v2/billing/meter_event_stream', handler: 'functions/http/v2/billing/meter-event-stream/create.ts', permissions: meters },
+
+  { name: 'createProduct', method: 'POST', path: '/v1/products', handler: 'functions/http/v1/products/create.ts', permissions: emits },
+  { name: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/http/v1/products/list.ts', permissions: reads },
+  { name: 'retrieveProduct', method: 'GET', path: '/v1/products/{id}', handler: 'functions/http/v1/products/retrieve.ts', permissions: reads },
+  { name: 'createPrice', method: 'POST', path: '/v1/prices', handler: 'functions/http/v1/prices/create.ts', permissions: emits },
+  { name: 'listPrices', method: 'GET', path: '/v1/prices', handler: 'functions/http/v1/prices/list.ts', permissions: reads },
+  { name: 'retrievePrice', method: 'GET', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/retrieve.ts', permissions: reads },
+
+  { name: 'createSubscription', method: 'POST', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/create.ts', permissions: emits },
+  { name: 'listSubscriptions', method: 'GET', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/list.ts', permissions: reads },
+  { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
+  { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: emits },
+  { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
+  { name: 'migrateSubscription', method: 'POST', path: '/v1/subscriptions/{id}/migrate', handler: 'functions/http/v1/subscriptions/migrate.ts', permissions: emits },
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
@@ -78,6 +111,11 @@ export const routes: Route[] = [
   { name: 'retrievePerson', method: 'GET', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/retrieve.ts', permissions: reads },
   { name: 'updatePerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/update.ts', permissions: emits },
   { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: emits },
+
+  { name: 'createAccountLink', method: 'POST', path: '/v2/core/account_links', handler: 'functions/http/v2/core/account-links/create.ts', permissions: emits },
+  /** The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). */
+  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: writes },
+  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: emits },
 
   { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },

@@ -43,6 +43,8 @@ const schema = z.object({
   ACCOUNT_UPDATE_CONCURRENCY: z.coerce.number().int().positive().default(4),
   /** Minutes an account link stays usable after creation. */
   ACCOUNT_LINK_TTL_MINUTES: z.coerce.number().int().positive().default(10),
+  /** The service's public base URL for links to its own pages (account links); default: the request's scheme and host. */
+  PUBLIC_BASE_URL: optionalUrl,
 });
 
 export type Config = z.infer<typeof schema>;

@@ -16,6 +16,16 @@ export class InvalidRequestError extends ServiceError {
   }
 }
 
+/**
+ * A card detail cannot be used (number, expiry, CVC, or a live card in test mode): the v1 402 `card_error`.
+ * `param` names the field; `declineCode` is the reference's `decline_code` when the card was declined.
+ */
+export class CardError extends ServiceError {
+  constructor(message: string, code: string, readonly param?: string, readonly declineCode?: string) {
+    super(message, code);
+  }
+}
+
 /** The addressed object does not exist for this caller (also for other owners' and other modes' objects). */
 export class NotFoundError extends ServiceError {
   constructor(readonly resource: string, readonly id: string) {

@@ -12,7 +12,8 @@ import type { AccountsV2Gate } from './gate.ts';
 import { mergeUpdate, withoutIdNumberValues } from './merge.ts';
 import type { CreateAccountParams, PersonParams, UpdateAccountParams } from './schemas.ts';
 import { appliedConfigurations } from './serializer.ts';
-import { accountIdentityFromToken, personFieldsFromToken, type TokenConsumer } from './token-data.ts';
+import type { TokenConsumer } from '#shared/tokens/consume.ts';
+import { accountIdentityFromToken, personFieldsFromToken } from './token-data.ts';
 import type { AccountUpdateLimiter } from './update-limit.ts';
 
 export interface AccountServicePorts {
@@ -101,12 +102,12 @@ export function accountService({ accounts, persons, events, gate, limiter, token
   /** The identity a token brings, consumed (single use) only once the rest of the request is valid. */
   async function tokenIdentity(scope: Scope, token: string | undefined): Promise<Record<string, unknown> | undefined> {
     if (token === undefined) return undefined;
-    return accountIdentityFromToken(await tokens.consume(scope, token, 'account', 'account_token'));
+    return accountIdentityFromToken((await tokens.consume(scope, token, 'account', 'account_token')).account);
   }
 
   async function personTokenFields(scope: Scope, token: string | undefined): Promise<Record<string, unknown> | undefined> {
     if (token === undefined) return undefined;
-    return personFieldsFromToken(await tokens.consume(scope, token, 'person', 'person_token'));
+    return personFieldsFromToken((await tokens.consume(scope, token, 'person', 'person_token')).person);
   }
 
   function applyPersonParams(current: AccountPerson, params: Record<string, unknown>, now: number): AccountPerson {

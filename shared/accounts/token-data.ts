@@ -1,10 +1,8 @@
-import type { Scope } from '#shared/platform/types.ts';
-
-/** The single-use token port: marks the token used (atomically) and returns what it carries. */
-export interface TokenConsumer {
-  consume(scope: Scope, tokenId: string, expected: 'account' | 'person', param: string): Promise<Record<string, unknown>>;
-}
-
+/**
+ * What single-use tokens bring to accounts and persons: the v1 token data (`first_name`, `dob`, …) in v2
+ * names (`given_name`, `date_of_birth`, …). Id numbers never reach the token's storage; a token only says
+ * one was provided, which becomes an id number entry with a type and no value.
+ */
 type Data = Record<string, any>;
 
 const defined = (object: Data): Data => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined && value !== null));

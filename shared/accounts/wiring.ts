@@ -3,7 +3,7 @@ import { serviceTable } from '#shared/data/client.ts';
 import { dynamoAccountRepository, dynamoPersonRepository, dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { wireTokenConsumer } from '#shared/tokens/wiring.ts';
 import { accountsV2Gate } from './gate.ts';
 import { accountService } from './service.ts';
 import { accountUpdateLimiter } from './update-limit.ts';
@@ -17,10 +17,6 @@ export const wireAccountService = () => {
     events: wireEventEmitter(),
     gate: accountsV2Gate(dynamoPlatformStore(table)),
     limiter: accountUpdateLimiter(dynamoUpdateSlots(table), config().ACCOUNT_UPDATE_CONCURRENCY),
-    tokens: {
-      consume: async () => {
-        throw new InvalidRequestError('TEMPORARY', 'resource_missing');
-      },
-    },
+    tokens: wireTokenConsumer(),
   });
 };

@@ -86,6 +86,40 @@ export const customer = {
   skPrefix: () => 'CUSTOMER#',
 };
 
+/** Issuing cardholders, cards and authorizations live in their owner's partition (ids sort by creation). */
+export const issuingCardholder = {
+  pk: ownerPk,
+  sk: (id: string) => `ISSUING_CARDHOLDER#${id}`,
+  skPrefix: () => 'ISSUING_CARDHOLDER#',
+};
+
+export const issuingCard = {
+  pk: ownerPk,
+  sk: (id: string) => `ISSUING_CARD#${id}`,
+  skPrefix: () => 'ISSUING_CARD#',
+};
+
+export const issuingAuthorization = {
+  pk: ownerPk,
+  sk: (id: string) => `ISSUING_AUTHORIZATION#${id}`,
+  skPrefix: () => 'ISSUING_AUTHORIZATION#',
+};
+
+/**
+ * A v1 token, in a partition of its own: tokens come at checkout rates, not configuration rates, and are
+ * only ever read by id (retrieve, consume).
+ */
+export const token = {
+  pk: (scope: Scope, id: string) => `TOKEN#${scope.accountId}#${mode(scope.livemode)}#${id}`,
+  sk: () => 'TOKEN',
+};
+
+/** The account's secret key for card and bank account fingerprints (HMAC), created on first use. */
+export const fingerprintKey = {
+  pk: (accountId: string) => `ACCOUNT#${accountId}`,
+  sk: () => 'FINGERPRINT_KEY',
+};
+
 export const meter = {
   pk: ownerPk,
   sk: (id: string) => `METER#${id}`,
@@ -170,4 +204,28 @@ export const accountPerson = {
 export const accountUpdateSlot = {
   pk: (accountId: string) => `ACCOUNT_UPDATE_SLOTS#${accountId}`,
   sk: (slot: number) => `SLOT#${slot}`,
+};
+
+/** An account link, by the SHA-256 of the secret in its URL (the secret itself is never stored). */
+export const accountLink = {
+  pk: (secretHash: string) => `ACCOUNT_LINK#${secretHash}`,
+  sk: () => 'LINK',
+};
+
+export const product = {
+  pk: ownerPk,
+  sk: (id: string) => `PRODUCT#${id}`,
+  skPrefix: () => 'PRODUCT#',
+};
+
+export const price = {
+  pk: ownerPk,
+  sk: (id: string) => `PRICE#${id}`,
+  skPrefix: () => 'PRICE#',
+};
+
+export const subscription = {
+  pk: ownerPk,
+  sk: (id: string) => `SUBSCRIPTION#${id}`,
+  skPrefix: () => 'SUBSCRIPTION#',
 };

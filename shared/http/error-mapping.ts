@@ -1,5 +1,6 @@
 import {
   AuthenticationError,
+  CardError,
   ConflictError,
   IdempotencyError,
   InvalidRequestError,
@@ -31,6 +32,7 @@ interface Mapping {
 /** The one table from error class to HTTP status and error `type`, for v1 and v2 bodies. */
 const mappings: Array<[abstract new (...args: never[]) => ServiceError, Mapping]> = [
   [InvalidRequestError, { status: 400, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [CardError, { status: 402, v1Type: 'card_error', v2Type: 'card_error' }],
   [NotFoundError, { status: 404, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [UnrecognizedUrlError, { status: 404, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [AuthenticationError, { status: 401, v1Type: 'authentication_error', v2Type: 'authentication_error' }],
@@ -59,10 +61,11 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
     return { status: 500, body: { error: body }, headers: {} };
   }
   const code = api === 'v2' && error instanceof NotFoundError ? 'not_found' : error.code;
-  const param = error instanceof InvalidRequestError ? (error.param ?? null) : error instanceof NotFoundError ? 'id' : null;
+  const param = error instanceof InvalidRequestError || error instanceof CardError ? (error.param ?? null) : error instanceof NotFoundError ? 'id' : null;
+  const declined = error instanceof CardError && error.declineCode ? { decline_code: error.declineCode } : {};
   const body =
     api === 'v1'
-      ? { type: mapping.v1Type, code, message: error.message, param }
+      ? { type: mapping.v1Type, code, message: error.message, param, ...declined }
       : { type: mapping.v2Type, code, message: error.message };
   const headers: Record<string, string> = error instanceof MethodNotAllowedError ? { Allow: error.allowed.join(', ') } : {};
   return { status: mapping.status, body: { error: body }, headers };

@@ -12,7 +12,8 @@ import { logger } from '#shared/logger.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
 import { authenticate, type Caller } from './authenticate.ts';
-import { decodeParams } from './encoding.ts';
+import { publicBaseUrl } from './base-url.ts';
+import { decodeParams, type RawParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { validateParams } from './validation.ts';
@@ -30,7 +31,13 @@ export interface ApiRequest<P> {
   /** Where the events this request causes happen, and the request that caused them. */
   origin: EventOrigin;
   serviceVersion: string;
+  /** The `Service-Version` header as sent (validated), null when the request named none. */
+  explicitServiceVersion: string | null;
   idempotencyKey: string | undefined;
+  /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`), if known. */
+  sourceIp: string | null;
+  /** The service's public base URL (no trailing slash), for links to pages it serves. */
+  baseUrl: string;
 }
 
 export interface ApiResult {
@@ -46,6 +53,11 @@ export interface HttpHandlerOptions<S extends z.ZodType> {
   allowPublishableKey?: boolean;
   /** Another credential than an API key (the meter event stream takes a session token). */
   authenticate?: (headers: Record<string, string | undefined>) => Promise<Caller>;
+  /**
+   * What the stored idempotency fingerprint hashes, when the raw parameters must not be hashed in the
+   * clear (tokens: card numbers are few enough that a plain hash of them can be reversed). @default the raw parameters
+   */
+  idempotencyParams?: (raw: RawParams, caller: Caller) => Promise<unknown>;
 }
 
 export interface PipelinePorts {
@@ -147,7 +159,10 @@ export async function serveRequest<S extends z.ZodType>(
         apiVersion: serviceVersion,
       },
       serviceVersion,
+      explicitServiceVersion: headers['service-version'] ? serviceVersion : null,
       idempotencyKey,
+      sourceIp: event.requestContext?.http?.sourceIp || null,
+      baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
     };
     const run = async (): Promise<StoredResponse> => {
       try {
@@ -159,7 +174,7 @@ export async function serveRequest<S extends z.ZodType>(
     };
     if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
       checkIdempotencyKey(idempotencyKey);
-      const fingerprint = requestFingerprint(method, path, raw);
+      const fingerprint = requestFingerprint(method, path, options.idempotencyParams ? await options.idempotencyParams(raw, caller) : raw);
       const outcome = await runIdempotently(ports.idempotencyStore, { scope: caller.scope, key: idempotencyKey, fingerprint, requestId }, run);
       response = outcome.response;
       if (outcome.replayed) replay = { original: outcome.response.requestId };
@@ -187,7 +202,8 @@ export function httpHandler<S extends z.ZodType>(
   operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>,
 ) {
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-    .use(injectLambdaContext(logger))
+    // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
+    .use(injectLambdaContext(logger, { logEvent: false }))
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
 }
 

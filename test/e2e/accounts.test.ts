@@ -248,3 +248,48 @@ describe('acting as a connected account (Service-Context)', () => {
     }
   });
 });
+
+describe('single-use tokens on accounts and persons', () => {
+  it('fills identity from an account token and a person from a person token, each usable once', async () => {
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    const publishable = sdk(platform.publishable_key);
+    const accountToken = await publishable.tokens.create({
+      account: {
+        business_type: 'individual',
+        individual: { first_name: 'Ada', last_name: 'Lovelace', dob: { day: 10, month: 12, year: 1985 }, address: { line1: '1 Main', city: 'Town', country: 'US' }, id_number: '000000000' },
+        tos_shown_and_accepted: true,
+      },
+    });
+    const account = await client.v2.core.accounts.create({ account_token: accountToken.id, include: ['identity'] });
+    expect(account.identity).toMatchObject({
+      entity_type: 'individual',
+      country: 'US',
+      individual: { given_name: 'Ada', surname: 'Lovelace', date_of_birth: { day: 10, month: 12, year: 1985 }, id_numbers: [{ type: 'us_ssn' }] },
+      attestations: { terms_of_service: { account: { date: expect.any(String) } } },
+    });
+    expect(JSON.stringify(account)).not.toContain('000000000');
+    expect((await client.tokens.retrieve(accountToken.id)).used).toBe(true);
+    await expect(client.v2.core.accounts.create({ account_token: accountToken.id })).rejects.toMatchObject({ statusCode: 400, code: 'token_already_used' });
+
+    const personToken = await client.tokens.create({ person: { first_name: 'Grace', last_name: 'Hopper', relationship: { owner: true, percent_ownership: 40 } } });
+    const person = await client.v2.core.accounts.persons.create(account.id, { person_token: personToken.id, email: 'grace@example.test' });
+    expect(person).toMatchObject({ given_name: 'Grace', surname: 'Hopper', email: 'grace@example.test', relationship: { owner: true } });
+    await expect(client.v2.core.accounts.persons.create(account.id, { person_token: accountToken.id })).rejects.toMatchObject({ statusCode: 400, code: 'parameter_invalid' });
+    await expect(client.v2.core.accounts.create({ account_token: 'tok_missing' })).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing' });
+  });
+
+  it('lets exactly one of 20 concurrent requests use one token', async () => {
+    const platform = await newPlatform();
+    const token = await sdk(platform.secret_key).tokens.create({ account: { business_type: 'company', company: { name: 'Acme' } } });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', '/v2/core/accounts', { key: platform.secret_key, json: { account_token: token.id } })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused).toHaveLength(19);
+    for (const answer of refused) expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'token_already_used' });
+    const listed = await sdk(platform.secret_key).v2.core.accounts.list({ limit: 100 });
+    expect(listed.data).toHaveLength(1);
+  });
+});

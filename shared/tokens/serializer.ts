@@ -1,0 +1,72 @@
+import { unixSeconds } from '#shared/http/timestamps.ts';
+import type { Token, TokenBankAccount, TokenCard } from './token.ts';
+
+/** The embedded v1 card object: every field of the reference's Card, `null` where this service has none. */
+export function serializeCard(card: TokenCard) {
+  return {
+    id: card.id,
+    object: 'card' as const,
+    account: null,
+    address_city: card.address.city,
+    address_country: card.address.country,
+    address_line1: card.address.line1,
+    address_line1_check: card.address.line1 === null ? null : 'unchecked',
+    address_line2: card.address.line2,
+    address_state: card.address.state,
+    address_zip: card.address.zip,
+    address_zip_check: card.address.zip === null ? null : 'unchecked',
+    allow_redisplay: 'unspecified' as const,
+    available_payout_methods: null,
+    brand: card.brand,
+    country: card.country,
+    currency: card.currency,
+    customer: null,
+    cvc_check: card.cvcProvided ? 'unchecked' : null,
+    default_for_currency: null,
+    dynamic_last4: null,
+    exp_month: card.expMonth,
+    exp_year: card.expYear,
+    fingerprint: card.fingerprint,
+    funding: card.funding,
+    last4: card.last4,
+    metadata: {},
+    name: card.name,
+    networks: { preferred: card.preferredNetwork },
+    regulated_status: null,
+    status: null,
+    tokenization_method: null,
+  };
+}
+
+/** The embedded v1 bank account object (as a token shows it: not attached to an account or customer). */
+export function serializeBankAccount(bankAccount: TokenBankAccount) {
+  return {
+    id: bankAccount.id,
+    object: 'bank_account' as const,
+    account_holder_name: bankAccount.accountHolderName,
+    account_holder_type: bankAccount.accountHolderType,
+    account_type: bankAccount.accountType,
+    bank_name: null,
+    country: bankAccount.country,
+    currency: bankAccount.currency,
+    fingerprint: bankAccount.fingerprint,
+    last4: bankAccount.last4,
+    routing_number: bankAccount.routingNumber,
+    status: 'new' as const,
+  };
+}
+
+/** The v1 token object. Person, PII, account and CVC tokens carry no data back, as in the reference. */
+export function serializeToken(token: Token) {
+  return {
+    id: token.id,
+    object: 'token' as const,
+    ...(token.type === 'bank_account' && { bank_account: serializeBankAccount(token.bankAccount) }),
+    ...(token.type === 'card' && { card: serializeCard(token.card) }),
+    client_ip: token.clientIp,
+    created: unixSeconds(token.created),
+    livemode: token.scope.livemode,
+    type: token.type,
+    used: token.used,
+  };
+}

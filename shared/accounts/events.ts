@@ -67,13 +67,19 @@ export function accountUpdatedEvents(next: V2Account, current: V2Account): Event
 
 const personRelated = (person: AccountPerson): RelatedObject => ({ id: person.id, type: 'v2.core.account_person', url: personUrl(person.scope.accountId, person.id) });
 
+function personChanges(before: AccountPerson, after: AccountPerson) {
+  const rendered = (person: AccountPerson) => serializePerson(person) as unknown as Record<string, unknown>;
+  const [from, to] = [rendered(before), rendered(after)];
+  return changed(from, to, [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((key) => key !== 'updated'));
+}
+
 export function personEvents(type: 'created' | 'updated' | 'deleted', person: AccountPerson, before?: AccountPerson): EventInput[] {
   const changes =
     type === 'created'
       ? { before: null, after: serializePerson(person) }
       : type === 'deleted'
         ? { before: serializePerson(person), after: null }
-        : changed(serializePerson(before!) as unknown as Record<string, unknown>, serializePerson(person) as unknown as Record<string, unknown>, Object.keys(serializePerson(person)));
+        : personChanges(before!, person);
   if (!changes) return [];
   return [{ kind: 'thin', type: `v2.core.account_person.${type}`, relatedObject: personRelated(person), changes, data: { account_id: person.scope.accountId } }];
 }

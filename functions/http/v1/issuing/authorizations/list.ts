@@ -1,0 +1,17 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { v1List } from '#shared/http/pagination.ts';
+import { listAuthorizationsParams } from '#shared/issuing/schemas.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+
+const service = wireAuthorizationService();
+
+/** GET /v1/issuing/authorizations: newest first; filters card, cardholder, status, created; `expand[]` data.card, data.cardholder. */
+export const handler = httpHandler({ params: listAuthorizationsParams }, async ({ caller, params }) => {
+  const page = await service.list(caller.scope, params);
+  const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
+  const items = await Promise.all(
+    page.items.map(async (authorization) => serializeAuthorization(authorization, await service.expansions(caller.scope, authorization, expand))),
+  );
+  return { body: v1List('/v1/issuing/authorizations', { ...page, items }) };
+});

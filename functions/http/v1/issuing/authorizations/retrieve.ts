@@ -1,0 +1,12 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { retrieveAuthorizationParams } from '#shared/issuing/schemas.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+
+const service = wireAuthorizationService();
+
+/** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
+export const handler = httpHandler({ params: retrieveAuthorizationParams }, async ({ caller, params, pathParameters }) => {
+  const authorization = await service.retrieve(caller.scope, pathParameters.id!);
+  return { body: serializeAuthorization(authorization, await service.expansions(caller.scope, authorization, params.expand)) };
+});

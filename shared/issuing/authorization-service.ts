@@ -1,0 +1,415 @@
+import { randomInt } from 'node:crypto';
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { snapshotInput } from '#shared/events/changes.ts';
+import type { EventEmitter } from '#shared/events/emitter.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import { v1PageRequest, type Page } from '#shared/http/pagination.ts';
+import { unixSeconds } from '#shared/http/timestamps.ts';
+import { newId } from '#shared/ids.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import {
+  decide,
+  isEstimatedAmountCategory,
+  merchantAmountFor,
+  type Authorization,
+  type AuthorizationRepository,
+  type Fleet,
+  type Fuel,
+  type RequestHistoryEntry,
+} from './authorization.ts';
+import type { CardRepository } from './card.ts';
+import type { CardholderRepository } from './cardholder.ts';
+import { merchantCategoryCodes } from './merchant-categories.ts';
+import type {
+  CaptureAuthorizationParams,
+  CreateAuthorizationParams,
+  FinalizeAuthorizationAmountParams,
+  FleetParams,
+  FuelParams,
+  IncrementAuthorizationParams,
+  ListAuthorizationsParams,
+  ReverseAuthorizationParams,
+} from './schemas.ts';
+import { serializeAuthorization, serializeCard, serializeCardholder, type AuthorizationExpansions } from './serializers.ts';
+import { createdWindow } from './store.ts';
+
+export interface AuthorizationServicePorts {
+  repository: AuthorizationRepository;
+  cards: Pick<CardRepository, 'get'>;
+  cardholders: Pick<CardholderRepository, 'get'>;
+  events: EventEmitter;
+  clock?: () => number;
+}
+
+/** Where a test authorization happens when the request names no merchant category. */
+const defaultMerchantCategory = 'miscellaneous_general_merchandise';
+const maxAmount = 99_999_999;
+
+/** Test helpers simulate card network traffic, which only exists in test mode. */
+function requireTestMode(scope: Scope): void {
+  if (scope.livemode) {
+    throw new InvalidRequestError(
+      'Test helpers are only available in test mode, but this request used a live mode key. Use a test mode secret key (sk_test_…).',
+      'livemode_mismatch',
+    );
+  }
+}
+
+function requirePending(authorization: Authorization, action: string): void {
+  if (authorization.status !== 'pending') {
+    throw new InvalidRequestError(
+      `The authorization ${authorization.id} is ${authorization.status}: only a pending authorization can be ${action}.`,
+      'authorization_not_pending',
+    );
+  }
+}
+
+/**
+ * `fleet` from request parameters over what the authorization already has (null at creation): fields
+ * the request gives replace, the others stay. Finalizing with only the dispensed quantity keeps the fuel
+ * type the pump reported at authorization.
+ */
+export function fleetOf(given: FleetParams, base: Fleet | null = null): Fleet {
+  const prompt = given.cardholder_prompt_data;
+  const basePrompt = base?.cardholder_prompt_data ?? null;
+  const breakdown = given.reported_breakdown;
+  const baseBreakdown = base?.reported_breakdown ?? null;
+  const decimalOf = (value: string | undefined, fallback: string | null | undefined) => value ?? fallback ?? null;
+  return {
+    cardholder_prompt_data:
+      prompt || basePrompt
+        ? {
+            // Not a parameter: networks fill it in for prompts of their own.
+            alphanumeric_id: basePrompt?.alphanumeric_id ?? null,
+            driver_id: prompt?.driver_id ?? basePrompt?.driver_id ?? null,
+            odometer: prompt?.odometer ?? basePrompt?.odometer ?? null,
+            unspecified_id: prompt?.unspecified_id ?? basePrompt?.unspecified_id ?? null,
+            user_id: prompt?.user_id ?? basePrompt?.user_id ?? null,
+            vehicle_number: prompt?.vehicle_number ?? basePrompt?.vehicle_number ?? null,
+          }
+        : null,
+    purchase_type: given.purchase_type ?? base?.purchase_type ?? null,
+    reported_breakdown:
+      breakdown || baseBreakdown
+        ? {
+            fuel:
+              breakdown?.fuel || baseBreakdown?.fuel
+                ? { gross_amount_decimal: decimalOf(breakdown?.fuel?.gross_amount_decimal, baseBreakdown?.fuel?.gross_amount_decimal) }
+                : null,
+            non_fuel:
+              breakdown?.non_fuel || baseBreakdown?.non_fuel
+                ? { gross_amount_decimal: decimalOf(breakdown?.non_fuel?.gross_amount_decimal, baseBreakdown?.non_fuel?.gross_amount_decimal) }
+                : null,
+            tax:
+              breakdown?.tax || baseBreakdown?.tax
+                ? {
+                    local_amount_decimal: decimalOf(breakdown?.tax?.local_amount_decimal, baseBreakdown?.tax?.local_amount_decimal),
+                    national_amount_decimal: decimalOf(breakdown?.tax?.national_amount_decimal, baseBreakdown?.tax?.national_amount_decimal),
+                  }
+                : null,
+          }
+        : null,
+    service_type: given.service_type ?? base?.service_type ?? null,
+  };
+}
+
+/** `fuel` from request parameters over what the authorization already has, as `fleetOf`. */
+export function fuelOf(given: FuelParams, base: Fuel | null = null): Fuel {
+  return {
+    industry_product_code: given.industry_product_code ?? base?.industry_product_code ?? null,
+    quantity_decimal: given.quantity_decimal ?? base?.quantity_decimal ?? null,
+    type: given.type ?? base?.type ?? null,
+    unit: given.unit ?? base?.unit ?? null,
+    unit_cost_decimal: given.unit_cost_decimal ?? base?.unit_cost_decimal ?? null,
+  };
+}
+
+/**
+ * A `request_history` entry for a test-helper action on an approved authorization. `amount` is the amount
+ * of that request: the increment, the reversal, the capture, the final amount, or what an expiry released.
+ */
+function actionEntry(authorization: Authorization, amount: number, now: number): RequestHistoryEntry {
+  return {
+    amount,
+    amount_details: null,
+    approved: true,
+    authorization_code: authorization.authorizationCode,
+    created: unixSeconds(now),
+    currency: authorization.currency,
+    merchant_amount: merchantAmountFor(authorization, amount),
+    merchant_currency: authorization.merchantCurrency,
+    network_risk_score: null,
+    reason: 'card_active',
+    reason_message: null,
+    requested_at: unixSeconds(now),
+  };
+}
+
+const created = (authorization: Authorization) =>
+  snapshotInput('issuing_authorization.created', serializeAuthorization(authorization), `/v1/issuing/authorizations/${authorization.id}`);
+
+const updated = (authorization: Authorization, before: Authorization) =>
+  snapshotInput(
+    'issuing_authorization.updated',
+    serializeAuthorization(authorization),
+    `/v1/issuing/authorizations/${authorization.id}`,
+    serializeAuthorization(before),
+  );
+
+/**
+ * Issuing authorizations and the test helpers that move them, as the card network would:
+ *
+ * - create: approved (`pending`) unless the card or cardholder cannot be used (then declined and `closed`);
+ * - capture: `closed` (the held amount is released and the captured amount recorded in `request_history`);
+ *   with `close_authorization=false` the captured amount leaves the hold and it stays `pending`;
+ * - expire: `expired`; increment: the hold grows; reverse: the hold shrinks, and a full reversal makes it
+ *   `reversed`;
+ * - finalize_amount: on an estimated-amount authorization only (see `isEstimatedAmountCategory`), once,
+ *   while pending: the amount becomes the final amount and fleet and fuel data are recorded (over those
+ *   given at creation).
+ *
+ * Every action appends to `request_history` and emits `issuing_authorization.updated`.
+ */
+export function authorizationService({ repository, cards, cardholders, events, clock = Date.now }: AuthorizationServicePorts) {
+  async function existing(scope: Scope, id: string): Promise<Authorization> {
+    const authorization = await repository.get(scope, id);
+    if (!authorization) throw new NotFoundError('issuing authorization', id);
+    return authorization;
+  }
+
+  /** A test-helper action: checked and applied to the current authorization, written with its event. */
+  function act(origin: EventOrigin, id: string, apply: (current: Authorization, now: number) => Authorization): Promise<Authorization> {
+    requireTestMode(origin.scope);
+    return changeAndEmit(
+      { repository, events },
+      origin,
+      () => existing(origin.scope, id),
+      (current) => apply(current, clock()),
+      (next, current) => [updated(next, current)],
+    );
+  }
+
+  return {
+    async create(origin: EventOrigin, params: CreateAuthorizationParams): Promise<Authorization> {
+      requireTestMode(origin.scope);
+      const { scope } = origin;
+      const card = await cards.get(scope, params.card);
+      if (!card) throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');
+      const cardholder = await cardholders.get(scope, card.cardholderId);
+
+      const currency = params.currency ?? card.currency;
+      if (currency !== card.currency) {
+        throw new InvalidRequestError(`currency must be the card's currency (${card.currency}): the service does no currency conversion.`, 'parameter_invalid', 'currency');
+      }
+      if (params.amount === undefined && params.amount_details === undefined) {
+        throw new InvalidRequestError('Missing required param: amount.', 'parameter_missing', 'amount');
+      }
+      const amountDetails = params.amount_details
+        ? { atm_fee: params.amount_details.atm_fee ?? null, cashback_amount: params.amount_details.cashback_amount ?? null }
+        : null;
+      const parts = (amountDetails?.atm_fee ?? 0) + (amountDetails?.cashback_amount ?? 0);
+      const amount = params.amount ?? parts;
+      if (parts > amount) {
+        throw new InvalidRequestError('amount_details (atm_fee and cashback_amount) are parts of amount and cannot exceed it.', 'parameter_invalid', 'amount_details');
+      }
+      const merchantCurrency = params.merchant_currency ?? currency;
+      let merchantAmount = amount;
+      if (merchantCurrency !== currency) {
+        if (params.merchant_amount === undefined) {
+          throw new InvalidRequestError('merchant_amount is required when merchant_currency differs from the authorization currency.', 'parameter_missing', 'merchant_amount');
+        }
+        merchantAmount = params.merchant_amount;
+      } else if (params.merchant_amount !== undefined && params.merchant_amount !== amount) {
+        throw new InvalidRequestError('merchant_amount must equal amount when merchant_currency is the authorization currency.', 'parameter_invalid', 'merchant_amount');
+      }
+
+      const now = clock();
+      const decision = decide(card, cardholder, new Date(now));
+      const category = params.merchant_data?.category ?? defaultMerchantCategory;
+      const method = params.authorization_method ?? 'online';
+      const verification = params.verification_data;
+      const authorizationCode = decision.approved ? `S${String(randomInt(0, 1_000_000)).padStart(6, '0')}` : null;
+      const authorization: Authorization = {
+        id: newId('iauth', now),
+        scope,
+        created: now,
+        cardId: card.id,
+        cardholderId: card.cardholderId,
+        status: decision.approved ? 'pending' : 'closed',
+        approved: decision.approved,
+        amount,
+        currency,
+        merchantAmount,
+        merchantCurrency,
+        amountDetails,
+        authorizationMethod: method,
+        cardPresence: method === 'online' ? 'not_present' : 'present',
+        merchantData: {
+          category,
+          category_code: merchantCategoryCodes[category]!,
+          city: params.merchant_data?.city ?? null,
+          country: params.merchant_data?.country ?? null,
+          name: params.merchant_data?.name ?? null,
+          network_id: params.merchant_data?.network_id ?? String(randomInt(1_000_000_000, 10_000_000_000)),
+          postal_code: params.merchant_data?.postal_code ?? null,
+          state: params.merchant_data?.state ?? null,
+          tax_id: null,
+          terminal_id: params.merchant_data?.terminal_id ?? null,
+          url: params.merchant_data?.url ?? null,
+        },
+        networkData: { acquiring_institution_id: params.network_data?.acquiring_institution_id ?? null, system_trace_audit_number: null, transaction_id: null },
+        verificationData: {
+          address_line1_check: verification?.address_line1_check ?? 'not_provided',
+          address_postal_code_check: verification?.address_postal_code_check ?? 'not_provided',
+          authentication_exemption: verification?.authentication_exemption ?? null,
+          cvc_check: verification?.cvc_check ?? 'not_provided',
+          expiry_check: verification?.expiry_check ?? 'not_provided',
+          postal_code: null,
+          three_d_secure: verification?.three_d_secure ?? null,
+        },
+        wallet: params.wallet ?? null,
+        fleet: params.fleet ? fleetOf(params.fleet) : null,
+        fuel: params.fuel ? fuelOf(params.fuel) : null,
+        requestHistory: [
+          {
+            amount,
+            amount_details: amountDetails,
+            approved: decision.approved,
+            authorization_code: authorizationCode,
+            created: unixSeconds(now),
+            currency,
+            merchant_amount: merchantAmount,
+            merchant_currency: merchantCurrency,
+            network_risk_score: null,
+            reason: decision.reason,
+            reason_message: null,
+            requested_at: unixSeconds(now),
+          },
+        ],
+        metadata: {},
+        authorizationCode,
+        isAmountControllable: params.is_amount_controllable ?? false,
+        estimatedAmount: decision.approved && isEstimatedAmountCategory(category),
+        amountFinalized: false,
+        version: 1,
+      };
+      const outbox = await events.prepare(origin, [created(authorization)]);
+      await repository.create(authorization, { outbox });
+      await events.dispatch(outbox);
+      return authorization;
+    },
+
+    capture: (origin: EventOrigin, id: string, params: CaptureAuthorizationParams) =>
+      act(origin, id, (current, now) => {
+        requirePending(current, 'captured');
+        const captured = params.capture_amount ?? current.amount;
+        const close = params.close_authorization ?? true;
+        // A closing capture may differ from the hold (tips, over-capture); a partial one comes out of it.
+        if (!close && captured > current.amount) {
+          throw new InvalidRequestError(
+            `capture_amount (${captured}) exceeds the amount still held (${current.amount}); only a closing capture may exceed it.`,
+            'amount_too_large',
+            'capture_amount',
+          );
+        }
+        const remaining = close ? current.amount : current.amount - captured;
+        return {
+          ...current,
+          status: close || remaining === 0 ? 'closed' : 'pending',
+          amount: remaining,
+          merchantAmount: merchantAmountFor(current, remaining),
+          requestHistory: [...current.requestHistory, actionEntry(current, captured, now)],
+        };
+      }),
+
+    expire: (origin: EventOrigin, id: string) =>
+      act(origin, id, (current, now) => {
+        requirePending(current, 'expired');
+        return { ...current, status: 'expired', requestHistory: [...current.requestHistory, actionEntry(current, current.amount, now)] };
+      }),
+
+    increment: (origin: EventOrigin, id: string, params: IncrementAuthorizationParams) =>
+      act(origin, id, (current, now) => {
+        requirePending(current, 'incremented');
+        const amount = current.amount + params.increment_amount;
+        if (amount > maxAmount) {
+          throw new InvalidRequestError(`The incremented amount would exceed ${maxAmount}.`, 'amount_too_large', 'increment_amount');
+        }
+        return {
+          ...current,
+          amount,
+          merchantAmount: merchantAmountFor(current, amount),
+          isAmountControllable: params.is_amount_controllable ?? current.isAmountControllable,
+          requestHistory: [...current.requestHistory, actionEntry(current, params.increment_amount, now)],
+        };
+      }),
+
+    reverse: (origin: EventOrigin, id: string, params: ReverseAuthorizationParams) =>
+      act(origin, id, (current, now) => {
+        requirePending(current, 'reversed');
+        const reversed = params.reverse_amount ?? current.amount;
+        if (reversed > current.amount) {
+          throw new InvalidRequestError(
+            `reverse_amount (${reversed}) exceeds the authorized amount (${current.amount}).`,
+            'amount_too_large',
+            'reverse_amount',
+          );
+        }
+        const amount = current.amount - reversed;
+        return {
+          ...current,
+          status: amount === 0 ? 'reversed' : 'pending',
+          amount,
+          merchantAmount: merchantAmountFor(current, amount),
+          requestHistory: [...current.requestHistory, actionEntry(current, reversed, now)],
+        };
+      }),
+
+    finalizeAmount: (origin: EventOrigin, id: string, params: FinalizeAuthorizationAmountParams) =>
+      act(origin, id, (current, now) => {
+        if (!current.estimatedAmount) {
+          throw new InvalidRequestError(
+            `The authorization ${current.id} was not made on an estimated amount, so its amount cannot be finalized. Only approved authorizations at automated fuel dispensers (merchant_data[category]=automated_fuel_dispensers) or electric vehicle chargers (electric_vehicle_charging) are.`,
+            'authorization_amount_not_estimated',
+          );
+        }
+        if (current.amountFinalized) {
+          throw new InvalidRequestError(`The amount of the authorization ${current.id} has already been finalized.`, 'authorization_amount_already_finalized');
+        }
+        requirePending(current, 'finalized');
+        return {
+          ...current,
+          amount: params.final_amount,
+          merchantAmount: merchantAmountFor(current, params.final_amount),
+          fleet: params.fleet ? fleetOf(params.fleet, current.fleet) : current.fleet,
+          fuel: params.fuel ? fuelOf(params.fuel, current.fuel) : current.fuel,
+          amountFinalized: true,
+          requestHistory: [...current.requestHistory, actionEntry(current, params.final_amount, now)],
+        };
+      }),
+
+    retrieve: existing,
+
+    list(scope: Scope, params: ListAuthorizationsParams): Promise<Page<Authorization>> {
+      return repository.list(scope, {
+        page: v1PageRequest(params),
+        where: { cardId: params.card, cardholderId: params.cardholder, status: params.status },
+        created: createdWindow(params.created),
+      });
+    },
+
+    /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
+    async expansions(scope: Scope, authorization: Authorization, expand: readonly string[] = []): Promise<AuthorizationExpansions> {
+      if (expand.length === 0) return {};
+      const [card, cardholder] = await Promise.all([
+        cards.get(scope, authorization.cardId),
+        authorization.cardholderId ? cardholders.get(scope, authorization.cardholderId) : undefined,
+      ]);
+      const expansions: AuthorizationExpansions = {};
+      if (expand.includes('card') && card && cardholder) expansions.card = serializeCard(card, cardholder);
+      if (expand.includes('cardholder')) expansions.cardholder = cardholder ? serializeCardholder(cardholder) : null;
+      return expansions;
+    },
+  };
+}

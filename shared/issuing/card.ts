@@ -1,0 +1,19 @@
+import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { IssuingStore } from './store.ts';
+
+/** An issuing card. The full number and CVC are not kept: only what the card object shows. */
+export interface IssuingCard extends OwnedResource {
+  created: number;
+  cardholderId: string;
+  currency: string;
+  type: 'virtual' | 'physical';
+  status: 'active' | 'inactive' | 'canceled';
+  brand: 'Visa';
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  secondLine: string | null;
+  metadata: Record<string, string>;
+}
+
+export type CardRepository = IssuingStore<IssuingCard>;

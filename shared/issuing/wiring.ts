@@ -1,0 +1,21 @@
+import { serviceTable } from '#shared/data/client.ts';
+import { dynamoAuthorizationRepository, dynamoCardholderRepository, dynamoCardRepository } from '#shared/data/issuing-repository.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { authorizationService } from './authorization-service.ts';
+import { cardService } from './card-service.ts';
+import { cardholderService } from './cardholder-service.ts';
+
+/** The services on their real adapters; handlers call these once at module scope (cold start). */
+export const wireCardholderService = () =>
+  cardholderService({ repository: dynamoCardholderRepository(serviceTable()), events: wireEventEmitter() });
+
+export const wireCardService = () =>
+  cardService({ repository: dynamoCardRepository(serviceTable()), cardholders: dynamoCardholderRepository(serviceTable()), events: wireEventEmitter() });
+
+export const wireAuthorizationService = () =>
+  authorizationService({
+    repository: dynamoAuthorizationRepository(serviceTable()),
+    cards: dynamoCardRepository(serviceTable()),
+    cardholders: dynamoCardholderRepository(serviceTable()),
+    events: wireEventEmitter(),
+  });

@@ -1,0 +1,451 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { api, newPlatform, sdk } from '../support/stack.ts';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+const decimal = (value: string) => Stripe.Decimal.from(value);
+/** Decimal fields come back from the SDK as its Decimal objects; compare them as strings. */
+const text = (value: { toString(): string } | null | undefined) => (value == null ? value : value.toString());
+
+/** Every field of the authorization object, as the spec and the reference list them. */
+const authorizationFields = [
+  'amount', 'amount_details', 'approved', 'authorization_method', 'balance_transactions', 'card', 'card_presence', 'cardholder',
+  'created', 'currency', 'fleet', 'fraud_challenges', 'fuel', 'id', 'livemode', 'merchant_amount', 'merchant_currency',
+  'merchant_data', 'metadata', 'network_data', 'object', 'pending_request', 'redaction', 'request_history', 'status', 'token',
+  'transactions', 'treasury', 'verification_data', 'verified_by_fraud_challenge', 'wallet',
+];
+
+const cardFields = [
+  'brand', 'cancellation_reason', 'cardholder', 'created', 'currency', 'exp_month', 'exp_year', 'financial_account', 'id', 'last4',
+  'latest_fraud_warning', 'lifecycle_controls', 'livemode', 'metadata', 'object', 'personalization_design', 'replaced_by',
+  'replacement_for', 'replacement_reason', 'second_line', 'shipping', 'spending_controls', 'status', 'type', 'wallets',
+];
+
+const cardholderFields = [
+  'billing', 'company', 'created', 'email', 'id', 'individual', 'livemode', 'metadata', 'name', 'object', 'phone_number',
+  'preferred_locales', 'requirements', 'spending_controls', 'status', 'type',
+];
+
+const sorted = (object: object) => Object.keys(object).sort();
+
+describe('issuing cardholders, cards and test-mode authorizations through the official SDK', () => {
+  let client: Stripe;
+  let secretKey: string;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    secretKey = (await newPlatform()).secret_key;
+    client = sdk(secretKey);
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.stop());
+
+  const newCardholder = (params: Partial<Stripe.Issuing.CardholderCreateParams> = {}) =>
+    client.issuing.cardholders.create({
+      name: 'Jenny Rosen',
+      email: 'jenny@example.test',
+      billing: { address: { line1: '1234 Main Street', city: 'San Francisco', state: 'CA', postal_code: '94111', country: 'US' } },
+      ...params,
+    });
+
+  async function activeCard(): Promise<Stripe.Issuing.Card> {
+    const cardholder = await newCardholder();
+    return client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual', status: 'active' });
+  }
+
+  /** A pump asks for an estimated hold before dispensing: the estimated-amount case. */
+  const fuelAuthorization = (card: Stripe.Issuing.Card, amount = 10_000) =>
+    client.testHelpers.issuing.authorizations.create({
+      card: card.id,
+      amount,
+      authorization_method: 'chip',
+      merchant_data: { category: 'automated_fuel_dispensers', name: 'Pump 4', city: 'Oakland', country: 'US' },
+    });
+
+  const finalizeForm = (authorization: string, form: string) =>
+    api('POST', `/v1/test_helpers/issuing/authorizations/${authorization}/finalize_amount`, { key: secretKey, form });
+
+  it('creates, retrieves and lists cardholders and cards with every field of the reference', async () => {
+    const cardholder = await newCardholder({ phone_number: '+15555550123', metadata: { team: 'fleet' }, individual: { first_name: 'Jenny', last_name: 'Rosen' } });
+    expect(cardholder.id).toMatch(/^ich_/);
+    expect(sorted(cardholder)).toEqual(cardholderFields);
+    expect(cardholder).toMatchObject({
+      object: 'issuing.cardholder',
+      name: 'Jenny Rosen',
+      email: 'jenny@example.test',
+      phone_number: '+15555550123',
+      billing: { address: { line1: '1234 Main Street', line2: null, city: 'San Francisco', state: 'CA', postal_code: '94111', country: 'US' } },
+      company: null,
+      individual: { first_name: 'Jenny', last_name: 'Rosen', dob: null, verification: null },
+      livemode: false,
+      metadata: { team: 'fleet' },
+      requirements: { disabled_reason: null, past_due: [] },
+      status: 'active',
+      type: 'individual',
+    });
+
+    const card = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' });
+    expect(card.id).toMatch(/^ic_/);
+    expect(sorted(card)).toEqual(cardFields);
+    expect(card).toMatchObject({ object: 'issuing.card', brand: 'Visa', currency: 'usd', type: 'virtual', status: 'inactive', shipping: null, livemode: false });
+    expect(card.last4).toMatch(/^\d{4}$/);
+    expect(card.exp_month).toBeGreaterThanOrEqual(1);
+    expect(card.exp_month).toBeLessThanOrEqual(12);
+    expect(card.exp_year).toBeGreaterThan(new Date().getUTCFullYear());
+    expect(card.cardholder).toEqual(cardholder);
+
+    expect(await client.issuing.cards.retrieve(card.id)).toEqual(card);
+    expect(await client.issuing.cardholders.retrieve(cardholder.id)).toEqual(cardholder);
+
+    const physical = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'physical', status: 'active' });
+    const ofHolder = await client.issuing.cards.list({ cardholder: cardholder.id, limit: 1 }).autoPagingToArray({ limit: 10 });
+    expect(ofHolder.map((listed) => listed.id)).toEqual([physical.id, card.id]);
+    expect((await client.issuing.cards.list({ cardholder: cardholder.id, type: 'physical' })).data.map((listed) => listed.id)).toEqual([physical.id]);
+    expect((await client.issuing.cardholders.list({ email: 'jenny@example.test' })).data.map((listed) => listed.id)).toContain(cardholder.id);
+  });
+
+  it('refuses bad cardholder and card parameters with a 400 naming them', async () => {
+    await expect(client.issuing.cardholders.create({ name: 'No Address' } as Stripe.Issuing.CardholderCreateParams)).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'billing',
+    });
+    await expect(newCardholder({ name: 'A name far too long for a card' })).rejects.toMatchObject({ statusCode: 400, param: 'name' });
+    await expect(newCardholder({ phone_number: '555-0123' })).rejects.toMatchObject({ statusCode: 400, param: 'phone_number' });
+    await expect(newCardholder({ company: { tax_id: '000000000' } })).rejects.toMatchObject({ statusCode: 400, param: 'company' });
+
+    const cardholder = await newCardholder();
+    await expect(client.issuing.cards.create({ cardholder: 'ich_missing', currency: 'usd', type: 'virtual' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'cardholder',
+    });
+    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'plastic' })).rejects.toMatchObject({ statusCode: 400, param: 'type' });
+    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'dollars', type: 'virtual' })).rejects.toMatchObject({ statusCode: 400, param: 'currency' });
+    await expect(client.issuing.cards.retrieve('ic_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  it('finalizes a fuel-dispenser authorization with fleet and fuel data and delivers issuing_authorization.updated', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?updates`, enabled_events: ['issuing_authorization.updated'] });
+    const card = await activeCard();
+
+    const authorization = await fuelAuthorization(card);
+    expect(authorization.id).toMatch(/^iauth_/);
+    expect(sorted(authorization)).toEqual(authorizationFields);
+    expect(authorization).toMatchObject({
+      object: 'issuing.authorization',
+      amount: 10_000,
+      merchant_amount: 10_000,
+      currency: 'usd',
+      merchant_currency: 'usd',
+      approved: true,
+      status: 'pending',
+      card: card.id,
+      cardholder: card.cardholder.id,
+      authorization_method: 'chip',
+      card_presence: 'present',
+      merchant_data: { category: 'automated_fuel_dispensers', category_code: '5542', name: 'Pump 4', city: 'Oakland', country: 'US', terminal_id: null },
+      verification_data: { address_line1_check: 'not_provided', cvc_check: 'not_provided', expiry_check: 'not_provided', address_postal_code_check: 'not_provided' },
+      fleet: null,
+      fuel: null,
+      pending_request: null,
+      transactions: [],
+      balance_transactions: [],
+      livemode: false,
+    });
+    expect(authorization.request_history).toHaveLength(1);
+    expect(authorization.request_history[0]).toMatchObject({ amount: 10_000, approved: true, reason: 'card_active', currency: 'usd' });
+    expect(authorization.request_history[0]!.authorization_code).toMatch(/^S\d{6}$/);
+
+    const finalized = await client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, {
+      final_amount: 4_250,
+      fleet: {
+        cardholder_prompt_data: { driver_id: 'D-17', odometer: 120_345, unspecified_id: 'ABC123', user_id: 'U-9', vehicle_number: 'TRK-42' },
+        purchase_type: 'fuel_and_non_fuel_purchase',
+        reported_breakdown: {
+          fuel: { gross_amount_decimal: decimal('40.25') },
+          non_fuel: { gross_amount_decimal: decimal('2.25') },
+          tax: { local_amount_decimal: decimal('0.5'), national_amount_decimal: decimal('1.125') },
+        },
+        service_type: 'self_service',
+      },
+      fuel: {
+        industry_product_code: '001',
+        quantity_decimal: decimal('10.123456789012'),
+        type: 'unleaded_regular',
+        unit: 'us_gallon',
+        unit_cost_decimal: decimal('397.6'),
+      },
+    });
+    expect(finalized).toMatchObject({ id: authorization.id, status: 'pending', amount: 4_250, merchant_amount: 4_250 });
+    expect(finalized.fleet).toMatchObject({
+      cardholder_prompt_data: { alphanumeric_id: null, driver_id: 'D-17', odometer: 120_345, unspecified_id: 'ABC123', user_id: 'U-9', vehicle_number: 'TRK-42' },
+      purchase_type: 'fuel_and_non_fuel_purchase',
+      service_type: 'self_service',
+    });
+    const breakdown = finalized.fleet!.reported_breakdown!;
+    expect([breakdown.fuel!.gross_amount_decimal, breakdown.non_fuel!.gross_amount_decimal, breakdown.tax!.local_amount_decimal, breakdown.tax!.national_amount_decimal].map(text)).toEqual([
+      '40.25',
+      '2.25',
+      '0.5',
+      '1.125',
+    ]);
+    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal), unit_cost_decimal: text(finalized.fuel!.unit_cost_decimal) }).toEqual({
+      industry_product_code: '001',
+      quantity_decimal: '10.123456789012',
+      type: 'unleaded_regular',
+      unit: 'us_gallon',
+      unit_cost_decimal: '397.6',
+    });
+    expect(finalized.request_history).toHaveLength(2);
+    expect(finalized.request_history[1]).toMatchObject({ amount: 4_250, merchant_amount: 4_250, approved: true });
+    expect(await client.issuing.authorizations.retrieve(authorization.id)).toEqual(finalized);
+
+    const delivered = await eventually(async () =>
+      receiver.received.find((request) => request.path === '/hook?updates' && JSON.parse(request.body).data?.object?.id === authorization.id),
+    );
+    const event = client.webhooks.constructEvent(delivered.body, delivered.headers['service-signature'] as string, endpoint.secret!);
+    expect(event.type).toBe('issuing_authorization.updated');
+    const object = event.data.object as unknown as Record<string, any>;
+    expect(object).toMatchObject({ id: authorization.id, amount: 4_250, fuel: { quantity_decimal: '10.123456789012', type: 'unleaded_regular' } });
+    expect(event.data.previous_attributes).toMatchObject({ amount: 10_000, merchant_amount: 10_000, fleet: null, fuel: null });
+
+    await expect(client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, { final_amount: 4_000 })).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      code: 'authorization_amount_already_finalized',
+    });
+  });
+
+  it('refuses a decimal with 13 decimal places, naming the field, and leaves the authorization as it was', async () => {
+    const authorization = await fuelAuthorization(await activeCard());
+    await expect(
+      client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, { final_amount: 5_000, fuel: { quantity_decimal: decimal('1.1234567890123') } }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'fuel[quantity_decimal]' });
+    expect(await client.issuing.authorizations.retrieve(authorization.id)).toMatchObject({ amount: 10_000, fuel: null, request_history: [{ amount: 10_000 }] });
+
+    // Twelve places is the limit, and still allowed afterwards.
+    const finalized = await client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, {
+      final_amount: 5_000,
+      fuel: { quantity_decimal: decimal('1.123456789012') },
+    });
+    expect(text(finalized.fuel!.quantity_decimal)).toBe('1.123456789012');
+  });
+
+  it('names the offending parameter of every invalid finalize request over HTTP', async () => {
+    const authorization = await fuelAuthorization(await activeCard());
+    const cases: Array<[form: string, param: string]> = [
+      ['fuel[type]=diesel', 'final_amount'],
+      ['final_amount=-1', 'final_amount'],
+      ['final_amount=12.5', 'final_amount'],
+      ['final_amount=100&fuel[type]=kerosene', 'fuel[type]'],
+      ['final_amount=100&fuel[unit]=barrel', 'fuel[unit]'],
+      ['final_amount=100&fuel[unit_cost_decimal]=abc', 'fuel[unit_cost_decimal]'],
+      ['final_amount=100&fuel[quantity_decimal]=-3', 'fuel[quantity_decimal]'],
+      ['final_amount=100&fleet[purchase_type]=snacks', 'fleet[purchase_type]'],
+      ['final_amount=100&fleet[service_type]=valet', 'fleet[service_type]'],
+      ['final_amount=100&fleet[cardholder_prompt_data][odometer]=12.5', 'fleet[cardholder_prompt_data][odometer]'],
+      ['final_amount=100&fleet[cardholder_prompt_data][unspecified_id]=AB-12', 'fleet[cardholder_prompt_data][unspecified_id]'],
+      ['final_amount=100&fleet[reported_breakdown][tax][local_amount_decimal]=0.1234567890123', 'fleet[reported_breakdown][tax][local_amount_decimal]'],
+      ['final_amount=100&fleet[reported_breakdown][fuel][gross_amount_decimal]=1e3', 'fleet[reported_breakdown][fuel][gross_amount_decimal]'],
+      ['final_amount=100&fleet[vehicle]=van', 'fleet[vehicle]'],
+    ];
+    for (const [form, param] of cases) {
+      const answer = await finalizeForm(authorization.id, form);
+      expect({ form, status: answer.status, type: answer.body.error?.type, param: answer.body.error?.param }).toEqual({
+        form,
+        status: 400,
+        type: 'invalid_request_error',
+        param,
+      });
+    }
+    const enumError = await finalizeForm(authorization.id, 'final_amount=100&fuel[type]=kerosene');
+    expect(enumError.body.error.message).toContain('unleaded_regular');
+
+    // None of them changed anything: the amount can still be finalized.
+    expect((await finalizeForm(authorization.id, 'final_amount=100&fuel[type]=diesel')).body).toMatchObject({ amount: 100, fuel: { type: 'diesel' } });
+  });
+
+  it('refuses bad test authorization parameters with a 400 naming them', async () => {
+    const card = await activeCard();
+    const create = (form: string) => api('POST', '/v1/test_helpers/issuing/authorizations', { key: secretKey, form });
+    const cases: Array<[form: string, param: string, code: string]> = [
+      ['amount=100', 'card', 'parameter_missing'],
+      [`card=${card.id}`, 'amount', 'parameter_missing'],
+      ['card=ic_missing&amount=100', 'card', 'resource_missing'],
+      [`card=${card.id}&amount=100&merchant_data[category]=fuel_station`, 'merchant_data[category]', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&authorization_method=telepathy`, 'authorization_method', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&wallet=paypal`, 'wallet', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&currency=eur`, 'currency', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&verification_data[cvc_check]=maybe`, 'verification_data[cvc_check]', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&fuel[quantity_decimal]=1.1234567890123`, 'fuel[quantity_decimal]', 'parameter_invalid'],
+      [`card=${card.id}&amount=100&amount_details[cashback_amount]=200`, 'amount_details', 'parameter_invalid'],
+    ];
+    for (const [form, param, code] of cases) {
+      const answer = await create(form);
+      expect({ form, status: answer.status, param: answer.body.error?.param, code: answer.body.error?.code }).toEqual({ form, status: 400, param, code });
+    }
+  });
+
+  it('keeps the fleet and fuel data given at authorization that finalize does not replace', async () => {
+    const card = await activeCard();
+    const authorization = await client.testHelpers.issuing.authorizations.create({
+      card: card.id,
+      amount: 8_000,
+      merchant_data: { category: 'electric_vehicle_charging' },
+      fuel: { type: 'other', unit: 'kilowatt_hour' },
+      fleet: { service_type: 'self_service', cardholder_prompt_data: { vehicle_number: 'EV-7' } },
+    });
+    expect(authorization.fuel).toEqual({ industry_product_code: null, quantity_decimal: null, type: 'other', unit: 'kilowatt_hour', unit_cost_decimal: null });
+
+    const finalized = await client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, {
+      final_amount: 3_120,
+      fuel: { quantity_decimal: decimal('41.6') },
+      fleet: { cardholder_prompt_data: { odometer: 5_100 } },
+    });
+    expect(finalized).toMatchObject({ amount: 3_120, merchant_amount: 3_120 });
+    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal) }).toMatchObject({ type: 'other', unit: 'kilowatt_hour', quantity_decimal: '41.6' });
+    expect(finalized.fleet).toMatchObject({ service_type: 'self_service', purchase_type: null, cardholder_prompt_data: { vehicle_number: 'EV-7', odometer: 5_100, driver_id: null } });
+  });
+
+  it('refuses to finalize an authorization that was not made on an estimated amount', async () => {
+    const card = await activeCard();
+    const taxi = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 2_500, merchant_data: { category: 'taxicabs_limousines' } });
+    expect(taxi.merchant_data).toMatchObject({ category: 'taxicabs_limousines', category_code: '4121' });
+    await expect(client.testHelpers.issuing.authorizations.finalizeAmount(taxi.id, { final_amount: 2_000 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_amount_not_estimated',
+    });
+    const unnamed = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 2_500 });
+    await expect(client.testHelpers.issuing.authorizations.finalizeAmount(unnamed.id, { final_amount: 2_000 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_amount_not_estimated',
+    });
+    expect(await client.issuing.authorizations.retrieve(taxi.id)).toMatchObject({ amount: 2_500, request_history: [{ amount: 2_500 }] });
+  });
+
+  it('refuses to finalize an authorization that is no longer pending', async () => {
+    const authorization = await fuelAuthorization(await activeCard());
+    await client.testHelpers.issuing.authorizations.expire(authorization.id);
+    await expect(client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, { final_amount: 2_000 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_not_pending',
+    });
+  });
+
+  it('refuses every test helper with a live mode key, but serves the live objects', async () => {
+    const live = sdk((await newPlatform({ livemode: true })).secret_key);
+    const cardholder = await live.issuing.cardholders.create({
+      name: 'Live Holder',
+      billing: { address: { line1: '1 Main Street', city: 'Austin', postal_code: '78701', country: 'US' } },
+    });
+    const card = await live.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual', status: 'active' });
+    expect(card).toMatchObject({ livemode: true, cardholder: { id: cardholder.id, livemode: true } });
+
+    const refused = { statusCode: 400, type: 'StripeInvalidRequestError', code: 'livemode_mismatch' };
+    await expect(live.testHelpers.issuing.authorizations.create({ card: card.id, amount: 1_000 })).rejects.toMatchObject(refused);
+    await expect(live.testHelpers.issuing.authorizations.finalizeAmount('iauth_whatever', { final_amount: 1 })).rejects.toMatchObject(refused);
+    await expect(live.testHelpers.issuing.authorizations.capture('iauth_whatever')).rejects.toMatchObject(refused);
+    await expect(live.testHelpers.issuing.authorizations.expire('iauth_whatever')).rejects.toThrow(/only available in test mode/);
+    expect((await live.issuing.authorizations.list()).data).toEqual([]);
+  });
+
+  it('increments, reverses, captures and expires authorizations as the card network does', async () => {
+    const card = await activeCard();
+    const helpers = client.testHelpers.issuing.authorizations;
+
+    const held = await helpers.create({ card: card.id, amount: 1_000 });
+    const incremented = await helpers.increment(held.id, { increment_amount: 500 });
+    expect(incremented).toMatchObject({ status: 'pending', amount: 1_500, merchant_amount: 1_500 });
+    expect(incremented.request_history.map((entry) => entry.amount)).toEqual([1_000, 500]);
+
+    const partly = await helpers.reverse(held.id, { reverse_amount: 300 });
+    expect(partly).toMatchObject({ status: 'pending', amount: 1_200, merchant_amount: 1_200 });
+    await expect(helpers.reverse(held.id, { reverse_amount: 5_000 })).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_large', param: 'reverse_amount' });
+    const reversed = await helpers.reverse(held.id);
+    expect(reversed).toMatchObject({ status: 'reversed', amount: 0, merchant_amount: 0 });
+    expect(reversed.request_history.map((entry) => entry.amount)).toEqual([1_000, 500, 300, 1_200]);
+    await expect(helpers.reverse(held.id)).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
+
+    const captured = await helpers.capture((await helpers.create({ card: card.id, amount: 2_000 })).id);
+    expect(captured).toMatchObject({ status: 'closed', approved: true, amount: 2_000, transactions: [] });
+    expect(captured.request_history.at(-1)).toMatchObject({ amount: 2_000, approved: true });
+    await expect(helpers.capture(captured.id)).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
+
+    const multi = await helpers.create({ card: card.id, amount: 2_000 });
+    const firstPart = await helpers.capture(multi.id, { capture_amount: 500, close_authorization: false });
+    expect(firstPart).toMatchObject({ status: 'pending', amount: 1_500 });
+    await expect(helpers.capture(multi.id, { capture_amount: 1_600, close_authorization: false })).rejects.toMatchObject({ statusCode: 400, param: 'capture_amount' });
+    expect(await helpers.capture(multi.id, { capture_amount: 1_500 })).toMatchObject({ status: 'closed' });
+
+    const expiring = await helpers.create({ card: card.id, amount: 700 });
+    expect(await helpers.expire(expiring.id)).toMatchObject({ status: 'expired', amount: 700 });
+    await expect(helpers.increment(expiring.id, { increment_amount: 100 })).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
+    await expect(helpers.expire('iauth_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  it('declines an authorization on a card that is not active', async () => {
+    const cardholder = await newCardholder();
+    const inactive = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' });
+    const declined = await fuelAuthorization(inactive, 3_000);
+    expect(declined).toMatchObject({ approved: false, status: 'closed', amount: 3_000, request_history: [{ approved: false, reason: 'card_inactive', authorization_code: null }] });
+    await expect(client.testHelpers.issuing.authorizations.finalizeAmount(declined.id, { final_amount: 100 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_amount_not_estimated',
+    });
+    await expect(client.testHelpers.issuing.authorizations.capture(declined.id)).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
+  });
+
+  it('retrieves and lists authorizations by card, cardholder, status and creation time, expanding the card on request', async () => {
+    const helpers = client.testHelpers.issuing.authorizations;
+    const first = await activeCard();
+    const second = await activeCard();
+    const a = await helpers.create({ card: first.id, amount: 100 });
+    const b = await helpers.create({ card: first.id, amount: 200 });
+    const c = await helpers.create({ card: second.id, amount: 300 });
+    await helpers.expire(b.id);
+
+    const ids = (list: Stripe.ApiList<Stripe.Issuing.Authorization>) => list.data.map((authorization) => authorization.id);
+    expect(ids(await client.issuing.authorizations.list({ card: first.id }))).toEqual([b.id, a.id]);
+    expect(ids(await client.issuing.authorizations.list({ cardholder: second.cardholder.id }))).toEqual([c.id]);
+    expect(ids(await client.issuing.authorizations.list({ card: first.id, status: 'expired' }))).toEqual([b.id]);
+    const paged = await client.issuing.authorizations.list({ card: first.id, limit: 1 }).autoPagingToArray({ limit: 10 });
+    expect(paged.map((authorization) => authorization.id)).toEqual([b.id, a.id]);
+
+    const createdIds = ids(await client.issuing.authorizations.list({ created: { gte: a.created, lte: c.created }, limit: 100 }));
+    expect(createdIds).toEqual(expect.arrayContaining([a.id, b.id, c.id]));
+    expect(ids(await client.issuing.authorizations.list({ created: { gt: c.created + 1 } }))).toEqual([]);
+    expect(ids(await client.issuing.authorizations.list({ created: { gt: 5, lt: 3 } }))).toEqual([]);
+
+    const expanded = await client.issuing.authorizations.retrieve(a.id, { expand: ['card', 'cardholder'] });
+    expect(expanded.card).toEqual(await client.issuing.cards.retrieve(first.id));
+    expect(expanded.cardholder).toEqual(first.cardholder);
+    expect((await client.issuing.authorizations.list({ card: first.id, expand: ['data.card'] })).data[0]!.card).toMatchObject({ id: first.id, object: 'issuing.card' });
+
+    const badStatus = await api('GET', '/v1/issuing/authorizations?status=approved', { key: secretKey });
+    expect(badStatus).toMatchObject({ status: 400, body: { error: { param: 'status' } } });
+    await expect(client.issuing.authorizations.retrieve('iauth_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  it('emits issuing_cardholder.created, issuing_card.created and issuing_authorization.created', async () => {
+    const endpoint = await client.webhookEndpoints.create({
+      url: `${receiver.url}?created`,
+      enabled_events: ['issuing_cardholder.created', 'issuing_card.created', 'issuing_authorization.created'],
+    });
+    const card = await activeCard();
+    const authorization = await fuelAuthorization(card);
+
+    const events = await eventually(async () => {
+      const found = receiver.received
+        .filter((request) => request.path === '/hook?created')
+        .map((request) => client.webhooks.constructEvent(request.body, request.headers['service-signature'] as string, endpoint.secret!));
+      return found.length >= 3 ? found : undefined;
+    });
+    const byType = Object.fromEntries(events.map((event) => [event.type, (event.data.object as unknown as { id: string }).id]));
+    expect(byType).toEqual({
+      'issuing_cardholder.created': card.cardholder.id,
+      'issuing_card.created': card.id,
+      'issuing_authorization.created': authorization.id,
+    });
+  });
+});

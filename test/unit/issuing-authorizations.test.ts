@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { eventEmitter } from '#shared/events/emitter.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
+import { authorizationService } from '#shared/issuing/authorization-service.ts';
+import type { IssuingCard } from '#shared/issuing/card.ts';
+import type { Cardholder } from '#shared/issuing/cardholder.ts';
+import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
+import { createdWindow, type IssuingStore } from '#shared/issuing/store.ts';
+import type { OwnedResource } from '#shared/owned-resource.ts';
+
+const scope = { accountId: 'acct_1', livemode: false };
+const origin: EventOrigin = { scope, platformId: 'acct_1', request: null, apiVersion: '2026-10-28.endive' };
+const now = Date.UTC(2026, 5, 15, 12);
+
+/** An in-memory store with the same version rule as the DynamoDB adapter. */
+function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingStore<T> {
+  const items = new Map(initial.map((item) => [item.id, item]));
+  return {
+    create: async (resource) => (items.has(resource.id) ? false : (items.set(resource.id, resource), true)),
+    get: async (_scope, id) => items.get(id),
+    replace: async (next) => {
+      if (items.get(next.id)?.version !== next.version - 1) return false;
+      items.set(next.id, next);
+      return true;
+    },
+    list: async () => ({ items: [...items.values()].reverse(), hasMore: false }),
+  };
+}
+
+const holder: Cardholder = {
+  id: 'ich_1',
+  scope,
+  version: 1,
+  created: now,
+  name: 'Jenny Rosen',
+  type: 'individual',
+  status: 'active',
+  email: null,
+  phoneNumber: null,
+  billingAddress: { city: 'SF', country: 'US', line1: '1 Main', line2: null, postal_code: '94111', state: null },
+  company: null,
+  individual: null,
+  preferredLocales: null,
+  metadata: {},
+};
+
+const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => ({
+  id: 'ic_1',
+  scope,
+  version: 1,
+  created: now,
+  cardholderId: holder.id,
+  currency: 'usd',
+  type: 'virtual',
+  status: 'active',
+  brand: 'Visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2028,
+  secondLine: null,
+  metadata: {},
+  ...overrides,
+});
+
+function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Partial<Cardholder> = {}) {
+  const events = eventEmitter({ subscribers: { subscribersOf: async () => [] }, store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
+  return authorizationService({
+    repository: memoryStore(),
+    cards: memoryStore(card(cardOverrides)),
+    cardholders: memoryStore({ ...holder, ...cardholderOverrides }),
+    events,
+    clock: () => now,
+  });
+}
+
+const params = (raw: Record<string, unknown>) => createAuthorizationParams.parse(raw);
+
+describe('issuing authorizations (service with fakes)', () => {
+  it('keeps merchant_amount in the proportion of creation when the merchant currency differs', async () => {
+    // Given an authorization of 10.00 USD for a merchant charging 9.00 EUR
+    const service = setup();
+    const created = await service.create(origin, params({ card: 'ic_1', amount: '1000', merchant_currency: 'eur', merchant_amount: '900' }));
+    expect(created).toMatchObject({ amount: 1000, merchantAmount: 900, merchantCurrency: 'eur' });
+
+    // When it is incremented and then partly reversed
+    const incremented = await service.increment(origin, created.id, { increment_amount: 500 });
+    const reversed = await service.reverse(origin, created.id, { reverse_amount: 300 });
+
+    // Then the merchant amount follows at the same rate, and each entry records its own request
+    expect(incremented).toMatchObject({ amount: 1500, merchantAmount: 1350 });
+    expect(reversed).toMatchObject({ amount: 1200, merchantAmount: 1080 });
+    expect(reversed.requestHistory.map((entry) => [entry.amount, entry.merchant_amount])).toEqual([
+      [1000, 900],
+      [500, 450],
+      [300, 270],
+    ]);
+  });
+
+  it('needs merchant_amount when the merchant currency differs, and refuses one that contradicts amount otherwise', async () => {
+    const service = setup();
+    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_currency: 'eur' }))).rejects.toMatchObject({ code: 'parameter_missing', param: 'merchant_amount' });
+    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_amount: 999 }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'merchant_amount' });
+  });
+
+  it('takes the amount from amount_details when no amount is given', async () => {
+    const created = await setup().create(origin, params({ card: 'ic_1', amount_details: { atm_fee: 300, cashback_amount: 2000 } }));
+    expect(created).toMatchObject({ amount: 2300, amountDetails: { atm_fee: 300, cashback_amount: 2000 } });
+  });
+
+  it.each([
+    ['an expired card', { expYear: 2026, expMonth: 5 }, {}, 'card_expired'],
+    ['a canceled card', { status: 'canceled' as const }, {}, 'card_canceled'],
+    ['a blocked cardholder', {}, { status: 'blocked' as const }, 'cardholder_blocked'],
+    ['an inactive cardholder', {}, { status: 'inactive' as const }, 'cardholder_inactive'],
+  ])('declines an authorization on %s', async (_case, cardOverrides, cardholderOverrides, reason) => {
+    const declined = await setup(cardOverrides, cardholderOverrides).create(origin, params({ card: 'ic_1', amount: 100, merchant_data: { category: 'automated_fuel_dispensers' } }));
+    expect(declined).toMatchObject({ approved: false, status: 'closed', estimatedAmount: false, authorizationCode: null });
+    expect(declined.requestHistory[0]).toMatchObject({ approved: false, reason });
+  });
+
+  it('approves on a card valid until the end of this month', async () => {
+    const approved = await setup({ expYear: 2026, expMonth: 6 }).create(origin, params({ card: 'ic_1', amount: 100 }));
+    expect(approved).toMatchObject({ approved: true, status: 'pending' });
+  });
+
+  it('turns v1 created bounds in seconds into an inclusive window in milliseconds', () => {
+    expect(createdWindow({ gt: 10, lte: 20 })).toEqual({ from: 11_000, to: 20_999 });
+    expect(createdWindow({ gte: 10, lt: 20 })).toEqual({ from: 10_000, to: 19_999 });
+    expect(createdWindow({ gte: 10, gt: 15 })).toEqual({ from: 16_000, to: undefined });
+    expect(createdWindow(undefined)).toBeUndefined();
+  });
+});

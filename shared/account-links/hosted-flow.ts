@@ -1,0 +1,151 @@
+import type { V2Account } from '#shared/accounts/account.ts';
+import { fieldsToCollect, type RequirementField } from '#shared/accounts/requirements.ts';
+import type { AccountService } from '#shared/accounts/service.ts';
+import { RateLimitError, ServiceError } from '#shared/errors.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
+import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import { errorResponse } from '#shared/http/error-mapping.ts';
+import { hashSecret, isSecretShaped, newSecret, type AccountLink, type AccountLinkRepository } from './account-link.ts';
+import { inputForParam, readFields, type FormIssue, type FormValues } from './form.ts';
+
+export interface HostedFlowPorts {
+  links: AccountLinkRepository;
+  /** Both apply the accounts v2 gate; `update` also the per-account update limit and the account events. */
+  accounts: Pick<AccountService, 'retrieve' | 'update'>;
+  clock?: () => number;
+  secret?: () => string;
+  /** Minutes a session lasts once the link is opened (never less than the link's own lifetime). @default 60 */
+  sessionMinutes?: number;
+}
+
+/** Who is on the page: the request that acts, and what the terms-of-service attestation records. */
+export interface Visitor {
+  requestId: string;
+  ip: string;
+  userAgent: string;
+}
+
+export interface HostedSession {
+  secret: string;
+  expiresAt: number;
+}
+
+/** What a visit comes to; `pages.ts` turns it into HTML or a redirect. */
+export type HostedOutcome =
+  | { kind: 'unknown' }
+  | { kind: 'refresh'; url: string }
+  | { kind: 'unavailable'; status: number; message: string }
+  | {
+      kind: 'form';
+      status: number;
+      link: AccountLink;
+      account: V2Account;
+      fields: RequirementField[];
+      values: FormValues;
+      issues: FormIssue[];
+      /** Earlier inputs were saved and these fields came up next. */
+      saved: boolean;
+      session?: HostedSession;
+    }
+  | { kind: 'done'; link: AccountLink };
+
+/** The hosted flow's updates act as the link's platform, as a request of their own. */
+const originOf = (link: AccountLink, visitor: Visitor): EventOrigin => ({
+  scope: link.scope,
+  platformId: link.platformId,
+  request: { id: visitor.requestId, idempotencyKey: null },
+  apiVersion: defaultServiceVersion,
+});
+
+const fieldsFor = (account: V2Account, link: AccountLink): RequirementField[] =>
+  fieldsToCollect(account, link.useCase.configurations, {
+    fields: link.useCase.collection_options.fields,
+    futureRequirements: link.useCase.collection_options.future_requirements,
+  });
+
+const statusOf = (error: ServiceError): number => errorResponse(error, 'v2', '').status;
+
+/**
+ * The hosted page behind an account link. The first visit opens the link (its single use, a conditional
+ * write) and starts a session whose secret only that browser holds; the form posts must present it.
+ * Anything expired, used or without the session goes to the link's refresh_url.
+ */
+export function hostedFlow({ links, accounts, clock = Date.now, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
+  const refresh = (link: AccountLink): HostedOutcome => ({ kind: 'refresh', url: link.useCase.refresh_url });
+
+  /** The account the link is for, or why it can no longer be changed. */
+  async function accountOf(link: AccountLink, visitor: Visitor): Promise<V2Account | HostedOutcome> {
+    try {
+      const account = await accounts.retrieve(originOf(link, visitor), link.account);
+      if (account.closed) return { kind: 'unavailable', status: 400, message: 'This account is closed, so its details can no longer be changed.' };
+      return account;
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error;
+      return { kind: 'unavailable', status: statusOf(error), message: 'This account cannot be changed through this link. Ask the business that sent it for help.' };
+    }
+  }
+
+  const isOutcome = (value: V2Account | HostedOutcome): value is HostedOutcome => 'kind' in value;
+
+  async function finish(hash: string, link: AccountLink, sessionHash: string, now: number): Promise<HostedOutcome> {
+    // A failed condition means this session already completed the link (another tab): done either way.
+    await links.complete(hash, sessionHash, now);
+    return { kind: 'done', link: { ...link, state: 'completed' } };
+  }
+
+  return {
+    /** GET: the single use of the link. */
+    async open(linkSecret: string, visitor: Visitor): Promise<HostedOutcome> {
+      if (!isSecretShaped(linkSecret)) return { kind: 'unknown' };
+      const hash = hashSecret(linkSecret);
+      const now = clock();
+      const link = await links.find(hash, now);
+      if (!link) return { kind: 'unknown' };
+      if (link.state !== 'fresh' || link.expiresAt <= now) return refresh(link);
+      const session: HostedSession = { secret: secret(), expiresAt: Math.max(link.expiresAt, now + sessionMinutes * 60_000) };
+      const sessionHash = hashSecret(session.secret);
+      if (!(await links.open(hash, { hash: sessionHash, expiresAt: session.expiresAt }, now))) return refresh(link);
+      const opened: AccountLink = { ...link, state: 'opened', sessionHash, sessionExpiresAt: session.expiresAt };
+      const account = await accountOf(opened, visitor);
+      if (isOutcome(account)) return account;
+      const fields = fieldsFor(account, opened);
+      if (fields.length === 0) return finish(hash, opened, sessionHash, now);
+      return { kind: 'form', status: 200, link: opened, account, fields, values: {}, issues: [], saved: false, session };
+    },
+
+    /** POST: saves the inputs through the account service, then asks for what is still due or finishes. */
+    async submit(linkSecret: string, sessionSecret: string | undefined, values: FormValues, visitor: Visitor): Promise<HostedOutcome> {
+      if (!isSecretShaped(linkSecret)) return { kind: 'unknown' };
+      const hash = hashSecret(linkSecret);
+      const now = clock();
+      const link = await links.find(hash, now);
+      if (!link) return { kind: 'unknown' };
+      const sessionHash = sessionSecret ? hashSecret(sessionSecret) : undefined;
+      if (link.state !== 'opened' || !sessionHash || link.sessionHash !== sessionHash || (link.sessionExpiresAt ?? 0) <= now) return refresh(link);
+      const account = await accountOf(link, visitor);
+      if (isOutcome(account)) return account;
+      const fields = fieldsFor(account, link);
+      if (fields.length === 0) return finish(hash, link, sessionHash, now);
+
+      const form = (status: number, issues: FormIssue[]): HostedOutcome => ({ kind: 'form', status, link, account, fields, values, issues, saved: false });
+      const read = readFields(fields, values, { account, now, ip: visitor.ip, userAgent: visitor.userAgent });
+      if (!read.params) return form(400, read.issues);
+      let updated: V2Account;
+      try {
+        updated = await accounts.update(originOf(link, visitor), link.account, read.params);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        const message =
+          error instanceof RateLimitError
+            ? 'Too many changes are being made to this account at the moment. Wait a few seconds, then submit the form again.'
+            : error.message;
+        return form(statusOf(error), [{ input: inputForParam(fields, 'param' in error ? (error.param as string | undefined) : undefined), message }]);
+      }
+      const next = fieldsFor(updated, link);
+      if (next.length > 0) return { kind: 'form', status: 200, link, account: updated, fields: next, values: {}, issues: [], saved: true };
+      return finish(hash, link, sessionHash, clock());
+    },
+  };
+}
+
+export type HostedFlow = ReturnType<typeof hostedFlow>;

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { configurationNames } from '#shared/accounts/capabilities.ts';
+import { useCaseTypes } from './account-link.ts';
+
+const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
+
+const useCaseMember = z.strictObject({
+  configurations: z.array(z.enum(configurationNames)).min(1, 'must name at least one configuration'),
+  refresh_url: webUrl,
+  return_url: webUrl.optional(),
+  collection_options: z
+    .strictObject({
+      fields: z.enum(['currently_due', 'eventually_due']).optional(),
+      future_requirements: z.enum(['include', 'omit']).optional(),
+    })
+    .optional(),
+});
+
+/** `use_case` carries exactly the member named like its `type`. */
+const useCase = z
+  .strictObject({
+    type: z.enum(useCaseTypes),
+    account_onboarding: useCaseMember.optional(),
+    account_update: useCaseMember.optional(),
+  })
+  .superRefine((value, ctx) => {
+    for (const other of useCaseTypes) {
+      if (other !== value.type && value[other] !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [other], message: `use_case.type is ${value.type}, so send use_case.${value.type} instead of use_case.${other}` });
+        return;
+      }
+    }
+    if (value[value.type] === undefined) ctx.addIssue({ code: 'invalid_type', expected: 'object', input: undefined, path: [value.type], message: 'required' });
+  });
+
+export const createAccountLinkParams = z.strictObject({
+  account: z.string().min(1).max(255),
+  use_case: useCase,
+});
+
+export type CreateAccountLinkParams = z.output<typeof createAccountLinkParams>;

@@ -1,10 +1,10 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { Construct } from 'constructs';
+import { Construct } from 'constructs';
 import {
   fallbackRoute as defaultFallbackRoute,
   queueWorkers as defaultQueueWorkers,
@@ -15,6 +15,7 @@ import {
   type ScheduledJob,
 } from '#functions/routes.ts';
 import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
+import { routeStackGroups } from './api-areas.ts';
 import { deliveryEnvironment, type DeliverySettings } from './delivery-settings.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
@@ -44,11 +45,19 @@ const workerTimeout = Duration.seconds(30);
  * Everything that can be replaced at will: the HTTP API with one function per route of the route table,
  * the fallback function on `$default`, one function per queue worker and one per scheduled job with the
  * EventBridge rule that runs it. Each function's construct id is its name in the route table.
+ *
+ * A route's function, integration, route and invoke permission live in a nested stack per API area
+ * (`Routes/V1Customers`, `Routes/V2CoreAccounts`…, see infra/api-areas.ts): at 7 resources per route, one
+ * template would pass CloudFormation's 500 resources at about 70 routes. The API, the fallback, the
+ * workers and the jobs stay here; CDK hands the nested stacks the API id and the stateful resources as
+ * parameters.
  */
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
-  /** Every function of the stack by its route-table name. */
+  /** Every function by its route-table name, whichever stack it lives in. */
   readonly functions: Record<string, ServiceFunction> = {};
+  /** The nested stacks of the routes by construct id, such as `V2CoreAccounts`. */
+  readonly routeStacks: Record<string, NestedStack> = {};
   /** Variables from the delivery settings, set on every function. */
   private readonly functionEnvironment: Record<string, string>;
 
@@ -66,10 +75,17 @@ export class StatelessStack extends Stack {
       description: 'Service API; routes come from functions/routes.ts',
     });
 
-    for (const route of routes) {
-      this.addRoute(route, HttpRouteKey.with(route.path, HttpMethod[route.method]), resources);
+    const routeStacksScope = new Construct(this, 'Routes');
+    for (const group of routeStackGroups(routes)) {
+      const routeStack = new NestedStack(routeStacksScope, group.id, {
+        description: `Service API: the functions and routes under ${group.area}`,
+      });
+      this.routeStacks[group.id] = routeStack;
+      for (const route of group.routes) {
+        this.addRoute(routeStack, route, HttpRouteKey.with(route.path, HttpMethod[route.method]), resources);
+      }
     }
-    this.addRoute(fallbackRoute, HttpRouteKey.DEFAULT, resources);
+    this.addRoute(this, fallbackRoute, HttpRouteKey.DEFAULT, resources);
 
     for (const worker of queueWorkers) {
       const visibilityTimeoutSeconds = queueDefinitions[worker.queue].visibilityTimeoutSeconds;
@@ -78,7 +94,7 @@ export class StatelessStack extends Stack {
           `Worker ${worker.name} times out after ${workerTimeout.toSeconds()} s, longer than the ${visibilityTimeoutSeconds} s visibility timeout of queue ${worker.queue}`,
         );
       }
-      const fn = this.addFunction(worker.name, worker.handler, worker.permissions, resources, workerTimeout);
+      const fn = this.addFunction(this, worker.name, worker.handler, worker.permissions, resources, workerTimeout);
       fn.function.addEventSource(
         new SqsEventSource(resources.queues[worker.queue].queue, {
           batchSize: worker.batchSize ?? 10,
@@ -104,7 +120,7 @@ export class StatelessStack extends Stack {
     if (!Number.isInteger(job.everyMinutes) || job.everyMinutes < 1) {
       throw new Error(`Scheduled job ${job.name} must run every whole number of minutes, got ${job.everyMinutes}`);
     }
-    const fn = this.addFunction(job.name, job.handler, job.permissions, resources, workerTimeout);
+    const fn = this.addFunction(this, job.name, job.handler, job.permissions, resources, workerTimeout);
     // Lambda keeps an async event for at most 6 hours.
     const maxEventAge = Duration.minutes(Math.min(job.everyMinutes, 6 * 60));
     fn.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge });
@@ -116,9 +132,10 @@ export class StatelessStack extends Stack {
     });
   }
 
-  private addRoute(route: FallbackRoute, routeKey: HttpRouteKey, resources: ServiceResources): void {
-    const fn = this.addFunction(route.name, route.handler, route.permissions, resources);
-    new HttpRoute(this, `${route.name}Route`, {
+  /** The function, its route and integration, and the permission to invoke it, all in `scope`'s stack. */
+  private addRoute(scope: Construct, route: FallbackRoute, routeKey: HttpRouteKey, resources: ServiceResources): void {
+    const fn = this.addFunction(scope, route.name, route.handler, route.permissions, resources);
+    new HttpRoute(scope, `${route.name}Route`, {
       httpApi: this.api,
       routeKey,
       integration: new HttpLambdaIntegration(`${route.name}Integration`, fn.function, {
@@ -128,6 +145,7 @@ export class StatelessStack extends Stack {
   }
 
   private addFunction(
+    scope: Construct,
     name: string,
     entry: string,
     permissions: Route['permissions'],
@@ -137,7 +155,7 @@ export class StatelessStack extends Stack {
     if (this.functions[name]) {
       throw new Error(`Two functions are named ${name}; names in functions/routes.ts must be unique`);
     }
-    const fn = new ServiceFunction(this, name, { entry, permissions, resources, timeout, environment: this.functionEnvironment });
+    const fn = new ServiceFunction(scope, name, { entry, permissions, resources, timeout, environment: this.functionEnvironment });
     this.functions[name] = fn;
     return fn;
   }

@@ -1,14 +1,9 @@
+import type { Address } from '#shared/customers/customer.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import type { IssuingStore } from './store.ts';
 
-export interface IssuingAddress {
-  city: string | null;
-  country: string | null;
-  line1: string | null;
-  line2: string | null;
-  postal_code: string | null;
-  state: string | null;
-}
+/** The v1 address shape, the same as a customer's. */
+export type IssuingAddress = Address;
 
 /** `individual` in API shape (identity documents are not taken, so `verification` is always null). */
 export interface CardholderIndividual {

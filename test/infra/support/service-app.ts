@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
@@ -52,11 +52,59 @@ export function serviceApp(context: Record<string, unknown> = {}): { app: App; o
   return { app, outdir, cleanUp: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 
+/** A resource of a synthesized template, with the template it is in. */
+export interface FoundResource {
+  template: Template;
+  logicalId: string;
+  /** The resource as written in the template: Type, Properties, … */
+  resource: { [key: string]: any };
+}
+
+/**
+ * The templates of the stateless stack: its own and one per nested stack, each read once. Assertions
+ * about a function read the template of the stack it lives in; counts add up over all of them.
+ */
+export class StatelessTemplates {
+  readonly parent: Template;
+  /** The parent's template first, then every nested stack's, however deep. */
+  readonly all: Template[];
+  private readonly byStack = new Map<Stack, Template>();
+
+  constructor(stack: StatelessStack) {
+    const nestedStacks = stack.node.findAll().filter(NestedStack.isNestedStack);
+    for (const each of [stack, ...nestedStacks]) {
+      this.byStack.set(each, Template.fromStack(each));
+    }
+    this.parent = this.byStack.get(stack)!;
+    this.all = [...this.byStack.values()];
+  }
+
+  /** The template of the stack, parent or nested, that `construct` belongs to. */
+  of(construct: IConstruct): Template {
+    const template = this.byStack.get(Stack.of(construct));
+    if (!template) {
+      throw new Error(`${construct.node.path} is in no stateless template`);
+    }
+    return template;
+  }
+
+  /** Resources of `type` whose definition matches `props` (as `Template.findResources`), in every template. */
+  find(type: string, props?: unknown): FoundResource[] {
+    return this.all.flatMap((template) =>
+      Object.entries(template.findResources(type, props)).map(([logicalId, resource]) => ({ template, logicalId, resource })),
+    );
+  }
+
+  count(type: string): number {
+    return this.find(type).length;
+  }
+}
+
 export interface SynthesizedService {
   stateful: StatefulStack;
   stateless: StatelessStack;
   statefulTemplate: Template;
-  statelessTemplate: Template;
+  statelessTemplates: StatelessTemplates;
   outdir: string;
   cleanUp: () => void;
 }
@@ -73,14 +121,20 @@ export function synthesizeService(entries: ServiceEntries = {}, context: Record<
     stateful,
     stateless,
     statefulTemplate: Template.fromStack(stateful),
-    statelessTemplate: Template.fromStack(stateless),
+    statelessTemplates: new StatelessTemplates(stateless),
     outdir,
     cleanUp,
   };
 }
 
+/** The logical id of the function in the template of its own stack, parent or nested. */
 export function functionLogicalId(fn: ServiceFunction): string {
   return Stack.of(fn).getLogicalId(fn.function.node.defaultChild as CfnFunction);
+}
+
+/** The `Properties` of the function's `AWS::Lambda::Function`, from the template of its stack. */
+export function functionProperties(templates: StatelessTemplates, fn: ServiceFunction): { [key: string]: any } {
+  return templates.of(fn).toJSON().Resources[functionLogicalId(fn)].Properties;
 }
 
 interface PolicyStatement {
@@ -89,10 +143,11 @@ interface PolicyStatement {
   Resource: unknown;
 }
 
-/** Every Allow statement of the identity policies attached to the function's role. */
-export function allowedStatements(template: Template, fn: ServiceFunction): PolicyStatement[] {
+/** Every Allow statement of the identity policies attached to the function's role, in any template. */
+export function allowedStatements(templates: StatelessTemplates, fn: ServiceFunction): PolicyStatement[] {
   const roleId = Stack.of(fn).getLogicalId(fn.role.node.defaultChild as CfnRole);
-  const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
+  // A Ref names a resource of its own template, so only the policies of the role's template can attach to it.
+  const policies = Object.values(templates.of(fn).findResources('AWS::IAM::Policy')) as {
     Properties: { Roles: unknown[]; PolicyDocument: { Statement: PolicyStatement[] } };
   }[];
   return policies
@@ -102,13 +157,13 @@ export function allowedStatements(template: Template, fn: ServiceFunction): Poli
 }
 
 /** Every action the function's role is allowed. */
-export function allowedActions(template: Template, fn: ServiceFunction): string[] {
-  return allowedStatements(template, fn).flatMap((statement) => [statement.Action].flat());
+export function allowedActions(templates: StatelessTemplates, fn: ServiceFunction): string[] {
+  return allowedStatements(templates, fn).flatMap((statement) => [statement.Action].flat());
 }
 
 /** The resources the function's role may apply `action` to. */
-export function resourcesAllowed(template: Template, fn: ServiceFunction, action: string): unknown[] {
-  return allowedStatements(template, fn)
+export function resourcesAllowed(templates: StatelessTemplates, fn: ServiceFunction, action: string): unknown[] {
+  return allowedStatements(templates, fn)
     .filter((statement) => [statement.Action].flat().includes(action))
     .flatMap((statement) => [statement.Resource].flat());
 }

@@ -49,8 +49,8 @@ const workerTimeout = Duration.seconds(30);
  * A route's function, integration, route and invoke permission live in a nested stack per API area
  * (`Routes/V1Customers`, `Routes/V2CoreAccounts`…, see infra/api-areas.ts): at 7 resources per route, one
  * template would pass CloudFormation's 500 resources at about 70 routes. The API, the fallback, the
- * workers and the jobs stay here; CDK hands the nested stacks the API id and the stateful resources as
- * parameters.
+ * workers and the jobs stay here. CDK passes each nested stack the API id as a parameter; the stateful
+ * resources reach a nested stack as they reach this one, from the outputs of the stateful stack.
  */
 export class StatelessStack extends Stack {
   readonly api: HttpApi;

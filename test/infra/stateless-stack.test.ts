@@ -2,10 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { queues } from '#shared/messaging/queues.ts';
+import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { StatelessStack } from '#infra/stateless-stack.ts';
 import {
@@ -13,11 +15,13 @@ import {
   fixtureEntries,
   fixtureWorker,
   functionLogicalId,
+  functionProperties,
   isArnOf,
   resourcesAllowed,
   serviceApp,
   synthesizeService,
   type ServiceEntries,
+  type StatelessTemplates,
   type SynthesizedService,
 } from './support/service-app.ts';
 
@@ -27,24 +31,24 @@ const deliverySettingVariables = ['CLOUDTWO_EVENT_GRID_ENDPOINT', 'DELIVERY_RETR
 describe('stateless stack', () => {
   let service: SynthesizedService;
   let stack: StatelessStack;
-  let template: Template;
+  let templates: StatelessTemplates;
 
   beforeAll(() => {
     service = synthesizeService();
     stack = service.stateless;
-    template = service.statelessTemplate;
+    templates = service.statelessTemplates;
   });
-  afterAll(() => service.cleanUp());
+  afterAll(() => service?.cleanUp());
 
   it('deploys one Node.js 22 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
     // Given the real route table
     const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
 
-    // When the template is read
+    // When the templates are read, the parent's and the nested stacks'
     // Then there is one function per entry, each on nodejs22.x and arm64
-    template.resourceCountIs('AWS::Lambda::Function', entries.length);
+    expect(templates.count('AWS::Lambda::Function')).toBe(entries.length);
     for (const { name } of entries) {
-      expect(template.toJSON().Resources[functionLogicalId(stack.functions[name]!)].Properties).toMatchObject({
+      expect(functionProperties(templates, stack.functions[name]!), name).toMatchObject({
         Runtime: 'nodejs22.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
@@ -58,24 +62,101 @@ describe('stateless stack', () => {
     for (const route of routes) {
       // When the route for its method and path is looked up
       const routeKey = `${route.method} ${route.path}`;
-      const integrationId = integrationOf(template, routeKey);
+      const { template, integrationId } = integrationOf(templates, routeKey);
 
-      // Then it targets a payload 2.0 proxy integration of the route's own function
+      // Then it targets a payload 2.0 proxy integration of the route's own function, in the function's stack
+      const fn = stack.functions[route.name]!;
+      expect(template, routeKey).toBe(templates.of(fn));
       expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(stack.functions[route.name]!), 'Arn'] },
+        IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] },
       });
     }
-    template.resourceCountIs('AWS::ApiGatewayV2::Route', routes.length + 1);
+    expect(templates.count('AWS::ApiGatewayV2::Route')).toBe(routes.length + 1);
+  });
+
+  it('declares every route of the route table exactly once across the templates, plus $default', () => {
+    // Given the route table
+    const expected = [...routes.map((route) => `${route.method} ${route.path}`), '$default'];
+
+    // When the route keys of every template, the parent's and the nested stacks', are listed
+    const declared = templates.find('AWS::ApiGatewayV2::Route').map(({ resource }) => resource.Properties.RouteKey as string);
+
+    // Then each route of the table is there once, and no other
+    expect(declared.sort()).toEqual(expected.sort());
+  });
+
+  it('keeps every template, the parent and each nested stack, under 400 of the 500 resources CloudFormation allows', () => {
+    // Given the parent and its nested stacks, more than one since the routes alone need more than 500 resources
+    expect(templates.byStack.size).toBeGreaterThan(1);
+
+    for (const [each, template] of templates.byStack) {
+      // When its resources are counted
+      const count = Object.keys(template.toJSON().Resources).length;
+
+      // Then there is room left for the route table to grow
+      expect(count, each.node.path).toBeLessThan(400);
+    }
+  });
+
+  it('puts each route function in the nested stack of its API area, and the other functions in the parent', () => {
+    // Given the functions of the route table
+    const areasByStack = new Map<Stack, Set<string>>();
+    const stacksByArea = new Map<string, Set<Stack>>();
+    for (const route of routes) {
+      // When the stack of its function is looked up
+      const routeStack = Stack.of(stack.functions[route.name]!);
+
+      // Then it is a nested stack of the stateless stack
+      expect(routeStack.nestedStackParent, route.name).toBe(stack);
+      const area = apiArea(route.path);
+      areasByStack.set(routeStack, new Set([...(areasByStack.get(routeStack) ?? []), area]));
+      stacksByArea.set(area, new Set([...(stacksByArea.get(area) ?? []), routeStack]));
+    }
+    // And one nested stack holds one whole area, named after it
+    expect([...areasByStack.values()].filter((areas) => areas.size !== 1)).toEqual([]);
+    expect([...stacksByArea.values()].filter((stacks) => stacks.size !== 1)).toEqual([]);
+    expect(Stack.of(stack.functions['createCustomer']!).node.id).toBe('V1Customers');
+    expect(Stack.of(stack.functions['retrieveCustomer']!)).toBe(Stack.of(stack.functions['createCustomer']!));
+    expect(Stack.of(stack.functions['createPerson']!).node.id).toBe('V2CoreAccounts');
+    expect(Stack.of(stack.functions['showAccountLink']!).node.id).toBe('HostedAccountLinks');
+    // And the fallback, the queue workers and the scheduled jobs stay in the parent, with the API
+    for (const { name } of [fallbackRoute, ...queueWorkers, ...scheduledJobs]) {
+      expect(Stack.of(stack.functions[name]!), name).toBe(stack);
+    }
+    expect(Stack.of(stack.api)).toBe(stack);
+  });
+
+  it('passes each nested stack the id of the API, and every other parameter it declares, from the parent', () => {
+    // Given the API in the parent
+    const apiLogicalId = stack.getLogicalId(stack.api.node.defaultChild as CfnElement);
+
+    for (const routeStack of Object.values(stack.routeStacks)) {
+      // When the parameters the parent passes to the nested stack are read
+      const nestedTemplate = templates.of(routeStack);
+      const nested = nestedTemplate.toJSON();
+      const stackResourceId = stack.getLogicalId(routeStack.nestedStackResource as CfnElement);
+      const passed = templates.parent.toJSON().Resources[stackResourceId].Properties.Parameters ?? {};
+
+      // Then every parameter the nested template declares is given a value, and no other
+      expect(Object.keys(passed).sort(), routeStack.node.id).toEqual(Object.keys(nested.Parameters ?? {}).sort());
+      // And each of its routes belongs to the parent's API
+      const nestedRoutes = Object.values(nestedTemplate.findResources('AWS::ApiGatewayV2::Route'));
+      expect(nestedRoutes.length, routeStack.node.id).toBeGreaterThan(0);
+      for (const route of nestedRoutes) {
+        expect(passed[route.Properties.ApiId.Ref], route.Properties.RouteKey).toEqual({ Ref: apiLogicalId });
+      }
+    }
   });
 
   it('sends every unmatched path or method to the fallback function on $default', () => {
     // Given the API
     // When the $default route is looked up
-    const integrationId = integrationOf(template, '$default');
+    const { template, integrationId } = integrationOf(templates, '$default');
 
-    // Then its integration calls the fallback function, which answers 404 or 405
+    // Then it is in the parent, and its integration calls the fallback function, which answers 404 or 405
+    expect(template).toBe(templates.parent);
     expect(template.toJSON().Resources[integrationId].Properties.IntegrationUri).toEqual({
       'Fn::GetAtt': [functionLogicalId(stack.functions[fallbackRoute.name]!), 'Arn'],
     });
@@ -86,8 +167,9 @@ describe('stateless stack', () => {
     const route = routes.find((candidate) => candidate.path.includes('{'))!;
 
     // When the invoke permissions of its function are read
-    const permissions = template.findResources('AWS::Lambda::Permission', {
-      Properties: { FunctionName: { 'Fn::GetAtt': [functionLogicalId(stack.functions[route.name]!), 'Arn'] } },
+    const fn = stack.functions[route.name]!;
+    const permissions = templates.of(fn).findResources('AWS::Lambda::Permission', {
+      Properties: { FunctionName: { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] } },
     });
 
     // Then API Gateway may invoke it, from any stage, only for that path
@@ -99,7 +181,7 @@ describe('stateless stack', () => {
     // Given the functions of the stack
     for (const fn of Object.values(stack.functions)) {
       // When the environment of its Lambda function is read
-      const variables = template.toJSON().Resources[functionLogicalId(fn)].Properties.Environment.Variables;
+      const variables = functionProperties(templates, fn).Environment.Variables;
 
       // Then it has every variable shared/config.ts needs to reach the stateful resources
       expect(Object.keys(variables)).toEqual(
@@ -121,14 +203,14 @@ describe('stateless stack', () => {
   it('gives every function its own log group kept for one month', () => {
     // Given the functions of the stack
     for (const fn of Object.values(stack.functions)) {
-      // When its logging configuration is read
-      const logGroupId = stack.getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
+      // When its logging configuration is read, in the template of its stack
+      const logGroupId = Stack.of(fn).getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
 
       // Then it logs to its own group with a 30-day retention
-      expect(template.toJSON().Resources[functionLogicalId(fn)].Properties.LoggingConfig).toEqual({
+      expect(functionProperties(templates, fn).LoggingConfig).toEqual({
         LogGroup: { Ref: logGroupId },
       });
-      expect(template.toJSON().Resources[logGroupId].Properties.RetentionInDays).toBe(30);
+      expect(templates.of(fn).toJSON().Resources[logGroupId].Properties.RetentionInDays).toBe(30);
     }
   });
 
@@ -136,7 +218,7 @@ describe('stateless stack', () => {
     // Given the route functions and the fallback
     for (const name of [...routes.map((route) => route.name), fallbackRoute.name]) {
       // When its timeout is read
-      const timeout = template.toJSON().Resources[functionLogicalId(stack.functions[name]!)].Properties.Timeout;
+      const timeout = functionProperties(templates, stack.functions[name]!).Timeout;
 
       // Then it is at most 29 seconds
       expect(timeout).toBeLessThanOrEqual(29);
@@ -146,13 +228,13 @@ describe('stateless stack', () => {
   it('feeds each worker from its queue and lets it report partial batch failures', () => {
     // Given the queue workers of the route table, among them deliverEvent on the deliveries queue
     expect(queueWorkers).toContainEqual(expect.objectContaining({ name: 'deliverEvent', queue: 'deliveries' }));
-    template.resourceCountIs('AWS::Lambda::EventSourceMapping', queueWorkers.length);
+    expect(templates.count('AWS::Lambda::EventSourceMapping')).toBe(queueWorkers.length);
 
     for (const worker of queueWorkers) {
       // When its event source mapping is read
       const fn = stack.functions[worker.name]!;
       const mappings = Object.values(
-        template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: functionLogicalId(fn) } } }),
+        templates.of(fn).findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: functionLogicalId(fn) } } }),
       );
 
       // Then it reads its own queue, batches as configured and reports failed items instead of failing the batch
@@ -165,7 +247,7 @@ describe('stateless stack', () => {
       });
       expect(mapping.MaximumBatchingWindowInSeconds, worker.name).toBe(worker.maxBatchingWindowSeconds || undefined);
       // And it does not outlive the visibility timeout of its queue
-      expect(template.toJSON().Resources[functionLogicalId(fn)].Properties.Timeout).toBeLessThanOrEqual(
+      expect(functionProperties(templates, fn).Timeout).toBeLessThanOrEqual(
         queues[worker.queue].visibilityTimeoutSeconds,
       );
     }
@@ -176,8 +258,8 @@ describe('stateless stack', () => {
     const worker = stack.functions['deliverEvent']!;
 
     // When the resources its role may send messages and put events to are listed
-    const sendTargets = resourcesAllowed(template, worker, 'sqs:SendMessage');
-    const putTargets = resourcesAllowed(template, worker, 'events:PutEvents');
+    const sendTargets = resourcesAllowed(templates, worker, 'sqs:SendMessage');
+    const putTargets = resourcesAllowed(templates, worker, 'events:PutEvents');
 
     // Then it may send to the deliveries queue and put events on the service's bus, and nothing else
     expect(sendTargets).toHaveLength(1);
@@ -189,11 +271,13 @@ describe('stateless stack', () => {
   it('runs each scheduled job on its rate, through a rule that targets its function', () => {
     // Given the scheduled jobs of the route table, among them the delivery sweeper every minute
     expect(scheduledJobs).toContainEqual(expect.objectContaining({ name: 'sweepDeliveries', everyMinutes: 1 }));
-    template.resourceCountIs('AWS::Events::Rule', scheduledJobs.length);
+    expect(templates.count('AWS::Events::Rule')).toBe(scheduledJobs.length);
 
     for (const job of scheduledJobs) {
-      // When the rule targeting its function is looked up
-      const functionArn = { 'Fn::GetAtt': [functionLogicalId(stack.functions[job.name]!), 'Arn'] };
+      // When the rule targeting its function is looked up, in the template of its stack
+      const fn = stack.functions[job.name]!;
+      const template = templates.of(fn);
+      const functionArn = { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] };
       const rules = template.findResources('AWS::Events::Rule', {
         Properties: { Targets: Match.arrayWith([Match.objectLike({ Arn: functionArn })]) },
       });
@@ -219,7 +303,7 @@ describe('stateless stack', () => {
 
     // When the rule targeting it is read
     // Then it runs at a rate of one minute
-    template.hasResourceProperties('AWS::Events::Rule', {
+    templates.of(sweeper).hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionLogicalId(sweeper), 'Arn'] } })],
     });
@@ -228,7 +312,9 @@ describe('stateless stack', () => {
   it('drops a failed or late scheduled run instead of retrying it into the next one', () => {
     for (const job of scheduledJobs) {
       // Given a scheduled job
-      const logicalId = functionLogicalId(stack.functions[job.name]!);
+      const fn = stack.functions[job.name]!;
+      const template = templates.of(fn);
+      const logicalId = functionLogicalId(fn);
       const period = job.everyMinutes * 60;
 
       // When its timeout, its asynchronous invocation settings and its rule target are read
@@ -257,7 +343,7 @@ describe('stateless stack', () => {
     // Given the stack synthesized with the context of cdk.json only
     for (const fn of Object.values(stack.functions)) {
       // When the environment of its Lambda function is read
-      const variables = template.toJSON().Resources[functionLogicalId(fn)].Properties.Environment.Variables;
+      const variables = functionProperties(templates, fn).Environment.Variables;
 
       // Then shared/config.ts is left to apply its defaults
       expect(Object.keys(variables).filter((name) => deliverySettingVariables.includes(name))).toEqual([]);
@@ -265,9 +351,9 @@ describe('stateless stack', () => {
   });
 
   it('allows no wildcard action in any IAM policy', () => {
-    // Given every identity policy of the stack
-    const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
-      (policy) => policy.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[],
+    // Given every identity policy of the stack and of its nested stacks
+    const statements = templates.find('AWS::IAM::Policy').flatMap(
+      ({ resource }) => resource.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[],
     );
     expect(statements.length).toBeGreaterThan(0);
 
@@ -285,7 +371,7 @@ describe('stateless stack', () => {
 
     for (const route of readOnlyRoutes) {
       // When the actions its role allows are listed
-      const actions = allowedActions(template, stack.functions[route.name]!);
+      const actions = allowedActions(templates, stack.functions[route.name]!);
 
       // Then it can read the table but no write action is among them
       expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
@@ -298,7 +384,7 @@ describe('stateless stack', () => {
     const route = routes.find((candidate) => candidate.permissions.includes('table:write'))!;
 
     // When the actions its role allows are listed
-    const actions = allowedActions(template, stack.functions[route.name]!);
+    const actions = allowedActions(templates, stack.functions[route.name]!);
 
     // Then the table writes are there
     expect(actions).toEqual(expect.arrayContaining(tableWrites));
@@ -309,20 +395,20 @@ describe('stateless stack', () => {
     const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
     for (const entry of entries) {
       // When the actions its role allows are listed
-      const actions = allowedActions(template, stack.functions[entry.name]!);
+      const actions = allowedActions(templates, stack.functions[entry.name]!);
 
       // Then events:PutEvents and sqs:SendMessage appear exactly when asked for
       expect(actions.includes('events:PutEvents'), entry.name).toBe(entry.permissions.includes('bus:put'));
       expect(actions.includes('sqs:SendMessage'), entry.name).toBe(entry.permissions.some((p) => p.startsWith('queue:')));
     }
     // And the delivery worker, which asks for bus:put, proves the check can see the grant
-    expect(allowedActions(template, stack.functions['deliverEvent']!)).toContain('events:PutEvents');
+    expect(allowedActions(templates, stack.functions['deliverEvent']!)).toContain('events:PutEvents');
   });
 
   it('lets the delivery sweeper re-enqueue deliveries but never put events on the bus', () => {
     // Given the sweeper, which only finds due deliveries and puts them back on the queue
     // When the actions its role allows are listed
-    const actions = allowedActions(template, stack.functions['sweepDeliveries']!);
+    const actions = allowedActions(templates, stack.functions['sweepDeliveries']!);
 
     // Then it may send to the queue but has no events:PutEvents
     expect(actions).toContain('sqs:SendMessage');
@@ -332,7 +418,7 @@ describe('stateless stack', () => {
   it('gives the fallback function nothing beyond its own logs', () => {
     // Given the fallback, whose permissions are empty
     // When the actions its role allows are listed
-    const actions = allowedActions(template, stack.functions[fallbackRoute.name]!);
+    const actions = allowedActions(templates, stack.functions[fallbackRoute.name]!);
 
     // Then only writing to its log group remains
     expect([...new Set(actions)].sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
@@ -342,28 +428,27 @@ describe('stateless stack', () => {
     // Given the stateless stack
     // When its outputs are read
     // Then the API endpoint and the table name are there
-    template.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
-    template.hasOutput('TableName', { Value: Match.anyValue() });
+    templates.parent.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
+    templates.parent.hasOutput('TableName', { Value: Match.anyValue() });
   });
 });
 
 describe('stateless stack with fixture entries', () => {
   let service: SynthesizedService;
   let stack: StatelessStack;
-  let template: Template;
+  let templates: StatelessTemplates;
 
   beforeAll(() => {
     service = synthesizeService(fixtureEntries);
     stack = service.stateless;
-    template = service.statelessTemplate;
+    templates = service.statelessTemplates;
   });
-  afterAll(() => service.cleanUp());
+  afterAll(() => service?.cleanUp());
 
   it('bundles a worker into an ES module that loads and answers a batch', () => {
     // Given the bundle of the fixture worker, which pulls in a CommonJS package requiring a Node built-in
-    const assetPath = template.toJSON().Resources[functionLogicalId(stack.functions[fixtureWorker.name]!)].Metadata[
-      'aws:asset:path'
-    ] as string;
+    const worker = stack.functions[fixtureWorker.name]!;
+    const assetPath = templates.of(worker).toJSON().Resources[functionLogicalId(worker)].Metadata['aws:asset:path'] as string;
     const bundle = pathToFileURL(join(service.outdir, assetPath, 'index.mjs')).href;
 
     // When a fresh Node process, as Lambda would, imports it and calls the handler with a batch
@@ -394,7 +479,7 @@ describe('stateless stack with delivery settings in the context', () => {
     // Bundling is skipped: these tests read environment variables, not code.
     service = synthesizeService(fixtureEntries, { ...context, 'aws:cdk:bundling-stacks': [] });
   });
-  afterAll(() => service.cleanUp());
+  afterAll(() => service?.cleanUp());
 
   it('passes the Event Grid endpoint and the retry schedules to every function', () => {
     // Given the stack synthesized with -c cloudtwoEventGridEndpoint=… -c deliveryRetryScheduleTest=… -c deliveryRetryScheduleLive=…
@@ -403,7 +488,7 @@ describe('stateless stack with delivery settings in the context', () => {
 
     for (const fn of functions) {
       // When the environment of its Lambda function is read
-      const variables = service.statelessTemplate.toJSON().Resources[functionLogicalId(fn)].Properties.Environment.Variables;
+      const variables = functionProperties(service.statelessTemplates, fn).Environment.Variables;
 
       // Then each setting arrives under the name shared/config.ts reads
       expect(variables).toMatchObject({
@@ -415,12 +500,16 @@ describe('stateless stack with delivery settings in the context', () => {
   });
 });
 
-/** The logical id of the integration behind a route key, following the route's `integrations/<id>` target. */
-function integrationOf(template: Template, routeKey: string): string {
-  const found = Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }));
+/**
+ * The template that declares the route key, which must be declared once across all of them, and the
+ * logical id of the integration behind it, following the route's `integrations/<id>` target.
+ */
+function integrationOf(templates: StatelessTemplates, routeKey: string): { template: Template; integrationId: string } {
+  const found = templates.find('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } });
   expect(found, `route ${routeKey}`).toHaveLength(1);
-  const target = found[0]!.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
-  return target['Fn::Join'][1][1].Ref;
+  const { template, resource } = found[0]!;
+  const target = resource.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+  return { template, integrationId: target['Fn::Join'][1][1].Ref };
 }
 
 describe('stateless stack with a faulty route table or settings', () => {

@@ -68,13 +68,12 @@ export class StatelessTemplates {
   readonly parent: Template;
   /** The parent's template first, then every nested stack's, however deep. */
   readonly all: Template[];
-  private readonly byStack = new Map<Stack, Template>();
+  /** Each of those templates by its stack. */
+  readonly byStack: ReadonlyMap<Stack, Template>;
 
   constructor(stack: StatelessStack) {
     const nestedStacks = stack.node.findAll().filter(NestedStack.isNestedStack);
-    for (const each of [stack, ...nestedStacks]) {
-      this.byStack.set(each, Template.fromStack(each));
-    }
+    this.byStack = new Map([stack, ...nestedStacks].map((each) => [each, Template.fromStack(each)]));
     this.parent = this.byStack.get(stack)!;
     this.all = [...this.byStack.values()];
   }
@@ -143,7 +142,7 @@ interface PolicyStatement {
   Resource: unknown;
 }
 
-/** Every Allow statement of the identity policies attached to the function's role, in any template. */
+/** Every Allow statement of the identity policies attached to the function's role. */
 export function allowedStatements(templates: StatelessTemplates, fn: ServiceFunction): PolicyStatement[] {
   const roleId = Stack.of(fn).getLogicalId(fn.role.node.defaultChild as CfnRole);
   // A Ref names a resource of its own template, so only the policies of the role's template can attach to it.
@@ -169,8 +168,9 @@ export function resourcesAllowed(templates: StatelessTemplates, fn: ServiceFunct
 }
 
 /**
- * Whether `value`, from the stateless template, is the ARN of `resource` in the stateful stack. Such an
- * ARN crosses stacks as a stack output, whose name embeds the resource's logical id and the attribute.
+ * Whether `value`, from a stateless template (the parent's or a nested one), is the ARN of `resource` in the
+ * stateful stack. Such an ARN crosses stacks as a stack output, whose name embeds the resource's logical id
+ * and the attribute.
  */
 export function isArnOf(value: unknown, resource: IConstruct): boolean {
   const logicalId = Stack.of(resource).getLogicalId(resource.node.defaultChild as CfnElement);

@@ -39,9 +39,15 @@ function toRecord(item: Record<string, unknown> | undefined, now: number, open: 
   return { state: 'in_progress', fingerprint: item.fingerprint as string };
 }
 
+/** Where the record of an idempotency key lives: its key is the SHA-256 of the idempotency key. */
+export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
+  PK: idempotency.pk(scope, createHash('sha256').update(key).digest('hex')),
+  SK: idempotency.sk(),
+});
+
 /** DynamoDB adapter: one item per (account, mode, key hash), claimed with a conditional put, expired by TTL. */
 export function dynamoIdempotencyStore({ client, name }: Table): IdempotencyStore {
-  const keyOf = (scope: IdempotencyScope, key: string) => ({ PK: idempotency.pk(scope, createHash('sha256').update(key).digest('hex')), SK: idempotency.sk() });
+  const keyOf = idempotencyItemKey;
   return {
     async claim(claim, now) {
       try {

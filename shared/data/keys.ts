@@ -37,7 +37,7 @@ export const counter = {
 };
 
 export const idempotency = {
-  pk: (scope: Scope, key: string) => `IDEMPOTENCY#${scope.accountId}#${mode(scope.livemode)}#${key}`,
+  pk: (scope: Scope, keyHash: string) => `IDEMPOTENCY#${scope.accountId}#${mode(scope.livemode)}#${keyHash}`,
   sk: () => 'IDEMPOTENCY',
 };
 

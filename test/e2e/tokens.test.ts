@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { idempotency } from '#shared/data/keys.ts';
+import { idempotencyItemKey } from '#shared/data/idempotency-store.ts';
 import { requestFingerprint } from '#shared/http/idempotency.ts';
 import { api, newPlatform, sdk, stackTable } from '../support/stack.ts';
 
@@ -242,7 +242,9 @@ describe('v1 tokens through the official SDK', () => {
     const changed = await api('POST', '/v1/tokens', { key: platform.publishable_key, form: form.replace('4000056655665556', '4242424242424242'), headers: { 'idempotency-key': key } });
     expect(changed.status).toBe(409);
 
-    const record = await stackTable().get({ PK: idempotency.pk({ accountId: platform.account, livemode: false }, key), SK: idempotency.sk() });
+    const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false }, key));
+    expect(record?.sealedResponse).toEqual(expect.any(String));
+    expect((await scanTable()).text).not.toContain(key);
     const plain = requestFingerprint('POST', '/v1/tokens', { card: { number: '4000056655665556', exp_month: '8', exp_year: nextYear, cvc: '314' } });
     expect(record?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(record?.fingerprint).not.toBe(plain);

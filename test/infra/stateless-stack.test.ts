@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { build } from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { fallbackRoute, queueWorkers, routes, scheduledJobs } from '#functions/r
 import { queues } from '#shared/messaging/queues.ts';
 import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
+import { repositoryRoot } from '#infra/service-function.ts';
 import { StatelessStack } from '#infra/stateless-stack.ts';
 import {
   allowedActions,
@@ -34,7 +36,9 @@ describe('stateless stack', () => {
   let templates: StatelessTemplates;
 
   beforeAll(() => {
-    service = synthesizeService();
+    // Without bundling: one esbuild run per function would take minutes. Every entry's bundle is checked
+    // in one build below, and the fixture stack checks what CDK's bundling produces.
+    service = synthesizeService({}, { 'aws:cdk:bundling-stacks': [] });
     stack = service.stateless;
     templates = service.statelessTemplates;
   });
@@ -430,6 +434,31 @@ describe('stateless stack', () => {
     // Then the API endpoint and the table name are there
     templates.parent.hasOutput('ApiUrl', { Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^HttpApi'), 'ApiEndpoint'] } });
     templates.parent.hasOutput('TableName', { Value: Match.anyValue() });
+  });
+});
+
+describe('the handlers of the route table', () => {
+  it('each bundle as the stack bundles them (ES modules for Node 22, AWS SDK included)', async () => {
+    // Given every entry file of the route table
+    const entries = [...new Set([...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs].map((entry) => entry.handler))];
+
+    // When esbuild bundles them all in one build, with the stack's settings
+    const result = await build({
+      entryPoints: entries.map((entry) => join(repositoryRoot, entry)),
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      outdir: 'out',
+      write: false,
+      logLevel: 'silent',
+    });
+
+    // Then every entry bundles without errors into a module exporting its handler
+    expect(result.errors).toEqual([]);
+    expect(result.outputFiles.filter((file) => file.path.endsWith('.js'))).toHaveLength(entries.length);
+    for (const file of result.outputFiles) expect(file.text, file.path).toMatch(/export\s*\{[^}]*\bhandler\b/);
   });
 });
 

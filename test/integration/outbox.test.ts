@@ -74,10 +74,14 @@ describe('the delivery outbox', () => {
       const [event] = (await own.events.list({ type: 'webhook_endpoint.updated' })).data;
 
       // Then, after the first attempt and three retries, the delivery failed with four recorded attempts
+      let seen: unknown;
       const [delivery] = await eventually(async () => {
         const found = await deliveriesOf(event!.id);
+        seen = found;
         return found[0]?.status === 'failed' ? found : undefined;
-      }, 20_000);
+      }, 30_000).catch((error: Error) => {
+        throw new Error(`${error.message}; the event's deliveries: ${JSON.stringify(seen)}`);
+      });
       expect(delivery!.attempts).toHaveLength(4);
       expect(delivery!.attempts.every((attempt) => attempt.outcome === 'failed' && attempt.status === 500 && attempt.error === 'HTTP 500')).toBe(true);
       expect(delivery!.attempts.every((attempt) => typeof attempt.durationMs === 'number' && attempt.at > 0)).toBe(true);

@@ -28,7 +28,9 @@ const streamRate = Number(process.env.BENCH_STREAM_RATE ?? 12_000);
 // One poller per queue worker: on two cores, processing that runs flat out takes the CPU the API needs.
 // On AWS the workers are Lambda functions of their own; here processing lags behind and catches up.
 const pollers = process.env.LOCAL_WORKER_CONCURRENCY ?? '1';
-const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers });
+// And processing waits (up to this long) while the API has requests in flight: the stream measures ingestion.
+const apiPriorityMs = process.env.LOCAL_API_PRIORITY_MS ?? '10000';
+const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers, LOCAL_API_PRIORITY_MS: apiPriorityMs });
 const dynamodbEndpoint = /DynamoDB Local\s+(\S+)/.exec(service.output())![1]!;
 const agent = new Agent({ keepAlive: true, maxSockets: 128 });
 const { port } = new URL(service.baseUrl);
@@ -138,7 +140,7 @@ const measureCeiling = async (processing: boolean) => {
 };
 const ceiling = await measureCeiling(false);
 const fullCeiling = await measureCeiling(true);
-console.log(`(local stack with ${pollers} batch(es) at once per queue worker; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
+console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
 console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
 console.log(`  and ${fullCeiling.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
 

@@ -56,6 +56,8 @@ export interface HttpGatewayOptions {
    * Runs before routing; returns true when it has taken care of the request (e.g. `/_local/*` diagnostics).
    */
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Counts the requests being served in element 0 (a shared Int32Array that the queue workers' thread reads). */
+  inFlight?: Int32Array;
   /** @default console */
   logger?: HttpGatewayLogger;
 }
@@ -113,6 +115,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
   const server = createServer({ keepAlive: true }, (request, response) => {
     if (extraRoutes?.(request, response)) return;
+    const counter = options.inFlight;
+    if (counter) {
+      Atomics.add(counter, 0, 1);
+      response.once('close', () => Atomics.sub(counter, 0, 1));
+    }
     serve(request, response).catch((error: unknown) => {
       // A client that hangs up mid-upload is not a gateway failure.
       if (request.destroyed && !request.complete) return;

@@ -43,6 +43,11 @@ export interface QueuePollerOptions {
    * @default 1
    */
   concurrency?: number;
+  /**
+   * Before each receive, wait while `busy()` says the API has requests in flight, for at most `maxDeferMs`:
+   * locally, latency-tolerant background work gives way to the API it shares two cores with.
+   */
+  yieldTo?: { busy: () => boolean; maxDeferMs: number };
   /** @default console */
   logger?: PollerLogger;
 }
@@ -93,6 +98,10 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       if (inFlight.size >= concurrency) {
         await new Promise<void>((resume) => (slotFreed = resume));
         continue;
+      }
+      if (options.yieldTo) {
+        const until = Date.now() + options.yieldTo.maxDeferMs;
+        while (!stopping && options.yieldTo.busy() && Date.now() < until) await pause(25);
       }
       let messages: Message[];
       try {

@@ -14,7 +14,9 @@ try {
   for (const worker of setup.workers) {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
     const { queueUrl, queueArn, batchSize, name: functionName } = worker;
-    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, concurrency: setup.concurrency }));
+    const priority = setup.apiPriority;
+    const yieldTo = priority && worker.yieldsToApi ? { busy: () => Atomics.load(priority.inFlight, 0) > 0, maxDeferMs: priority.maxDeferMs } : undefined;
+    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, concurrency: setup.concurrency, yieldTo }));
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
 } catch (error) {

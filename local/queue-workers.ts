@@ -8,6 +8,8 @@ export interface ThreadedQueueWorker {
   queueUrl: string;
   queueArn: string;
   batchSize: number;
+  /** Latency-tolerant (the route table gives it a batching window): it may wait while the API is busy. */
+  yieldsToApi: boolean;
 }
 
 export interface QueueWorkersSetup {
@@ -15,6 +17,11 @@ export interface QueueWorkersSetup {
   workers: ThreadedQueueWorker[];
   /** Batches each worker handles at once. */
   concurrency: number;
+  /**
+   * With API priority: the gateway's count of requests in flight (a shared Int32Array, element 0) and how
+   * long a latency-tolerant worker may wait for it to reach zero before it takes a batch anyway.
+   */
+  apiPriority?: { inFlight: Int32Array; maxDeferMs: number };
 }
 
 export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };

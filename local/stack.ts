@@ -37,6 +37,13 @@ export interface LocalStackOptions {
   jobIntervalMs?: number;
   /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 8 */
   workerConcurrency?: number;
+  /**
+   * Background work gives way to the API: a queue worker the route table gives a batching window (it is
+   * latency-tolerant, like meter-event processing) waits up to this many milliseconds for the API to have no
+   * request in flight before it takes a batch. On two cores that keeps ingestion fast under load; processing
+   * catches up afterwards. On AWS the workers have compute of their own. Undefined: no waiting.
+   */
+  apiPriorityMaxDeferMs?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
   /** Quieter logs (tests). @default false */
@@ -129,9 +136,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const workers = (options.workers ?? queueWorkers).map((worker) => {
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
-      return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10) };
+      const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
+      return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
     });
-    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8 });
+    const inFlight = options.apiPriorityMaxDeferMs === undefined ? undefined : new Int32Array(new SharedArrayBuffer(4));
+    const apiPriority = inFlight && { inFlight, maxDeferMs: options.apiPriorityMaxDeferMs! };
+    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, apiPriority });
     stops.push(queueWorkerThread.stop);
 
     const load = createModuleLoader();
@@ -160,6 +170,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       loadHandler: load,
       region,
       extraRoutes: localDiagnostics(eventBridge, eventGrid),
+      inFlight,
     });
     stops.push(gateway.stop);
 

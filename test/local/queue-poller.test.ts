@@ -199,6 +199,29 @@ describe('SQS emulator and queue poller', () => {
     expect(mostAtOnce).toBe(2);
   });
 
+  it('gives way to a busy API: takes a batch once it is idle, or once the longest wait has passed', async () => {
+    // Given a message and a poller that yields while the API is busy, for at most 600 ms
+    const queue = await testQueue();
+    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'later' }));
+    let busy = true;
+    let handledAt: number | undefined;
+    const started = Date.now();
+    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler: async () => void (handledAt ??= Date.now()), yieldTo: { busy: () => busy, maxDeferMs: 600 } });
+
+    // When the API stays busy
+    // Then nothing is taken before the longest wait, and the message is handled soon after it
+    await vi.waitFor(() => expect(handledAt).toBeDefined(), { timeout: 5_000 });
+    expect(handledAt! - started).toBeGreaterThanOrEqual(550);
+
+    // And when the API is idle, the next message goes at once
+    busy = false;
+    handledAt = undefined;
+    const sent = Date.now();
+    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'now' }));
+    await vi.waitFor(() => expect(handledAt).toBeDefined(), { timeout: 5_000 });
+    expect(handledAt! - sent).toBeLessThan(550);
+  });
+
   it('waits on stop for the batch in flight to finish and be deleted', async () => {
     // Given a slow handler working on a message
     const queue = await testQueue();

@@ -9,7 +9,8 @@ import { startServiceProcess } from '#local/service-process.ts';
 /**
  * `npm run bench:meter`: usage metering through the local stack (service in its own process).
  * 1. Ceiling: the conditional writes one meter event needs (take the usage lease, claim the identifier with
- *    the event, release the lease), straight against the stack's DynamoDB Local, 32 in flight.
+ *    the event, release the lease), straight against the stack's DynamoDB Local, 32 in flight; measured
+ *    after a warm-up, and again after the endpoint run (the higher figure counts).
  * 2. `POST /v2/billing/meter_events`, 32 requests in flight (each client with its own customers): events/s,
  *    p50, p99, and the share of the ceiling (target: 80 %).
  * 3. The stream: 100-event requests for BENCH_STREAM_SECONDS (default 30) from 16 clients: events/s
@@ -89,19 +90,26 @@ const summaryOf = async (customer: string) => {
 };
 const add = (customer: string, value: number) => expected.set(customer, (expected.get(customer) ?? 0) + value);
 
-// Warm the JVM and the handler before measuring.
-await runFor(3, concurrency, async (worker, n) => {
+// Warm the JVM and the handler before measuring (BENCH_WARMUP_SECONDS, default 15): DynamoDB Local's JIT
+// compilers take a core for the first half minute or so.
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
+await runFor(warmupSeconds, concurrency, async (worker, n) => {
   const customer = endpointCustomers[worker * 8 + (n % 8)]!;
   const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: '1' }, identifier: `warm-${worker}-${n}` });
   if (answer.status === 200) add(customer, 1);
 });
 
-// Let processing of the warm-up finish, so the ceiling is measured on an idle DynamoDB Local.
-for (let idle = 0; idle < 3; ) {
-  const counted = await Promise.all([...expected].map(async ([customer, value]) => (await summaryOf(customer)) === value));
-  idle = counted.every(Boolean) ? idle + 1 : 0;
-  await new Promise((resolve) => setTimeout(resolve, 500));
+/** Waits until every event accepted so far is counted: DynamoDB Local is then idle again. */
+async function untilCounted() {
+  for (let idle = 0; idle < 3; ) {
+    const counted = await Promise.all([...expected].map(async ([customer, value]) => (await summaryOf(customer)) === value));
+    idle = counted.every(Boolean) ? idle + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
+
+// Let processing of the warm-up finish, so the ceiling is measured on an idle DynamoDB Local.
+await untilCounted();
 
 // 1. The ceilings: the request's writes alone, and with the processing transaction that counts the event.
 // The same client settings as the service's own, so that the ceiling is DynamoDB Local's, not the client's.
@@ -162,7 +170,12 @@ const endpointTime = await runFor(endpointSeconds, concurrency, async (worker, n
 });
 const endpointRate = accepted.length / endpointTime;
 console.log(`meter_events: ${accepted.length} accepted in ${endpointTime.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
-console.log(`  ${((endpointRate / ceiling) * 100).toFixed(0)} % of the request-path ceiling (target 80 %), ${((endpointRate / fullCeiling) * 100).toFixed(0)} % of the ceiling with processing (which runs alongside)`);
+// The request-path ceiling once more, on a JVM as warm as the endpoint's was: the share uses the higher one.
+await untilCounted();
+const ceilingAfter = await measureCeiling(false);
+const bestCeiling = Math.max(ceiling, ceilingAfter);
+console.log(`  ceiling measured again after it: ${ceilingAfter.toFixed(0)} events/s`);
+console.log(`  ${((endpointRate / bestCeiling) * 100).toFixed(0)} % of the request-path ceiling (the higher of the two; target 80 %), ${((endpointRate / fullCeiling) * 100).toFixed(0)} % of the ceiling with processing`);
 
 // 3. The stream.
 const session = (await call('POST', '/v2/billing/meter_event_session', {})).body;

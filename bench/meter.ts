@@ -141,10 +141,12 @@ async function eventWrites(id: string, slot: string, processing: boolean) {
     }),
   );
 }
+let ceilingRuns = 0;
 const measureCeiling = async (processing: boolean) => {
   let done = 0;
+  const run = ++ceilingRuns;
   const time = await runFor(ceilingSeconds, concurrency, async (worker, n) => {
-    await eventWrites(`${processing ? 'p' : 'r'}-${worker}-${n}`, `${worker}#${n % 8}`, processing);
+    await eventWrites(`${run}-${worker}-${n}`, `${worker}#${n % 8}`, processing);
     done++;
   });
   return done / time;

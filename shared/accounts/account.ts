@@ -1,5 +1,6 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Outbox } from '#shared/events/event.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { ConfigurationName } from './capabilities.ts';
 
 /** One configuration of an account as stored: whether it is applied, what it asks for, and its settings. */
@@ -27,6 +28,23 @@ export interface V2Account extends OwnedResource {
   defaults: Record<string, unknown> | null;
   identity: Record<string, unknown> | null;
 }
+
+/** A new account that holds nothing yet: open, no configuration, identity or defaults. */
+export const blankAccount = (id: string, scope: Scope, created: number): V2Account => ({
+  id,
+  scope,
+  version: 1,
+  created,
+  closed: false,
+  contactEmail: null,
+  contactPhone: null,
+  displayName: null,
+  dashboard: null,
+  metadata: {},
+  configuration: {},
+  defaults: null,
+  identity: null,
+});
 
 export interface AccountRepository extends Omit<OwnedResourceStore<V2Account>, 'create'> {
   /** Stores a new account together with its account record (what lets its platform act inside it). */

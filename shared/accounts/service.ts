@@ -5,7 +5,7 @@ import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { AccountPerson, AccountRepository, PersonRepository, StoredConfiguration, V2Account } from './account.ts';
+import { blankAccount, type AccountPerson, type AccountRepository, type PersonRepository, type StoredConfiguration, type V2Account } from './account.ts';
 import { configurationNames, flattenRequested, type ConfigurationName } from './capabilities.ts';
 import { accountClosedEvents, accountCreatedEvents, accountUpdatedEvents, personEvents } from './events.ts';
 import type { AccountsV2Gate } from './gate.ts';
@@ -119,23 +119,8 @@ export function accountService({ accounts, persons, events, gate, limiter, token
       await gate(origin.platformId);
       refuseTokenWithIdentity(params);
       const now = clock();
-      const blank: V2Account = {
-        id: newId('acct', now),
-        scope: origin.scope,
-        version: 1,
-        created: now,
-        closed: false,
-        contactEmail: null,
-        contactPhone: null,
-        displayName: null,
-        dashboard: null,
-        metadata: {},
-        configuration: {},
-        defaults: null,
-        identity: null,
-      };
       const { account_token: token, include: _include, ...rest } = params;
-      let account = applyAccountParams(blank, rest, now);
+      let account = applyAccountParams(blankAccount(newId('acct', now), origin.scope, now), rest, now);
       const identity = await tokenIdentity(origin.scope, token);
       if (identity) account = { ...account, identity: applyIdentity(account.identity, identity, now) };
       const outbox = await events.prepare(origin, accountCreatedEvents(account));

@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { V2Account } from '#shared/accounts/account.ts';
+import { blankAccount, type V2Account } from '#shared/accounts/account.ts';
 import type { RequirementField } from '#shared/accounts/requirements.ts';
 import { inputForParam, readFields, renderFields, type FormValues } from '#shared/account-links/form.ts';
 
 const now = Date.UTC(2026, 5, 1, 12, 0, 0);
 
 const anAccount = (identity: Record<string, unknown> | null = { country: 'US', entity_type: 'individual' }): V2Account => ({
-  id: 'acct_1Test',
-  scope: { accountId: 'acct_1Platform', livemode: false },
-  version: 1,
-  created: now,
-  closed: false,
-  contactEmail: null,
-  contactPhone: null,
-  displayName: null,
-  dashboard: null,
-  metadata: {},
+  ...blankAccount('acct_1Test', { accountId: 'acct_1Platform', livemode: false }, now),
   configuration: { merchant: { applied: true, requested: { card_payments: true }, settings: {} } },
-  defaults: null,
   identity,
 });
 

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { V2Account } from '#shared/accounts/account.ts';
+import { blankAccount, type V2Account } from '#shared/accounts/account.ts';
 import { mergeUpdate, withoutIdNumberValues } from '#shared/accounts/merge.ts';
 import { capabilityStates, fieldsToCollect, requirementsOf } from '#shared/accounts/requirements.ts';
 
 const account = (overrides: Partial<V2Account> = {}): V2Account => ({
-  id: 'acct_1',
-  scope: { accountId: 'acct_platform', livemode: false },
-  version: 1,
-  created: Date.UTC(2026, 0, 1),
-  closed: false,
-  contactEmail: null,
-  contactPhone: null,
-  displayName: null,
-  dashboard: null,
-  metadata: {},
-  configuration: {},
-  defaults: null,
-  identity: null,
+  ...blankAccount('acct_1', { accountId: 'acct_platform', livemode: false }, Date.UTC(2026, 0, 1)),
   ...overrides,
 });
 

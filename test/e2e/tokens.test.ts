@@ -1,10 +1,9 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { idempotencyItemKey } from '#shared/data/idempotency-store.ts';
 import { requestFingerprint } from '#shared/http/idempotency.ts';
-import { api, newPlatform, sdk, stackTable } from '../support/stack.ts';
+import { api, newPlatform, scanStackTable, sdk, stackTable } from '../support/stack.ts';
 
 const nextYear = String(new Date().getUTCFullYear() + 1);
 const testCard = { number: '4242424242424242', exp_month: '8', exp_year: nextYear, cvc: '123' };
@@ -14,14 +13,7 @@ const randomDigits = (length: number) => Array.from({ length }, () => Math.floor
 
 /** Every item of the table, as one string. */
 async function scanTable(): Promise<{ items: Record<string, unknown>[]; text: string }> {
-  const table = stackTable();
-  const items: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey }));
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const items = await scanStackTable();
   return { items, text: JSON.stringify(items) };
 }
 

@@ -1,18 +1,18 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { Delivery } from '#shared/events/event.ts';
-import { newPlatform, sdk, stackTable } from '../support/stack.ts';
+import { newPlatform, scanStackTable, sdk, stackTable } from '../support/stack.ts';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /** The stored delivery records of one event. */
 async function deliveriesOf(eventId: string): Promise<Delivery[]> {
-  const { client, name } = stackTable();
-  const { Items = [] } = await client.send(
-    new ScanCommand({ TableName: name, FilterExpression: 'entity = :delivery AND #event.id = :id', ExpressionAttributeNames: { '#event': 'event' }, ExpressionAttributeValues: { ':delivery': 'delivery', ':id': eventId } }),
-  );
-  return Items as unknown as Delivery[];
+  const items = await scanStackTable({
+    FilterExpression: 'entity = :delivery AND #event.id = :id',
+    ExpressionAttributeNames: { '#event': 'event' },
+    ExpressionAttributeValues: { ':delivery': 'delivery', ':id': eventId },
+  });
+  return items as unknown as Delivery[];
 }
 
 describe('the delivery outbox', () => {

@@ -3,10 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { LocalStackState } from '#local/state-file.ts';
-import { api, platformStore, stack, stackTable } from '../support/stack.ts';
+import { api, platformStore, scanStackTable, stack } from '../support/stack.ts';
 
 const run = promisify(execFile);
 
@@ -75,9 +74,7 @@ describe('admin create-platform', () => {
 
   it('never stores a key in clear', async () => {
     const platform = await admin(['create-platform', '--table', stack.env.TABLE_NAME!], deployedTableEnv());
-    const { client, name } = stackTable();
-    const { Items = [] } = await client.send(new ScanCommand({ TableName: name }));
-    const dump = JSON.stringify(Items);
+    const dump = JSON.stringify(await scanStackTable());
     expect(dump).toContain(platform.account);
     expect(dump).not.toContain(platform.secret_key);
     expect(dump).not.toContain(platform.publishable_key);

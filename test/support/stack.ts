@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
 import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
@@ -18,6 +19,19 @@ export function stackTable(): Table {
 }
 
 export const platformStore = () => dynamoPlatformStore(stackTable());
+
+/** Every item of the shared table (all pages: in a full run it outgrows one 1 MB scan page), optionally filtered. */
+export async function scanStackTable(filter: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'> = {}): Promise<Record<string, unknown>[]> {
+  const table = stackTable();
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(new ScanCommand({ ...filter, TableName: table.name, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
 
 /** A fresh platform per test file keeps tests apart without any cleanup. */
 export const newPlatform = (options?: CreatePlatformOptions): Promise<CreatedPlatform> => createPlatform(platformStore(), options);

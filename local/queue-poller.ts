@@ -48,6 +48,12 @@ export interface QueuePollerOptions {
    * locally, latency-tolerant background work gives way to the API it shares two cores with.
    */
   yieldTo?: { busy: () => boolean; maxDeferMs: number };
+  /**
+   * How long handled messages wait to be deleted, so that the deletes of batches finishing close together
+   * share one DeleteMessageBatch call (a handled message is only deleted later, never handled again sooner).
+   * @default 20
+   */
+  deleteDelayMs?: number;
   /** @default console */
   logger?: PollerLogger;
 }
@@ -66,7 +72,7 @@ export interface QueuePoller {
  * deletes of batches that finish close together share DeleteMessageBatch calls.
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000, concurrency = 1 } = options;
+  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000, concurrency = 1, deleteDelayMs = 20 } = options;
   const logger = options.logger ?? console;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
     throw new Error(`batchSize must be an integer from 1 to 10, got ${batchSize}`);
@@ -81,6 +87,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   let slotFreed: (() => void) | undefined;
   let toDelete: Message[] = [];
   let deleting: Promise<void> | undefined;
+  let deleteTimer: NodeJS.Timeout | undefined;
   let wakeFromPause: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((resume) => {
@@ -138,7 +145,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       inFlight.add(batch);
     }
     while (inFlight.size > 0) await Promise.all(inFlight);
-    await deleting;
+    await flushDeletes();
   }
 
   async function handleBatch(messages: Message[], region: string, eventSourceARN: string): Promise<void> {
@@ -158,16 +165,24 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
     if (done.length === 0) return;
     toDelete.push(...done);
-    // One delete pass at a time; what finishes meanwhile joins the next pass, in calls of up to 10.
-    deleting ??= (async () => {
-      while (toDelete.length > 0) {
-        const batch = toDelete;
-        toDelete = [];
-        await deleteMessages(batch);
-      }
-      deleting = undefined;
-    })();
-    await deleting;
+    deleteTimer ??= setTimeout(() => void flushDeletes(), deleteDelayMs);
+  }
+
+  /** Deletes what is waiting: one pass at a time; what finishes meanwhile joins the next, in calls of up to 10. */
+  function flushDeletes(): Promise<void> {
+    clearTimeout(deleteTimer);
+    deleteTimer = undefined;
+    // Reset in `finally`, after the assignment: a pass with nothing to do must not leave itself behind.
+    deleting ??= drainDeletes().finally(() => (deleting = undefined));
+    return deleting;
+  }
+
+  async function drainDeletes(): Promise<void> {
+    while (toDelete.length > 0) {
+      const batch = toDelete;
+      toDelete = [];
+      await deleteMessages(batch);
+    }
   }
 
   async function deleteMessages(messages: Message[]): Promise<void> {

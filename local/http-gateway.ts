@@ -56,7 +56,10 @@ export interface HttpGatewayOptions {
    * Runs before routing; returns true when it has taken care of the request (e.g. `/_local/*` diagnostics).
    */
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
-  /** Counts the requests being served in element 0 (a shared Int32Array that the queue workers' thread reads). */
+  /**
+   * API activity for the queue workers' thread (a shared Int32Array): element 0 counts the requests being
+   * served, element 1 holds when one last started or ended (`Date.now()` modulo 2^31, see `apiActivity`).
+   */
   inFlight?: Int32Array;
   /** @default console */
   logger?: HttpGatewayLogger;
@@ -118,7 +121,11 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const counter = options.inFlight;
     if (counter) {
       Atomics.add(counter, 0, 1);
-      response.once('close', () => Atomics.sub(counter, 0, 1));
+      Atomics.store(counter, 1, Date.now() % 2 ** 31);
+      response.once('close', () => {
+        Atomics.sub(counter, 0, 1);
+        Atomics.store(counter, 1, Date.now() % 2 ** 31);
+      });
     }
     serve(request, response).catch((error: unknown) => {
       // A client that hangs up mid-upload is not a gateway failure.

@@ -139,7 +139,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
       return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
     });
-    const inFlight = options.apiPriorityMaxDeferMs === undefined ? undefined : new Int32Array(new SharedArrayBuffer(4));
+    const inFlight = options.apiPriorityMaxDeferMs === undefined ? undefined : new Int32Array(new SharedArrayBuffer(8));
     const apiPriority = inFlight && { inFlight, maxDeferMs: options.apiPriorityMaxDeferMs! };
     const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, apiPriority });
     stops.push(queueWorkerThread.stop);

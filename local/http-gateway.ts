@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { noteRequestEnded, noteRequestStarted, type ApiActivity } from '#local/api-activity.ts';
 import { createLambdaContext, localAccountId } from '#local/lambda-context.ts';
 import { compileRoutes, decode } from '#shared/http/route-match.ts';
 
@@ -56,11 +57,8 @@ export interface HttpGatewayOptions {
    * Runs before routing; returns true when it has taken care of the request (e.g. `/_local/*` diagnostics).
    */
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
-  /**
-   * API activity for the queue workers' thread (a shared Int32Array): element 0 counts the requests being
-   * served, element 1 holds when one last started or ended (`Date.now()` modulo 2^31, see `apiActivity`).
-   */
-  inFlight?: Int32Array;
+  /** Where requests are counted for the queue workers' thread (see `api-activity.ts`). */
+  apiActivity?: ApiActivity;
   /** @default console */
   logger?: HttpGatewayLogger;
 }
@@ -118,14 +116,10 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
   const server = createServer({ keepAlive: true }, (request, response) => {
     if (extraRoutes?.(request, response)) return;
-    const counter = options.inFlight;
-    if (counter) {
-      Atomics.add(counter, 0, 1);
-      Atomics.store(counter, 1, Date.now() % 2 ** 31);
-      response.once('close', () => {
-        Atomics.sub(counter, 0, 1);
-        Atomics.store(counter, 1, Date.now() % 2 ** 31);
-      });
+    const activity = options.apiActivity;
+    if (activity) {
+      noteRequestStarted(activity);
+      response.once('close', () => noteRequestEnded(activity));
     }
     serve(request, response).catch((error: unknown) => {
       // A client that hangs up mid-upload is not a gateway failure.

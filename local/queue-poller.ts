@@ -50,7 +50,7 @@ export interface QueuePollerOptions {
   yieldTo?: { busy: () => boolean; maxDeferMs: number };
   /**
    * How long handled messages wait to be deleted, so that the deletes of batches finishing close together
-   * share one DeleteMessageBatch call (a handled message is only deleted later, never handled again sooner).
+   * share one DeleteMessageBatch call (meanwhile they stay invisible, so they are not received again).
    * @default 20
    */
   deleteDelayMs?: number;

@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createModuleLoader } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
-import { apiBusy, type QueueWorkersMessage, type QueueWorkersSetup } from './queue-workers.ts';
+import { apiBusy } from './api-activity.ts';
+import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';
 import { createLocalSqsClient } from './sqs.ts';
 
 const setup = workerData as QueueWorkersSetup;
@@ -15,7 +16,7 @@ try {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
     const { queueUrl, queueArn, batchSize, name: functionName } = worker;
     const priority = setup.apiPriority;
-    const yieldTo = priority && worker.yieldsToApi ? { busy: () => apiBusy(priority.inFlight), maxDeferMs: priority.maxDeferMs } : undefined;
+    const yieldTo = priority && worker.yieldsToApi ? { busy: () => apiBusy(priority.activity), maxDeferMs: priority.maxDeferMs } : undefined;
     pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, concurrency: setup.concurrency, yieldTo }));
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);

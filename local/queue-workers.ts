@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { ApiActivity } from './api-activity.ts';
 
 /** One queue worker as its thread runs it: the handler module and the queue it polls. */
 export interface ThreadedQueueWorker {
@@ -18,23 +19,10 @@ export interface QueueWorkersSetup {
   /** Batches each worker handles at once. */
   concurrency: number;
   /**
-   * With API priority: the gateway's activity (a shared Int32Array: requests in flight, and when one last
-   * started or ended) and how long a latency-tolerant worker may wait for the API to go quiet before it
-   * takes a batch anyway.
+   * With API priority: the gateway's activity and how long a latency-tolerant worker may wait for the API
+   * to go quiet before it takes a batch anyway.
    */
-  apiPriority?: { inFlight: Int32Array; maxDeferMs: number };
-}
-
-/** How long after its last request the API still counts as busy: a steady stream has short gaps between requests. */
-export const apiQuietMs = 250;
-
-/**
- * Whether the API is serving a request, or served one within `apiQuietMs`, from the gateway's activity
- * array (see `HttpGatewayOptions.inFlight`; times are `Date.now()` modulo 2^31).
- */
-export function apiBusy(activity: Int32Array, now = Date.now()): boolean {
-  const sinceLast = (now % 2 ** 31) - Atomics.load(activity, 1);
-  return Atomics.load(activity, 0) > 0 || (sinceLast + 2 ** 31) % 2 ** 31 < apiQuietMs;
+  apiPriority?: { activity: ApiActivity; maxDeferMs: number };
 }
 
 export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };

@@ -7,6 +7,7 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
+import { createApiActivity } from './api-activity.ts';
 import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
@@ -139,8 +140,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
       return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
     });
-    const inFlight = options.apiPriorityMaxDeferMs === undefined ? undefined : new Int32Array(new SharedArrayBuffer(8));
-    const apiPriority = inFlight && { inFlight, maxDeferMs: options.apiPriorityMaxDeferMs! };
+    const apiActivity = options.apiPriorityMaxDeferMs === undefined ? undefined : createApiActivity();
+    const apiPriority = apiActivity && { activity: apiActivity, maxDeferMs: options.apiPriorityMaxDeferMs! };
     const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, apiPriority });
     stops.push(queueWorkerThread.stop);
 
@@ -170,7 +171,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       loadHandler: load,
       region,
       extraRoutes: localDiagnostics(eventBridge, eventGrid),
-      inFlight,
+      apiActivity,
     });
     stops.push(gateway.stop);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiBusy, apiQuietMs } from '#local/queue-workers.ts';
+import { apiBusy, apiQuietMs } from '#local/api-activity.ts';
 
 describe('API activity as the local queue workers read it', () => {
   const activity = (inFlight: number, lastAt: number) => new Int32Array([inFlight, lastAt % 2 ** 31]);

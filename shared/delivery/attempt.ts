@@ -82,11 +82,15 @@ const networkErrors: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
   EPIPE: 'connection reset',
+  UND_ERR_SOCKET: 'connection closed before a response',
   ENOTFOUND: 'host not found',
   EAI_AGAIN: 'host not found (DNS lookup failed)',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for response headers',
+  UND_ERR_BODY_TIMEOUT: 'timed out reading the response',
 };
 
 /** Short text for a failed request (a socket, DNS or TLS error). */
@@ -99,7 +103,7 @@ function requestFailure(error: Error): string {
   return `request failed (${code})`;
 }
 
-/** Short text for a Node socket or DNS error (by its `code`), as node:http and AWS SDK clients raise them; else undefined. */
+/** Short text for a Node socket or DNS error (by its `code`), as fetch and AWS SDK clients raise them; else undefined. */
 export function networkFailure(error: unknown): string | undefined {
   const code = errorCode(error);
   return code !== undefined && Object.hasOwn(networkErrors, code) ? networkErrors[code] : undefined;

@@ -11,7 +11,7 @@ const maxBatchWrite = 25;
 import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 
 const destinationSubscriber = (destination: EventDestination): Subscriber => ({
-  ref: { kind: 'event_destination', scope: destination.scope, id: destination.id },
+  ref: { kind: 'event_destination', scope: destination.scope, id: destination.id, version: destination.version },
   payload: destination.eventPayload,
   enabled: destination.status === 'enabled',
   enabledEvents: destination.enabledEvents,
@@ -19,7 +19,7 @@ const destinationSubscriber = (destination: EventDestination): Subscriber => ({
 });
 
 const endpointSubscriber = (endpoint: WebhookEndpoint): Subscriber => ({
-  ref: { kind: 'webhook_endpoint', scope: endpoint.scope, id: endpoint.id },
+  ref: { kind: 'webhook_endpoint', scope: endpoint.scope, id: endpoint.id, version: endpoint.version },
   payload: 'snapshot',
   enabled: endpoint.status === 'enabled',
   enabledEvents: endpoint.enabledEvents,

@@ -28,6 +28,12 @@ export interface DeliveryServicePorts {
   retrySchedule: { test: number[]; live: number[] };
   /** How late a pending delivery must be before the sweeper re-enqueues it. */
   sweepGraceMillis: number;
+  /**
+   * How long a destination this process read may serve later deliveries instead of a read per delivery
+   * (never a copy older than the version the delivery was fanned out with). A change made in another
+   * process (another Lambda) reaches this one within this time. @default 0 (read every time)
+   */
+  targetRecentMillis?: number;
   clock?: () => number;
   random?: () => number;
 }
@@ -44,7 +50,7 @@ type Target =
  * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
  */
 export function deliveryService(ports: DeliveryServicePorts) {
-  const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random } = ports;
+  const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random, targetRecentMillis = 0 } = ports;
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
   function eventOf(message: DeliveryMessage, now: number) {
@@ -54,15 +60,18 @@ export function deliveryService(ports: DeliveryServicePorts) {
   }
 
   /**
-   * Loads what a delivery needs, in parallel: the destination always (it may have changed), the delivery
-   * and the event only when the message does not carry them.
+   * Loads what a delivery needs, in parallel: the destination (a recent copy at least as new as the one the
+   * fan-out saw, else a read: it may have changed), the delivery and the event only when the message does
+   * not carry them.
    */
   async function load(message: DeliveryMessage, now: number) {
     const { destination } = message;
+    const known = destination.version ?? Number.POSITIVE_INFINITY;
+    const options = targetRecentMillis > 0 ? { recent: { maxAgeMillis: targetRecentMillis, accepts: (found: { version: number }) => found.version >= known } } : {};
     const [delivery, found, target] = await Promise.all([
       message.delivery ?? deliveries.get(message.deliveryId),
       eventOf(message, now),
-      destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id) : endpoints.get(destination.scope, destination.id),
+      destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id, options) : endpoints.get(destination.scope, destination.id, options),
     ]);
     return { delivery, event: found, target };
   }

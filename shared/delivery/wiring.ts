@@ -11,6 +11,9 @@ import { eventBridgePublisher } from './eventbridge-publisher.ts';
 import { eventGridSender } from './event-grid-sender.ts';
 import { webhookSender } from './webhook-sender.ts';
 
+/** A warm worker reads a destination at most once a second (see `targetRecentMillis`). */
+const deliveryTargetRecentMillis = 1_000;
+
 /** The delivery service on its real adapters; the worker and the sweeper call this once at cold start. */
 export function wireDeliveryService() {
   const settings = config();
@@ -36,5 +39,6 @@ export function wireDeliveryService() {
     eventGrid,
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
     sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
+    targetRecentMillis: deliveryTargetRecentMillis,
   });
 }

@@ -222,7 +222,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
           relatedObject: { id, type: 'v2.core.event_destination', url: `/v2/core/event_destinations/${id}` },
           changes: null,
           data: {},
-          only: { kind: 'event_destination', scope: destination.scope, id },
+          only: { kind: 'event_destination', scope: destination.scope, id, version: destination.version },
         },
       ]);
       return outbox.thinEvents[0]!;

@@ -71,6 +71,11 @@ export interface DestinationRef {
   /** The platform scope the destination belongs to. */
   scope: Scope;
   id: string;
+  /**
+   * The destination's version when the event was fanned out to it. The delivery worker may use a copy of
+   * the destination it read lately, but never one older than this. Absent on records from before it existed.
+   */
+  version?: number;
 }
 
 export interface AttemptRecord {

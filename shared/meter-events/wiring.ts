@@ -14,6 +14,7 @@ import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
 
 const customerCacheMillis = 10_000;
+const meterRecentMillis = 1_000;
 
 function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
@@ -29,7 +30,9 @@ const ports = () => {
 
 /** The synchronous side (meter events, adjustments, sessions, the stream) on its real adapters. */
 export function wireMeterEventService() {
-  const { store, meters } = ports();
+  const { table, store } = ports();
+  // One meter read per second per warm process instead of one per event (see `recentMillis`).
+  const meters = dynamoMeterRepository(table, { recentMillis: meterRecentMillis });
   return meterEventService({ store, meters, queue: meterWorkQueue() });
 }
 

@@ -30,13 +30,14 @@ const pending = (attempts = 0, nextAttemptAt = now): Delivery => ({
 const message: DeliveryMessage = { deliveryId: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' } };
 const answer = (outcome: 'delivered' | 'failed', missingTarget = false): DeliveryAttempt => ({ outcome, status: outcome === 'delivered' ? 200 : 500, durationMs: 3, error: outcome === 'failed' ? 'HTTP 500' : null, missingTarget });
 
-function harness(options: { delivery?: Delivery; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number }) {
+function harness(options: { delivery?: Delivery; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number; targetRecentMillis?: number }) {
   const updates: DeliveryUpdate[] = [];
   const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
   const replaced: EventDestination[] = [];
   let stored = 'destination' in options ? options.destination : destination();
   const sent: string[] = [];
   const reads: string[] = [];
+  const destinationReads: Array<{ recent?: { maxAgeMillis: number; accepts?: (found: EventDestination) => boolean } } | undefined> = [];
   const deliveries: DeliveryStore = {
     get: async () => (reads.push('delivery'), options.delivery ?? pending()),
     update: async (_delivery, update) => {
@@ -50,7 +51,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
     deliveries,
     events: { getThin: async () => (reads.push('event'), event), getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
     destinations: {
-      get: async () => stored,
+      get: async (_scope: unknown, _id: string, readOptions?: (typeof destinationReads)[number]) => (destinationReads.push(readOptions), stored),
       replace: async (next: EventDestination) => {
         replaced.push(next);
         stored = next;
@@ -63,13 +64,35 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
     sweepGraceMillis: 60_000,
+    targetRecentMillis: options.targetRecentMillis,
     clock: () => now,
     random: () => options.random ?? 0.5,
   });
-  return { service, updates, enqueued, replaced, sent, reads };
+  return { service, updates, enqueued, replaced, sent, reads, destinationReads };
 }
 
 describe('delivering one event', () => {
+  it('lets a recent copy of the destination serve, never one older than the version the fan-out saw', async () => {
+    // Given a worker that may use destinations read in the last second
+    const { service, destinationReads } = harness({ targetRecentMillis: 1_000 });
+
+    // When it delivers a message fanned out with version 3 of the destination, and an older message without one
+    await service.deliver({ ...message, destination: { ...message.destination, version: 3 } });
+    await service.deliver(message);
+
+    // Then a copy of version 3 or later will do for the first, and only a fresh read for the second
+    const [versioned, unversioned] = destinationReads.map((read) => read?.recent);
+    expect(versioned?.maxAgeMillis).toBe(1_000);
+    expect(versioned?.accepts?.(destination({ version: 2 }))).toBe(false);
+    expect(versioned?.accepts?.(destination({ version: 3 }))).toBe(true);
+    expect(unversioned?.accepts?.(destination({ version: 99 }))).toBe(false);
+
+    // And a worker without the setting always reads
+    const plain = harness({});
+    await plain.service.deliver(message);
+    expect(plain.destinationReads[0]?.recent).toBeUndefined();
+  });
+
   it('sends the thin notification and marks the delivery delivered', async () => {
     const { service, updates, sent } = harness({});
     await service.deliver(message);

@@ -2,7 +2,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { Worker } from 'node:worker_threads';
 import type { QueueName } from '#functions/routes.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, reusedHandlers, withoutCallLogging } from '#shared/sdk-clients.ts';
 
 /** One queue created in the emulator, with its dead-letter queue. */
 export interface LocalQueue {
@@ -37,7 +37,7 @@ export interface LocalSqsOptions {
 
 /** A client for the emulator: dummy credentials, us-east-1. */
 export function createLocalSqsClient(endpoint: string): SQSClient {
-  return withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions }));
+  return withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions, ...reusedHandlers }));
 }
 
 /**

@@ -38,6 +38,14 @@ const unsignedSigV4: AuthScheme = {
  */
 export const emulatorClientOptions = { credentials: emulatorCredentials, httpAuthSchemes: [unsignedSigV4] };
 
+/**
+ * For clients that send plain SDK commands (SQS): the handler chain each command class resolves is built
+ * once and reused, instead of sorting the middleware stack on every call (about a tenth of a call's CPU).
+ * Not for the DynamoDB client: `@aws-sdk/lib-dynamodb` commands resolve to a handler bound to the first
+ * command instance, so a cached one would resend that command's input.
+ */
+export const reusedHandlers = { cacheMiddleware: true } as const;
+
 /** Region, endpoint and (against the local emulators only) unsigned calls: what the service's DynamoDB and SQS clients share. */
 export function serviceClientOptions(endpoint: string | undefined) {
   const { AWS_REGION, AWS_EMULATED } = config();

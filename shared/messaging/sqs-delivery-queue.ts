@@ -1,13 +1,13 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '#shared/config.ts';
-import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
 let client: SQSClient | undefined;
 
 /** The SQS client, once per process; locally the endpoint points at the emulator. */
 export function sqsClient(): SQSClient {
-  client ??= withoutCallLogging(new SQSClient(serviceClientOptions(config().SQS_ENDPOINT)));
+  client ??= withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers }));
   return client;
 }
 

@@ -1,7 +1,9 @@
 import { Agent, request } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '#shared/data/client.ts';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient, makeTable } from '#shared/data/client.ts';
+import { dynamoMeterEventStore, identifierClaim } from '#shared/data/meter-event-repository.ts';
+import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
@@ -119,20 +121,32 @@ await untilCounted();
 // 1. The ceilings: the request's writes alone, and with the processing transaction that counts the event.
 // The same client settings as the service's own, so that the ceiling is DynamoDB Local's, not the client's.
 const table = documentClient(withoutCallLogging(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })));
+// The store's own lease and the identifier claim's own item (a bench partition of the due index, which the
+// meter sweeper does not read), so that the ceiling writes exactly what an accepted event writes.
+const store = dynamoMeterEventStore(makeTable(table, localTableName));
+const benchScope = { accountId: 'acct_benchceiling0001', livemode: false };
 async function eventWrites(id: string, slot: string, processing: boolean) {
-  const lock = { PK: `BENCH_LOCK#${slot}`, SK: 'LOCK' };
   const now = Date.now();
-  await table.send(new PutCommand({ TableName: localTableName, Item: { ...lock, owner: id, lockedUntil: now + 5000 }, ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now', ExpressionAttributeValues: { ':now': now } }));
-  const key = { PK: `BENCH_EVENT#${id}`, SK: 'METER_EVENT' };
-  await table.send(
-    new PutCommand({
-      TableName: localTableName,
-      Item: { ...key, eventName: 'bench_usage', identifier: id, payload: { service_customer_id: 'cus_bench', value: '1' }, timestamp: now, created: now, status: 'accepted', GSI2PK: `BENCH_DUE#${slot.length % 8}`, GSI2SK: `${now}#${id}` },
-      ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
-      ExpressionAttributeValues: { ':cutoff': now - 86_400_000 },
-    }),
-  );
-  await table.send(new DeleteCommand({ TableName: localTableName, Key: lock, ConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' }, ExpressionAttributeValues: { ':owner': id } }));
+  const customerId = `cus_bench${slot}`;
+  await store.lock(benchScope, meterId, customerId, id, now);
+  const event: MeterEventRecord = {
+    eventName: 'bench_usage',
+    identifier: id,
+    payload: { service_customer_id: customerId, value: '1' },
+    timestamp: now,
+    scope: benchScope,
+    platformId: benchScope.accountId,
+    created: now,
+    source: 'api',
+    batchId: null,
+    status: 'accepted',
+    meterId,
+    cancelAdjustmentId: null,
+  };
+  const claim = identifierClaim(localTableName, event);
+  await table.send(new PutCommand({ ...claim, Item: { ...claim.Item, GSI2PK: `BENCH_DUE#${slot.length % 8}` } }));
+  await store.unlock(benchScope, meterId, customerId, id);
+  const key = { PK: claim.Item.PK, SK: claim.Item.SK };
   if (!processing) return;
   await table.send(
     new TransactWriteCommand({

@@ -65,6 +65,17 @@ function eventItem(event: MeterEventRecord) {
   };
 }
 
+/**
+ * The write that stores an API event and claims its identifier for 24 hours: it fails when the identifier
+ * is taken by an event received within the window. Exported for `bench:meter`, whose ceiling writes it.
+ */
+export const identifierClaim = (tableName: string, event: MeterEventRecord) => ({
+  TableName: tableName,
+  Item: eventItem(event),
+  ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+  ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis },
+});
+
 const toEvent = (item: Record<string, unknown>): MeterEventRecord => {
   const event = strip<MeterEventRecord>(item);
   return { ...event, cancelAdjustmentId: event.cancelAdjustmentId ?? null };
@@ -299,17 +310,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       );
     },
 
-    record: (event) =>
-      conditional(() =>
-        client.send(
-          new PutCommand({
-            TableName: name,
-            Item: eventItem(event),
-            ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
-            ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis },
-          }),
-        ),
-      ),
+    record: (event) => conditional(() => client.send(new PutCommand(identifierClaim(name, event)))),
 
     async getEvent(scope, identifier) {
       const item = unexpired(await table.get(eventKey({ scope, identifier })), Date.now());

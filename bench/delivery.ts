@@ -1,6 +1,7 @@
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startServiceProcess } from '#local/service-process.ts';
+import { cpuMeter, hostProbeMillis } from './cpu.ts';
 
 /**
  * `npm run bench:delivery`: event delivery through the local stack.
@@ -32,7 +33,7 @@ const hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 // The service runs in its own process, as `npm start` does, so that load and receipt don't share its event
 // loop; BENCH_BASE_URL and BENCH_SECRET_KEY point the benchmark at a stack that is already running instead.
 const service = process.env.BENCH_BASE_URL
-  ? { baseUrl: process.env.BENCH_BASE_URL, secretKey: process.env.BENCH_SECRET_KEY ?? '', stop: async () => null }
+  ? { baseUrl: process.env.BENCH_BASE_URL, secretKey: process.env.BENCH_SECRET_KEY ?? '', pid: undefined, stop: async () => null }
   : await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR' });
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const { port } = new URL(service.baseUrl);
@@ -87,6 +88,7 @@ async function pacedPings(destinationId: string, duration: number) {
 // compiler thread takes 40-48 % of a core for the first 40 s and under 8 % from 50 s on (measured per
 // thread from /proc). That is start-up, not the steady state measured here.
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 60);
+const probeBefore = hostProbeMillis();
 const warm = await call('POST', '/v2/core/event_destinations', JSON.stringify({ name: 'warm', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: `${hookBase}/warm` } }));
 const warmed = await pacedPings(warm.body.id, warmupSeconds);
 await settle(() => warmed.emitted.size);
@@ -94,8 +96,10 @@ received.clear();
 
 // 1. Latency at a steady rate.
 const destination = await call('POST', '/v2/core/event_destinations', JSON.stringify({ name: 'bench', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: `${hookBase}/latency` } }));
+const cpu = cpuMeter(service.pid);
 const { emitted, refused, sendSeconds } = await pacedPings(destination.body.id, seconds);
 await settle(() => emitted.size);
+const cpuReport = cpu(emitted.size);
 const latencies: number[] = [];
 let duplicates = 0;
 for (const [id, createdAt] of emitted) {
@@ -106,6 +110,7 @@ for (const [id, createdAt] of emitted) {
 console.log(`latency: ${emitted.size} events emitted at ${(emitted.size / sendSeconds).toFixed(0)}/s (target ${rate}/s), ${refused} refused`);
 console.log(`  emit -> receipt: p50 ${percentile(latencies, 0.5)} ms, p99 ${percentile(latencies, 0.99)} ms, max ${Math.max(...latencies)} ms`);
 console.log(`  received ${latencies.length}/${emitted.size}, duplicates ${duplicates}`);
+console.log(`  ${cpuReport}`);
 
 // 2. Fan-out throughput: each update of a source endpoint fans out to 8 subscribed endpoints.
 const fanOut = 8;
@@ -137,6 +142,7 @@ const deliveries = [...received.entries()].filter(([key]) => key.startsWith('/fa
 const fanDuplicates = deliveries.filter(([, times]) => times.length > 1).length;
 console.log(`fan-out: ${fanEvents.size} events in ${fanSeconds.toFixed(1)} s (${(fanEvents.size / fanSeconds).toFixed(0)} events/s emitted)`);
 console.log(`  ${deliveries.length}/${fanEvents.size * fanOut} deliveries received in ${drainSeconds.toFixed(1)} s (${(deliveries.length / drainSeconds).toFixed(0)} deliveries/s), duplicates ${fanDuplicates}`);
+console.log(`host probe: ${probeBefore} ms before the warm-up, ${hostProbeMillis()} ms now (a fixed CPU workload; lower is faster)`);
 
 agent.destroy();
 await service.stop();

@@ -7,6 +7,7 @@ import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
+import { cpuMeter, hostProbeMillis } from './cpu.ts';
 
 /**
  * `npm run bench:meter`: usage metering through the local stack (service in its own process).
@@ -158,25 +159,33 @@ async function eventWrites(id: string, slot: string, processing: boolean) {
   );
 }
 let ceilingRuns = 0;
+/** The last ceiling run's CPU per event (the stack's share is DynamoDB Local's: the service is idle). */
+let ceilingCpu = '';
 const measureCeiling = async (processing: boolean) => {
   let done = 0;
   const run = ++ceilingRuns;
+  const cpu = cpuMeter(service.pid);
   const time = await runFor(ceilingSeconds, concurrency, async (worker, n) => {
     await eventWrites(`${run}-${worker}-${n}`, `${worker}#${n % 8}`, processing);
     done++;
   });
+  ceilingCpu = cpu(done);
   return done / time;
 };
+const probeBefore = hostProbeMillis();
 const ceiling = await measureCeiling(false);
+const firstCeilingCpu = ceilingCpu;
 const fullCeiling = await measureCeiling(true);
 console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
 console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
+console.log(`  ${firstCeilingCpu}`);
 console.log(`  and ${fullCeiling.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
 
 // 2. The per-event endpoint.
 const latencies: number[] = [];
 const accepted: Array<{ identifier: string; customer: string; value: number }> = [];
 let refused = 0;
+const endpointCpu = cpuMeter(service.pid);
 const endpointTime = await runFor(endpointSeconds, concurrency, async (worker, n) => {
   const customer = endpointCustomers[worker * 8 + (n % 8)]!;
   const value = (n % 5) + 1;
@@ -190,7 +199,9 @@ const endpointTime = await runFor(endpointSeconds, concurrency, async (worker, n
   } else refused++;
 });
 const endpointRate = accepted.length / endpointTime;
+const endpointCpuReport = endpointCpu(accepted.length);
 console.log(`meter_events: ${accepted.length} accepted in ${endpointTime.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
+console.log(`  ${endpointCpuReport}`);
 // The request-path ceiling once more, on a JVM as warm as the endpoint's was: the share uses the higher one.
 await untilCounted();
 const ceilingAfter = await measureCeiling(false);
@@ -253,6 +264,7 @@ console.log(
     ? `exactly once: all ${expected.size} customers' summaries equal accepted minus cancelled usage`
     : `NOT exactly once: ${mismatched.length} customers differ (${overCounted} over-counted)`,
 );
+console.log(`host probe: ${probeBefore} ms before the ceiling, ${hostProbeMillis()} ms now (a fixed CPU workload; lower is faster)`);
 
 agent.destroy();
 await service.stop();

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 
 export interface ServiceProcess {
+  /** The service process (DynamoDB Local runs as its child). */
+  pid: number;
   baseUrl: string;
   account: string;
   secretKey: string;
@@ -40,6 +42,7 @@ export function startServiceProcess(args: string[], env: Record<string, string> 
       clearTimeout(timer);
       const field = (label: string) => new RegExp(`${label}\\s+(\\S+)`).exec(output)?.[1] ?? '';
       resolve({
+        pid: child.pid!,
         baseUrl: /listening on (\S+)/.exec(output)![1]!,
         account: field('account'),
         secretKey: field('secret key'),

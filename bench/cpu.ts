@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * What the benchmarks print besides their own figures, to read those figures by: how fast the host is at
+ * the moment (these machines vary by 20-40 % within minutes), and how much CPU the stack spends per event.
+ */
+
+/** Milliseconds for a fixed single-threaded workload (20,000 SHA-256 digests of 1 KiB). Lower is faster. */
+export function hostProbeMillis(): number {
+  const block = Buffer.alloc(1024, 7);
+  const started = performance.now();
+  for (let i = 0; i < 20_000; i++) createHash('sha256').update(block).digest();
+  return Math.round(performance.now() - started);
+}
+
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** utime + stime of one process (all its threads), in ms; undefined when it is gone or there is no /proc. */
+function processCpuMillis(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU time (ms) used so far by a process and every process below it (the stack's DynamoDB Local), Linux only. */
+export function treeCpuMillis(rootPid: number): number | undefined {
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+  } catch {
+    return undefined;
+  }
+  const children = new Map<number, number[]>();
+  for (const pid of pids) {
+    try {
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), pid]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  let total = 0;
+  for (let queue = [rootPid]; queue.length > 0; ) {
+    const pid = queue.pop()!;
+    const used = processCpuMillis(pid);
+    if (used === undefined && pid === rootPid) return undefined;
+    total += used ?? 0;
+    queue = [...queue, ...(children.get(pid) ?? [])];
+  }
+  return total;
+}
+
+/** CPU spent per event over a phase by the stack (and this process), as text for the report. */
+export function cpuMeter(stackPid: number | undefined) {
+  const stackAt = () => (stackPid === undefined ? undefined : treeCpuMillis(stackPid));
+  const stackStart = stackAt();
+  const ownStart = process.cpuUsage();
+  return (events: number): string => {
+    const stackEnd = stackAt();
+    const own = process.cpuUsage(ownStart);
+    const ownMs = (own.user + own.system) / 1000 / events;
+    const stack = stackStart === undefined || stackEnd === undefined ? 'n/a' : `${((stackEnd - stackStart) / events).toFixed(2)} ms`;
+    return `CPU per event: stack (service + DynamoDB Local) ${stack}, benchmark process ${ownMs.toFixed(2)} ms`;
+  };
+}

@@ -28,6 +28,7 @@ export interface RecentRead<T> {
 
 /** The remembered copy when it is young enough and accepted, else `read()`, remembered when found. */
 export async function readRecent<T>(key: string, { maxAgeMillis, accepts }: RecentRead<T>, read: () => Promise<T | undefined>): Promise<T | undefined> {
+  if (maxAgeMillis <= 0) return read();
   const now = Date.now();
   const entry = entries.get(key);
   if (entry && now - entry.readAt < maxAgeMillis && (accepts?.(entry.value as T) ?? true)) return entry.value as T;

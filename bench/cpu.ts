@@ -23,13 +23,13 @@ const ticksPerSecond = (() => {
   }
 })();
 
-/** utime + stime of one process (all its threads), in ms; undefined when it is gone or there is no /proc. */
-function processCpuMillis(pid: number): number | undefined {
+/** The parent and the CPU time (utime + stime of all threads, ms) of one process, from `/proc/<pid>/stat`. */
+function statOf(pid: number): { parent: number; cpuMillis: number } | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+    return { parent: Number(fields[1]), cpuMillis: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond };
   } catch {
-    return undefined;
+    return undefined; // gone meanwhile
   }
 }
 
@@ -41,22 +41,15 @@ export function treeCpuMillis(rootPid: number): number | undefined {
   } catch {
     return undefined;
   }
+  const stats = new Map(pids.map((pid) => [pid, statOf(pid)] as const));
+  if (!stats.get(rootPid)) return undefined;
   const children = new Map<number, number[]>();
-  for (const pid of pids) {
-    try {
-      const parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
-      children.set(parent, [...(children.get(parent) ?? []), pid]);
-    } catch {
-      // gone meanwhile
-    }
-  }
+  for (const [pid, stat] of stats) if (stat) children.set(stat.parent, [...(children.get(stat.parent) ?? []), pid]);
   let total = 0;
-  for (let queue = [rootPid]; queue.length > 0; ) {
+  for (const queue = [rootPid]; queue.length > 0; ) {
     const pid = queue.pop()!;
-    const used = processCpuMillis(pid);
-    if (used === undefined && pid === rootPid) return undefined;
-    total += used ?? 0;
-    queue = [...queue, ...(children.get(pid) ?? [])];
+    total += stats.get(pid)?.cpuMillis ?? 0;
+    queue.push(...(children.get(pid) ?? []));
   }
   return total;
 }

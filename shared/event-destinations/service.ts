@@ -20,6 +20,11 @@ export interface EventDestinationServicePorts {
   maxDestinations: number;
   /** Partner part of cloudone event source names. */
   eventSourcePrefix: string;
+  /**
+   * How old a copy of the destination `ping` may act on (see `shared/data/recent-items.ts`): a steady
+   * stream of pings then reads the table once a second, not once per ping. 0 (the default) always reads.
+   */
+  pingRecentMillis?: number;
   clock?: () => number;
 }
 
@@ -49,10 +54,10 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
 }
 
 export function eventDestinationService(ports: EventDestinationServicePorts) {
-  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, clock = Date.now } = ports;
+  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pingRecentMillis = 0, clock = Date.now } = ports;
 
-  async function existing(scope: Scope, id: string): Promise<EventDestination> {
-    const destination = await repository.get(scope, id);
+  async function existing(scope: Scope, id: string, recentMillis = 0): Promise<EventDestination> {
+    const destination = await repository.get(scope, id, recentMillis > 0 ? { recent: { maxAgeMillis: recentMillis } } : {});
     if (!destination) throw new NotFoundError(resource, id);
     return destination;
   }
@@ -214,7 +219,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
 
     /** Sends a `v2.core.event_destination.ping` event to this destination (only), and returns it. */
     async ping(origin: EventOrigin, id: string): Promise<ThinEvent> {
-      const destination = await existing(origin.scope, id);
+      const destination = await existing(origin.scope, id, pingRecentMillis);
       const outbox = await events.publish(origin, [
         {
           kind: 'thin',

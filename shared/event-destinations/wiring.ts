@@ -12,4 +12,6 @@ export const wireEventDestinationService = () =>
     events: wireEventEmitter(),
     maxDestinations: config().MAX_EVENT_DESTINATIONS,
     eventSourcePrefix: config().CLOUDONE_EVENT_SOURCE_PREFIX,
+    // Pings answer from a destination read in the last second, like the table's own (eventually consistent) reads.
+    pingRecentMillis: 1000,
   });

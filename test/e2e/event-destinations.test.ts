@@ -64,12 +64,17 @@ describe('v2 event destinations through the official SDK', () => {
     const updated = await client.v2.core.eventDestinations.update(created.id, { name: 'renamed', description: 'd', metadata: { k: 'v' }, include: ['webhook_endpoint.url'] });
     const disabled = await client.v2.core.eventDestinations.disable(created.id);
     const enabled = await client.v2.core.eventDestinations.enable(created.id);
+    await client.v2.core.eventDestinations.ping(created.id);
     const deleted = await client.v2.core.eventDestinations.del(created.id);
+    // A ping right after the delete finds no destination: pings may act on a copy read in the last second,
+    // but a write by this stack forgets that copy.
+    const pingAfterDelete = await client.v2.core.eventDestinations.ping(created.id).then(() => undefined, (e: unknown) => e);
 
     expect(updated).toMatchObject({ name: 'renamed', description: 'd', metadata: { k: 'v' }, webhook_endpoint: { url: receiver.url } });
     expect(disabled).toMatchObject({ status: 'disabled', status_details: { disabled: { reason: 'user' } } });
     expect(enabled).toMatchObject({ status: 'enabled', status_details: null });
     expect(deleted).toMatchObject({ id: created.id, object: 'v2.core.event_destination', deleted: true });
+    expect(pingAfterDelete).toMatchObject({ statusCode: 404, code: 'not_found' });
   });
 
   it('answers 404 not_found for every operation on a missing id', async () => {

@@ -201,6 +201,44 @@ describe('webhook sender', () => {
     // Then the promise rejects instead of recording a failed delivery
     await expect(sending).rejects.toThrow(TypeError);
   });
+
+  it('sends again on a new connection when a kept-alive one is closed as the request goes out', async () => {
+    // Given an endpoint whose first answer keeps the connection open, and which then drops that connection
+    // when the next request arrives on it (as a server closing an idle connection at that moment does)
+    const sockets = new Set<unknown>();
+    target.answerWith((request, response) => {
+      if (sockets.has(request.socket)) return void request.socket.destroy();
+      sockets.add(request.socket);
+      response.writeHead(200).end();
+    });
+    expect(await sender.send({ url: target.url, body: thinBody, secret })).toMatchObject({ outcome: 'delivered' });
+
+    // When the next body is sent
+    const attempt = await sender.send({ url: target.url, body: thinBody, secret });
+
+    // Then it is delivered over a new connection: the dropped request is not the endpoint's failure
+    expect(attempt).toMatchObject({ outcome: 'delivered', status: 200 });
+    expect(target.requests).toHaveLength(3);
+    expect(sockets.size).toBe(2);
+  });
+
+  it('fails with "connection reset" when a new connection is dropped too, without sending a third time', async () => {
+    // Given an endpoint that answers once, then drops every connection a request arrives on
+    let answered = false;
+    target.answerWith((request, response) => {
+      if (answered) return void request.socket.destroy();
+      answered = true;
+      response.writeHead(200).end();
+    });
+    await sender.send({ url: target.url, body: thinBody, secret });
+
+    // When the next body is sent
+    const attempt = await sender.send({ url: target.url, body: thinBody, secret });
+
+    // Then it failed as a reset after one resend
+    expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: 'connection reset' });
+    expect(target.requests).toHaveLength(3);
+  });
 });
 
 describe('EventBridge publisher', () => {

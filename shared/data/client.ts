@@ -1,5 +1,13 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DynamoDBDocumentClient,
+  type BatchWriteCommandInput,
+  type DeleteCommandInput,
+  type PutCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config.ts';
 import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 
@@ -15,6 +23,51 @@ export interface Table {
    * call: DynamoDB's cost is mostly per request, not per key.
    */
   get(key: ItemKey): Promise<Item | undefined>;
+  /**
+   * The hot paths' writes, taking the document client's inputs: sent as plain commands through a handler
+   * chain resolved once per command type, instead of the document client's per-call middleware sort and
+   * resolution (lib-dynamodb cannot reuse handlers). A failed condition throws as the document client does.
+   */
+  put(input: PutCommandInput): Promise<void>;
+  delete(input: DeleteCommandInput): Promise<void>;
+  update(input: UpdateCommandInput): Promise<void>;
+  /** One BatchWriteItem call on this table; answers the requests DynamoDB left unprocessed. */
+  batchWrite(requests: BatchWriteRequests): Promise<BatchWriteRequests>;
+}
+
+type BatchWriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
+
+const marshallOptions = { removeUndefinedValues: true };
+const marshalled = (values: Item | undefined) => (values ? marshall(values, marshallOptions) : undefined);
+
+/** A plain command's input, as the document client's input with the item, key and values marshalled. */
+function plain<T extends { Item?: Item; Key?: Item; ExpressionAttributeValues?: Item }>(input: T) {
+  const { Item: item, Key: key, ExpressionAttributeValues: values, ...rest } = input;
+  return {
+    ...rest,
+    ...(item ? { Item: marshalled(item) } : {}),
+    ...(key ? { Key: marshalled(key) } : {}),
+    ...(values ? { ExpressionAttributeValues: marshalled(values) } : {}),
+  };
+}
+
+type PlainCommand = PutItemCommand | DeleteItemCommand | UpdateItemCommand | BatchWriteItemCommand;
+type Handler = (command: PlainCommand) => Promise<{ output: unknown }>;
+
+/**
+ * Sends plain commands on the document client's own client (its middleware stack and configuration),
+ * resolving each command type's handler chain once, as the SDK's `cacheMiddleware` does for plain clients.
+ */
+function plainSender(client: DynamoDBDocumentClient) {
+  const handlers = new Map<unknown, Handler>();
+  return async <O>(command: PlainCommand): Promise<O> => {
+    let handler = handlers.get(command.constructor);
+    if (!handler) {
+      handler = command.resolveMiddleware(client.middlewareStack as never, client.config as never, undefined) as unknown as Handler;
+      handlers.set(command.constructor, handler);
+    }
+    return (await handler(command)).output as O;
+  };
 }
 
 const maxBatchKeys = 100;
@@ -60,9 +113,31 @@ function batchedGetter(client: DynamoDBDocumentClient, name: string): Table['get
     });
 }
 
-/** A table handle: the document client, the table name and the batched getter. */
+/** A table handle: the document client, the table name, the batched getter and the hot paths' writes. */
 export function makeTable(client: DynamoDBDocumentClient, name: string): Table {
-  return { client, name, get: batchedGetter(client, name) };
+  let sender: ReturnType<typeof plainSender> | undefined;
+  const send = <O>(command: PlainCommand) => (sender ??= plainSender(client))<O>(command);
+  return {
+    client,
+    name,
+    get: batchedGetter(client, name),
+    put: async (input) => void (await send(new PutItemCommand(plain(input) as never))),
+    delete: async (input) => void (await send(new DeleteItemCommand(plain(input) as never))),
+    update: async (input) => void (await send(new UpdateItemCommand(plain(input) as never))),
+    async batchWrite(requests) {
+      const RequestItems = {
+        [name]: requests.map((request): WriteRequest => ({
+          ...(request.PutRequest ? { PutRequest: { Item: marshalled(request.PutRequest.Item)! } } : {}),
+          ...(request.DeleteRequest ? { DeleteRequest: { Key: marshalled(request.DeleteRequest.Key)! } } : {}),
+        })),
+      };
+      const { UnprocessedItems } = await send<{ UnprocessedItems?: Record<string, WriteRequest[]> }>(new BatchWriteItemCommand({ RequestItems }));
+      return (UnprocessedItems?.[name] ?? []).map((request) => ({
+        ...(request.PutRequest ? { PutRequest: { Item: unmarshall(request.PutRequest.Item!) } } : {}),
+        ...(request.DeleteRequest ? { DeleteRequest: { Key: unmarshall(request.DeleteRequest.Key!) } } : {}),
+      }));
+    },
+  };
 }
 
 let shared: Table | undefined;

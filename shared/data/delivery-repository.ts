@@ -43,7 +43,7 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
       };
       try {
         if (!update.settleSnapshotEvent || delivery.event.kind !== 'snapshot') {
-          await client.send(new UpdateCommand(updateDelivery));
+          await table.update(updateDelivery);
           return true;
         }
         await client.send(

@@ -1,4 +1,3 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Subscriber } from '#shared/events/event.ts';
 import type { OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
@@ -49,12 +48,11 @@ export function dynamoOutboxStore(table: Table): OutboxStore {
     async commit(outbox) {
       const puts = outboxItems(table.name, outbox).map((item) => ({ PutRequest: { Item: item.Put!.Item! } }));
       for (let start = 0; start < puts.length; start += maxBatchWrite) {
-        let requests = puts.slice(start, start + maxBatchWrite);
+        let requests: Awaited<ReturnType<Table['batchWrite']>> = puts.slice(start, start + maxBatchWrite);
         for (let round = 0; requests.length > 0; round++) {
           if (round > 8) throw new Error('DynamoDB kept refusing part of an outbox write');
           if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));
-          const { UnprocessedItems } = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: requests } }));
-          requests = (UnprocessedItems?.[table.name] ?? []) as typeof requests;
+          requests = await table.batchWrite(requests);
         }
       }
     },

@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Outbox } from '#shared/events/event.ts';
 import type {
   ErrorWindow,
@@ -286,31 +286,27 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
   return {
     lock: (scope, meterId, customerId, owner, now) =>
       conditional(() =>
-        client.send(
-          new PutCommand({
-            TableName: name,
-            Item: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk(), owner, lockedUntil: now + leaseMillis, expiresAt: epochSeconds(now + hour) },
-            ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
-            ExpressionAttributeValues: { ':now': now },
-          }),
-        ),
+        table.put({
+          TableName: name,
+          Item: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk(), owner, lockedUntil: now + leaseMillis, expiresAt: epochSeconds(now + hour) },
+          ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
+          ExpressionAttributeValues: { ':now': now },
+        }),
       ),
 
     async unlock(scope, meterId, customerId, owner) {
       await conditional(() =>
-        client.send(
-          new DeleteCommand({
-            TableName: name,
-            Key: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk() },
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner },
-          }),
-        ),
+        table.delete({
+          TableName: name,
+          Key: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk() },
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner },
+        }),
       );
     },
 
-    record: (event) => conditional(() => client.send(new PutCommand(identifierClaim(name, event)))),
+    record: (event) => conditional(() => table.put(identifierClaim(name, event))),
 
     async getEvent(scope, identifier) {
       const item = unexpired(await table.get(eventKey({ scope, identifier })), Date.now());

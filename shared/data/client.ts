@@ -35,7 +35,7 @@ export interface Table {
   batchWrite(requests: BatchWriteRequests): Promise<BatchWriteRequests>;
 }
 
-type BatchWriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
+export type BatchWriteRequests = NonNullable<BatchWriteCommandInput['RequestItems']>[string];
 
 const marshallOptions = { removeUndefinedValues: true };
 const marshalled = (values: Item | undefined) => (values ? marshall(values, marshallOptions) : undefined);

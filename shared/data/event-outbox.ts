@@ -2,7 +2,7 @@ import type { EventDestination } from '#shared/event-destinations/event-destinat
 import type { Subscriber } from '#shared/events/event.ts';
 import type { OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
-import type { Table } from './client.ts';
+import type { BatchWriteRequests, Table } from './client.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
 import { outboxItems } from './outbox-items.ts';
 
@@ -48,7 +48,7 @@ export function dynamoOutboxStore(table: Table): OutboxStore {
     async commit(outbox) {
       const puts = outboxItems(table.name, outbox).map((item) => ({ PutRequest: { Item: item.Put!.Item! } }));
       for (let start = 0; start < puts.length; start += maxBatchWrite) {
-        let requests: Awaited<ReturnType<Table['batchWrite']>> = puts.slice(start, start + maxBatchWrite);
+        let requests: BatchWriteRequests = puts.slice(start, start + maxBatchWrite);
         for (let round = 0; requests.length > 0; round++) {
           if (round > 8) throw new Error('DynamoDB kept refusing part of an outbox write');
           if (round > 0) await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** round));

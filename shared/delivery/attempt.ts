@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+
 /** What one try at handing an event to a destination produced, whatever the transport. */
 export interface DeliveryAttempt {
   outcome: 'delivered' | 'failed';
@@ -101,7 +102,7 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
       if (status === undefined) resolve({ failure, timedOut, reused: outgoing.reusedSocket });
     };
     outgoing.on('error', failed);
-    outgoing.on('close', () => failed(new Error('connection closed before a response')));
+    outgoing.on('close', () => status === undefined && failed(new Error('connection closed before a response')));
     outgoing.end(request.body);
   });
 }

@@ -57,7 +57,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
   const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pingRecentMillis = 0, clock = Date.now } = ports;
 
   async function existing(scope: Scope, id: string, recentMillis = 0): Promise<EventDestination> {
-    const destination = await repository.get(scope, id, recentMillis > 0 ? { recent: { maxAgeMillis: recentMillis } } : {});
+    const destination = await repository.get(scope, id, { recent: { maxAgeMillis: recentMillis } });
     if (!destination) throw new NotFoundError(resource, id);
     return destination;
   }

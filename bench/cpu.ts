@@ -54,16 +54,42 @@ export function treeCpuMillis(rootPid: number): number | undefined {
   return total;
 }
 
-/** CPU spent per event over a phase by the stack (and this process), as text for the report. */
-export function cpuMeter(stackPid: number | undefined) {
+/**
+ * CPU spent per event by the stack (and this process) over one or more slices of a phase: each `start()`
+ * opens a slice and the function it returns closes it with the slice's event count.
+ */
+export function cpuTally(stackPid: number | undefined) {
   const stackAt = () => (stackPid === undefined ? undefined : treeCpuMillis(stackPid));
-  const stackStart = stackAt();
-  const ownStart = process.cpuUsage();
+  let stackMs: number | undefined = 0;
+  let ownMs = 0;
+  let events = 0;
+  return {
+    start() {
+      const stackStart = stackAt();
+      const ownStart = process.cpuUsage();
+      return (sliceEvents: number) => {
+        const stackEnd = stackAt();
+        const own = process.cpuUsage(ownStart);
+        stackMs = stackMs === undefined || stackStart === undefined || stackEnd === undefined ? undefined : stackMs + stackEnd - stackStart;
+        ownMs += (own.user + own.system) / 1000;
+        events += sliceEvents;
+      };
+    },
+    /** Milliseconds per event so far, for the stack (undefined where /proc cannot tell) and this process. */
+    perEvent: () => ({ stack: stackMs === undefined ? undefined : stackMs / events, own: ownMs / events }),
+    report(): string {
+      const { stack, own } = this.perEvent();
+      return `CPU per event: stack (service + DynamoDB Local) ${stack === undefined ? 'n/a' : `${stack.toFixed(2)} ms`}, benchmark process ${own.toFixed(2)} ms`;
+    },
+  };
+}
+
+/** CPU spent per event over one phase, from now until the returned function is called, as text for the report. */
+export function cpuMeter(stackPid: number | undefined) {
+  const tally = cpuTally(stackPid);
+  const stop = tally.start();
   return (events: number): string => {
-    const stackEnd = stackAt();
-    const own = process.cpuUsage(ownStart);
-    const ownMs = (own.user + own.system) / 1000 / events;
-    const stack = stackStart === undefined || stackEnd === undefined ? 'n/a' : `${((stackEnd - stackStart) / events).toFixed(2)} ms`;
-    return `CPU per event: stack (service + DynamoDB Local) ${stack}, benchmark process ${ownMs.toFixed(2)} ms`;
+    stop(events);
+    return tally.report();
   };
 }

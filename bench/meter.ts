@@ -1,21 +1,22 @@
 import { Agent, request } from 'node:http';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient, makeTable } from '#shared/data/client.ts';
 import { dynamoMeterEventStore, identifierClaim } from '#shared/data/meter-event-repository.ts';
 import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
-import { cpuMeter, hostProbeMillis } from './cpu.ts';
+import { cpuTally, hostProbeMillis } from './cpu.ts';
 
 /**
  * `npm run bench:meter`: usage metering through the local stack (service in its own process).
  * 1. Ceiling: the conditional writes one meter event needs (take the usage lease, claim the identifier with
- *    the event, release the lease), straight against the stack's DynamoDB Local, 32 in flight; measured
- *    after a warm-up, and again after the endpoint run (the higher figure counts).
+ *    the event, release the lease), straight against the stack's DynamoDB Local, 32 in flight, after a
+ *    warm-up and with processing drained.
  * 2. `POST /v2/billing/meter_events`, 32 requests in flight (each client with its own customers): events/s,
- *    p50, p99, and the share of the ceiling (target: 80 %).
+ *    p50, p99, and the share of the ceiling (target: 80 %). 1 and 2 take turns, in BENCH_ROUNDS (3) rounds
+ *    of BENCH_SECONDS / BENCH_ROUNDS seconds each, so that a drift in the host's speed hits both alike.
  * 3. The stream: 100-event requests for BENCH_STREAM_SECONDS (default 30) from 16 clients: events/s
  *    overall and in the slowest second (target: 10,000/s sustained).
  * 4. Cancellations of 1 % of the events of 2, then, once processing has drained, every customer's summary
@@ -23,6 +24,7 @@ import { cpuMeter, hostProbeMillis } from './cpu.ts';
  */
 const concurrency = 32;
 const endpointSeconds = Number(process.env.BENCH_SECONDS ?? 15);
+/** How long the ceiling with the processing transaction (for information) is measured. */
 const ceilingSeconds = Number(process.env.BENCH_CEILING_SECONDS ?? 10);
 const streamSeconds = Number(process.env.BENCH_STREAM_SECONDS ?? 30);
 const streamClients = Number(process.env.BENCH_STREAM_CLIENTS ?? 16);
@@ -116,15 +118,13 @@ async function untilCounted() {
   }
 }
 
-// Let processing of the warm-up finish, so the ceiling is measured on an idle DynamoDB Local.
-await untilCounted();
-
 // 1. The ceilings: the request's writes alone, and with the processing transaction that counts the event.
 // The same client settings as the service's own, so that the ceiling is DynamoDB Local's, not the client's.
 const table = documentClient(withoutCallLogging(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })));
 // The store's own lease and the identifier claim's own item (a bench partition of the due index, which the
 // meter sweeper does not read), so that the ceiling writes exactly what an accepted event writes.
-const store = dynamoMeterEventStore(makeTable(table, localTableName));
+const ceilingTable = makeTable(table, localTableName);
+const store = dynamoMeterEventStore(ceilingTable);
 const benchScope = { accountId: 'acct_benchceiling0001', livemode: false };
 async function eventWrites(id: string, slot: string, processing: boolean) {
   const now = Date.now();
@@ -145,7 +145,7 @@ async function eventWrites(id: string, slot: string, processing: boolean) {
     cancelAdjustmentId: null,
   };
   const claim = identifierClaim(localTableName, event);
-  await table.send(new PutCommand({ ...claim, Item: { ...claim.Item, GSI2PK: `BENCH_DUE#${slot.length % 8}` } }));
+  await ceilingTable.put({ ...claim, Item: { ...claim.Item, GSI2PK: `BENCH_DUE#${slot.length % 8}` } });
   await store.unlock(benchScope, meterId, customerId, id);
   const key = { PK: claim.Item.PK, SK: claim.Item.SK };
   if (!processing) return;
@@ -159,52 +159,81 @@ async function eventWrites(id: string, slot: string, processing: boolean) {
   );
 }
 let ceilingRuns = 0;
-/** Events/s, and the CPU per event (the stack's share is DynamoDB Local's: the service is idle). */
-const measureCeiling = async (processing: boolean) => {
+/** Ceiling writes for `seconds`: events done and the time taken (the service is idle meanwhile). */
+const ceilingSlice = async (seconds: number, processing: boolean) => {
   let done = 0;
   const run = ++ceilingRuns;
-  const cpu = cpuMeter(service.pid);
-  const time = await runFor(ceilingSeconds, concurrency, async (worker, n) => {
+  const time = await runFor(seconds, concurrency, async (worker, n) => {
     await eventWrites(`${run}-${worker}-${n}`, `${worker}#${n % 8}`, processing);
     done++;
   });
-  return { rate: done / time, cpu: cpu(done) };
+  return { done, time };
 };
-const probeBefore = hostProbeMillis();
-const { rate: ceiling, cpu: ceilingCpu } = await measureCeiling(false);
-const { rate: fullCeiling } = await measureCeiling(true);
-console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds}, BENCH_STREAM_SECONDS ${streamSeconds})`);
-console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
-console.log(`  ${ceilingCpu}`);
-console.log(`  and ${fullCeiling.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
 
-// 2. The per-event endpoint.
+// 2. The per-event endpoint, 32 requests in flight.
 const latencies: number[] = [];
 const accepted: Array<{ identifier: string; customer: string; value: number }> = [];
 let refused = 0;
-const endpointCpu = cpuMeter(service.pid);
-const endpointTime = await runFor(endpointSeconds, concurrency, async (worker, n) => {
-  const customer = endpointCustomers[worker * 8 + (n % 8)]!;
-  const value = (n % 5) + 1;
-  const identifier = `e-${worker}-${n}`;
-  const started = performance.now();
-  const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: String(value) }, identifier });
-  latencies.push(performance.now() - started);
-  if (answer.status === 200) {
-    accepted.push({ identifier, customer, value });
-    add(customer, value);
-  } else refused++;
-});
-const endpointRate = accepted.length / endpointTime;
-const endpointCpuReport = endpointCpu(accepted.length);
-console.log(`meter_events: ${accepted.length} accepted in ${endpointTime.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
-console.log(`  ${endpointCpuReport}`);
-// The request-path ceiling once more, on a JVM as warm as the endpoint's was: the share uses the higher one.
+let endpointSlices = 0;
+const endpointSlice = async (seconds: number) => {
+  const before = accepted.length;
+  const slice = ++endpointSlices;
+  const time = await runFor(seconds, concurrency, async (worker, n) => {
+    const customer = endpointCustomers[worker * 8 + (n % 8)]!;
+    const value = (n % 5) + 1;
+    const identifier = `e-${slice}-${worker}-${n}`;
+    const started = performance.now();
+    const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: String(value) }, identifier });
+    latencies.push(performance.now() - started);
+    if (answer.status === 200) {
+      accepted.push({ identifier, customer, value });
+      add(customer, value);
+    } else refused++;
+  });
+  return { done: accepted.length - before, time };
+};
+
+// 1 and 2 interleaved: these machines' speed drifts by 20-40 % within minutes, so the ceiling and the endpoint
+// take turns (BENCH_ROUNDS rounds of a ceiling slice and an endpoint slice, each BENCH_SECONDS / BENCH_ROUNDS
+// long), and each sum is compared with the other. Before each ceiling slice processing has drained, so
+// DynamoDB Local does nothing else; the endpoint's own events wait in the queue while it runs.
+// The ceiling's own client warms up too (its code is not what the warm-up above ran), uncounted.
+await ceilingSlice(5, false);
+const probeBefore = hostProbeMillis();
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const sliceSeconds = endpointSeconds / rounds;
+const ceilingCpu = cpuTally(service.pid);
+const endpointCpu = cpuTally(service.pid);
+const ceilingTotal = { done: 0, time: 0 };
+const endpointTotal = { done: 0, time: 0 };
+const roundReports: string[] = [];
+for (let round = 1; round <= rounds; round++) {
+  await untilCounted();
+  const stopCeilingCpu = ceilingCpu.start();
+  const ceiling = await ceilingSlice(sliceSeconds, false);
+  stopCeilingCpu(ceiling.done);
+  const stopEndpointCpu = endpointCpu.start();
+  const endpoint = await endpointSlice(sliceSeconds);
+  stopEndpointCpu(endpoint.done);
+  for (const [total, slice] of [[ceilingTotal, ceiling], [endpointTotal, endpoint]] as const) {
+    total.done += slice.done;
+    total.time += slice.time;
+  }
+  roundReports.push(`${(ceiling.done / ceiling.time).toFixed(0)} / ${(endpoint.done / endpoint.time).toFixed(0)}`);
+}
+const ceiling = ceilingTotal.done / ceilingTotal.time;
+const endpointRate = endpointTotal.done / endpointTotal.time;
 await untilCounted();
-const { rate: ceilingAfter } = await measureCeiling(false);
-const bestCeiling = Math.max(ceiling, ceilingAfter);
-console.log(`  ceiling measured again after it: ${ceilingAfter.toFixed(0)} events/s`);
-console.log(`  ${((endpointRate / bestCeiling) * 100).toFixed(0)} % of the request-path ceiling (the higher of the two; target 80 %), ${((endpointRate / fullCeiling) * 100).toFixed(0)} % of the ceiling with processing`);
+const fullCeiling = await ceilingSlice(ceilingSeconds, true);
+const fullCeilingRate = fullCeiling.done / fullCeiling.time;
+console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds} in ${rounds} rounds, BENCH_STREAM_SECONDS ${streamSeconds})`);
+console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
+console.log(`  ${ceilingCpu.report()}`);
+console.log(`  and ${fullCeilingRate.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
+console.log(`meter_events: ${endpointTotal.done} accepted in ${endpointTotal.time.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
+console.log(`  ${endpointCpu.report()}`);
+console.log(`  events/s by round, ceiling / endpoint: ${roundReports.join(', ')}`);
+console.log(`  ${((endpointRate / ceiling) * 100).toFixed(0)} % of the request-path ceiling (target 80 %), ${((endpointRate / fullCeilingRate) * 100).toFixed(0)} % of the ceiling with processing`);
 
 // 3. The stream.
 const session = (await call('POST', '/v2/billing/meter_event_session', {})).body;

@@ -4,16 +4,23 @@ import { sqsClient } from './sqs-delivery-queue.ts';
 /** SQS limits of one SendMessageBatch call. */
 const maxEntries = 10;
 const maxBatchBytes = 256 * 1024;
+/**
+ * One call at a time per queue: sends that come while it is out wait for it and go together in the next
+ * call. Under load that makes calls fuller (about 5-8 entries instead of 3-4 at 500 meter events/s locally),
+ * and a call costs about the same whatever its size. A lone send goes at once.
+ */
+const maxCallsInFlight = 1;
 
 type Waiter = { body: string; resolve: () => void; reject: (error: unknown) => void };
 
 /**
- * Sends message bodies to one queue, coalescing every send of the same event-loop turn into SendMessageBatch calls
- * (10 entries and 256 KiB at most each): many concurrent requests in one warm process share calls. A
- * send resolves once SQS has taken its message and rejects when SQS refused it.
+ * Sends message bodies to one queue, coalescing every send of the same event-loop turn, and every send made
+ * while the previous call is out, into SendMessageBatch calls (10 entries and 256 KiB at most each): many
+ * concurrent requests in one warm process share calls. A send resolves once SQS has taken its message and
+ * rejects when SQS refused it.
  */
 export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (bodies: string[]) => Promise<void> {
-  let waiting: Waiter[] = [];
+  const waiting: Waiter[] = [];
 
   async function sendBatch(batch: Waiter[]): Promise<void> {
     try {
@@ -31,22 +38,36 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
     }
   }
 
-  function flush(): void {
-    const all = waiting;
-    waiting = [];
-    let batch: Waiter[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
+
+  /** The next batch off the front of `waiting`: 10 entries and 256 KiB at most. */
+  function nextBatch(): Waiter[] {
+    let count = 0;
     let bytes = 0;
-    for (const waiter of all) {
-      const size = Buffer.byteLength(waiter.body);
-      if (batch.length === maxEntries || (batch.length > 0 && bytes + size > maxBatchBytes)) {
-        void sendBatch(batch);
-        batch = [];
-        bytes = 0;
-      }
-      batch.push(waiter);
+    while (count < waiting.length && count < maxEntries) {
+      const size = Buffer.byteLength(waiting[count]!.body);
+      if (count > 0 && bytes + size > maxBatchBytes) break;
       bytes += size;
+      count++;
     }
-    if (batch.length > 0) void sendBatch(batch);
+    return waiting.splice(0, count);
+  }
+
+  function flush(): void {
+    scheduled = false;
+    while (waiting.length > 0 && inFlight < maxCallsInFlight) {
+      inFlight++;
+      void sendBatch(nextBatch()).finally(() => {
+        inFlight--;
+        if (waiting.length > 0) schedule();
+      });
+    }
   }
 
   return (bodies) =>
@@ -54,7 +75,7 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
       bodies.map(
         (body) =>
           new Promise<void>((resolve, reject) => {
-            if (waiting.length === 0) setImmediate(flush);
+            schedule();
             waiting.push({ body, resolve, reject });
           }),
       ),

@@ -5,9 +5,13 @@ import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
 let client: SQSClient | undefined;
 
-/** The SQS client, once per process; locally the endpoint points at the emulator. */
+/**
+ * The SQS client, once per process; locally the endpoint points at the emulator. It only sends, so a call
+ * that gets no answer within 10 s fails (and is retried by the SDK) instead of holding up the sends queued
+ * behind it.
+ */
 export function sqsClient(): SQSClient {
-  client ??= withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers }));
+  client ??= withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } }));
   return client;
 }
 

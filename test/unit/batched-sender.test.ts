@@ -48,6 +48,32 @@ describe('batched sender', () => {
     expect(sqs.calls.map(bodiesOf)).toEqual([['first'], ['second']]);
   });
 
+  it('holds sends made while a call is out and sends them together once it is answered', async () => {
+    let answerFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const sqs = fakeSqs();
+    const client = {
+      async send(command: { input: SendMessageBatchCommandInput }) {
+        sqs.calls.push(command.input);
+        if (sqs.calls.length === 1) await firstAnswered;
+        return {};
+      },
+    } as unknown as SQSClient;
+    const send = batchedSender(queueUrl, client);
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+    const first = send(['first']);
+    await turn();
+    const later = [send(['second']), (await turn(), send(['third']))];
+    await turn();
+    await turn();
+    expect(sqs.calls.map(bodiesOf)).toEqual([['first']]);
+
+    answerFirst();
+    await Promise.all([first, ...later]);
+    expect(sqs.calls.map(bodiesOf)).toEqual([['first'], ['second', 'third']]);
+  });
+
   it('resolves an empty send without calling SQS', async () => {
     const sqs = fakeSqs();
     const send = batchedSender(queueUrl, sqs.client);

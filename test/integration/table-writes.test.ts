@@ -38,8 +38,12 @@ describe("the table's hot-path writes (plain commands on reused handler chains)"
     const key = { PK: `WRITES#${Date.now()}#lease`, SK: 'LOCK' };
     await table.put({ TableName: table.name, Item: { ...key, owner: 'a' } });
 
-    // When a put-if-absent, and a delete by another owner, are tried
-    const putAgain = table.put({ TableName: table.name, Item: { ...key, owner: 'b' }, ConditionExpression: 'attribute_not_exists(PK)' });
+    // When a put-if-absent, and then a delete by another owner, are tried (one at a time: a second rejection
+    // that settles while the first is awaited would be reported as unhandled)
+    // Then both fail their condition
+    await expect(table.put({ TableName: table.name, Item: { ...key, owner: 'b' }, ConditionExpression: 'attribute_not_exists(PK)' })).rejects.toBeInstanceOf(
+      ConditionalCheckFailedException,
+    );
     const deleteByOther = table.delete({
       TableName: table.name,
       Key: key,
@@ -47,10 +51,9 @@ describe("the table's hot-path writes (plain commands on reused handler chains)"
       ExpressionAttributeNames: { '#owner': 'owner' },
       ExpressionAttributeValues: { ':owner': 'b' },
     });
-
-    // Then both fail their condition and the item is unchanged
-    await expect(putAgain).rejects.toBeInstanceOf(ConditionalCheckFailedException);
     await expect(deleteByOther).rejects.toBeInstanceOf(ConditionalCheckFailedException);
+
+    // And the item is unchanged
     expect(await table.get(key)).toEqual({ ...key, owner: 'a' });
 
     // And the owner's delete removes it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/errors.ts';
 import { defaultServiceVersion, requestedServiceVersion } from '#shared/http/api-version.ts';
-import { idTime, newId } from '#shared/ids.ts';
+import { idTime, newId, randomBase62 } from '#shared/ids.ts';
 
 describe('ids', () => {
   it('sort by creation time and carry it', () => {
@@ -11,6 +11,19 @@ describe('ids', () => {
     expect(earlier < later && later < sameMillisecond).toBe(true);
     expect(idTime(later)).toBe(1_700_000_000_001);
     expect(earlier).toMatch(/^we_1[0-9A-Za-z]{24}$/);
+  });
+
+  it('draw random base62 characters evenly, across many refills of the random pool', () => {
+    // 2,000 tokens of 48 characters take about 100 KiB of random bytes: some 25 refills of the 4 KiB pool
+    const tokens = Array.from({ length: 2000 }, () => randomBase62(48));
+    expect(new Set(tokens).size).toBe(tokens.length);
+    for (const token of tokens) expect(token).toMatch(/^[0-9A-Za-z]{48}$/);
+    const counts = new Map<string, number>();
+    for (const character of tokens.join('')) counts.set(character, (counts.get(character) ?? 0) + 1);
+    // 96,000 characters over 62: about 1,548 each; a biased draw (no rejection above 248) would give the first
+    // eight characters about 1,875 and the rest about 1,500
+    expect(counts.size).toBe(62);
+    for (const count of counts.values()) expect(Math.abs(count - 96_000 / 62)).toBeLessThan(250);
   });
 });
 

@@ -75,12 +75,9 @@ export function cpuTally(stackPid: number | undefined) {
         events += sliceEvents;
       };
     },
-    /** Milliseconds per event so far, for the stack (undefined where /proc cannot tell) and this process. */
-    perEvent: () => ({ stack: stackMs === undefined ? undefined : stackMs / events, own: ownMs / events }),
-    report(): string {
-      const { stack, own } = this.perEvent();
-      return `CPU per event: stack (service + DynamoDB Local) ${stack === undefined ? 'n/a' : `${stack.toFixed(2)} ms`}, benchmark process ${own.toFixed(2)} ms`;
-    },
+    /** CPU per event over the slices so far, as text for the report. */
+    report: (): string =>
+      `CPU per event: stack (service + DynamoDB Local) ${stackMs === undefined ? 'n/a' : `${(stackMs / events).toFixed(2)} ms`}, benchmark process ${(ownMs / events).toFixed(2)} ms`,
   };
 }
 

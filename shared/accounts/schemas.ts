@@ -239,7 +239,6 @@ export const listAccountsParams = z.strictObject({
   applied_configurations: z.array(configurationName).optional(),
   closed: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
   limit: integerParam(1, 100).optional(),
-  page: z.string().optional(),
 });
 export const closeAccountParams = z.strictObject({ applied_configurations: z.array(configurationName).optional() });
 
@@ -253,7 +252,7 @@ export const updatePersonParams = z.strictObject({
   additional_terms_of_service: z.strictObject({ account: attestation(false).optional() }).optional(),
   person_token: z.string().min(1).optional(),
 });
-export const listPersonsParams = z.strictObject({ limit: integerParam(1, 100).optional(), page: z.string().optional() });
+export const listPersonsParams = z.strictObject({ limit: integerParam(1, 100).optional() });
 export const noParams = z.strictObject({});
 
 export type CreateAccountParams = z.output<typeof createAccountParams>;

@@ -114,8 +114,11 @@ export const token = {
   sk: () => 'TOKEN',
 };
 
-/** The account's secret key for card and bank account fingerprints (HMAC), created on first use. */
-export const fingerprintKey = {
+/**
+ * The account's secret (HMAC keys for card and bank account fingerprints, idempotency fingerprints and v2
+ * page tokens), created on first use. The sort key keeps the name of its first use, so existing secrets stay.
+ */
+export const accountSecret = {
   pk: (accountId: string) => `ACCOUNT#${accountId}`,
   sk: () => 'FINGERPRINT_KEY',
 };

@@ -57,7 +57,6 @@ export const retrieveEventDestinationParams = z.strictObject({ include: z.array(
 export const listEventDestinationsParams = z.strictObject({
   include: z.array(includeUrl).optional(),
   limit: integerParam(1, 100).optional(),
-  page: z.string().optional(),
 });
 
 export const noParams = z.strictObject({});

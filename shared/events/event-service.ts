@@ -1,5 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { v1PageRequest, type Page, type V2PageState } from '#shared/http/pagination.ts';
+import { v1PageRequest, type Page } from '#shared/http/pagination.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { EventStore, TimeRange } from './event-store.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
@@ -8,6 +8,13 @@ import type { ListSnapshotEventsParams } from './schemas.ts';
 const retentionMillis = 30 * 24 * 60 * 60 * 1000;
 
 type Bounds = { gt?: number; gte?: number; lt?: number; lte?: number };
+
+/** The filters of `GET /v2/core/events` (times in milliseconds). */
+export interface ThinEventFilters {
+  object_id?: string;
+  types?: string[];
+  created?: Bounds;
+}
 
 /** A window in milliseconds from bounds in `unit` milliseconds (1 for v2 times, 1000 for v1 seconds). */
 function timeRange(bounds: Bounds | undefined, unit: number): TimeRange | undefined {
@@ -29,15 +36,13 @@ export function eventService({ store, clock = Date.now }: { store: EventStore; c
       return event;
     },
 
-    /** One page of thin events and, when there is more, the state of the next page. */
-    async listThin(scope: Scope, state: V2PageState): Promise<{ items: ThinEvent[]; next?: V2PageState }> {
-      const filters = (state.filters ?? {}) as { object_id?: string; types?: string[]; created?: Bounds };
-      const page = await store.listThin(
+    /** One page of thin events, newest first, starting after `page.startingAfter`. */
+    listThin(scope: Scope, page: { limit: number; startingAfter?: string }, filters: ThinEventFilters): Promise<Page<ThinEvent>> {
+      return store.listThin(
         scope,
-        { limit: state.limit, after: state.cursor, objectId: filters.object_id, types: filters.types, created: timeRange(filters.created, 1) },
+        { limit: page.limit, after: page.startingAfter, objectId: filters.object_id, types: filters.types, created: timeRange(filters.created, 1) },
         clock(),
       );
-      return { items: page.items, next: page.hasMore ? { ...state, cursor: page.items.at(-1)!.id } : undefined };
     },
 
     async retrieveSnapshot(scope: Scope, id: string): Promise<SnapshotEvent> {

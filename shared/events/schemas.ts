@@ -6,7 +6,6 @@ const unixTime = integerParam(0, 253402300799);
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
-  page: z.string().optional(),
   object_id: z.string().min(1).optional(),
   types: z.array(z.string().min(1)).max(20).optional(),
   created: z.strictObject({ gt: v2Time().optional(), gte: v2Time().optional(), lt: v2Time().optional(), lte: v2Time().optional() }).optional(),

@@ -4,18 +4,21 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from '
 import type { z } from 'zod';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
+import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
+import { derivedKey, type AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
-import { decodeParams, type RawParams } from './encoding.ts';
+import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { resumeV2List, type V2Paging } from './pagination.ts';
 import { validateParams } from './validation.ts';
 
 /** What an operation sees: the validated parameters and who asked. */
@@ -38,6 +41,8 @@ export interface ApiRequest<P> {
   sourceIp: string | null;
   /** The service's public base URL (no trailing slash), for links to pages it serves. */
   baseUrl: string;
+  /** Where a v2 list resumes and how it links its next page (lists declared `v2List` only). */
+  paging?: V2Paging;
 }
 
 export interface ApiResult {
@@ -54,15 +59,17 @@ export interface HttpHandlerOptions<S extends z.ZodType> {
   /** Another credential than an API key (the meter event stream takes a session token). */
   authenticate?: (headers: Record<string, string | undefined>) => Promise<Caller>;
   /**
-   * What the stored idempotency fingerprint hashes, when the raw parameters must not be hashed in the
-   * clear (tokens: card numbers are few enough that a plain hash of them can be reversed). @default the raw parameters
+   * A v2 list: `page` (the signed token in a `next_page_url`) stands for the first request's parameters,
+   * which are validated again by `params` as if sent anew. @default false
    */
-  idempotencyParams?: (raw: RawParams, caller: Caller) => Promise<unknown>;
+  v2List?: boolean;
 }
 
 export interface PipelinePorts {
   platformStore: PlatformStore;
   idempotencyStore: IdempotencyStore;
+  /** Keys the idempotency fingerprints and page tokens of each account. */
+  secrets: AccountSecretStore;
   maxBodyBytes: number;
 }
 
@@ -75,6 +82,7 @@ function pipelinePorts(): PipelinePorts {
     defaultPorts = {
       platformStore: dynamoPlatformStore(table),
       idempotencyStore: dynamoIdempotencyStore(table),
+      secrets: dynamoAccountSecretStore(table),
       maxBodyBytes: config().MAX_BODY_BYTES,
     };
   }
@@ -134,7 +142,7 @@ export async function serveRequest<S extends z.ZodType>(
       ? await options.authenticate(headers)
       : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
     serviceVersion = requestedServiceVersion(headers['service-version']);
-    const raw = decodeParams({
+    const decoded = decodeParams({
       api,
       method,
       contentType: headers['content-type'],
@@ -143,6 +151,11 @@ export async function serveRequest<S extends z.ZodType>(
       isBase64Encoded: event.isBase64Encoded,
       maxBodyBytes: ports.maxBodyBytes,
     });
+    const secret = (purpose: Parameters<typeof derivedKey>[1]) => ports.secrets.keyFor(caller.scope.accountId).then((key) => derivedKey(key, purpose));
+    const resumed = options.v2List
+      ? resumeV2List(decoded, await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`, path)
+      : { params: decoded, paging: undefined };
+    const raw = resumed.params;
     const params = validateParams(options.params, raw, api);
     const request: ApiRequest<z.output<S>> = {
       id: requestId,
@@ -163,6 +176,7 @@ export async function serveRequest<S extends z.ZodType>(
       idempotencyKey,
       sourceIp: event.requestContext?.http?.sourceIp || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
+      paging: resumed.paging,
     };
     const run = async (): Promise<StoredResponse> => {
       try {
@@ -174,7 +188,7 @@ export async function serveRequest<S extends z.ZodType>(
     };
     if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
       checkIdempotencyKey(idempotencyKey);
-      const fingerprint = requestFingerprint(method, path, options.idempotencyParams ? await options.idempotencyParams(raw, caller) : raw);
+      const fingerprint = requestFingerprint(await secret('idempotency-fingerprint'), method, path, raw);
       const outcome = await runIdempotently(ports.idempotencyStore, { scope: caller.scope, key: idempotencyKey, fingerprint, requestId }, run);
       response = outcome.response;
       if (outcome.replayed) replay = { original: outcome.response.requestId };

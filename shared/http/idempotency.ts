@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { IdempotencyError, InvalidRequestError } from '#shared/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
@@ -47,9 +47,13 @@ function stableJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
 }
 
-/** Identifies "the same request": method, path and parameters, whatever their order. */
-export function requestFingerprint(method: string, path: string, params: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${stableJson(params)}`).digest('hex');
+/**
+ * Identifies "the same request": method, path and parameters, whatever their order. A keyed HMAC (under the
+ * account's secret), never a plain hash: parameters can hold card, identity and tax numbers, which are few
+ * enough that a plain digest in a table dump could be reversed by trying them all.
+ */
+export function requestFingerprint(key: Buffer, method: string, path: string, params: unknown): string {
+  return createHmac('sha256', key).update(`${method} ${path}\n${stableJson(params)}`).digest('hex');
 }
 
 export function checkIdempotencyKey(key: string): void {

@@ -1,3 +1,5 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 
 /** A page request in storage terms: newest first, optionally after or before a known id. */
@@ -26,55 +28,70 @@ export function v1List<T>(url: string, page: Page<T>) {
   return { object: 'list' as const, data: page.items, has_more: page.hasMore, url };
 }
 
-/** Everything a v2 list needs to produce its next page: position, size, filters and includes. */
-export interface V2PageState {
-  /** Opaque storage cursor (built from LastEvaluatedKey), absent on the first page. */
-  cursor?: string;
-  limit: number;
-  filters?: Record<string, unknown>;
-  include?: string[];
+/** A v2 list's position: where this page starts, and how to link the page after it. */
+export interface V2Paging {
+  /** The storage cursor this page starts after, from `page`; undefined on the first page. */
+  cursor: string | undefined;
+  /** The `next_page_url` of a page that ends at `cursor`: a signed token carrying this list's parameters. */
+  nextPageUrl(cursor: string): string;
 }
 
-export function encodePageToken(state: V2PageState): string {
-  return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
+/** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
+export function v2List<T>(data: T[], nextPageUrl: string | null) {
+  return { data, next_page_url: nextPageUrl, previous_page_url: null };
 }
 
-/** Decodes a `page` token; anything that is not one of ours is a 400. */
-export function decodePageToken(token: string): V2PageState {
+/** What a page token holds: the first request's parameters (as sent) and the position. */
+const pageTokenContents = z.strictObject({
+  params: z.record(z.string(), z.unknown()),
+  cursor: z.string().min(1).max(255),
+});
+type PageTokenContents = z.output<typeof pageTokenContents>;
+
+/** Longer tokens are not ours: a list's parameters are a few filters and includes. */
+const maxPageTokenLength = 4096;
+
+const invalidToken = () => new InvalidRequestError('The page token is invalid or has been tampered with.', 'invalid_page_token', 'page');
+
+const tag = (key: Buffer, binding: string, payload: string) => createHmac('sha256', key).update(`${binding}\n${payload}`).digest('base64url');
+
+/**
+ * Seals the position and parameters of a list in a token: base64url JSON and an HMAC-SHA256 over it and
+ * the `binding` (owner, mode and path), so a token works only for the list, account and mode that made it.
+ */
+export function sealPageToken(key: Buffer, binding: string, contents: PageTokenContents): string {
+  const payload = Buffer.from(JSON.stringify(contents), 'utf8').toString('base64url');
+  return `${payload}.${tag(key, binding, payload)}`;
+}
+
+/** Opens a token made by {@link sealPageToken} for the same binding; anything else is a 400. */
+export function openPageToken(key: Buffer, binding: string, token: string): PageTokenContents {
+  if (token.length > maxPageTokenLength) throw invalidToken();
+  const [payload = '', mac = '', ...rest] = token.split('.');
+  const expected = Buffer.from(tag(key, binding, payload));
+  const given = Buffer.from(mac);
+  if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidToken();
   try {
-    const state = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as V2PageState;
-    if (typeof state === 'object' && state !== null && Number.isInteger(state.limit)) return state;
+    return pageTokenContents.parse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')));
   } catch {
-    // fall through to the error below
+    throw invalidToken();
   }
-  throw new InvalidRequestError('The page token is invalid or has been tampered with.', 'invalid_page_token', 'page');
 }
 
 /**
- * The v2 list envelope. The official SDK follows `next_page_url` verbatim without re-sending parameters,
- * so the token carries the limit, every filter and every `include`; the URL is origin-relative.
+ * Resumes a v2 list: with `page`, the parameters are the ones the token carries (to be validated again by
+ * the list's own schema, exactly as on the first request) and the cursor is its position; without, the
+ * request's own. `page` cannot be mixed with other parameters: the token stands for all of them.
  */
-export function v2List<T>(path: string, data: T[], next: V2PageState | undefined, previous?: V2PageState) {
-  const url = (state: V2PageState | undefined) => (state ? `${path}?page=${encodePageToken(state)}` : null);
-  return { data, next_page_url: url(next), previous_page_url: url(previous) };
-}
-
-/**
- * The state of a v2 list request: from `page` when following a `next_page_url` (which carries everything),
- * else from the request's own `limit`, filters and `include`.
- */
-export function v2PageState(
-  params: { limit?: number; page?: string; include?: string[] },
-  filters: Record<string, unknown> = {},
-): V2PageState {
-  if (params.page === undefined) return { limit: params.limit ?? 20, filters, include: params.include };
-  const given = Object.entries({ ...filters, limit: params.limit, include: params.include }).filter(([, value]) => value !== undefined);
-  if (given.length > 0) {
-    throw new InvalidRequestError(
-      `page carries the list's parameters; it cannot be combined with ${given.map(([key]) => key).join(', ')}.`,
-      'parameter_invalid',
-      'page',
-    );
+export function resumeV2List(raw: Record<string, unknown>, key: Buffer, binding: string, path: string): { params: Record<string, unknown>; paging: V2Paging } {
+  const { page, ...given } = raw;
+  const link = (params: Record<string, unknown>) => (cursor: string) => `${path}?page=${sealPageToken(key, binding, { params, cursor })}`;
+  if (page === undefined) return { params: given, paging: { cursor: undefined, nextPageUrl: link(given) } };
+  if (typeof page !== 'string') throw invalidToken();
+  const names = Object.keys(given);
+  if (names.length > 0) {
+    throw new InvalidRequestError(`page carries the list's parameters; it cannot be combined with ${names.join(', ')}.`, 'parameter_invalid', 'page');
   }
-  return decodePageToken(params.page);
+  const contents = openPageToken(key, binding, page);
+  return { params: contents.params, paging: { cursor: contents.cursor, nextPageUrl: link(contents.params) } };
 }

@@ -7,7 +7,7 @@ const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * (like the reference's). Never a plain hash: card and account numbers are few enough to enumerate.
  * `kind` keeps a card and a bank account with the same digits apart.
  */
-export function fingerprint(key: Buffer, kind: 'card' | 'bank_account' | 'param', value: string): string {
+export function fingerprint(key: Buffer, kind: 'card' | 'bank_account', value: string): string {
   const digest = createHmac('sha256', key).update(`${kind}\u0000${value}`).digest();
   let number = BigInt(`0x${digest.subarray(0, 12).toString('hex')}`);
   let out = '';

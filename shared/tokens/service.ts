@@ -5,12 +5,13 @@ import { checkBankAccount, defaultCurrency } from './bank-account-numbers.ts';
 import { cardBrand, cvcLength, passesLuhn, testCards } from './card-numbers.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { BankAccountParams, CardParams, CreateTokenParams } from './schemas.ts';
-import { accountTokenData, personTokenData, withSensitiveReplaced } from './sensitive.ts';
-import type { FingerprintKeyStore, Token, TokenBankAccount, TokenCard, TokenRepository } from './token.ts';
+import { accountTokenData, personTokenData } from './sensitive.ts';
+import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
+import type { Token, TokenBankAccount, TokenCard, TokenRepository } from './token.ts';
 
 export interface TokenServicePorts {
   repository: TokenRepository;
-  fingerprintKeys: FingerprintKeyStore;
+  fingerprintKeys: AccountSecretStore;
   clock?: () => number;
 }
 
@@ -171,15 +172,6 @@ export function tokenService({ repository, fingerprintKeys, clock = Date.now }: 
       const token = await repository.get(scope, id);
       if (!token) throw new NotFoundError('token', id);
       return token;
-    },
-
-    /**
-     * The parameters as the idempotency fingerprint may see them: every sensitive value replaced by its
-     * keyed digest, so that the stored fingerprint is no plain hash of a card number.
-     */
-    async idempotencyParams(scope: Scope, raw: Record<string, unknown>): Promise<unknown> {
-      const key = await fingerprintKeys.keyFor(scope.accountId);
-      return withSensitiveReplaced(raw, (value) => fingerprint(key, 'param', value));
     },
   };
 }

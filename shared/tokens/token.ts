@@ -85,8 +85,3 @@ export interface TokenRepository {
   consume<T extends ConsumableTokenType>(scope: Scope, id: string, type: T, now: number): Promise<ConsumeOutcome<T>>;
 }
 
-/** Storage port for the per-account secrets that key fingerprints. */
-export interface FingerprintKeyStore {
-  /** The account's secret, created on first use; every caller (any process) gets the same one. */
-  keyFor(accountId: string): Promise<Buffer>;
-}

@@ -1,11 +1,12 @@
 import { serviceTable } from '#shared/data/client.ts';
-import { dynamoFingerprintKeyStore, dynamoTokenRepository } from '#shared/data/token-repository.ts';
+import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
+import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { tokenConsumer, type TokenConsumer } from './consume.ts';
 import { tokenService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireTokenService = () =>
-  tokenService({ repository: dynamoTokenRepository(serviceTable()), fingerprintKeys: dynamoFingerprintKeyStore(serviceTable()) });
+  tokenService({ repository: dynamoTokenRepository(serviceTable()), fingerprintKeys: dynamoAccountSecretStore(serviceTable()) });
 
 /** The consumption port on the real table, for the v2 account and person handlers (`account_token`, `person_token`). */
 export const wireTokenConsumer = (): TokenConsumer => tokenConsumer({ repository: dynamoTokenRepository(serviceTable()) });

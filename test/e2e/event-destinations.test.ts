@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { api, newPlatform, sdk } from '../support/stack.ts';
+import { api, newPlatform, sdk, stack } from '../support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 describe('v2 event destinations through the official SDK', () => {
@@ -121,6 +121,40 @@ describe('v2 event destinations through the official SDK', () => {
 
     expect(seen.map((destination) => destination.name)).toEqual(['d4', 'd3', 'd2', 'd1', 'd0']);
     expect(seen.every((destination) => destination.webhook_endpoint?.url === receiver.url)).toBe(true);
+  });
+
+  it('refuses forged, altered and foreign page tokens: a signing secret cannot be listed, nor a huge limit asked', async () => {
+    const owner = await newPlatform();
+    const own = sdk(owner.secret_key);
+    for (let i = 0; i < 3; i++) {
+      await own.v2.core.eventDestinations.create({ name: `p${i}`, type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } });
+    }
+    const first = await api('GET', '/v2/core/event_destinations?limit=1', { key: owner.secret_key });
+    const token = new URL(first.body.next_page_url, stack.baseUrl).searchParams.get('page')!;
+    const [payload, mac] = token.split('.');
+    const contents = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+    const forgedPayload = Buffer.from(JSON.stringify({ ...contents, params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 } })).toString('base64url');
+    // The shape the service once accepted: plain base64 JSON, no signature.
+    const unsigned = Buffer.from(JSON.stringify({ limit: 10_000_000, include: ['webhook_endpoint.signing_secret'] })).toString('base64url');
+    const stranger = await newPlatform();
+
+    const answers = await Promise.all([
+      api('GET', `/v2/core/event_destinations?page=${forgedPayload}.${mac}`, { key: owner.secret_key }),
+      api('GET', `/v2/core/event_destinations?page=${unsigned}`, { key: owner.secret_key }),
+      api('GET', `/v2/core/event_destinations?page=${token}x`, { key: owner.secret_key }),
+      api('GET', `/v2/core/event_destinations?page=${'A'.repeat(3000)}`, { key: owner.secret_key }),
+      api('GET', `/v2/core/event_destinations?page=${token}`, { key: stranger.secret_key }),
+      api('GET', `/v2/core/accounts?page=${token}`, { key: owner.secret_key }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_page_token' });
+      expect(JSON.stringify(answer.body)).not.toContain('whsec_');
+    }
+    const genuine = await api('GET', `/v2/core/event_destinations?page=${token}`, { key: owner.secret_key });
+    expect(genuine.status).toBe(200);
+    expect(genuine.body.data).toHaveLength(1);
+    expect(genuine.body.data[0].webhook_endpoint.signing_secret).toBeNull();
   });
 
   it('validates the configuration object against the type and the events against the payload', async () => {

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
 
 /** In-memory PlatformStore for unit tests. */
@@ -59,6 +61,17 @@ export function fakeIdempotencyStore(): IdempotencyStore & { items: Map<string, 
     },
     async release(scope, key) {
       items.delete(id(scope, key));
+    },
+  };
+}
+
+/** In-memory AccountSecretStore: one random secret per account, made on first use. */
+export function fakeAccountSecretStore(): AccountSecretStore {
+  const secrets = new Map<string, Buffer>();
+  return {
+    async keyFor(accountId) {
+      if (!secrets.has(accountId)) secrets.set(accountId, randomBytes(32));
+      return secrets.get(accountId)!;
     },
   };
 }

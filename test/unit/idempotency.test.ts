@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IdempotencyError } from '#shared/errors.ts';
 import { requestFingerprint, runIdempotently, type StoredResponse } from '#shared/http/idempotency.ts';
@@ -61,8 +62,11 @@ describe('idempotent execution', () => {
     expect(live.replayed).toBe(false);
   });
 
-  it('fingerprints parameters regardless of key order', () => {
-    expect(requestFingerprint('POST', '/v1/x', { a: 1, b: { c: 2, d: 3 } })).toBe(requestFingerprint('POST', '/v1/x', { b: { d: 3, c: 2 }, a: 1 }));
-    expect(requestFingerprint('POST', '/v1/x', { a: 1 })).not.toBe(requestFingerprint('POST', '/v1/y', { a: 1 }));
+  it('fingerprints parameters regardless of key order, keyed by a secret', () => {
+    const key = Buffer.alloc(32, 1);
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1, b: { c: 2, d: 3 } })).toBe(requestFingerprint(key, 'POST', '/v1/x', { b: { d: 3, c: 2 }, a: 1 }));
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(requestFingerprint(key, 'POST', '/v1/y', { a: 1 }));
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(requestFingerprint(Buffer.alloc(32, 2), 'POST', '/v1/x', { a: 1 }));
+    expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(createHash('sha256').update('POST /v1/x\n{"a":1}').digest('hex'));
   });
 });

@@ -1,20 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/errors.ts';
-import { decodePageToken, v1PageRequest, v2List } from '#shared/http/pagination.ts';
+import { openPageToken, resumeV2List, sealPageToken, v1PageRequest, v2List } from '#shared/http/pagination.ts';
 
-describe('list envelopes', () => {
-  it('bakes limit, filters and includes into an origin-relative next_page_url', () => {
-    const state = { cursor: 'abc', limit: 2, filters: { types: ['v2.core.event_destination.ping'] }, include: ['webhook_endpoint.url'] };
-    const list = v2List('/v2/core/event_destinations', [{ id: 'x' }], state);
-    expect(list.next_page_url).toMatch(/^\/v2\/core\/event_destinations\?page=[A-Za-z0-9_-]+$/);
-    expect(decodePageToken(new URL(list.next_page_url!, 'http://h').searchParams.get('page')!)).toEqual(state);
-    expect(list.previous_page_url).toBeNull();
+const key = Buffer.alloc(32, 7);
+const binding = 'acct_1:false:/v2/core/event_destinations';
+const path = '/v2/core/event_destinations';
+
+const tokenOf = (url: string) => new URL(url, 'http://h').searchParams.get('page')!;
+
+describe('v2 page tokens', () => {
+  it('bakes the first request’s parameters into an origin-relative next_page_url and resumes from it', () => {
+    const first = resumeV2List({ limit: '2', include: ['webhook_endpoint.url'] }, key, binding, path);
+    expect(first.paging.cursor).toBeUndefined();
+    const url = first.paging.nextPageUrl('ed_2');
+    expect(url).toMatch(/^\/v2\/core\/event_destinations\?page=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    const second = resumeV2List({ page: tokenOf(url) }, key, binding, path);
+    expect(second).toMatchObject({ params: { limit: '2', include: ['webhook_endpoint.url'] }, paging: { cursor: 'ed_2' } });
+    expect(v2List([{ id: 'x' }], url)).toEqual({ data: [{ id: 'x' }], next_page_url: url, previous_page_url: null });
   });
 
-  it('refuses a page token it did not make', () => {
-    expect(() => decodePageToken('not-a-token')).toThrow(InvalidRequestError);
+  it('refuses a token it did not make, a changed one, and one made for another list, account or mode', () => {
+    const token = sealPageToken(key, binding, { params: { limit: '2' }, cursor: 'ed_2' });
+    const [payload, mac] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 }, cursor: 'ed_2' })).toString('base64url');
+    for (const bad of ['not-a-token', `${forged}.${mac}`, forged, `${payload}.${mac}x`, `${payload}.${mac}.x`, 'a'.repeat(5000)]) {
+      expect(() => openPageToken(key, binding, bad)).toThrow(InvalidRequestError);
+    }
+    expect(() => openPageToken(Buffer.alloc(32, 8), binding, token)).toThrow(InvalidRequestError);
+    expect(() => openPageToken(key, 'acct_1:true:/v2/core/event_destinations', token)).toThrow(InvalidRequestError);
+    expect(() => openPageToken(key, 'acct_1:false:/v2/core/accounts', token)).toThrow(InvalidRequestError);
+    expect(openPageToken(key, binding, token)).toEqual({ params: { limit: '2' }, cursor: 'ed_2' });
   });
 
+  it('refuses page combined with other parameters', () => {
+    const token = sealPageToken(key, binding, { params: {}, cursor: 'ed_2' });
+    expect(() => resumeV2List({ page: token, limit: '5' }, key, binding, path)).toThrow(/cannot be combined with limit/);
+  });
+});
+
+describe('v1 pages', () => {
   it('defaults the v1 limit to 10 and refuses both cursors at once', () => {
     expect(v1PageRequest({})).toEqual({ limit: 10, startingAfter: undefined, endingBefore: undefined });
     expect(() => v1PageRequest({ starting_after: 'a', ending_before: 'b' })).toThrow(InvalidRequestError);

@@ -6,11 +6,6 @@ import { wireTokenService } from '#shared/tokens/wiring.ts';
 const service = wireTokenService();
 
 /** POST /v1/tokens (the one endpoint that takes a publishable key) */
-export const handler = httpHandler(
-  {
-    params: createTokenParams,
-    allowPublishableKey: true,
-    idempotencyParams: (raw, caller) => service.idempotencyParams(caller.scope, raw),
-  },
-  async ({ caller, params, sourceIp }) => ({ body: serializeToken(await service.create(caller.scope, params, sourceIp)) }),
-);
+export const handler = httpHandler({ params: createTokenParams, allowPublishableKey: true }, async ({ caller, params, sourceIp }) => ({
+  body: serializeToken(await service.create(caller.scope, params, sourceIp)),
+}));

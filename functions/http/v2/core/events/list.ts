@@ -2,14 +2,14 @@ import { wireEventService } from '#shared/events/wiring.ts';
 import { listThinEventsParams } from '#shared/events/schemas.ts';
 import { serializeThinEvent } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2PageState } from '#shared/http/pagination.ts';
+import { v2List } from '#shared/http/pagination.ts';
 
 const service = wireEventService();
 
 /** GET /v2/core/events: newest first, filtered by object_id, types and created. */
-export const handler = httpHandler({ params: listThinEventsParams }, async ({ caller, params }) => {
-  const { limit, page, ...filters } = params;
-  const state = v2PageState({ limit, page }, Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined)));
-  const { items, next } = await service.listThin(caller.scope, state);
-  return { body: v2List('/v2/core/events', items.map(serializeThinEvent), next) };
+export const handler = httpHandler({ params: listThinEventsParams, v2List: true }, async ({ caller, params, paging }) => {
+  const { limit = 20, ...filters } = params;
+  const page = await service.listThin(caller.scope, { limit, startingAfter: paging!.cursor }, filters);
+  const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
+  return { body: v2List(page.items.map(serializeThinEvent), next) };
 });

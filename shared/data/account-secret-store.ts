@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
+import type { Table } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
+import { accountSecret } from './keys.ts';
+
+/** Most accounts whose secrets one process keeps in memory. */
+const maxCachedKeys = 10_000;
+
+/**
+ * The per-account secrets: 32 random bytes in the account's partition, created by the first request that
+ * needs one (a conditional put: when two race, both end up with the one that was written), then cached for
+ * the life of the process, since they never change.
+ */
+export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
+  const cache = new Map<string, Promise<Buffer>>();
+
+  async function load(accountId: string): Promise<Buffer> {
+    const key = { PK: accountSecret.pk(accountId), SK: accountSecret.sk() };
+    const existing = await table.get(key);
+    if (existing) return Buffer.from(existing.secret as string, 'base64');
+    const secret = randomBytes(32).toString('base64');
+    try {
+      await table.client.send(
+        new PutCommand({
+          TableName: table.name,
+          Item: { ...key, entity: 'fingerprint_key', accountId, secret },
+          ConditionExpression: 'attribute_not_exists(PK)',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return Buffer.from(secret, 'base64');
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      const winner = (error as { Item?: Record<string, { S?: string } | undefined> }).Item?.secret?.S;
+      if (!winner) throw error;
+      return Buffer.from(winner, 'base64');
+    }
+  }
+
+  return {
+    keyFor(accountId) {
+      let loading = cache.get(accountId);
+      if (!loading) {
+        if (cache.size >= maxCachedKeys) cache.clear();
+        loading = load(accountId);
+        cache.set(accountId, loading);
+        loading.catch(() => cache.delete(accountId));
+      }
+      return loading;
+    },
+  };
+}

@@ -4,7 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
-import { createPlatform, issueApiKeys } from '#shared/platform/platform-service.ts';
+import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
@@ -16,7 +16,14 @@ Commands:
   create-keys <account id> [--live]
       Adds a secret and a publishable key of one mode to an existing platform and prints them as JSON.
   show-platform <account id>
-      Prints the account, its features, hints of its keys and its cloudtwo partner authorizations.
+      Prints the account, its features, its keys (hint, SHA-256, expiry) and its cloudtwo partner authorizations.
+  roll-key <key or its SHA-256> [--expires-in-hours <n>]
+      Issues a new key of the same kind and mode and prints it; the old key stops working now, or after
+      the given number of hours so that clients can switch over.
+  revoke-key <key or its SHA-256>
+      Makes a key stop working now.
+  (A service process trusts a key it has read for API_KEY_CACHE_SECONDS, 60 by default: a rolled or revoked
+  key is refused everywhere within that window.)
   authorize-cloudtwo <account id> --subscription-id <id> --resource-group <name> [--expires-at <ISO date>]
       Registers a cloudtwo Event Grid partner authorization, without which the platform cannot create
       cloudtwo_event_grid destinations (default expiry: one year from now).
@@ -57,6 +64,7 @@ async function main(): Promise<void> {
       'subscription-id': { type: 'string' },
       'resource-group': { type: 'string' },
       'expires-at': { type: 'string' },
+      'expires-in-hours': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -84,9 +92,28 @@ async function main(): Promise<void> {
       case 'show-platform': {
         const id = rest[0] ?? fail('show-platform needs an account id.');
         const account = (await store.getAccount(id)) ?? fail(`No such account: ${id}`);
-        const keys = (await store.listApiKeys(id)).map(({ hint, kind, livemode, created }) => ({ hint, kind, livemode, created }));
+        const keys = (await store.listApiKeys(id)).map(({ hint, hash, kind, livemode, created, expiresAt }) => ({
+          hint,
+          sha256: hash,
+          kind,
+          livemode,
+          created,
+          ...(expiresAt !== undefined ? { expires_at: new Date(expiresAt).toISOString() } : {}),
+        }));
         const cloudtwoAuthorizations = (await cloudtwo.list(id)).map((auth) => ({ ...auth, expiresAt: new Date(auth.expiresAt).toISOString() }));
         process.stdout.write(`${JSON.stringify({ ...account, keys, cloudtwoAuthorizations }, null, 2)}\n`);
+        return;
+      }
+      case 'roll-key': {
+        const key = rest[0] ?? fail('roll-key needs the key (or its SHA-256).');
+        const hours = values['expires-in-hours'] === undefined ? 0 : Number(values['expires-in-hours']);
+        if (!Number.isFinite(hours) || hours < 0 || hours > 24 * 7) fail('--expires-in-hours must be a number of hours from 0 to 168.');
+        process.stdout.write(`${JSON.stringify(await rollApiKey(store, key, { expiresAt: Date.now() + hours * 3_600_000 }))}\n`);
+        return;
+      }
+      case 'revoke-key': {
+        const key = rest[0] ?? fail('revoke-key needs the key (or its SHA-256).');
+        process.stdout.write(`${JSON.stringify(await revokeApiKey(store, key))}\n`);
         return;
       }
       case 'authorize-cloudtwo': {

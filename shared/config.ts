@@ -41,6 +41,18 @@ const schema = z.object({
   CLOUDONE_EVENT_SOURCE_PREFIX: z.string().min(1).default('cloudone.partner/service.local'),
   /** Most requests that may change one v2 account at the same time; more get 429 account_rate_limit_exceeded. */
   ACCOUNT_UPDATE_CONCURRENCY: z.coerce.number().int().positive().default(4),
+  /** Requests per second one live-mode API key may make (0: no limit). */
+  RATE_LIMIT_PER_KEY_LIVE: z.coerce.number().int().nonnegative().default(100),
+  /** Requests per second one test-mode API key may make (0: no limit). */
+  RATE_LIMIT_PER_KEY_TEST: z.coerce.number().int().nonnegative().default(100),
+  /** `POST /v2/billing/meter_events` per second per live-mode platform (the spec's 1,000; 0: no limit). */
+  RATE_LIMIT_METER_EVENTS_LIVE: z.coerce.number().int().nonnegative().default(1000),
+  /** `POST /v2/billing/meter_events` per second per platform in test mode (0: no limit). */
+  RATE_LIMIT_METER_EVENTS_TEST: z.coerce.number().int().nonnegative().default(1000),
+  /** `POST /v2/billing/meter_event_stream` requests per second per platform and mode (0: no limit). */
+  RATE_LIMIT_METER_EVENT_STREAM: z.coerce.number().int().nonnegative().default(10_000),
+  /** How long a process trusts an API key it has read: a revoked or rolled key stops working within this. */
+  API_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(60),
   /** Minutes an account link stays usable after creation. */
   ACCOUNT_LINK_TTL_MINUTES: z.coerce.number().int().positive().default(10),
   /** The service's public base URL for links to its own pages (account links); default: the request's scheme and host. */

@@ -41,7 +41,12 @@ export class PermissionError extends ServiceError {}
 /** An `Idempotency-Key` was reused with other parameters, or is still in use by a running request. */
 export class IdempotencyError extends ServiceError {}
 
-export class RateLimitError extends ServiceError {}
+/** Too many requests: `retryAfterSeconds`, when known, is when the client may try again (`Retry-After`). */
+export class RateLimitError extends ServiceError {
+  constructor(message: string, code: string, readonly retryAfterSeconds?: number) {
+    super(message, code);
+  }
+}
 
 /** Another request holds what this one needs at this moment (for example usage for the same customer and meter). */
 export class ConflictError extends ServiceError {}

@@ -17,7 +17,7 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
   return {
     ...store,
     async create(created, platformId, outbox) {
-      const record = { id: created.id, platformId, features: { accountsV2: false }, created: created.created };
+      const record = { id: created.id, platformId, livemode: created.scope.livemode, features: { accountsV2: false }, created: created.created };
       const written = await transactGuarded(
         table,
         [

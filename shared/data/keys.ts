@@ -203,6 +203,15 @@ export const accountPerson = {
   skPrefix: () => 'PERSON#',
 };
 
+/**
+ * One second of a rate limit's count: `bucket` names what is limited (a key, or a platform's meter events)
+ * and its shard; the item expires soon after its second.
+ */
+export const rateWindow = {
+  pk: (bucket: string, second: number) => `RATE#${bucket}#${second}`,
+  sk: () => 'RATE',
+};
+
 /** The leases that bound how many requests change one v2 account at once (slot 0 … limit - 1). */
 export const accountUpdateSlot = {
   pk: (accountId: string) => `ACCOUNT_UPDATE_SLOTS#${accountId}`,

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
 import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
@@ -7,6 +7,7 @@ import { account, apiKey } from './keys.ts';
 const toAccount = (item: Record<string, unknown>): AccountRecord => ({
   id: item.id as string,
   platformId: (item.platformId as string | null) ?? null,
+  ...(typeof item.livemode === 'boolean' ? { livemode: item.livemode } : {}),
   features: { accountsV2: Boolean((item.features as { accountsV2?: boolean } | undefined)?.accountsV2) },
   created: item.created as number,
 });
@@ -18,6 +19,7 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
   kind: item.kind as ApiKeyRecord['kind'],
   hint: item.hint as string,
   created: item.created as number,
+  ...(typeof item.keyExpiresAt === 'number' ? { expiresAt: item.keyExpiresAt } : {}),
 });
 
 /** DynamoDB adapter for accounts and API keys. */
@@ -48,7 +50,12 @@ export function dynamoPlatformStore(table: Table): PlatformStore {
               GSI1PK: apiKey.gsi1pk(record.accountId),
               GSI1SK: apiKey.gsi1sk(record.created, record.hash),
               entity: 'api_key',
-              ...record,
+              hash: record.hash,
+              accountId: record.accountId,
+              livemode: record.livemode,
+              kind: record.kind,
+              hint: record.hint,
+              created: record.created,
             },
             ConditionExpression: 'attribute_not_exists(PK)',
           }),
@@ -62,6 +69,25 @@ export function dynamoPlatformStore(table: Table): PlatformStore {
     async findApiKey(hash) {
       const Item = await table.get({ PK: apiKey.pk(hash), SK: apiKey.sk() });
       return Item ? toApiKey(Item) : undefined;
+    },
+    async expireApiKey(hash, expiresAt) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: { PK: apiKey.pk(hash), SK: apiKey.sk() },
+            // Not `expiresAt`, the table's TTL attribute (which would delete the record): an expired key
+            // keeps answering "expired" and showing in the account's key list.
+            UpdateExpression: 'SET keyExpiresAt = :at',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':at': expiresAt },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
     },
     async listApiKeys(accountId) {
       const { Items = [] } = await client.send(

@@ -8,6 +8,8 @@ export interface Caller {
   platformId: string;
   livemode: boolean;
   keyKind: KeyKind;
+  /** The presented credential's SHA-256 (an API key's, or a meter event session token's): per-key limits count by it. */
+  credentialId: string;
   /** Where objects are read and written: the key's account, or a connected account named by the context header. */
   scope: Scope;
 }
@@ -15,16 +17,23 @@ export interface Caller {
 export interface AuthenticateOptions {
   /** Only token creation accepts a publishable key. */
   allowPublishableKey: boolean;
+
+  /** How long a key record read from the store is trusted (a revocation takes effect within it). */
+  keyCacheMillis: number;
 }
 
-const cacheMillis = 60_000;
+/** Most key records one process remembers. */
+const maxCachedKeys = 10_000;
 const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
 
-async function findKey(store: PlatformStore, hash: string, now: number): Promise<ApiKeyRecord | undefined> {
+async function findKey(store: PlatformStore, hash: string, now: number, cacheMillis: number): Promise<ApiKeyRecord | undefined> {
   const cached = keyCache.get(hash);
   if (cached && cached.until > now) return cached.record;
   const record = await store.findApiKey(hash);
-  if (record) keyCache.set(hash, { record, until: now + cacheMillis });
+  if (record && cacheMillis > 0) {
+    if (keyCache.size >= maxCachedKeys) keyCache.clear();
+    keyCache.set(hash, { record, until: now + cacheMillis });
+  }
   return record;
 }
 
@@ -65,8 +74,11 @@ export async function authenticate(
 ): Promise<Caller> {
   const key = presentedKey(headers.authorization);
   const shape = parseApiKey(key);
-  const record = shape ? await findKey(store, hashApiKey(key), now) : undefined;
+  const record = shape ? await findKey(store, hashApiKey(key), now, options.keyCacheMillis) : undefined;
   if (!record) throw new AuthenticationError(`Invalid API Key provided: ${masked(key)}`, 'api_key_invalid');
+  if (record.expiresAt !== undefined && record.expiresAt <= now) {
+    throw new AuthenticationError(`Expired API Key provided: ${keyHint(key)}. It was rolled or revoked; use its replacement.`, 'api_key_expired');
+  }
   if (record.kind === 'publishable' && !options.allowPublishableKey) {
     throw new PermissionError(
       'This API call cannot be made with a publishable API key. Please use a secret API key.',
@@ -80,7 +92,9 @@ export async function authenticate(
   let accountId = record.accountId;
   if (contextHeader && contextHeader !== record.accountId) {
     const account: AccountRecord | undefined = await store.getAccount(contextHeader);
-    if (!account || account.platformId !== record.accountId) {
+    // A connected account lives in one mode: the other mode's key may not act inside it. Records written
+    // before the mode was kept count as test mode, where every such account was made locally.
+    if (!account || account.platformId !== record.accountId || (account.livemode ?? false) !== record.livemode) {
       throw new PermissionError(
         `The provided key '${keyHint(key)}' does not have access to account '${contextHeader}' (or that account does not exist).`,
         'account_invalid',
@@ -88,5 +102,5 @@ export async function authenticate(
     }
     accountId = account.id;
   }
-  return { platformId: record.accountId, livemode: record.livemode, keyKind: record.kind, scope: { accountId, livemode: record.livemode } };
+  return { platformId: record.accountId, livemode: record.livemode, keyKind: record.kind, credentialId: record.hash, scope: { accountId, livemode: record.livemode } };
 }

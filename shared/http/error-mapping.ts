@@ -68,5 +68,9 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
       ? { type: mapping.v1Type, code, message: error.message, param, ...declined }
       : { type: mapping.v2Type, code, message: error.message };
   const headers: Record<string, string> = error instanceof MethodNotAllowedError ? { Allow: error.allowed.join(', ') } : {};
+  if (error instanceof RateLimitError && error.retryAfterSeconds !== undefined) {
+    // The official SDK retries a 429 only when told to, under the reference API's header name.
+    Object.assign(headers, { 'Retry-After': String(error.retryAfterSeconds), 'Service-Should-Retry': 'true', 'Stripe-Should-Retry': 'true' });
+  }
   return { status: mapping.status, body: { error: body }, headers };
 }

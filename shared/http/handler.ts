@@ -6,6 +6,7 @@ import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
+import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { randomBase62 } from '#shared/ids.ts';
@@ -19,6 +20,7 @@ import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { resumeV2List, type V2Paging } from './pagination.ts';
+import { enforceRateLimit, type RateCounter, type RateLimitClass, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
 
 /** What an operation sees: the validated parameters and who asked. */
@@ -63,6 +65,8 @@ export interface HttpHandlerOptions<S extends z.ZodType> {
    * which are validated again by `params` as if sent anew. @default false
    */
   v2List?: boolean;
+  /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
+  rateLimit?: RateLimitClass;
 }
 
 export interface PipelinePorts {
@@ -71,6 +75,10 @@ export interface PipelinePorts {
   /** Keys the idempotency fingerprints and page tokens of each account. */
   secrets: AccountSecretStore;
   maxBodyBytes: number;
+  /** How long a key record read from the table is trusted (API_KEY_CACHE_SECONDS). */
+  keyCacheMillis: number;
+  rateCounter: RateCounter;
+  rateLimits: RateLimits;
 }
 
 let defaultPorts: PipelinePorts | undefined;
@@ -84,6 +92,13 @@ function pipelinePorts(): PipelinePorts {
       idempotencyStore: dynamoIdempotencyStore(table),
       secrets: dynamoAccountSecretStore(table),
       maxBodyBytes: config().MAX_BODY_BYTES,
+      keyCacheMillis: config().API_KEY_CACHE_SECONDS * 1000,
+      rateCounter: dynamoRateCounter(table),
+      rateLimits: {
+        perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
+        meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
+        meterEventStream: config().RATE_LIMIT_METER_EVENT_STREAM,
+      },
     };
   }
   return defaultPorts;
@@ -115,6 +130,14 @@ function toResult(
   return { statusCode: response.statusCode, headers, body: response.body };
 }
 
+/** The counter a request takes from, and its limit per second. */
+function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [string, number] {
+  const mode = caller.livemode ? 'live' : 'test';
+  if (kind === 'meter_events') return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test];
+  if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream];
+  return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test];
+}
+
 const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<string, string | undefined> =>
   Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 
@@ -140,7 +163,8 @@ export async function serveRequest<S extends z.ZodType>(
   try {
     const caller = options.authenticate
       ? await options.authenticate(headers)
-      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
+      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false, keyCacheMillis: ports.keyCacheMillis });
+    await enforceRateLimit(ports.rateCounter, ...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
     serviceVersion = requestedServiceVersion(headers['service-version']);
     const decoded = decodeParams({
       api,

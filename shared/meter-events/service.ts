@@ -162,7 +162,7 @@ export function meterEventService({ store, meters, queue, clock = Date.now }: Me
       if (session.expiresAt <= now) {
         throw new SessionExpiredError('The meter event session has expired; create a new one with POST /v2/billing/meter_event_session.', 'temporary_session_expired');
       }
-      return { platformId: session.platformId, livemode: session.scope.livemode, keyKind: 'secret', scope: session.scope };
+      return { platformId: session.platformId, livemode: session.scope.livemode, keyKind: 'secret', credentialId: hash, scope: session.scope };
     },
 
     /** Stores a stream request's events and queues them; they are validated when processed. */

@@ -56,6 +56,42 @@ export async function issueApiKeys(
   return { account, secret_key: secretKey, publishable_key: publishableKey };
 }
 
+/** A key as the operator names it: the key itself, or the SHA-256 hex of it (as `show-platform` lists). */
+const hashOf = (keyOrHash: string): string => (/^[0-9a-f]{64}$/.test(keyOrHash) ? keyOrHash : hashApiKey(keyOrHash));
+
+async function storedKey(store: PlatformStore, keyOrHash: string) {
+  const record = await store.findApiKey(hashOf(keyOrHash));
+  if (!record) throw new InvalidRequestError('No such API key (give the key itself, or its hash as show-platform lists it).', 'api_key_invalid');
+  return record;
+}
+
+/** Revokes a key now. Processes that read it in the last API_KEY_CACHE_SECONDS may accept it until then. */
+export async function revokeApiKey(store: PlatformStore, keyOrHash: string, now = Date.now()): Promise<{ account: string; revoked: string }> {
+  const record = await storedKey(store, keyOrHash);
+  await store.expireApiKey(record.hash, now);
+  return { account: record.accountId, revoked: record.hint };
+}
+
+/**
+ * Rolls a key: issues a new key of the same kind and mode to the same account, and makes the old one stop
+ * working at `expiresAt` (now by default; later gives clients time to switch).
+ */
+export async function rollApiKey(
+  store: PlatformStore,
+  keyOrHash: string,
+  options: { expiresAt?: number } = {},
+  now = Date.now(),
+): Promise<{ account: string; key: string; rolled: string; rolled_key_expires_at: string }> {
+  const record = await storedKey(store, keyOrHash);
+  if (record.expiresAt !== undefined && record.expiresAt <= now) throw new InvalidRequestError(`The key ${record.hint} has already expired.`, 'api_key_expired');
+  const key = generateApiKey(record.kind, record.livemode);
+  const created = await store.createApiKey({ hash: hashApiKey(key), accountId: record.accountId, livemode: record.livemode, kind: record.kind, hint: keyHint(key), created: now });
+  if (!created) throw new Error('Generated an API key that already exists');
+  const expiresAt = Math.max(now, options.expiresAt ?? now);
+  await store.expireApiKey(record.hash, expiresAt);
+  return { account: record.accountId, key, rolled: record.hint, rolled_key_expires_at: new Date(expiresAt).toISOString() };
+}
+
 /** The account a key belongs to, if the key exists. */
 export async function accountOfKey(store: PlatformStore, key: string): Promise<string | undefined> {
   return (await store.findApiKey(hashApiKey(key)))?.accountId;

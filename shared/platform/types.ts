@@ -17,6 +17,8 @@ export interface ApiKeyRecord {
   kind: KeyKind;
   hint: string;
   created: number;
+  /** When the key stops working (ms): set by a revocation (now) or a roll (now, or later for a grace period). */
+  expiresAt?: number;
 }
 
 /**
@@ -26,6 +28,11 @@ export interface ApiKeyRecord {
 export interface AccountRecord {
   id: string;
   platformId: string | null;
+  /**
+   * The mode a connected account was created in: its platform may act inside it only with keys of that mode.
+   * Absent for platforms, which have keys of both modes.
+   */
+  livemode?: boolean;
   features: { accountsV2: boolean };
   created: number;
 }
@@ -38,5 +45,7 @@ export interface PlatformStore {
   /** Writes a new key; returns false when a key with the same hash already exists. */
   createApiKey(key: ApiKeyRecord): Promise<boolean>;
   findApiKey(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Sets when an existing key stops working; false when no key has this hash. */
+  expireApiKey(hash: string, expiresAt: number): Promise<boolean>;
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
 }

@@ -26,7 +26,12 @@ describe('the v2 request pipeline', () => {
   beforeAll(async () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
-    ports = { platformStore, idempotencyStore: fakeIdempotencyStore(), secrets: fakeAccountSecretStore(), maxBodyBytes: 1024 };
+    ports = { platformStore, idempotencyStore: fakeIdempotencyStore(), secrets: fakeAccountSecretStore(),
+      maxBodyBytes: 1024,
+      keyCacheMillis: 60_000,
+      rateCounter: { take: async () => true },
+      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000 },
+    };
   });
 
   const call = (method: string, input: { body?: string; query?: string; headers?: Record<string, string> }) =>

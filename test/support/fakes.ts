@@ -25,6 +25,12 @@ export function fakePlatformStore(): PlatformStore & { accounts: Map<string, Acc
     async findApiKey(hash) {
       return keys.get(hash);
     },
+    async expireApiKey(hash, expiresAt) {
+      const key = keys.get(hash);
+      if (!key) return false;
+      keys.set(hash, { ...key, expiresAt });
+      return true;
+    },
     async listApiKeys(accountId) {
       return [...keys.values()].filter((key) => key.accountId === accountId);
     },

@@ -28,7 +28,19 @@ export default async function setup(project: TestProject) {
     port: 0,
     quiet: true,
     jobIntervalMs: 500,
-    env: { DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1', DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1', SWEEP_GRACE_SECONDS: '2', DELIVERY_TIMEOUT_MS: '2000', METER_ERROR_WINDOW_SECONDS: '1' },
+    env: {
+      DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1',
+      DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1',
+      SWEEP_GRACE_SECONDS: '2',
+      DELIVERY_TIMEOUT_MS: '2000',
+      METER_ERROR_WINDOW_SECONDS: '1',
+      // A revoked key stops working within a second; live mode gets small limits that a test can reach
+      // (test/e2e/rate-limits.test.ts), test mode roomy ones for the fuzzing and concurrency tests.
+      API_KEY_CACHE_SECONDS: '1',
+      RATE_LIMIT_PER_KEY_LIVE: '20',
+      RATE_LIMIT_METER_EVENTS_LIVE: '20',
+      RATE_LIMIT_PER_KEY_TEST: '1000',
+    },
   });
   project.provide('stack', {
     baseUrl: stack.baseUrl,

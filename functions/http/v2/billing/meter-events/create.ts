@@ -6,6 +6,6 @@ import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_events: validated and stored now, counted by the meter-events worker. */
-export const handler = httpHandler({ params: createMeterEventParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createMeterEventParams, rateLimit: 'meter_events' }, async ({ origin, params }) => ({
   body: serializeMeterEvent(await service.create(origin, params)),
 }));

@@ -1,0 +1,29 @@
+import type { RateCounter } from '#shared/http/rate-limit.ts';
+import type { Table } from './client.ts';
+import { isConditionFailure } from './conditions.ts';
+import { rateWindow } from './keys.ts';
+
+/** Counter items outlive their second by this much (TTL), so a late reader never finds a fresh count. */
+const keepSeconds = 60;
+
+/** DynamoDB adapter: one item per bucket and second, counted with a conditional `ADD` (one small write). */
+export function dynamoRateCounter(table: Table): RateCounter {
+  return {
+    async take(bucket, second, limit) {
+      try {
+        await table.update({
+          TableName: table.name,
+          Key: { PK: rateWindow.pk(bucket, second), SK: rateWindow.sk() },
+          UpdateExpression: 'ADD #count :one SET expiresAt = :expires',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': second + keepSeconds },
+        });
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+  };
+}

@@ -53,6 +53,8 @@ const schema = z.object({
   RATE_LIMIT_METER_EVENT_STREAM: z.coerce.number().int().nonnegative().default(10_000),
   /** How long a process trusts an API key it has read: a revoked or rolled key stops working within this. */
   API_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(60),
+  /** Minutes a token (v1 `POST /v1/tokens`) can be retrieved and used after creation; then it is gone. */
+  TOKEN_TTL_MINUTES: z.coerce.number().int().positive().default(10),
   /** Minutes an account link stays usable after creation. */
   ACCOUNT_LINK_TTL_MINUTES: z.coerce.number().int().positive().default(10),
   /** The service's public base URL for links to its own pages (account links); default: the request's scheme and host. */

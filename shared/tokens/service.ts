@@ -12,6 +12,8 @@ import type { Token, TokenBankAccount, TokenCard, TokenRepository } from './toke
 export interface TokenServicePorts {
   repository: TokenRepository;
   fingerprintKeys: AccountSecretStore;
+  /** How long a token can be retrieved and used after its creation. */
+  ttlMillis: number;
   clock?: () => number;
 }
 
@@ -61,7 +63,7 @@ function checkCard(card: CardParams, livemode: boolean, now: number) {
 }
 
 /** v1 tokens: card, bank account, CVC update, person, PII and account data exchanged for a single-use id. */
-export function tokenService({ repository, fingerprintKeys, clock = Date.now }: TokenServicePorts) {
+export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = Date.now }: TokenServicePorts) {
   async function cardOf(scope: Scope, card: CardParams, now: number): Promise<TokenCard> {
     const { number, month, year, brand, testCard } = checkCard(card, scope.livemode, now);
     return {
@@ -144,7 +146,7 @@ export function tokenService({ repository, fingerprintKeys, clock = Date.now }: 
         );
       }
       const now = clock();
-      const base = { id: newId('tok', now), scope, created: now, clientIp, used: false };
+      const base = { id: newId('tok', now), scope, created: now, expiresAt: now + ttlMillis, clientIp, used: false };
       let token: Token;
       if (params.card !== undefined) {
         if (typeof params.card === 'string') throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');
@@ -169,7 +171,7 @@ export function tokenService({ repository, fingerprintKeys, clock = Date.now }: 
     },
 
     async retrieve(scope: Scope, id: string): Promise<Token> {
-      const token = await repository.get(scope, id);
+      const token = await repository.get(scope, id, clock());
       if (!token) throw new NotFoundError('token', id);
       return token;
     },

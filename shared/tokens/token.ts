@@ -50,6 +50,8 @@ interface TokenBase {
   scope: Scope;
   /** Milliseconds. */
   created: number;
+  /** Milliseconds: after this the token can be neither retrieved nor used, and the table's TTL removes it. */
+  expiresAt: number;
   clientIp: string | null;
   used: boolean;
 }
@@ -67,7 +69,7 @@ export type Token = TokenBase &
 
 export type TokenOf<T extends TokenType> = Extract<Token, { type: T }>;
 
-/** Why a conditional consumption did not happen. */
+/** Why a conditional consumption did not happen (an expired token is `missing`). */
 export type ConsumeOutcome<T extends ConsumableTokenType> =
   | { outcome: 'consumed'; token: TokenOf<T> }
   | { outcome: 'missing' }
@@ -77,7 +79,8 @@ export type ConsumeOutcome<T extends ConsumableTokenType> =
 /** Storage port for tokens. */
 export interface TokenRepository {
   create(token: Token): Promise<void>;
-  get(scope: Scope, id: string): Promise<Token | undefined>;
+  /** The token, unless it does not exist in `scope` or has expired by `now`. */
+  get(scope: Scope, id: string, now: number): Promise<Token | undefined>;
   /**
    * Marks the token used in one conditional write: it must exist in `scope`, be of `type` and be unused.
    * On failure, the item as it was tells which of the three failed.

@@ -1,3 +1,4 @@
+import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
@@ -6,7 +7,11 @@ import { tokenService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireTokenService = () =>
-  tokenService({ repository: dynamoTokenRepository(serviceTable()), fingerprintKeys: dynamoAccountSecretStore(serviceTable()) });
+  tokenService({
+    repository: dynamoTokenRepository(serviceTable()),
+    fingerprintKeys: dynamoAccountSecretStore(serviceTable()),
+    ttlMillis: config().TOKEN_TTL_MINUTES * 60_000,
+  });
 
 /** The consumption port on the real table, for the v2 account and person handlers (`account_token`, `person_token`). */
 export const wireTokenConsumer = (): TokenConsumer => tokenConsumer({ repository: dynamoTokenRepository(serviceTable()) });

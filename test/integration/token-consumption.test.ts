@@ -3,15 +3,19 @@ import type Stripe from 'stripe';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { tokenConsumer, type TokenConsumer } from '#shared/tokens/consume.ts';
-import { newPlatform, sdk, stackTable } from '../support/stack.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { token as tokenKeys } from '#shared/data/keys.ts';
+import { api, newPlatform, sdk, stackTable } from '../support/stack.ts';
 
 describe('consuming account and person tokens (the port v2 accounts and persons call)', () => {
   let client: Stripe;
+  let secretKey: string;
   let scope: Scope;
   let consumer: TokenConsumer;
   beforeAll(async () => {
     const platform = await newPlatform();
     client = sdk(platform.publishable_key);
+    secretKey = platform.secret_key;
     scope = { accountId: platform.account, livemode: false };
     consumer = tokenConsumer({ repository: dynamoTokenRepository(stackTable()) });
   });
@@ -116,5 +120,21 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     expect(await client.tokens.retrieve(person.id)).toMatchObject({ used: false });
     expect(await client.tokens.retrieve(card.id)).toMatchObject({ used: false });
     await expect(consumer.consume(scope, person.id, 'person', 'person_token')).resolves.toMatchObject({ id: person.id });
+  });
+
+  it('expires a token 10 minutes after creation: the TTL removes it, and reads refuse it before TTL gets there', async () => {
+    const token = await client.tokens.create({ person: { first_name: 'Late' } });
+    const table = stackTable();
+    const key = { PK: tokenKeys.pk(scope, token.id), SK: tokenKeys.sk() };
+    const item = await table.get(key);
+    expect(item?.expiresAt).toBe(token.created + 600);
+
+    // When its expiry passes (DynamoDB deletes expired items lazily, up to days later)
+    await table.client.send(new UpdateCommand({ TableName: table.name, Key: key, UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+
+    // Then it can be neither retrieved nor used
+    const retrieved = await api('GET', `/v1/tokens/${token.id}`, { key: secretKey });
+    expect(retrieved.status).toBe(404);
+    await expect(consumer.consume(scope, token.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing', param: 'person_token' });
   });
 });

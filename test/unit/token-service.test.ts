@@ -17,12 +17,13 @@ function fakeTokenRepository(): TokenRepository & { items: Map<string, Token> } 
     async create(token) {
       items.set(id(token.scope, token.id), structuredClone(token));
     },
-    async get(scope, tokenId) {
-      return items.get(id(scope, tokenId));
-    },
-    async consume(scope, tokenId, type) {
+    async get(scope, tokenId, at) {
       const token = items.get(id(scope, tokenId));
-      if (!token) return { outcome: 'missing' };
+      return token && token.expiresAt > at ? token : undefined;
+    },
+    async consume(scope, tokenId, type, at) {
+      const token = items.get(id(scope, tokenId));
+      if (!token || token.expiresAt <= at) return { outcome: 'missing' };
       if (token.type !== type) return { outcome: 'wrong_type', actualType: token.type };
       if (token.used) return { outcome: 'used' };
       token.used = true;
@@ -39,7 +40,7 @@ const now = Date.UTC(2026, 5, 15, 12);
 function setup() {
   const repository = fakeTokenRepository();
   const keys = fakeAccountSecretStore();
-  return { repository, service: tokenService({ repository, fingerprintKeys: keys, clock: () => now }) };
+  return { repository, service: tokenService({ repository, fingerprintKeys: keys, ttlMillis: 10 * 60_000, clock: () => now }) };
 }
 
 async function failure(run: () => Promise<unknown>): Promise<CardError | InvalidRequestError> {
@@ -150,9 +151,21 @@ describe('token variants', () => {
 });
 
 describe('token consumption', () => {
+  it('lets a token be retrieved and used for 10 minutes, then never again', async () => {
+    const { service, repository } = setup();
+    const token = await service.create(testScope, { person: { first_name: 'Jenny' } }, null);
+    const lateService = tokenService({ repository, fingerprintKeys: fakeAccountSecretStore(), ttlMillis: 10 * 60_000, clock: () => now + 10 * 60_000 });
+    const lateConsumer = tokenConsumer({ repository, clock: () => now + 10 * 60_000 });
+
+    expect(token.expiresAt).toBe(now + 10 * 60_000);
+    await expect(service.retrieve(testScope, token.id)).resolves.toMatchObject({ id: token.id });
+    await expect(lateService.retrieve(testScope, token.id)).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(lateConsumer.consume(testScope, token.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing' });
+  });
+
   it('uses a token once and explains every refusal with the given param', async () => {
     const { service, repository } = setup();
-    const consumer = tokenConsumer({ repository });
+    const consumer = tokenConsumer({ repository, clock: () => now });
     const person = await service.create(testScope, { person: { first_name: 'Jenny' } }, null);
     const cardToken = await service.create(testScope, card(), null);
 

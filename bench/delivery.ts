@@ -2,6 +2,7 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startServiceProcess } from '#local/service-process.ts';
 import { cpuMeter, hostProbeMillis } from './cpu.ts';
+import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**
  * `npm run bench:delivery`: event delivery through the local stack.
@@ -34,7 +35,7 @@ const hookBase = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 // loop; BENCH_BASE_URL and BENCH_SECRET_KEY point the benchmark at a stack that is already running instead.
 const service = process.env.BENCH_BASE_URL
   ? { baseUrl: process.env.BENCH_BASE_URL, secretKey: process.env.BENCH_SECRET_KEY ?? '', pid: undefined, stop: async () => null }
-  : await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  : await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', ...benchmarkRateLimits });
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 const { port } = new URL(service.baseUrl);
 const auth = `Bearer ${service.secretKey}`;

@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
 import { startLocalStack } from '#local/stack.ts';
+import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**
  * `npm run bench:http`: requests per second and latency of the local stack's HTTP path (gateway,
@@ -8,7 +9,7 @@ import { startLocalStack } from '#local/stack.ts';
 const concurrency = 32;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 
-const stack = await startLocalStack({ port: 0, quiet: true });
+const stack = await startLocalStack({ port: 0, quiet: true, env: benchmarkRateLimits });
 const { port } = new URL(stack.baseUrl);
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const auth = `Bearer ${stack.defaultPlatform.secret_key}`;

@@ -8,6 +8,7 @@ import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
 import { cpuTally, hostProbeMillis } from './cpu.ts';
+import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**
  * `npm run bench:meter`: usage metering through the local stack (service in its own process).
@@ -38,7 +39,7 @@ const pollers = process.env.LOCAL_WORKER_CONCURRENCY ?? '1';
 // the stream: a batch of ten 100-event stream messages holds DynamoDB Local's one SQLite writer thread for
 // about a second, which showed as one slow second in every ten.
 const apiPriorityMs = process.env.LOCAL_API_PRIORITY_MS ?? '60000';
-const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers, LOCAL_API_PRIORITY_MS: apiPriorityMs });
+const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers, LOCAL_API_PRIORITY_MS: apiPriorityMs, ...benchmarkRateLimits });
 const dynamodbEndpoint = /DynamoDB Local\s+(\S+)/.exec(service.output())![1]!;
 const agent = new Agent({ keepAlive: true, maxSockets: 128 });
 const { port } = new URL(service.baseUrl);

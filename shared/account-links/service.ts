@@ -52,7 +52,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
         );
       }
       // A link is a way to change the account, so making one takes a turn of the account's update limit.
-      return limiter(account.id, async () => {
+      return limiter(origin.scope, account.id, async () => {
         const now = clock();
         const linkSecret = secret();
         const link: AccountLink = {

@@ -91,6 +91,19 @@ export function accountService({ accounts, persons, events, gate, limiter, token
     return account;
   }
 
+  /**
+   * The account as `first` holds it on the first call (read before taking an update slot, to check who owns
+   * it), then fresh from the table: a retry after a lost optimistic race must see the winner's write.
+   */
+  function thenFresh<T>(first: T, reload: () => Promise<T>): () => Promise<T> {
+    let used = false;
+    return () => {
+      if (used) return reload();
+      used = true;
+      return Promise.resolve(first);
+    };
+  }
+
   const personScope = (account: V2Account): Scope => ({ accountId: account.id, livemode: account.scope.livemode });
 
   async function existingPerson(account: V2Account, id: string): Promise<AccountPerson> {
@@ -145,13 +158,13 @@ export function accountService({ accounts, persons, events, gate, limiter, token
       await gate(origin.platformId);
       refuseTokenWithIdentity(params);
       const { account_token: token, include: _include, ...rest } = params;
-      return limiter(id, async () => {
-        await open(origin.scope, id);
+      const account = await open(origin.scope, id);
+      return limiter(origin.scope, id, async () => {
         const identity = await tokenIdentity(origin.scope, token);
         return changeAndEmit(
           { repository: accounts, events },
           origin,
-          () => open(origin.scope, id),
+          thenFresh(account, () => open(origin.scope, id)),
           (current) => {
             const now = clock();
             const next = applyAccountParams(current, rest, now);
@@ -164,11 +177,12 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async close(origin: EventOrigin, id: string, params: { applied_configurations?: ConfigurationName[] }): Promise<V2Account> {
       await gate(origin.platformId);
-      return limiter(id, () =>
+      const account = await open(origin.scope, id);
+      return limiter(origin.scope, id, () =>
         changeAndEmit(
           { repository: accounts, events },
           origin,
-          () => open(origin.scope, id),
+          thenFresh(account, () => open(origin.scope, id)),
           (current) => {
             const applied = appliedConfigurations(current);
             const named = params.applied_configurations;
@@ -188,8 +202,8 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async createPerson(origin: EventOrigin, accountId: string, params: PersonParams): Promise<AccountPerson> {
       await gate(origin.platformId);
-      return limiter(accountId, async () => {
-        const account = await open(origin.scope, accountId);
+      const account = await open(origin.scope, accountId);
+      return limiter(origin.scope, accountId, async () => {
         const { person_token: token, ...fields } = params;
         const now = clock();
         const blank: AccountPerson = { id: newId('person', now), scope: personScope(account), version: 1, created: now, updated: now, fields: {} };
@@ -216,15 +230,15 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async updatePerson(origin: EventOrigin, accountId: string, id: string, params: PersonParams): Promise<AccountPerson> {
       await gate(origin.platformId);
-      return limiter(accountId, async () => {
-        const account = await open(origin.scope, accountId);
-        await existingPerson(account, id);
+      const account = await open(origin.scope, accountId);
+      const person = await existingPerson(account, id);
+      return limiter(origin.scope, accountId, async () => {
         const { person_token: token, ...fields } = params;
         const fromToken = await personTokenFields(origin.scope, token);
         return changeAndEmit(
           { repository: persons, events },
           origin,
-          () => existingPerson(account, id),
+          thenFresh(person, () => existingPerson(account, id)),
           (current) => {
             const now = clock();
             const next = applyPersonParams(current, fields, now);
@@ -237,9 +251,9 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async deletePerson(origin: EventOrigin, accountId: string, id: string): Promise<AccountPerson> {
       await gate(origin.platformId);
-      return limiter(accountId, async () => {
-        const account = await open(origin.scope, accountId);
-        const person = await existingPerson(account, id);
+      const account = await open(origin.scope, accountId);
+      const person = await existingPerson(account, id);
+      return limiter(origin.scope, accountId, async () => {
         const outbox = await events.prepare(origin, personEvents('deleted', person));
         if (!(await persons.delete(person.scope, id, outbox))) throw new NotFoundError('person', id);
         await events.dispatch(outbox);

@@ -1,22 +1,25 @@
 import { RateLimitError } from '#shared/errors.ts';
 import { randomBase62 } from '#shared/ids.ts';
+import type { Scope } from '#shared/platform/types.ts';
 
-/** Storage port for the per-account concurrency leases. */
+/** Storage port for the per-account concurrency leases, kept per owner (scope) and account. */
 export interface UpdateSlots {
   /** Takes one of `limit` slots; undefined when all are held. */
-  acquire(accountId: string, owner: string, limit: number, now?: number): Promise<number | undefined>;
-  release(accountId: string, slot: number, owner: string): Promise<void>;
+  acquire(owner: Scope, accountId: string, holder: string, limit: number, now?: number): Promise<number | undefined>;
+  release(owner: Scope, accountId: string, slot: number, holder: string): Promise<void>;
 }
 
 /**
  * Runs `work` while holding one of the account's update slots: at most `limit` requests change one account
  * at a time, the next gets 429 `account_rate_limit_exceeded`. Lost updates are prevented separately, by
- * the versioned conditional writes; this only bounds contention.
+ * the versioned conditional writes; this only bounds contention. Callers take a slot only once they have
+ * found the account in `owner`'s scope, and slots are kept per owner: nobody else's requests (another
+ * platform's, the other mode's) can use up an account's slots.
  */
 export function accountUpdateLimiter(slots: UpdateSlots, limit: number) {
-  return async function limited<T>(accountId: string, work: () => Promise<T>): Promise<T> {
-    const owner = randomBase62(16);
-    const slot = await slots.acquire(accountId, owner, limit);
+  return async function limited<T>(owner: Scope, accountId: string, work: () => Promise<T>): Promise<T> {
+    const holder = randomBase62(16);
+    const slot = await slots.acquire(owner, accountId, holder, limit);
     if (slot === undefined) {
       throw new RateLimitError(
         `Account ${accountId} is being changed by too many requests at once (its limit is ${limit}); retry after the others finish.`,
@@ -26,7 +29,7 @@ export function accountUpdateLimiter(slots: UpdateSlots, limit: number) {
     try {
       return await work();
     } finally {
-      await slots.release(accountId, slot, owner);
+      await slots.release(owner, accountId, slot, holder);
     }
   };
 }

@@ -42,7 +42,7 @@ export const dynamoPersonRepository = (table: Table): PersonRepository => ownedR
 export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlots {
   const { client, name } = table;
   return {
-    async acquire(accountId, owner, limit, now = Date.now()) {
+    async acquire(scope, accountId, owner, limit, now = Date.now()) {
       const start = Math.floor(Math.random() * limit);
       for (let i = 0; i < limit; i++) {
         const slot = (start + i) % limit;
@@ -50,7 +50,7 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
           await client.send(
             new PutCommand({
               TableName: name,
-              Item: { PK: accountUpdateSlot.pk(accountId), SK: accountUpdateSlot.sk(slot), owner, leasedUntil: now + leaseMillis, expiresAt: epochSeconds(now + leaseMillis) + 3600 },
+              Item: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot), owner, leasedUntil: now + leaseMillis, expiresAt: epochSeconds(now + leaseMillis) + 3600 },
               ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
               ExpressionAttributeValues: { ':now': now },
             }),
@@ -62,12 +62,12 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
       }
       return undefined;
     },
-    async release(accountId, slot, owner) {
+    async release(scope, accountId, slot, owner) {
       try {
         await client.send(
           new DeleteCommand({
             TableName: name,
-            Key: { PK: accountUpdateSlot.pk(accountId), SK: accountUpdateSlot.sk(slot) },
+            Key: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) },
             ConditionExpression: '#owner = :owner',
             ExpressionAttributeNames: { '#owner': 'owner' },
             ExpressionAttributeValues: { ':owner': owner },

@@ -214,7 +214,7 @@ export const rateWindow = {
 
 /** The leases that bound how many requests change one v2 account at once (slot 0 … limit - 1). */
 export const accountUpdateSlot = {
-  pk: (accountId: string) => `ACCOUNT_UPDATE_SLOTS#${accountId}`,
+  pk: (owner: Scope, accountId: string) => `ACCOUNT_UPDATE_SLOTS#${owner.accountId}#${mode(owner.livemode)}#${accountId}`,
   sk: (slot: number) => `SLOT#${slot}`,
 };
 

@@ -305,9 +305,12 @@ describe('account links: the hosted onboarding flow in a browser', () => {
 
 describe('account links: the hosted pages over HTTP', () => {
   let client: Stripe;
+  let owner: { accountId: string; livemode: boolean };
   let link: Stripe.V2.Core.AccountLink;
   beforeAll(async () => {
-    client = sdk((await newPlatform()).secret_key);
+    const platform = await newPlatform();
+    owner = { accountId: platform.account, livemode: false };
+    client = sdk(platform.secret_key);
     const account = await merchantAccount(client);
     link = await createLinkWithSdk(client, {
       account: account.id,
@@ -350,7 +353,7 @@ describe('account links: the hosted pages over HTTP', () => {
     const { account, post } = await openedLink('https://platform.example/return');
     const slots = dynamoUpdateSlots(stackTable());
     const held: number[] = [];
-    for (let i = 0; i < updateConcurrency; i++) held.push((await slots.acquire(account.id, `holder${i}`, updateConcurrency))!);
+    for (let i = 0; i < updateConcurrency; i++) held.push((await slots.acquire(owner, account.id, `holder${i}`, updateConcurrency))!);
     try {
       const busy = await post(completeForm);
       expect(busy.status).toBe(429);
@@ -358,7 +361,7 @@ describe('account links: the hosted pages over HTTP', () => {
       expect(html).toContain('role="alert"');
       expect(html).toContain('Too many changes are being made to this account');
     } finally {
-      await Promise.all(held.map((slot, i) => slots.release(account.id, slot, `holder${i}`)));
+      await Promise.all(held.map((slot, i) => slots.release(owner, account.id, slot, `holder${i}`)));
     }
     const saved = await post(completeForm);
     expect(saved.status).toBe(303);
@@ -479,7 +482,8 @@ describe('POST /v2/core/account_links errors', () => {
     // Given every update slot of the account is held by requests in flight
     const slots = dynamoUpdateSlots(stackTable());
     const held: number[] = [];
-    for (let i = 0; i < updateConcurrency; i++) held.push((await slots.acquire(account.id, `holder${i}`, updateConcurrency))!);
+    const owner = { accountId: platform.account, livemode: false };
+    for (let i = 0; i < updateConcurrency; i++) held.push((await slots.acquire(owner, account.id, `holder${i}`, updateConcurrency))!);
     expect(held.every((slot) => slot !== undefined)).toBe(true);
     try {
       // When a link is created
@@ -488,7 +492,7 @@ describe('POST /v2/core/account_links errors', () => {
       expect(answer.status).toBe(429);
       expect(answer.body.error).toMatchObject({ type: 'rate_limit', code: 'account_rate_limit_exceeded' });
     } finally {
-      await Promise.all(held.map((slot, i) => slots.release(account.id, slot, `holder${i}`)));
+      await Promise.all(held.map((slot, i) => slots.release(owner, account.id, slot, `holder${i}`)));
     }
     // and once they are free, it works again
     expect((await createLink({ account: account.id, use_case: useCase() })).status).toBe(200);

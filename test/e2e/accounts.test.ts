@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { api, newPlatform, sdk } from '../support/stack.ts';
+import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
+import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
+
+const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const merchantAccount = {
@@ -14,9 +17,12 @@ const merchantAccount = {
 describe('v2 accounts and persons through the official SDK', () => {
   let client: Stripe;
   let secretKey: string;
+  let ownerPlatform: string;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
-    secretKey = (await newPlatform()).secret_key;
+    const platform = await newPlatform();
+    secretKey = platform.secret_key;
+    ownerPlatform = platform.account;
     client = sdk(secretKey);
     receiver = await startWebhookReceiver();
   });
@@ -199,6 +205,33 @@ describe('v2 accounts and persons through the official SDK', () => {
     expect(limited[0]!.body.error).toMatchObject({ type: 'rate_limit', code: 'account_rate_limit_exceeded' });
     const final = await client.v2.core.accounts.retrieve(account.id);
     expect(Object.keys(final.metadata!).sort()).toEqual(accepted.map(([, i]) => `k${i}`).sort());
+  });
+
+  it('checks who owns an account before taking an update slot: a stranger gets 404 and cannot starve the owner', async () => {
+    const account = await client.v2.core.accounts.create({});
+    const stranger = await newPlatform();
+    const ownerScope = { accountId: ownerPlatform, livemode: false };
+
+    // Given every one of the owner's update slots is held by requests in flight
+    const slots = dynamoUpdateSlots(stackTable());
+    const held = await Promise.all(Array.from({ length: updateConcurrency }, (_, i) => slots.acquire(ownerScope, account.id, `holder${i}`, updateConcurrency)));
+    try {
+      // When a stranger, and the owner's other mode, update the account
+      const strange = await api('POST', `/v2/core/accounts/${account.id}`, { key: stranger.secret_key, json: { metadata: { x: 'y' } } });
+      // Then they learn nothing but 404, as for any unknown id (not the 429 that would tell it exists)
+      expect(strange.status).toBe(404);
+      expect(strange.body.error).toMatchObject({ code: 'not_found' });
+    } finally {
+      await Promise.all(held.map((slot, i) => slots.release(ownerScope, account.id, slot!, `holder${i}`)));
+    }
+
+    // And a flood of the stranger's updates leaves every one of the owner's concurrent updates through
+    const [flood, own] = await Promise.all([
+      Promise.all(Array.from({ length: 30 }, () => api('POST', `/v2/core/accounts/${account.id}`, { key: stranger.secret_key, json: { metadata: { x: 'y' } } }))),
+      Promise.all(Array.from({ length: updateConcurrency }, (_, i) => api('POST', `/v2/core/accounts/${account.id}`, { key: secretKey, json: { metadata: { [`own${i}`]: 'v' } } }))),
+    ]);
+    expect(flood.every((answer) => answer.status === 404)).toBe(true);
+    expect(own.map((answer) => answer.status)).toEqual(Array(updateConcurrency).fill(200));
   });
 });
 

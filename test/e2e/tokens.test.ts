@@ -81,11 +81,12 @@ describe('v1 tokens through the official SDK', () => {
     expect(Math.abs(token.created - Date.now() / 1000)).toBeLessThan(60);
   });
 
-  it('retrieves a token with either key, and answers 404 resource_missing for an unknown one', async () => {
-    const created = await secret.tokens.create({ card: { number: '5555 5555 5555 4444', exp_month: '12', exp_year: nextYear } });
+  it('retrieves a token with the secret key only, and answers 404 resource_missing for an unknown one', async () => {
+    const created = await publishable.tokens.create({ card: { number: '5555 5555 5555 4444', exp_month: '12', exp_year: nextYear } });
     expect(created.card).toMatchObject({ brand: 'MasterCard', last4: '4444', cvc_check: null });
-    expect(await publishable.tokens.retrieve(created.id)).toEqual(created);
     expect(await secret.tokens.retrieve(created.id)).toEqual(created);
+    // The reference needs a secret key to read a token back: a publishable key (in a browser) only makes them.
+    await expect(publishable.tokens.retrieve(created.id)).rejects.toMatchObject({ statusCode: 403, code: 'secret_key_required', rawType: 'invalid_request_error' });
 
     await expect(secret.tokens.retrieve('tok_unknown')).rejects.toMatchObject({
       statusCode: 404,

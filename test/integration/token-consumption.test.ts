@@ -35,7 +35,7 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     for (const { reason } of lost) {
       expect(reason).toMatchObject({ code: 'token_already_used', param: 'person_token', message: `You cannot use a Service token more than once: ${token.id}.` });
     }
-    expect(await client.tokens.retrieve(token.id)).toMatchObject({ id: token.id, used: true });
+    expect(await sdk(secretKey).tokens.retrieve(token.id)).toMatchObject({ id: token.id, used: true });
   });
 
   it('returns the stored account data in v1 names, identity numbers only as flags', async () => {
@@ -117,8 +117,8 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     await expect(consumer.consume(scope, card.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'parameter_invalid', param: 'person_token' });
 
     // None of the refusals used the tokens up.
-    expect(await client.tokens.retrieve(person.id)).toMatchObject({ used: false });
-    expect(await client.tokens.retrieve(card.id)).toMatchObject({ used: false });
+    expect(await sdk(secretKey).tokens.retrieve(person.id)).toMatchObject({ used: false });
+    expect(await sdk(secretKey).tokens.retrieve(card.id)).toMatchObject({ used: false });
     await expect(consumer.consume(scope, person.id, 'person', 'person_token')).resolves.toMatchObject({ id: person.id });
   });
 

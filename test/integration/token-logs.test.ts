@@ -23,7 +23,7 @@ describe('logs of token requests', () => {
       await expect(tokens.tokens.create({ card: { number: '4929123456789015', exp_month: '8', exp_year: year, cvc: '9183' } })).rejects.toMatchObject({ statusCode: 402 });
       await expect(tokens.tokens.create({ card: { number: '4242424242424241', exp_month: '8', exp_year: year } })).rejects.toMatchObject({ statusCode: 402 });
       await expect(tokens.tokens.create({ bank_account: { country: 'US', account_number: '987654321', routing_number: '110000000' } })).rejects.toMatchObject({ statusCode: 400 });
-      await tokens.tokens.retrieve(created.id);
+      await client(service.secretKey, service.baseUrl).tokens.retrieve(created.id);
     } finally {
       await service.stop();
     }

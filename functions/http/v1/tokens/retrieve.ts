@@ -5,7 +5,7 @@ import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();
 
-/** GET /v1/tokens/{id} */
-export const handler = httpHandler({ params: retrieveTokenParams, allowPublishableKey: true }, async ({ caller, pathParameters }) => ({
+/** GET /v1/tokens/{id}: a secret key only (a publishable key may create tokens, never read them back) */
+export const handler = httpHandler({ params: retrieveTokenParams }, async ({ caller, pathParameters }) => ({
   body: serializeToken(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

@@ -168,6 +168,16 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
   }
 
+  // A request head over Node's limit (16 KiB) never reaches a handler; answer it in the API's error shape, as
+  // the API answers everything else, instead of Node's bare 431 (the client may send anything after that).
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    if (error.code !== 'HPE_HEADER_OVERFLOW' || !socket.writable) return void socket.destroy();
+    const v2 = /^[A-Z]+ \/v2[/?\s]/.test(error.rawPacket?.subarray(0, 16).toString('latin1') ?? '');
+    const message = 'The request line and headers are larger than the 16 KiB this service accepts.';
+    const body = JSON.stringify({ error: { type: 'invalid_request_error', code: 'request_header_too_large', message, ...(v2 ? {} : { param: null }) } });
+    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+
   // Node closes idle keep-alive connections after 5 s, so a client reusing one just then gets ECONNRESET;
   // hold them open about as long as cloud load balancers do.
   server.keepAliveTimeout = 65_000;

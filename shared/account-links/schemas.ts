@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { idParam } from '#shared/http/params.ts';
 import { configurationNames } from '#shared/accounts/capabilities.ts';
 import { useCaseTypes } from './account-link.ts';
 
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
 
 const useCaseMember = z.strictObject({
-  configurations: z.array(z.enum(configurationNames)).min(1, 'must name at least one configuration'),
+  configurations: z.array(z.enum(configurationNames)).min(1, 'must name at least one configuration').max(configurationNames.length),
   refresh_url: webUrl,
   return_url: webUrl.optional(),
   collection_options: z
@@ -34,7 +35,7 @@ const useCase = z
   });
 
 export const createAccountLinkParams = z.strictObject({
-  account: z.string().min(1).max(255),
+  account: idParam(),
   use_case: useCase,
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerParam } from '#shared/http/params.ts';
+import { idParam, integerParam } from '#shared/http/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**
@@ -30,7 +30,7 @@ const attestation = (required: boolean) =>
     ip: required ? z.ipv4().or(z.ipv6()) : z.ipv4().or(z.ipv6()).optional(),
     user_agent: text(1000).optional(),
   });
-const filesDocument = z.strictObject({ files: z.array(z.string().min(1)).min(1).max(10), type: z.literal('files') });
+const filesDocument = z.strictObject({ files: z.array(idParam()).min(1).max(10).max(10), type: z.literal('files') });
 const frontBackDocument = (required: boolean) =>
   z.strictObject({ type: z.literal('front_back'), front_back: z.strictObject({ front: required ? z.string().min(1) : z.string().min(1).optional(), back: z.string().min(1).optional() }) });
 /** An id number: the value is accepted and checked, then dropped; only the type is kept. */
@@ -92,8 +92,8 @@ const businessDocuments = (create: boolean) =>
     company_tax_id_verification: filesDocument.optional(),
     primary_verification: frontBackDocument(create).optional(),
     proof_of_address: filesDocument.optional(),
-    proof_of_registration: z.strictObject({ files: z.array(z.string().min(1)).min(1), signer: z.strictObject({ person: z.string().min(1) }).optional(), type: z.literal('files') }).optional(),
-    proof_of_ultimate_beneficial_ownership: z.strictObject({ files: z.array(z.string().min(1)).min(1), signer: z.strictObject({ person: z.string().min(1) }).optional(), type: z.literal('files') }).optional(),
+    proof_of_registration: z.strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') }).optional(),
+    proof_of_ultimate_beneficial_ownership: z.strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') }).optional(),
   });
 
 const entityType = z.enum(['company', 'government_entity', 'individual', 'non_profit']);
@@ -156,7 +156,7 @@ const configuration = (create: boolean) => {
         automatic_indirect_tax: z.strictObject({ exempt: z.enum(['exempt', 'none', 'reverse']).optional(), ip_address: z.ipv4().or(z.ipv6()).optional(), ...(create ? {} : { validate_location: z.enum(['auto', 'deferred', 'immediately']).optional() }) }).optional(),
         billing: z
           .strictObject({
-            ...(create ? {} : { default_payment_method: z.string().min(1).optional() }),
+            ...(create ? {} : { default_payment_method: idParam().optional() }),
             invoice: z
               .strictObject({
                 custom_fields: z.array(z.strictObject({ name: text(40), value: text(140) })).max(4).optional(),
@@ -170,7 +170,7 @@ const configuration = (create: boolean) => {
           .optional(),
         capabilities: capabilityMap(customerCapabilities, create).optional(),
         shipping: z.strictObject({ address: address(false).optional(), name: text(300).optional(), phone: text(40).optional() }).optional(),
-        test_clock: z.string().min(1).optional(),
+        test_clock: idParam().optional(),
       })
       .optional(),
     merchant: z
@@ -207,7 +207,7 @@ const defaults = (create: boolean) =>
   z.strictObject({
     currency: currency.optional(),
     locales: z.array(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale such as en-US')).max(10).optional(),
-    ...(create ? {} : { payout_methods: z.record(z.string().min(1), z.string().min(1)).optional() }),
+    ...(create ? {} : { payout_methods: z.record(z.string().min(1).max(100), idParam()).refine((map) => Object.keys(map).length <= 20, 'payout_methods can have at most 20 entries').optional() }),
     profile: z.strictObject({ business_url: z.url().max(5000).optional(), doing_business_as: text(300).optional(), product_description: text(5000).optional() }).optional(),
     responsibilities: z
       .strictObject({ fees_collector: z.enum(['application', 'application_custom', 'application_express', 'service']), losses_collector: z.enum(['application', 'service']) })
@@ -216,11 +216,11 @@ const defaults = (create: boolean) =>
 
 export const includeValues = ['configuration.customer', 'configuration.merchant', 'configuration.recipient', 'defaults', 'future_requirements', 'identity', 'requirements'] as const;
 export type AccountInclude = (typeof includeValues)[number];
-const include = z.array(z.enum(includeValues)).optional();
+const include = z.array(z.enum(includeValues)).max(includeValues.length * 2).optional();
 const configurationName = z.enum(['customer', 'merchant', 'recipient']);
 
 const accountFields = (create: boolean) => ({
-  account_token: z.string().min(1).optional(),
+  account_token: idParam().optional(),
   configuration: configuration(create).optional(),
   contact_email: email.optional(),
   contact_phone: text(40).optional(),
@@ -236,21 +236,21 @@ export const createAccountParams = z.strictObject(accountFields(true));
 export const updateAccountParams = z.strictObject(accountFields(false));
 export const retrieveAccountParams = z.strictObject({ include });
 export const listAccountsParams = z.strictObject({
-  applied_configurations: z.array(configurationName).optional(),
+  applied_configurations: z.array(configurationName).max(6).optional(),
   closed: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
   limit: integerParam(1, 100).optional(),
 });
-export const closeAccountParams = z.strictObject({ applied_configurations: z.array(configurationName).optional() });
+export const closeAccountParams = z.strictObject({ applied_configurations: z.array(configurationName).max(6).optional() });
 
 export const createPersonParams = z.strictObject({
   ...personFields(true),
   additional_terms_of_service: z.strictObject({ account: attestation(true).optional() }).optional(),
-  person_token: z.string().min(1).optional(),
+  person_token: idParam().optional(),
 });
 export const updatePersonParams = z.strictObject({
   ...personFields(false),
   additional_terms_of_service: z.strictObject({ account: attestation(false).optional() }).optional(),
-  person_token: z.string().min(1).optional(),
+  person_token: idParam().optional(),
 });
 export const listPersonsParams = z.strictObject({ limit: integerParam(1, 100).optional() });
 export const noParams = z.strictObject({});

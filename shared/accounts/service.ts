@@ -1,4 +1,5 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { checkMetadataSize } from '#shared/http/params.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
@@ -64,7 +65,7 @@ function applyAccountParams(current: V2Account, params: AccountParams, now: numb
     contactPhone: pick(params.contact_phone, current.contactPhone),
     displayName: pick(params.display_name, current.displayName),
     dashboard: pick(params.dashboard, current.dashboard),
-    metadata: params.metadata ? (mergeUpdate(current.metadata, params.metadata) as Record<string, string>) : current.metadata,
+    metadata: params.metadata ? checkMetadataSize(mergeUpdate(current.metadata, params.metadata) as Record<string, string>) : current.metadata,
     configuration: applyConfiguration(current.configuration, params.configuration),
     defaults: params.defaults ? mergeUpdate(current.defaults, params.defaults) : current.defaults,
     identity: applyIdentity(current.identity, params.identity as Record<string, unknown> | undefined, now),

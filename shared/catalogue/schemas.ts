@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, emptyable, expandParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () => z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code').transform((code) => code.toLowerCase());
 
@@ -31,7 +31,7 @@ export const unitAmountDecimalParam = () => z.string().regex(/^\d{1,12}(\.\d{1,1
 
 export const createPriceParams = z.strictObject({
   currency: currencyParam(),
-  product: z.string().min(1).optional(),
+  product: idParam().optional(),
   product_data: z
     .strictObject({
       name: productFields.name,
@@ -57,7 +57,7 @@ export const listPricesParams = z.strictObject({
   ...v1ListParams,
   active: booleanParam().optional(),
   currency: currencyParam().optional(),
-  product: z.string().min(1).optional(),
+  product: idParam().optional(),
   type: z.enum(['one_time', 'recurring']).optional(),
 });
 

@@ -10,6 +10,7 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { config } from '#shared/config.ts';
 import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { guardItemSizes } from './item-size.ts';
 
 export type ItemKey = { PK: string; SK: string };
 type Item = Record<string, unknown>;
@@ -146,7 +147,7 @@ let shared: Table | undefined;
 export function serviceTable(): Table {
   if (!shared) {
     const { TABLE_NAME, DYNAMODB_ENDPOINT } = config();
-    shared = makeTable(documentClient(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), TABLE_NAME);
+    shared = makeTable(documentClient(guardItemSizes(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT))))), TABLE_NAME);
   }
   return shared;
 }

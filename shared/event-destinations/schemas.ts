@@ -35,8 +35,8 @@ export const createEventDestinationParams = z.strictObject({
     })
     .optional(),
   description: z.string().max(5000).optional(),
-  events_from: z.array(z.enum(eventsFromValues)).min(1).optional(),
-  include: z.array(includeOnCreate).optional(),
+  events_from: z.array(z.enum(eventsFromValues)).min(1).max(eventsFromValues.length).optional(),
+  include: z.array(includeOnCreate).max(4).optional(),
   metadata: metadata.optional(),
   snapshot_api_version: z.string().optional(),
   webhook_endpoint: webhookEndpoint.optional(),
@@ -45,17 +45,20 @@ export const createEventDestinationParams = z.strictObject({
 export const updateEventDestinationParams = z.strictObject({
   description: z.string().max(5000).optional(),
   enabled_events: enabledEvents.optional(),
-  include: z.array(includeUrl).optional(),
+  include: z.array(includeUrl).max(4).optional(),
   /** A key set to null is removed. */
-  metadata: z.record(z.string().min(1).max(40), z.string().max(500).nullable()).optional(),
+  metadata: z
+    .record(z.string().min(1).max(40), z.string().max(500).nullable())
+    .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys')
+    .optional(),
   name: name.optional(),
   webhook_endpoint: webhookEndpoint.optional(),
 });
 
-export const retrieveEventDestinationParams = z.strictObject({ include: z.array(includeUrl).optional() });
+export const retrieveEventDestinationParams = z.strictObject({ include: z.array(includeUrl).max(4).optional() });
 
 export const listEventDestinationsParams = z.strictObject({
-  include: z.array(includeUrl).optional(),
+  include: z.array(includeUrl).max(4).optional(),
   limit: integerParam(1, 100).optional(),
 });
 

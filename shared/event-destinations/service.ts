@@ -1,6 +1,7 @@
 import { newSigningSecret } from '#shared/delivery/signature.ts';
 import { checkWebhookUrl } from '#shared/delivery/webhook-url.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { checkMetadataSize } from '#shared/http/params.ts';
 import { isSnapshotEventType, isThinEventType } from '#shared/events/catalogue.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, ThinEvent } from '#shared/events/event.ts';
@@ -192,6 +193,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
             if (value === null) delete metadata[key];
             else metadata[key] = value;
           }
+          checkMetadataSize(metadata);
         }
         return {
           ...current,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { booleanParam, expandParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 const unixTime = integerParam(0, 253402300799);
 
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
-  object_id: z.string().min(1).optional(),
+  object_id: idParam().optional(),
   types: z.array(z.string().min(1)).max(20).optional(),
   created: z.strictObject({ gt: v2Time().optional(), gte: v2Time().optional(), lt: v2Time().optional(), lte: v2Time().optional() }).optional(),
 });

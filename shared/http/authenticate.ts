@@ -1,5 +1,6 @@
 import { AuthenticationError, PermissionError } from '#shared/errors.ts';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
+import { isIdShaped, quoted } from './bounds.ts';
 import type { AccountRecord, ApiKeyRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';
 
 /** Who is calling and inside which account the request acts. */
@@ -91,12 +92,13 @@ export async function authenticate(
   const contextHeader = headers['service-context'] ?? headers['stripe-context'] ?? headers['service-account'] ?? headers['stripe-account'];
   let accountId = record.accountId;
   if (contextHeader && contextHeader !== record.accountId) {
-    const account: AccountRecord | undefined = await store.getAccount(contextHeader);
+    // A value no account id can have (a 3,000-character header, say) is not looked up: it would not fit a table key.
+    const account: AccountRecord | undefined = isIdShaped(contextHeader) ? await store.getAccount(contextHeader) : undefined;
     // A connected account lives in one mode: the other mode's key may not act inside it. Records written
     // before the mode was kept count as test mode, where every such account was made locally.
     if (!account || account.platformId !== record.accountId || (account.livemode ?? false) !== record.livemode) {
       throw new PermissionError(
-        `The provided key '${keyHint(key)}' does not have access to account '${contextHeader}' (or that account does not exist).`,
+        `The provided key '${keyHint(key)}' does not have access to account '${quoted(contextHeader)}' (or that account does not exist).`,
         'account_invalid',
       );
     }

@@ -41,6 +41,17 @@ function depthOf(value: unknown, level = 0): number {
   return deepest;
 }
 
+/** The first array longer than form bodies may send (qs's `arrayLimit`), as a parameter path. */
+function oversizedArray(value: unknown, path: string[] = []): string[] | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value) && value.length > bracketOptions.arrayLimit) return path;
+  for (const [key, child] of Object.entries(value)) {
+    const found = oversizedArray(child, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Parses a v2 JSON body, which must be an object of bounded nesting. */
 export function parseJsonBody(text: string): RawParams {
   if (text.trim() === '') return {};
@@ -55,6 +66,11 @@ export function parseJsonBody(text: string): RawParams {
   }
   if (depthOf(value) > maxJsonDepth) {
     throw new InvalidRequestError(`The request body is nested more than ${maxJsonDepth} levels deep.`, 'invalid_json');
+  }
+  const array = oversizedArray(value);
+  if (array) {
+    const param = array.join('.');
+    throw new InvalidRequestError(`Invalid ${param}: an array can have at most ${bracketOptions.arrayLimit} items.`, 'parameter_invalid', param);
   }
   return value as RawParams;
 }

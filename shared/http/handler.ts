@@ -19,6 +19,7 @@ import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
+import { checkPathIds } from './bounds.ts';
 import { resumeV2List, type V2Paging } from './pagination.ts';
 import { enforceRateLimit, type RateCounter, type RateLimitClass, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
@@ -165,6 +166,8 @@ export async function serveRequest<S extends z.ZodType>(
       ? await options.authenticate(headers)
       : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false, keyCacheMillis: ports.keyCacheMillis });
     await enforceRateLimit(ports.rateCounter, ...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
+    const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
+    checkPathIds(pathParameters);
     serviceVersion = requestedServiceVersion(headers['service-version']);
     const decoded = decodeParams({
       api,
@@ -186,7 +189,7 @@ export async function serveRequest<S extends z.ZodType>(
       api,
       method,
       path,
-      pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
+      pathParameters,
       params,
       caller,
       origin: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvalidRequestError } from '#shared/errors.ts';
 
 /**
  * zod building blocks for request parameters. v1 form values and every query-string value arrive as
@@ -14,6 +15,28 @@ export const booleanParam = () =>
   z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
 
 export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
+
+/** Longest id this service makes or looks up: a longer one cannot exist, and would not fit in a table key. */
+export const maxIdLength = 255;
+
+/** A reference to an object by id (`customer`, `price`, a cursor): bounded before it reaches a table key. */
+export const idParam = () => z.string().min(1).max(maxIdLength);
+
+/** Most keys a metadata map holds, after an update is merged in. */
+export const maxMetadataKeys = 50;
+
+/** Refuses a merged metadata map over 50 keys (each update alone may be within the bound while the sum is not). */
+export function checkMetadataSize<T extends Record<string, unknown> | null>(merged: T, param = 'metadata'): T {
+  const count = merged ? Object.keys(merged).length : 0;
+  if (count > maxMetadataKeys) {
+    throw new InvalidRequestError(
+      `metadata can have at most ${maxMetadataKeys} keys; with this update the object would have ${count}. Remove keys by setting them to an empty value.`,
+      'parameter_invalid',
+      param,
+    );
+  }
+  return merged;
+}
 
 /** A v1 value that may be sent as `''` to clear it; the empty string becomes `null`. */
 export const emptyable = <T extends z.ZodType>(schema: T) => z.union([z.literal('').transform(() => null), schema]);
@@ -40,22 +63,24 @@ export function mergeMetadata(current: Record<string, string>, update: Record<st
     if (value === '') delete merged[key];
     else merged[key] = value;
   }
-  return merged;
+  return checkMetadataSize(merged);
 }
 
 /** v1 `expand[]`: only the listed fields of this resource can be expanded. */
 export const expandParam = (expandable: readonly string[] = []) =>
-  z.array(
-    z.string().refine((field) => expandable.includes(field), {
-      error: (issue) => `This property cannot be expanded (${String(issue.input)}).`,
-    }),
-  );
+  z
+    .array(
+      z.string().refine((field) => expandable.includes(field), {
+        error: (issue) => `This property cannot be expanded (${String(issue.input).slice(0, 100)}).`,
+      }),
+    )
+    .max(20);
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {
   limit: integerParam(1, 100).optional(),
-  starting_after: z.string().min(1).optional(),
-  ending_before: z.string().min(1).optional(),
+  starting_after: idParam().optional(),
+  ending_before: idParam().optional(),
   expand: expandParam().optional(),
 };
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanParam, expandParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
 /** A closed set of values; an unknown one is a 400 naming the parameter (e.g. `fuel[type]`). */
@@ -140,7 +140,7 @@ export type ListCardholdersParams = z.output<typeof listCardholdersParams>;
 
 export const createCardParams = z.strictObject({
   // Optional in the reference only for replacements (`replacement_for`), which this service does not make.
-  cardholder: z.string().min(1),
+  cardholder: idParam(),
   currency: currencyParam(),
   type: oneOf(['physical', 'virtual']),
   exp_month: integerParam(1, 12).optional(),
@@ -155,7 +155,7 @@ export const retrieveCardParams = z.strictObject({ expand: expandParam().optiona
 
 export const listCardsParams = z.strictObject({
   ...v1ListParams,
-  cardholder: z.string().min(1).optional(),
+  cardholder: idParam().optional(),
   created: createdParam().optional(),
   status: oneOf(['active', 'canceled', 'inactive']).optional(),
   type: oneOf(['physical', 'virtual']).optional(),
@@ -176,7 +176,7 @@ const percentParam = () =>
 const riskLevel = () => oneOf(['elevated', 'highest', 'low', 'normal', 'not_assessed', 'unknown']);
 
 export const createAuthorizationParams = z.strictObject({
-  card: z.string().min(1),
+  card: idParam(),
   amount: amountParam().optional(),
   amount_details: z.strictObject({ atm_fee: amountParam().optional(), cashback_amount: amountParam().optional() }).optional(),
   authorization_method: oneOf(['chip', 'contactless', 'keyed_in', 'online', 'swipe']).optional(),
@@ -303,8 +303,8 @@ export const retrieveAuthorizationParams = z.strictObject(authorizationExpand);
 export const listAuthorizationsParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(['data.card', 'data.cardholder']).optional(),
-  card: z.string().min(1).optional(),
-  cardholder: z.string().min(1).optional(),
+  card: idParam().optional(),
+  cardholder: idParam().optional(),
   created: createdParam().optional(),
   status: oneOf(['closed', 'expired', 'pending', 'reversed']).optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 /** Payload values are strings; a JSON number is taken as its decimal text. */
 const payload = z
@@ -36,7 +36,7 @@ const minuteAligned = integerParam(0, 253402300799).refine((seconds) => seconds 
 export const listEventSummariesParams = z
   .strictObject({
     ...v1ListParams,
-    customer: z.string().min(1),
+    customer: idParam(),
     start_time: minuteAligned,
     end_time: minuteAligned,
     value_grouping_window: z.enum(['day', 'hour']).optional(),

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { currencyParam, recurringParam, unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
-import { booleanParam, emptyable, expandParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const prorationDiscounts = z.enum(['included', 'itemized']);
 
 const item = z.strictObject({
-  price: z.string().min(1).optional(),
+  price: idParam().optional(),
   price_data: z
     .strictObject({
       currency: currencyParam(),
-      product: z.string().min(1),
+      product: idParam(),
       recurring: recurringParam(),
       tax_behavior: z.enum(['exclusive', 'inclusive', 'unspecified']).optional(),
       unit_amount: integerParam(0, 99_999_999).optional(),
@@ -21,7 +21,7 @@ const item = z.strictObject({
 });
 
 export const createSubscriptionParams = z.strictObject({
-  customer: z.string().min(1).optional(),
+  customer: idParam().optional(),
   items: z.array(item).max(20, 'a subscription can have at most 20 items').optional(),
   billing_mode: z
     .strictObject({ type: z.enum(['classic', 'flexible']), flexible: z.strictObject({ proration_discounts: prorationDiscounts.optional() }).optional() })
@@ -65,7 +65,7 @@ export const retrieveSubscriptionParams = z.strictObject({ expand: expandParam()
 
 export const listSubscriptionsParams = z.strictObject({
   ...v1ListParams,
-  customer: z.string().min(1).optional(),
+  customer: idParam().optional(),
   status: z.enum(['active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid']).optional(),
 });
 

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { booleanParam, emptyable, expandParam, integerParam, metadataParam, stringParam } from '#shared/http/params.ts';
+import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam } from '#shared/http/params.ts';
 
 /**
  * Parameters of `POST /v1/tokens` (SDK type `TokenCreateParams`). Card and bank account numbers, expiry
@@ -118,8 +118,8 @@ export const personParams = z.strictObject({
     .optional(),
   us_cfpb_data: z
     .strictObject({
-      ethnicity_details: z.strictObject({ ethnicity: z.array(z.enum(ethnicities)).optional(), ethnicity_other: stringParam(200).optional() }).optional(),
-      race_details: z.strictObject({ race: z.array(z.enum(races)).optional(), race_other: stringParam(200).optional() }).optional(),
+      ethnicity_details: z.strictObject({ ethnicity: z.array(z.enum(ethnicities)).max(ethnicities.length).optional(), ethnicity_other: stringParam(200).optional() }).optional(),
+      race_details: z.strictObject({ race: z.array(z.enum(races)).max(races.length).optional(), race_other: stringParam(200).optional() }).optional(),
       self_identified_gender: stringParam(200).optional(),
     })
     .optional(),
@@ -219,7 +219,7 @@ export const createTokenParams = z.strictObject({
   account: accountParams.optional(),
   bank_account: z.union([bankAccountParams, z.string().min(1).max(100)]).optional(),
   card: z.union([cardParams, z.string().min(1).max(100)]).optional(),
-  customer: z.string().min(1).max(100).optional(),
+  customer: idParam().max(100).optional(),
   cvc_update: z.strictObject({ cvc: z.string().max(20) }).optional(),
   expand: expandParam().optional(),
   person: personParams.optional(),

@@ -66,3 +66,54 @@ describe('malformed input always gets a documented 4xx', () => {
     expect(ok.headers.get('service-version')).toBe('2026-09-30.endive');
   });
 });
+
+describe('inputs past the table’s limits are bounded before they reach a key', () => {
+  let platform: CreatedPlatform;
+  beforeAll(async () => {
+    platform = await newPlatform();
+  });
+  const long = (length: number) => 'a'.repeat(length);
+  const fifty = (prefix: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${prefix}${i}`, 'v']));
+  const form = (map: Record<string, string>) => Object.entries(map).map(([key, value]) => `metadata[${key}]=${value}`).join('&');
+
+  it('answers ids, cursors, references and headers too long for a key with a 4xx in the documented shape', async () => {
+    const answers = await Promise.all([
+      api('GET', `/v1/customers/cus_${long(2_100)}`, { key: platform.secret_key }),
+      api('GET', `/v1/customers?starting_after=cus_${long(3_000)}`, { key: platform.secret_key }),
+      api('GET', '/v1/customers', { key: platform.secret_key, headers: { 'service-context': `acct_${long(3_000)}` } }),
+      api('GET', '/v1/customers', { key: `sk_test_${long(3_000)}` }),
+      api('POST', '/v1/subscriptions', { key: platform.secret_key, form: `customer=cus_${long(3_000)}&items[0][price]=price_1` }),
+      api('GET', '/v1/subscriptions?limit=NaN', { key: platform.secret_key }),
+      api('GET', '/v1/subscriptions?limit=1e400', { key: platform.secret_key }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([404, 400, 403, 401, 400, 400, 400]);
+    for (const answer of answers) {
+      v1Shape(answer.body);
+      expect(answer.body.error.message.length).toBeLessThan(400);
+    }
+    const v2 = await api('GET', `/v2/core/accounts/acct_${long(2_100)}/persons`, { key: platform.secret_key });
+    expect(v2.status).toBe(404);
+    expect(v2.body.error).toMatchObject({ type: 'invalid_request_error', code: 'not_found' });
+  });
+
+  it('keeps metadata at 50 keys after merging: a second update of 50 new keys is refused and changes nothing', async () => {
+    const created = await api('POST', '/v1/customers', { key: platform.secret_key, form: form(fifty('a')) });
+    expect(created.status).toBe(200);
+    const second = await api('POST', `/v1/customers/${created.body.id}`, { key: platform.secret_key, form: form(fifty('b')) });
+    expect(second.status).toBe(400);
+    expect(second.body.error).toMatchObject({ param: 'metadata', code: 'parameter_invalid' });
+    const after = await api('GET', `/v1/customers/${created.body.id}`, { key: platform.secret_key });
+    expect(after.body.metadata).toEqual(fifty('a'));
+
+    const account = await api('POST', '/v2/core/accounts', { key: platform.secret_key, json: { metadata: fifty('a') } });
+    const accountSecond = await api('POST', `/v2/core/accounts/${account.body.id}`, { key: platform.secret_key, json: { metadata: fifty('b') } });
+    expect(accountSecond.status).toBe(400);
+    expect(accountSecond.body.error.code).toBe('parameter_invalid');
+  });
+
+  it('refuses JSON arrays longer than form bodies may send', async () => {
+    const answer = await api('POST', '/v2/core/event_destinations', { key: platform.secret_key, json: { name: 'x', enabled_events: Array.from({ length: 300 }, () => 'v2.core.event_destination.ping') } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'parameter_invalid' });
+  });
+});

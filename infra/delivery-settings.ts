@@ -26,6 +26,12 @@ export interface DeliverySettings {
    * @default - the context value `deliveryRetryScheduleLive`, else unset
    */
   deliveryRetryScheduleLive?: string;
+  /**
+   * Whether test-mode webhooks may target private, loopback and link-local addresses (`true` or `false`);
+   * becomes `WEBHOOK_ALLOW_PRIVATE_TARGETS`. Live-mode webhooks never may.
+   * @default - the context value `webhookAllowPrivateTargets`, else `false`
+   */
+  webhookAllowPrivateTargets?: string;
 }
 
 /** Each setting with the variable it becomes and the check it must pass, the same that `shared/config.ts` makes. */
@@ -44,6 +50,11 @@ const settings: Record<keyof DeliverySettings, { variable: string; schema: z.Zod
     variable: 'DELIVERY_RETRY_SCHEDULE_LIVE',
     schema: z.string().regex(/^\d+(,\d+)*$/),
     expected: 'comma-separated whole seconds such as 60,300,1800',
+  },
+  webhookAllowPrivateTargets: {
+    variable: 'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    schema: z.enum(['true', 'false']),
+    expected: 'true or false',
   },
 };
 
@@ -71,5 +82,7 @@ export function deliveryEnvironment(scope: Construct, props: DeliverySettings): 
     }
     environment[variable] = parsed.data;
   }
+  // Deployed, webhooks stay off private addresses unless the operator says otherwise (the local stack allows them).
+  environment.WEBHOOK_ALLOW_PRIVATE_TARGETS ??= 'false';
   return environment;
 }

@@ -121,6 +121,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EVENT_BUS_NAME: localEventBusName,
       CLOUDTWO_EVENT_GRID_ENDPOINT: eventGrid.endpoint,
       AWS_EMULATED: 'true',
+      // Test-mode webhooks may reach receivers on this machine; live mode never reaches private addresses.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,

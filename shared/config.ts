@@ -29,6 +29,11 @@ const schema = z.object({
   DELIVERY_RETRY_SCHEDULE_TEST: secondsList.default([60, 1800, 7200]),
   /** …and live mode (retries for up to about 3 days). */
   DELIVERY_RETRY_SCHEDULE_LIVE: secondsList.default([60, 300, 1800, 3600, 7200, 14400, 28800, 43200, 43200, 43200, 43200, 43200, 43200]),
+  /**
+   * Whether test-mode webhooks may target private, loopback and link-local addresses (a receiver on the
+   * developer's machine). Live mode never may. The local stack sets it; the CDK stack sets it to false.
+   */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** A webhook delivery is successful on a 2xx within this time. */
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The sweeper re-enqueues a pending delivery this long after it was due. */

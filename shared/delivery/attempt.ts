@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { PrivateTargetError, privateHostReason, publicOnlyLookup } from './egress-policy.ts';
 
 /** What one try at handing an event to a destination produced, whatever the transport. */
 export interface DeliveryAttempt {
@@ -18,6 +19,8 @@ export interface PostRequest {
   headers: Record<string, string>;
   body: string;
   timeoutMs: number;
+  /** Connect to public addresses only (checked on the address connected to, after DNS). @default false */
+  publicOnly?: boolean;
 }
 
 /** At most this much of a response body is read, then the rest is dropped; nobody looks at it. */
@@ -29,6 +32,8 @@ const maxResponseBytes = 64 * 1024;
  * request (measured on loopback, client and receiver together).
  */
 const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+/** Public-only connections keep their own pool: a socket opened to a private address never serves them. */
+const publicAgents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
 /** What one HTTP exchange gave: a status, or a network failure (`reused`: on a kept-alive connection). */
 type Exchange = { status: number } | { failure: unknown; timedOut: boolean; reused: boolean };
@@ -71,11 +76,20 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
   return new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : undefined;
     if (!send) return reject(new TypeError(`Only http and https URLs can be posted to, not ${url.protocol}`));
+    // An address literal is connected to without any lookup: judge it here.
+    const literal = request.publicOnly ? privateHostReason(url.hostname) : undefined;
+    if (literal) return resolve({ failure: new PrivateTargetError(literal), timedOut: false, reused: false });
+    const pool = request.publicOnly ? publicAgents : agents;
     let status: number | undefined;
     let timedOut = false;
     const outgoing = send(
       url,
-      { method: 'POST', agent: agents[url.protocol as keyof typeof agents], headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) } },
+      {
+        method: 'POST',
+        agent: pool[url.protocol as keyof typeof pool],
+        headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+        ...(request.publicOnly ? { lookup: publicOnlyLookup as never } : {}),
+      },
       (response) => {
         status = response.statusCode ?? 0;
         let read = 0;
@@ -123,6 +137,7 @@ const networkErrors: Record<string, string> = {
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
+  EPRIVATETARGET: 'refused: the target is a private, loopback or link-local address (live-mode webhooks go to public addresses only)',
 };
 
 /** Short text for a network failure of a request (a Node socket, DNS or TLS error). */

@@ -41,7 +41,7 @@ export interface DeliveryServicePorts {
 const maxQueueDelaySeconds = 900;
 
 type Target =
-  | { kind: 'webhook'; url: string; secret: string; body: string }
+  | { kind: 'webhook'; url: string; secret: string; body: string; livemode: boolean }
   | { kind: 'cloudone'; destination: EventDestination; source: string; detailType: string; detail: string }
   | { kind: 'cloudtwo'; destination: EventDestination; topicName: string; body: unknown; event: ThinEvent | SnapshotEvent };
 
@@ -82,13 +82,15 @@ export function deliveryService(ports: DeliveryServicePorts) {
     if (found.status !== 'enabled' && !delivery.explicit) return 'destination disabled';
     if ('secret' in found) {
       const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? (event as SnapshotEvent).apiVersion));
-      return { kind: 'webhook', url: found.url, secret: found.secret, body };
+      return { kind: 'webhook', url: found.url, secret: found.secret, body, livemode: found.scope.livemode };
     }
     const payload =
       delivery.event.kind === 'thin'
         ? thinNotification(event as ThinEvent)
         : serializeSnapshotEvent(event as SnapshotEvent, found.snapshotApiVersion ?? (event as SnapshotEvent).apiVersion);
-    if (found.webhookEndpoint) return { kind: 'webhook', url: found.webhookEndpoint.url, secret: found.webhookEndpoint.signingSecret, body: JSON.stringify(payload) };
+    if (found.webhookEndpoint) {
+      return { kind: 'webhook', url: found.webhookEndpoint.url, secret: found.webhookEndpoint.signingSecret, body: JSON.stringify(payload), livemode: found.scope.livemode };
+    }
     if (found.cloudoneEventbridge) {
       return { kind: 'cloudone', destination: found, source: found.cloudoneEventbridge.eventSourceName, detailType: event.type, detail: JSON.stringify(payload) };
     }
@@ -121,7 +123,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
   async function send(target: Target): Promise<DeliveryAttempt> {
     switch (target.kind) {
       case 'webhook':
-        return webhooks.send({ url: target.url, body: target.body, secret: target.secret });
+        return webhooks.send({ url: target.url, body: target.body, secret: target.secret, livemode: target.livemode });
       case 'cloudone':
         if (!ports.eventBridge) return unavailable('no event bus is configured for cloudone destinations');
         return ports.eventBridge.put({ source: target.source, detailType: target.detailType, detail: target.detail });

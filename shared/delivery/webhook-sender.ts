@@ -1,4 +1,5 @@
 import { postAttempt, type DeliveryAttempt } from '#shared/delivery/attempt.ts';
+import { refusesPrivateTargets, type EgressPolicy } from '#shared/delivery/egress-policy.ts';
 import { signatureHeader } from '#shared/delivery/signature.ts';
 
 export interface WebhookSenderOptions {
@@ -6,6 +7,8 @@ export interface WebhookSenderOptions {
   timeoutMs: number;
   /** @default 'Service/1.0 (+webhooks)' */
   userAgent?: string;
+  /** Which targets may be reached (live mode: public addresses only). */
+  egress: EgressPolicy;
 }
 
 export interface WebhookRequest {
@@ -15,6 +18,8 @@ export interface WebhookRequest {
   body: string;
   /** The endpoint's `whsec_…` signing secret. */
   secret: string;
+  /** The mode of the endpoint: live-mode webhooks reach public addresses only. */
+  livemode: boolean;
   /** Clock in milliseconds since the epoch, for the signature timestamp. @default Date.now */
   now?: () => number;
 }
@@ -34,11 +39,12 @@ const defaultUserAgent = 'Service/1.0 (+webhooks)';
 export function webhookSender(options: WebhookSenderOptions): WebhookSender {
   const userAgent = options.userAgent ?? defaultUserAgent;
   return {
-    send: ({ url, body, secret, now = Date.now }) =>
+    send: ({ url, body, secret, livemode, now = Date.now }) =>
       postAttempt({
         url,
         body,
         timeoutMs: options.timeoutMs,
+        publicOnly: refusesPrivateTargets(options.egress, livemode),
         headers: {
           'Content-Type': 'application/json; charset=utf-8',
           'User-Agent': userAgent,

@@ -1,7 +1,8 @@
 import { InvalidRequestError } from '#shared/errors.ts';
+import { privateTargetReason, refusesPrivateTargets, type EgressPolicy } from './egress-policy.ts';
 
 /** A webhook target: an absolute http(s) URL; http is fine in test mode (local receivers), live mode needs https. */
-export function checkWebhookUrl(url: string, livemode: boolean, param: string): void {
+function checkWebhookUrl(url: string, livemode: boolean, param: string): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -13,5 +14,23 @@ export function checkWebhookUrl(url: string, livemode: boolean, param: string): 
   }
   if (livemode && parsed.protocol !== 'https:') {
     throw new InvalidRequestError(`Invalid URL: ${url}. Live-mode webhooks must use https.`, 'url_invalid', param);
+  }
+}
+
+/**
+ * A webhook target as it is registered: an absolute http(s) URL (https in live mode) that, where the egress
+ * policy says so (always in live mode), is not and does not resolve to a private, loopback or link-local
+ * address. Delivery checks the address again when it connects.
+ */
+export async function checkWebhookTarget(url: string, livemode: boolean, param: string, egress: EgressPolicy): Promise<void> {
+  checkWebhookUrl(url, livemode, param);
+  if (!refusesPrivateTargets(egress, livemode)) return;
+  const reason = await privateTargetReason(new URL(url));
+  if (reason) {
+    throw new InvalidRequestError(
+      `Invalid URL: ${url}. ${livemode ? 'Live-mode webhooks' : 'Webhooks'} must go to a public address (${reason}).`,
+      'url_invalid',
+      param,
+    );
   }
 }

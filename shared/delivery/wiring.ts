@@ -34,7 +34,7 @@ export function wireDeliveryService() {
     destinations: dynamoEventDestinationRepository(table),
     endpoints: dynamoWebhookEndpointRepository(table),
     queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL),
-    webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS }),
+    webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, egress: { allowPrivateInTestMode: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
     eventBridge,
     eventGrid,
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },

@@ -1,5 +1,6 @@
 import { newSigningSecret } from '#shared/delivery/signature.ts';
-import { checkWebhookUrl } from '#shared/delivery/webhook-url.ts';
+import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
+import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { checkMetadataSize } from '#shared/http/params.ts';
 import { isSnapshotEventType, isThinEventType } from '#shared/events/catalogue.ts';
@@ -26,6 +27,8 @@ export interface EventDestinationServicePorts {
    * stream of pings then reads the table once a second, not once per ping. 0 (the default) always reads.
    */
   pingRecentMillis?: number;
+  /** Which webhook targets may be registered (live mode: public addresses only). */
+  egress: EgressPolicy;
   clock?: () => number;
 }
 
@@ -55,7 +58,7 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
 }
 
 export function eventDestinationService(ports: EventDestinationServicePorts) {
-  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pingRecentMillis = 0, clock = Date.now } = ports;
+  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pingRecentMillis = 0, egress, clock = Date.now } = ports;
 
   async function existing(scope: Scope, id: string, recentMillis = 0): Promise<EventDestination> {
     const destination = await repository.get(scope, id, { recent: { maxAgeMillis: recentMillis } });
@@ -138,7 +141,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
         version: 1,
       };
       if (params.webhook_endpoint) {
-        checkWebhookUrl(params.webhook_endpoint.url, scope.livemode, 'webhook_endpoint.url');
+        await checkWebhookTarget(params.webhook_endpoint.url, scope.livemode, 'webhook_endpoint.url', egress);
         destination = { ...destination, webhookEndpoint: { url: params.webhook_endpoint.url, signingSecret: newSigningSecret() } };
       }
       if (params.cloudone_eventbridge) {
@@ -180,12 +183,12 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
 
     retrieve: existing,
 
-    update(origin: EventOrigin, id: string, params: UpdateEventDestinationParams): Promise<EventDestination> {
+    async update(origin: EventOrigin, id: string, params: UpdateEventDestinationParams): Promise<EventDestination> {
+      if (params.webhook_endpoint) await checkWebhookTarget(params.webhook_endpoint.url, origin.scope.livemode, 'webhook_endpoint.url', egress);
       return change(origin, id, (current) => {
         if (params.webhook_endpoint && current.type !== 'webhook_endpoint') {
           throw new InvalidRequestError(`webhook_endpoint cannot be given for a ${current.type} destination.`, 'parameter_unknown', 'webhook_endpoint');
         }
-        if (params.webhook_endpoint) checkWebhookUrl(params.webhook_endpoint.url, origin.scope.livemode, 'webhook_endpoint.url');
         let metadata = current.metadata;
         if (params.metadata) {
           metadata = { ...(current.metadata ?? {}) };

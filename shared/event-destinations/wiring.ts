@@ -14,4 +14,5 @@ export const wireEventDestinationService = () =>
     eventSourcePrefix: config().CLOUDONE_EVENT_SOURCE_PREFIX,
     // Pings answer from a destination read in the last second, like the table's own (eventually consistent) reads.
     pingRecentMillis: 1000,
+    egress: { allowPrivateInTestMode: config().WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });

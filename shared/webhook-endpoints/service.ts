@@ -1,4 +1,5 @@
-import { checkWebhookUrl } from '#shared/delivery/webhook-url.ts';
+import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
+import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -17,6 +18,8 @@ export interface WebhookEndpointServicePorts {
   events: EventEmitter;
   /** Most endpoints one owner may have per mode. */
   maxEndpoints: number;
+  /** Which webhook targets may be registered (live mode: public addresses only). */
+  egress: EgressPolicy;
   clock?: () => number;
 }
 
@@ -33,7 +36,7 @@ const change = (type: string, endpoint: WebhookEndpoint, before?: WebhookEndpoin
     before ? serializeWebhookEndpoint(before) : undefined,
   );
 
-export function webhookEndpointService({ repository, events, maxEndpoints, clock = Date.now }: WebhookEndpointServicePorts) {
+export function webhookEndpointService({ repository, events, maxEndpoints, egress, clock = Date.now }: WebhookEndpointServicePorts) {
   async function existing(scope: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await repository.get(scope, id);
     if (!endpoint) throw new NotFoundError(resource, id);
@@ -43,7 +46,7 @@ export function webhookEndpointService({ repository, events, maxEndpoints, clock
   return {
     async create(origin: EventOrigin, params: CreateWebhookEndpointParams): Promise<WebhookEndpoint> {
       const { scope } = origin;
-      checkWebhookUrl(params.url, scope.livemode, 'url');
+      await checkWebhookTarget(params.url, scope.livemode, 'url', egress);
       const now = clock();
       const endpoint: WebhookEndpoint = {
         id: newId('we', now),
@@ -76,7 +79,7 @@ export function webhookEndpointService({ repository, events, maxEndpoints, clock
 
     async update(origin: EventOrigin, id: string, params: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> {
       const { scope } = origin;
-      if (params.url !== undefined) checkWebhookUrl(params.url, scope.livemode, 'url');
+      if (params.url !== undefined) await checkWebhookTarget(params.url, scope.livemode, 'url', egress);
       return changeAndEmit(
         { repository, events },
         origin,

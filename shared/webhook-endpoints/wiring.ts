@@ -10,4 +10,5 @@ export const wireWebhookEndpointService = () =>
     repository: dynamoWebhookEndpointRepository(serviceTable()),
     events: wireEventEmitter(),
     maxEndpoints: config().MAX_WEBHOOK_ENDPOINTS,
+    egress: { allowPrivateInTestMode: config().WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });

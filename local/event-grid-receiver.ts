@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { CloudEvent } from '#shared/delivery/event-grid-sender.ts';
-import { closeServer, listenOnLoopback, readCapped, sendJson } from './http-io.ts';
+import { closeServer, listenOnLoopback, readCapped, refusedForeignHost, sendJson } from './http-io.ts';
 
 /** One event a partner topic accepted, as the local receiver recorded it. */
 export interface ReceivedCloudEvent {
@@ -48,6 +48,7 @@ export async function startEventGridReceiver(options: EventGridReceiverOptions =
   const events: ReceivedCloudEvent[] = [];
 
   const server = createServer((request, response) => {
+    if (refusedForeignHost(request, response)) return;
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendError(response, 500, 'InternalServerError', String(error));
       else response.destroy();

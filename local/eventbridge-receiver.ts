@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { localAccountId } from '#local/lambda-context.ts';
-import { closeServer, listenOnLoopback, readCapped, sendJson } from './http-io.ts';
+import { closeServer, listenOnLoopback, readCapped, refusedForeignHost, sendJson } from './http-io.ts';
 
 /** One event EventBridge accepted, as the local receiver recorded it. */
 export interface ReceivedEntry {
@@ -67,6 +67,7 @@ export async function startEventBridgeReceiver(options: EventBridgeReceiverOptio
   };
 
   const server = createServer((request, response) => {
+    if (refusedForeignHost(request, response)) return;
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) sendJson(response, 500, { __type: 'InternalException', message: String(error) });
       else response.destroy();

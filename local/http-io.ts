@@ -43,3 +43,21 @@ export const closeServer = (server: Server): Promise<void> =>
     server.close(() => resolveClose());
     server.closeAllConnections();
   });
+
+/** `127.0.0.1`, `localhost`, `[::1]` (any port): the names a request to this machine's loopback carries. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
+/**
+ * Answers 403 to a request whose `Host` is not a loopback name, and says whether it did: a web page the
+ * developer visits can make the browser send requests to 127.0.0.1 under a name it controls (DNS
+ * rebinding), and would then read what the local receivers recorded.
+ */
+export function refusedForeignHost(request: IncomingMessage, response: ServerResponse): boolean {
+  if (isLoopbackHost(request.headers.host)) return false;
+  sendJson(response, 403, { error: { type: 'invalid_request_error', code: 'host_not_allowed', message: 'The local stack answers requests to 127.0.0.1, localhost or [::1] only.' } });
+  return true;
+}

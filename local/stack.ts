@@ -12,6 +12,7 @@ import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
 import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
+import { refusedForeignHost } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
 import { startQueueWorkers } from './queue-workers.ts';
@@ -75,7 +76,9 @@ let started = false;
 function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGridReceiver) {
   const lists: Record<string, unknown[]> = { '/_local/eventbridge/entries': eventBridge.entries, '/_local/event-grid/events': eventGrid.events };
   return (request: IncomingMessage, response: ServerResponse): boolean => {
-    const list = lists[(request.url ?? '').split('?')[0] ?? ''];
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    if (path.startsWith('/_local/') && refusedForeignHost(request, response)) return true;
+    const list = lists[path];
     if (!list) return false;
     if (request.method === 'DELETE') list.splice(0);
     response.writeHead(200, { 'content-type': 'application/json' });

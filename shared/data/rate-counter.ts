@@ -9,15 +9,15 @@ const keepSeconds = 60;
 /** DynamoDB adapter: one item per bucket and second, counted with a conditional `ADD` (one small write). */
 export function dynamoRateCounter(table: Table): RateCounter {
   return {
-    async take(bucket, second, limit) {
+    async take(bucket, second, limit, count) {
       try {
         await table.update({
           TableName: table.name,
           Key: { PK: rateWindow.pk(bucket, second), SK: rateWindow.sk() },
-          UpdateExpression: 'ADD #count :one SET expiresAt = :expires',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+          UpdateExpression: 'ADD #count :count SET expiresAt = :expires',
+          ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
           ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': second + keepSeconds },
+          ExpressionAttributeValues: { ':count': count, ':room': limit - count, ':expires': second + keepSeconds },
         });
         return true;
       } catch (error) {

@@ -21,7 +21,7 @@ import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
 import { resumeV2List, type V2Paging } from './pagination.ts';
-import { enforceRateLimit, type RateCounter, type RateLimitClass, type RateLimits } from './rate-limit.ts';
+import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
 
 /** What an operation sees: the validated parameters and who asked. */
@@ -78,7 +78,8 @@ export interface PipelinePorts {
   maxBodyBytes: number;
   /** How long a key record read from the table is trusted (API_KEY_CACHE_SECONDS). */
   keyCacheMillis: number;
-  rateCounter: RateCounter;
+  /** Counts requests against their limits, in a counter every process shares. */
+  rateLimiter: RateLimiter;
   rateLimits: RateLimits;
 }
 
@@ -94,7 +95,7 @@ function pipelinePorts(): PipelinePorts {
       secrets: dynamoAccountSecretStore(table),
       maxBodyBytes: config().MAX_BODY_BYTES,
       keyCacheMillis: config().API_KEY_CACHE_SECONDS * 1000,
-      rateCounter: dynamoRateCounter(table),
+      rateLimiter: rateLimiter(dynamoRateCounter(table)),
       rateLimits: {
         perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
         meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
@@ -165,7 +166,7 @@ export async function serveRequest<S extends z.ZodType>(
     const caller = options.authenticate
       ? await options.authenticate(headers)
       : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false, keyCacheMillis: ports.keyCacheMillis });
-    await enforceRateLimit(ports.rateCounter, ...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
+    await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
     serviceVersion = requestedServiceVersion(headers['service-version']);

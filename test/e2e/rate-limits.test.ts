@@ -72,7 +72,7 @@ describe('rate limits', () => {
     const first = dynamoRateCounter(stackTable());
     const second = dynamoRateCounter(stackTable());
     const bucket = `TEST#shared-${Date.now()}`;
-    const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).take(bucket, 1_000, 15)));
+    const taken = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? first : second).take(bucket, 1_000, 15, 1)));
     expect(taken.filter(Boolean)).toHaveLength(15);
   });
 

@@ -29,7 +29,7 @@ describe('the v2 request pipeline', () => {
     ports = { platformStore, idempotencyStore: fakeIdempotencyStore(), secrets: fakeAccountSecretStore(),
       maxBodyBytes: 1024,
       keyCacheMillis: 60_000,
-      rateCounter: { take: async () => true },
+      rateLimiter: async () => undefined,
       rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000 },
     };
   });

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { RateLimitError } from '#shared/errors.ts';
+import { rateLimiter, type RateCounter } from '#shared/http/rate-limit.ts';
+
+/** The table's counter in memory: conditional adds per bucket and second, every call recorded. */
+function memoryCounter() {
+  const counts = new Map<string, number>();
+  const calls: number[] = [];
+  const counter: RateCounter = {
+    async take(bucket, second, limit, count) {
+      calls.push(count);
+      const key = `${bucket}@${second}`;
+      const current = counts.get(key) ?? 0;
+      if (current + count > limit) return false;
+      counts.set(key, current + count);
+      return true;
+    },
+  };
+  return { counter, calls, counts };
+}
+
+const admitted = async (enforce: ReturnType<typeof rateLimiter>, bucket: string, limit: number, now: number, requests: number) => {
+  let count = 0;
+  for (let i = 0; i < requests; i++) {
+    try {
+      await enforce(bucket, limit, now);
+      count++;
+    } catch (error) {
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error).toMatchObject({ code: 'rate_limit', retryAfterSeconds: 1 });
+    }
+  }
+  return count;
+};
+
+describe('the rate limiter', () => {
+  it('admits exactly the limit in a second, with one write per request while a key is quiet', async () => {
+    const { counter, calls } = memoryCounter();
+    const enforce = rateLimiter(counter);
+    expect(await admitted(enforce, 'k', 100, 1_000, 150)).toBe(100);
+    expect(calls.every((count) => count === 1)).toBe(true);
+  });
+
+  it('counts ahead for a busy key: a few writes a second, and still never past the limit', async () => {
+    const { counter, calls } = memoryCounter();
+    const enforce = rateLimiter(counter);
+    await admitted(enforce, 'k', 1_000, 1_000, 400);
+    calls.length = 0;
+    expect(await admitted(enforce, 'k', 1_000, 2_000, 400)).toBe(400);
+    expect(calls.length).toBeLessThan(20);
+    expect(await admitted(enforce, 'k', 1_000, 2_500, 1_000)).toBe(600);
+  });
+
+  it('shares the limit between processes: together they never admit more than the limit', async () => {
+    const { counter, counts } = memoryCounter();
+    const processes = [rateLimiter(counter), rateLimiter(counter), rateLimiter(counter)];
+    for (const enforce of processes) await admitted(enforce, 'k', 90, 1_000, 100);
+    let total = 0;
+    for (const enforce of processes) total += await admitted(enforce, 'k', 90, 2_000, 60);
+    expect(total).toBeLessThanOrEqual(90);
+    expect(total).toBeGreaterThanOrEqual(60);
+    expect([...counts.values()].every((count) => count <= 90)).toBe(true);
+  });
+
+  it('lets requests through when the counter cannot be reached, and limits nothing at 0', async () => {
+    const enforce = rateLimiter({ take: () => Promise.reject(new Error('throttled')) });
+    await expect(enforce('k', 10, 1_000)).resolves.toBeUndefined();
+    const { counter, calls } = memoryCounter();
+    await rateLimiter(counter)('k', 0, 1_000);
+    expect(calls).toEqual([]);
+  });
+});

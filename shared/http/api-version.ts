@@ -20,7 +20,7 @@ export function requestedServiceVersion(header: string | undefined): string {
   if (header === undefined || header === '') return defaultServiceVersion;
   if (!isServiceVersion(header)) {
     throw new InvalidRequestError(
-      `Invalid Service-Version header: '${header}'. Use the form <date>.<release_name>, for example ${defaultServiceVersion}.`,
+      `Invalid Service-Version header: '${header.length > 40 ? `${header.slice(0, 40)}…` : header}'. Use the form <date>.<release_name>, for example ${defaultServiceVersion}.`,
       'invalid_service_version',
     );
   }

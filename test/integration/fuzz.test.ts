@@ -64,6 +64,9 @@ const jsonBody = fc.oneof(
   fc.integer({ min: 1_000, max: 40_000 }).map((size) => JSON.stringify({ metadata: Object.fromEntries(Array.from({ length: size / 20 }, (_, i) => [`k${i}`, 'v'])) })),
 );
 
+/** Now and then a body over the 1 MiB the service takes (413), and one just under it. */
+const hugeBody = fc.constantFrom(JSON.stringify({ description: 'x'.repeat(1_100_000) }), JSON.stringify({ name: 'y'.repeat(1_000_000) }));
+
 const formBody = fc.oneof(
   params.map((value) => qs.stringify(value, { arrayFormat: 'indices' })),
   fc.string({ maxLength: 100 }),
@@ -101,8 +104,8 @@ describe('fuzzing every route with malformed requests', () => {
         otherMethod: fc.option(fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH'), { freq: 8 }),
         ids: fc.array(pathId, { minLength: 2, maxLength: 2 }),
         query: queryString,
-        json: jsonBody,
-        form: formBody,
+        json: fc.oneof({ arbitrary: jsonBody, weight: 60 }, { arbitrary: hugeBody, weight: 1 }),
+        form: fc.oneof({ arbitrary: formBody, weight: 60 }, { arbitrary: hugeBody.map((text) => `description=${text}`), weight: 1 }),
         auth: fc.constantFrom('owner', 'owner', 'owner', 'owner', 'publishable', 'stranger', 'live', 'none', 'long', 'basic', 'malformed'),
         contentType: fc.constantFrom('right', 'right', 'right', 'json', 'form', 'none', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x'),
         version: fc.constantFrom(undefined, undefined, undefined, '2026-10-28.endive', 'yesterday', long(3_000), '2026-10-28.', 'é'),

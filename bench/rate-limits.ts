@@ -1,7 +1,7 @@
 /**
  * Rate limits far above what a benchmark sends: each benchmark drives the service with one key, well over
- * the default 100 requests a second. The counter write still happens on every request (its cost is part
- * of the figures); it just never refuses.
+ * the default 100 requests a second. The limiter still counts every request in the table as it does in
+ * production (its writes are part of the figures); it just never refuses.
  */
 export const benchmarkRateLimits = {
   RATE_LIMIT_PER_KEY_TEST: '1000000',

@@ -1,3 +1,6 @@
+import type { QueueName } from '#shared/messaging/queues.ts';
+import type { Permission } from './permissions.ts';
+
 /**
  * The map of the API. The CDK stateless stack creates one Lambda function and one API Gateway route per
  * entry; the local gateway serves the very same handler modules from this table. Nothing else lists routes.
@@ -7,10 +10,6 @@
  */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-/** What a function may touch. `table:write` includes reads. */
-export type Permission = 'table:read' | 'table:write' | `queue:${QueueName}:send` | 'bus:put';
-
-export type QueueName = 'deliveries' | 'meter-events';
 
 export interface Route {
   /** Operation name; also the construct id of the function in the stack. */
@@ -21,20 +20,27 @@ export interface Route {
   permissions: Permission[];
 }
 
-/** Every request authenticates (a table read); every POST and DELETE may write an idempotency record. */
-const reads: Permission[] = ['table:read'];
-const writes: Permission[] = ['table:write'];
+/**
+ * Every request authenticates (a table read) and counts against its key's rate limit; a v2 list's page
+ * token may need the account's secret created.
+ */
+const reads: Permission[] = ['table:read', 'table:count-requests', 'table:create-account-secrets'];
+/** Every POST and DELETE may write an idempotency record. */
+const writes: Permission[] = [...reads, 'table:write'];
 /** A change that emits events writes them with their deliveries, then puts the deliveries on the queue. */
-const emits: Permission[] = ['table:write', 'queue:deliveries:send'];
+const emits: Permission[] = [...writes, 'queue:deliveries:send'];
+/** A route that removes a resource deletes its item. */
+const deletes: Permission[] = [...writes, 'table:delete'];
+const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
 /** Metering stores its work, then puts it on the meter-events queue. */
-const meters: Permission[] = ['table:write', 'queue:meter-events:send'];
+const meters: Permission[] = [...writes, 'queue:meter-events:send'];
 
 export const routes: Route[] = [
   { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: emits },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   { name: 'retrieveWebhookEndpoint', method: 'GET', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/retrieve.ts', permissions: reads },
   { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: emits },
-  { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: emits },
+  { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: deletesAndEmits },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
@@ -96,10 +102,10 @@ export const routes: Route[] = [
   { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: reads },
   { name: 'retrieveEventDestination', method: 'GET', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/retrieve.ts', permissions: reads },
   { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: writes },
-  { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: writes },
+  { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: deletes },
   { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: writes },
   { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
-  { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: emits },
+  { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: [...emits, 'table:batch-write'] },
 
   { name: 'createAccount', method: 'POST', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/create.ts', permissions: emits },
   { name: 'listAccounts', method: 'GET', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/list.ts', permissions: reads },
@@ -110,7 +116,7 @@ export const routes: Route[] = [
   { name: 'listPersons', method: 'GET', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/list.ts', permissions: reads },
   { name: 'retrievePerson', method: 'GET', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/retrieve.ts', permissions: reads },
   { name: 'updatePerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/update.ts', permissions: emits },
-  { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: emits },
+  { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: deletesAndEmits },
 
   { name: 'createAccountLink', method: 'POST', path: '/v2/core/account_links', handler: 'functions/http/v2/core/account-links/create.ts', permissions: emits },
   /** The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). */
@@ -142,9 +148,9 @@ export interface QueueWorker {
 
 export const queueWorkers: QueueWorker[] = [
   /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
-  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10 },
+  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10 },
   /** Counts meter events, stream batches and cancellations into usage, aggregated per batch. */
-  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:write'], batchSize: 100, maxBatchingWindowSeconds: 1 },
+  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:read', 'table:write'], batchSize: 100, maxBatchingWindowSeconds: 1 },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
@@ -158,9 +164,9 @@ export interface ScheduledJob {
 
 export const scheduledJobs: ScheduledJob[] = [
   /** The outbox sweeper: re-enqueues deliveries that are due but not on the queue (crash, long backoff). */
-  { name: 'sweepDeliveries', handler: 'functions/schedules/sweep-deliveries.ts', everyMinutes: 1, permissions: ['table:write', 'queue:deliveries:send'] },
+  { name: 'sweepDeliveries', handler: 'functions/schedules/sweep-deliveries.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
   /** Re-queues stored meter work whose message was lost (accepted events, stream batches, cancellations). */
-  { name: 'sweepMeterWork', handler: 'functions/schedules/sweep-meter-work.ts', everyMinutes: 1, permissions: ['table:write', 'queue:meter-events:send'] },
+  { name: 'sweepMeterWork', handler: 'functions/schedules/sweep-meter-work.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:meter-events:send'] },
   /** Reports closed meter error windows as thin events. */
-  { name: 'reportMeterErrors', handler: 'functions/schedules/report-meter-errors.ts', everyMinutes: 1, permissions: emits },
+  { name: 'reportMeterErrors', handler: 'functions/schedules/report-meter-errors.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
 ];

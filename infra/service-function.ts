@@ -9,7 +9,8 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { Permission, QueueName } from '#functions/routes.ts';
+import type { Permission } from '#functions/permissions.ts';
+import type { QueueName } from '#shared/messaging/queues.ts';
 import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
 
 /** The repository root: entry paths in the route table are relative to it, and esbuild bundles from it. */

@@ -3,9 +3,8 @@ import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/a
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { QueueName } from '#functions/routes.ts';
 import { tableSchema } from '#shared/data/table-schema.ts';
-import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
+import { queues as queueDefinitions, type QueueName } from '#shared/messaging/queues.ts';
 
 export interface StatefulQueue {
   queue: Queue;

@@ -7,6 +7,9 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { noteRequestEnded, noteRequestStarted, type ApiActivity } from '#local/api-activity.ts';
 import { createLambdaContext, localAccountId } from '#local/lambda-context.ts';
 import { compileRoutes, decode } from '#shared/http/route-match.ts';
+import type { Permission } from '#functions/permissions.ts';
+import { callScope, callTotals, withCallScope } from '#shared/aws-calls.ts';
+import { functionCallScope } from './iam.ts';
 
 /** What the gateway needs of a route table entry (`Route` from `functions/routes.ts` fits). */
 export interface GatewayRoute {
@@ -17,13 +20,22 @@ export interface GatewayRoute {
   path: string;
   /** Module exporting `handler`, relative to `rootDir`. */
   handler: string;
+  /** What its function may call, enforced as IAM would (`local/iam.ts`); absent: calls are only recorded. */
+  permissions?: readonly Permission[];
 }
 
 /** Serves every request no route matches, with route key `$default`. */
 export interface GatewayFallbackRoute {
   name: string;
   handler: string;
+  permissions?: readonly Permission[];
 }
+
+/**
+ * Response header with what the request's function asked of AWS: `calls=3; read=1.5; write=4` (DynamoDB's
+ * consumed read and write units). Local only: API Gateway never adds it.
+ */
+export const awsCallsHeader = 'x-local-aws-calls';
 
 /** An HTTP API Lambda handler as the gateway calls it. */
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => unknown;
@@ -153,7 +165,13 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     let result: unknown;
     try {
       const handler = await handlerFor(route.handler);
-      result = await withTimeout(Promise.resolve(handler(event, context)), timeoutMs);
+      const scope = route.permissions ? functionCallScope(route.name, route.permissions) : callScope();
+      result = await withTimeout(Promise.resolve(withCallScope(scope, () => handler(event, context))), timeoutMs);
+      const { calls, readUnits, writeUnits } = callTotals(scope);
+      if (result && typeof result === 'object' && 'statusCode' in result) {
+        const structured = result as { headers?: Record<string, unknown> };
+        structured.headers = { ...structured.headers, [awsCallsHeader]: `calls=${calls}; read=${readUnits}; write=${writeUnits}` };
+      }
     } catch (error) {
       if (error === timedOut) {
         logger.error(`${route.name} did not answer within ${timeoutMs} ms (request ${requestId})`);

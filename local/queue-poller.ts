@@ -1,3 +1,6 @@
+import type { Permission } from '#functions/permissions.ts';
+import { withCallScope } from '#shared/aws-calls.ts';
+import { functionCallScope } from './iam.ts';
 import {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -33,6 +36,8 @@ export interface QueuePollerOptions {
   waitTimeSeconds?: number;
   /** `context.functionName`. @default the queue name */
   functionName?: string;
+  /** What the function may call, enforced as IAM would (`local/iam.ts`). @default - anything */
+  permissions?: readonly Permission[];
   /** Deadline behind `context.getRemainingTimeInMillis()`; not enforced. @default 60_000 */
   timeoutMs?: number;
   /** Pause after SQS itself fails, before the next attempt. @default 1_000 */
@@ -152,7 +157,8 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     const event: SQSEvent = { Records: messages.map((message) => toRecord(message, region, eventSourceARN)) };
     let failed: ReadonlySet<string> | 'all';
     try {
-      const response = await handler(event, createLambdaContext({ functionName, region, timeoutMs }));
+      const context = createLambdaContext({ functionName, region, timeoutMs });
+      const response = await (options.permissions ? withCallScope(functionCallScope(functionName, options.permissions), () => handler(event, context)) : handler(event, context));
       failed = failedMessageIds(response, event);
       if (failed === 'all') {
         logger.error(`${functionName} returned an invalid batch response; the whole batch will be retried`, response);

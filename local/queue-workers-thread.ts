@@ -14,10 +14,10 @@ const load = createModuleLoader();
 try {
   for (const worker of setup.workers) {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
-    const { queueUrl, queueArn, batchSize, name: functionName } = worker;
+    const { queueUrl, queueArn, batchSize, name: functionName, permissions } = worker;
     const priority = setup.apiPriority;
     const yieldTo = priority && worker.yieldsToApi ? { busy: () => apiBusy(priority.activity), maxDeferMs: priority.maxDeferMs } : undefined;
-    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, concurrency: setup.concurrency, yieldTo }));
+    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, permissions, concurrency: setup.concurrency, yieldTo }));
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
 } catch (error) {

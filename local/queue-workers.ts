@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { Permission } from '#functions/permissions.ts';
 import type { ApiActivity } from './api-activity.ts';
 
 /** One queue worker as its thread runs it: the handler module and the queue it polls. */
@@ -9,6 +10,8 @@ export interface ThreadedQueueWorker {
   queueUrl: string;
   queueArn: string;
   batchSize: number;
+  /** Its route-table permissions, enforced as IAM would. */
+  permissions: readonly Permission[];
   /** Latency-tolerant (the route table gives it a batching window): it may wait while the API is busy. */
   yieldsToApi: boolean;
 }

@@ -1,6 +1,6 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Worker } from 'node:worker_threads';
-import type { QueueName } from '#functions/routes.ts';
+import type { QueueName } from '#shared/messaging/queues.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import { emulatorClientOptions, reusedHandlers, withoutCallLogging } from '#shared/sdk-clients.ts';
 

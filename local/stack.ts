@@ -1,4 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { withCallScope } from '#shared/aws-calls.ts';
+import { functionCallScope } from './iam.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs, type QueueWorker, type ScheduledJob } from '#functions/routes.ts';
@@ -143,7 +145,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
-      return { name: worker.name, handler: worker.handler, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
+      return { name: worker.name, handler: worker.handler, permissions: worker.permissions, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
     });
     const apiActivity = options.apiPriorityMaxDeferMs === undefined ? undefined : createApiActivity();
     const apiPriority = apiActivity && { activity: apiActivity, maxDeferMs: options.apiPriorityMaxDeferMs! };
@@ -157,7 +159,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
       const tick = () => {
         // Like EventBridge Scheduler: a scheduled event; a failed run is logged and the next one comes anyway.
-        const run = handler({ source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} }, createLambdaContext({ functionName: job.name }))
+        const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} };
+        const run = withCallScope(functionCallScope(job.name, job.permissions), () => handler(event, createLambdaContext({ functionName: job.name })))
           .catch((error: unknown) => console.error(`Scheduled job ${job.name} failed`, error))
           .finally(() => running.delete(run));
         running.add(run);

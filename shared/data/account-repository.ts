@@ -1,4 +1,4 @@
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountPerson, AccountRepository, PersonRepository, V2Account } from '#shared/accounts/account.ts';
 import type { UpdateSlots } from '#shared/accounts/update-limit.ts';
 import type { Table } from './client.ts';
@@ -36,8 +36,8 @@ export const dynamoPersonRepository = (table: Table): PersonRepository => ownedR
 
 /**
  * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot with a
- * conditional put, trying each slot once from a random start, and gives it back with a delete conditional
- * on still owning it. A crashed request's slot frees itself when its lease runs out.
+ * conditional put, trying each slot once from a random start, and gives it back by ending its lease (an update
+ * conditional on still owning it: a write as cheap as a delete, and no DeleteItem grant). A crashed request's slot frees itself when its lease runs out.
  */
 export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlots {
   const { client, name } = table;
@@ -65,12 +65,13 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
     async release(scope, accountId, slot, owner) {
       try {
         await client.send(
-          new DeleteCommand({
+          new UpdateCommand({
             TableName: name,
             Key: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) },
+            UpdateExpression: 'SET leasedUntil = :released',
             ConditionExpression: '#owner = :owner',
             ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner },
+            ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
           }),
         );
       } catch (error) {

@@ -9,23 +9,25 @@ import { accountSecret } from './keys.ts';
 const maxCachedKeys = 10_000;
 
 /**
- * The per-account secrets: 32 random bytes in the account's partition, created by the first request that
+ * The per-account secrets: 32 random bytes in a partition of their own, created by the first request that
  * needs one (a conditional put: when two race, both end up with the one that was written), then cached for
- * the life of the process, since they never change.
+ * the life of the process, since they never change. A secret from before that partition existed (in the
+ * account's partition) is read from there in the same BatchGetItem and copied over, so fingerprints,
+ * idempotency records and page tokens made with it stay valid.
  */
 export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
   const cache = new Map<string, Promise<Buffer>>();
 
   async function load(accountId: string): Promise<Buffer> {
     const key = { PK: accountSecret.pk(accountId), SK: accountSecret.sk() };
-    const existing = await table.get(key);
+    const [existing, legacy] = await Promise.all([table.get(key), table.get(accountSecret.legacy(accountId))]);
     if (existing) return Buffer.from(existing.secret as string, 'base64');
-    const secret = randomBytes(32).toString('base64');
+    const secret = (legacy?.secret as string | undefined) ?? randomBytes(32).toString('base64');
     try {
       await table.client.send(
         new PutCommand({
           TableName: table.name,
-          Item: { ...key, entity: 'fingerprint_key', accountId, secret },
+          Item: { ...key, entity: 'account_secret', accountId, secret },
           ConditionExpression: 'attribute_not_exists(PK)',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Table } from './client.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
@@ -91,7 +91,21 @@ export function dynamoIdempotencyStore({ client, name }: Table): IdempotencyStor
       );
     },
     async release(scope, key) {
-      await client.send(new DeleteCommand({ TableName: name, Key: keyOf(scope, key) }));
+      // Unlocked rather than deleted: the next claim takes an in-progress record whose lock has passed.
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: name,
+            Key: keyOf(scope, key),
+            UpdateExpression: 'SET lockedUntil = :released',
+            ConditionExpression: '#state = :inProgress',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
     },
   };
 }

@@ -116,11 +116,15 @@ export const token = {
 
 /**
  * The account's secret (HMAC keys for card and bank account fingerprints, idempotency fingerprints and v2
- * page tokens), created on first use. The sort key keeps the name of its first use, so existing secrets stay.
+ * page tokens), created on first use, in a partition of its own: a read-only function may create one (IAM
+ * `dynamodb:LeadingKeys` on `ACCOUNT_SECRET#*`) without being able to touch the account record.
  */
 export const accountSecret = {
-  pk: (accountId: string) => `ACCOUNT#${accountId}`,
-  sk: () => 'FINGERPRINT_KEY',
+  pk: (accountId: string) => `ACCOUNT_SECRET#${accountId}`,
+  sk: () => 'SECRET',
+  prefix: () => 'ACCOUNT_SECRET#',
+  /** Where secrets created before they had a partition of their own are, in the account's partition. */
+  legacy: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'FINGERPRINT_KEY' }),
 };
 
 export const meter = {
@@ -209,6 +213,8 @@ export const accountPerson = {
  */
 export const rateWindow = {
   pk: (bucket: string, second: number) => `RATE#${bucket}#${second}`,
+  /** What every rate window's partition key starts with (read-only functions may write only these). */
+  prefix: () => 'RATE#',
   sk: () => 'RATE',
 };
 

@@ -296,12 +296,13 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
 
     async unlock(scope, meterId, customerId, owner) {
       await conditional(() =>
-        table.delete({
+        table.update({
           TableName: name,
           Key: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk() },
+          UpdateExpression: 'SET lockedUntil = :released',
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner },
+          ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
         }),
       );
     },

@@ -1,4 +1,5 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
@@ -21,7 +22,7 @@ export function wireDeliveryService() {
   if (!settings.DELIVERIES_QUEUE_URL) throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to deliver events');
   const eventBridge = settings.EVENT_BUS_NAME
     ? eventBridgePublisher({
-        client: new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }),
+        client: meterAwsCalls(new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }), 'events'),
         busName: settings.EVENT_BUS_NAME,
       })
     : undefined;

@@ -1,4 +1,5 @@
-import type { QueueName } from '#functions/routes.ts';
+/** The service's queues; each has a dead-letter queue. */
+export type QueueName = 'deliveries' | 'meter-events';
 
 export interface QueueDefinition {
   /** Physical queue name in the local stack; the CDK stack lets CloudFormation name it. */

@@ -1,4 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
 import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
@@ -11,7 +12,10 @@ let client: SQSClient | undefined;
  * behind it.
  */
 export function sqsClient(): SQSClient {
-  client ??= withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } }));
+  client ??= meterAwsCalls(
+    withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } })),
+    'sqs',
+  );
   return client;
 }
 

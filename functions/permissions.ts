@@ -1,0 +1,69 @@
+import type { AwsAction } from '#shared/aws-calls.ts';
+import { accountSecret, rateWindow } from '#shared/data/keys.ts';
+import type { QueueName } from '#shared/messaging/queues.ts';
+
+/**
+ * What a function may touch, in the route table's words. Each becomes one IAM statement in the stack
+ * (infra/service-function.ts), and the local stack refuses any call outside them as IAM would, so a
+ * missing grant fails the tests instead of the first request on AWS.
+ */
+export type Permission =
+  /** GetItem, BatchGetItem and Query, on the table and its indexes. */
+  | 'table:read'
+  /** PutItem, UpdateItem and the ConditionCheckItem of transactions. */
+  | 'table:write'
+  /** DeleteItem (deleted resources, released leases and slots). */
+  | 'table:delete'
+  /** BatchWriteItem (an outbox written outside a transaction). */
+  | 'table:batch-write'
+  /** UpdateItem on rate-limit counters only (`RATE#…` partitions): what a read-only route writes. */
+  | 'table:count-requests'
+  /** PutItem on account secrets only (`ACCOUNT_SECRET#…`): a read-only route's first v2 page token creates one. */
+  | 'table:create-account-secrets'
+  | `queue:${QueueName}:send`
+  | 'bus:put';
+
+export type TablePermission = Extract<Permission, `table:${string}`>;
+
+export interface TableStatement {
+  /** DynamoDB actions, without the `dynamodb:` prefix. */
+  actions: string[];
+  /** IAM `dynamodb:LeadingKeys` patterns (`*` matches anything) the partition keys must match; absent: any key. */
+  leadingKeys?: string[];
+}
+
+export const tableStatements: Record<TablePermission, TableStatement> = {
+  'table:read': { actions: ['GetItem', 'BatchGetItem', 'Query'] },
+  'table:write': { actions: ['PutItem', 'UpdateItem', 'ConditionCheckItem'] },
+  'table:delete': { actions: ['DeleteItem'] },
+  'table:batch-write': { actions: ['BatchWriteItem'] },
+  'table:count-requests': { actions: ['UpdateItem'], leadingKeys: [`${rateWindow.prefix()}*`] },
+  'table:create-account-secrets': { actions: ['PutItem'], leadingKeys: [`${accountSecret.prefix()}*`] },
+};
+
+/** IAM's `StringLike`: `*` matches any run of characters, `?` any one. */
+const like = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
+
+/** The queue a permission lets the function send to, if it is a queue permission. */
+export const queueOf = (permission: Permission): QueueName | undefined =>
+  permission.startsWith('queue:') ? (permission.slice('queue:'.length, -':send'.length) as QueueName) : undefined;
+
+/**
+ * Whether `permissions` allow one action, as the function's IAM policy would: `queueNameOf` tells which
+ * of the service's queues a queue URL is.
+ */
+export function allows(permissions: readonly Permission[], { action, resource }: AwsAction, queueNameOf: (url: string) => string | undefined): boolean {
+  const [service, name] = action.split(':') as [string, string];
+  if (service === 'sqs') {
+    const queue = resource ? queueNameOf(resource) : undefined;
+    return name === 'SendMessage' && queue !== undefined && permissions.includes(`queue:${queue}:send` as Permission);
+  }
+  if (service === 'events') return name === 'PutEvents' && permissions.includes('bus:put');
+  return permissions.some((permission) => {
+    const statement = tableStatements[permission as TablePermission];
+    if (!statement?.actions.includes(name)) return false;
+    if (!statement.leadingKeys) return true;
+    return resource !== undefined && statement.leadingKeys.some((pattern) => like(pattern, resource));
+  });
+}

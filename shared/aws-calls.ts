@@ -1,0 +1,133 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * One request to an AWS service as IAM authorizes it: a transaction or a batch write is one call on the
+ * wire but one authorization per item, so it is recorded as one {@link AwsAction} per item.
+ */
+export interface AwsAction {
+  /** IAM's name: `dynamodb:PutItem`, `sqs:SendMessage`, `events:PutEvents`. */
+  action: string;
+  /** The item's partition key (DynamoDB), the queue URL (SQS) or the bus name (EventBridge); absent for a query. */
+  resource?: string;
+}
+
+/** What one call cost, as the service reported it (DynamoDB's `ConsumedCapacity`; 0 elsewhere). */
+export interface AwsCall {
+  /** The operation on the wire: `PutItem`, `TransactWriteItems`, `SendMessageBatch`… */
+  operation: string;
+  actions: AwsAction[];
+  readUnits: number;
+  writeUnits: number;
+}
+
+/**
+ * Calls made inside {@link withCallScope}: recorded, and first shown to `authorize`, which may refuse one
+ * by throwing (the local stack refuses what the function's IAM policy would refuse on AWS).
+ */
+export interface CallScope {
+  calls: AwsCall[];
+  authorize?: (actions: AwsAction[]) => void;
+}
+
+const scopes = new AsyncLocalStorage<CallScope>();
+
+/** Runs `work` with its AWS calls recorded in (and authorized by) `scope`. */
+export function withCallScope<T>(scope: CallScope, work: () => T): T {
+  return scopes.run(scope, work);
+}
+
+/** A fresh scope with nothing recorded. */
+export const callScope = (authorize?: CallScope['authorize']): CallScope => ({ calls: [], ...(authorize ? { authorize } : {}) });
+
+/** Calls, read units and write units of a scope, summed. */
+export function callTotals(scope: CallScope): { calls: number; readUnits: number; writeUnits: number } {
+  return scope.calls.reduce(
+    (sum, call) => ({ calls: sum.calls + 1, readUnits: sum.readUnits + call.readUnits, writeUnits: sum.writeUnits + call.writeUnits }),
+    { calls: 0, readUnits: 0, writeUnits: 0 },
+  );
+}
+
+type Input = Record<string, unknown>;
+type Service = 'dynamodb' | 'sqs' | 'events';
+
+/** A key attribute as the document client (`'x'`) or a plain command (`{ S: 'x' }`) carries it. */
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof (value as { S?: unknown } | undefined)?.S === 'string' ? (value as { S: string }).S : undefined;
+const partitionOf = (item: unknown) => text((item as Input | undefined)?.PK);
+
+const dynamoReads = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+
+/** The IAM actions of one DynamoDB request, each with the partition key it touches. */
+function dynamoActions(operation: string, input: Input): AwsAction[] {
+  const one = (action: string, item: unknown): AwsAction => {
+    const resource = partitionOf(item);
+    return { action: `dynamodb:${action}`, ...(resource ? { resource } : {}) };
+  };
+  if (operation === 'TransactWriteItems') {
+    return ((input.TransactItems as Input[] | undefined) ?? []).map((entry) => {
+      if (entry.Put) return one('PutItem', (entry.Put as Input).Item);
+      if (entry.Update) return one('UpdateItem', (entry.Update as Input).Key);
+      if (entry.Delete) return one('DeleteItem', (entry.Delete as Input).Key);
+      return one('ConditionCheckItem', (entry.ConditionCheck as Input | undefined)?.Key);
+    });
+  }
+  if (operation === 'TransactGetItems') {
+    return ((input.TransactItems as Input[] | undefined) ?? []).map((entry) => one('GetItem', (entry.Get as Input | undefined)?.Key));
+  }
+  if (operation === 'BatchWriteItem' || operation === 'BatchGetItem') {
+    const requests = Object.values((input.RequestItems as Record<string, unknown> | undefined) ?? {});
+    if (operation === 'BatchGetItem') return requests.flatMap((request) => ((request as { Keys?: unknown[] }).Keys ?? []).map((key) => one('BatchGetItem', key)));
+    // BatchWriteItem is authorized as itself, whatever the requests inside it.
+    return requests.flatMap((list) => (list as Input[]).map((request) => one('BatchWriteItem', (request.PutRequest as Input | undefined)?.Item ?? (request.DeleteRequest as Input | undefined)?.Key)));
+  }
+  if (operation === 'Query' || operation === 'Scan') return [{ action: `dynamodb:${operation}` }];
+  return [one(operation, input.Key ?? input.Item)];
+}
+
+function actionsOf(service: Service, operation: string, input: Input): AwsAction[] {
+  if (service === 'dynamodb') return dynamoActions(operation, input);
+  if (service === 'sqs') {
+    // SendMessageBatch is authorized as sqs:SendMessage.
+    const action = operation === 'SendMessageBatch' ? 'SendMessage' : operation;
+    return [{ action: `sqs:${action}`, ...(typeof input.QueueUrl === 'string' ? { resource: input.QueueUrl } : {}) }];
+  }
+  const buses = new Set(((input.Entries as Input[] | undefined) ?? []).map((entry) => (typeof entry.EventBusName === 'string' ? entry.EventBusName : 'default')));
+  return [...buses].map((resource) => ({ action: `events:${operation}`, resource }));
+}
+
+function capacityOf(output: Input | undefined): number {
+  const consumed = output?.ConsumedCapacity;
+  const list = Array.isArray(consumed) ? consumed : consumed ? [consumed] : [];
+  return list.reduce((sum: number, entry: { CapacityUnits?: number }) => sum + (entry.CapacityUnits ?? 0), 0);
+}
+
+interface MiddlewareClient {
+  middlewareStack: {
+    add(middleware: unknown, options: { step: 'initialize'; name: string; override?: boolean }): void;
+  };
+}
+
+/**
+ * Records every call of `client` made inside a {@link withCallScope} (and lets the scope refuse it first).
+ * DynamoDB calls ask for `ReturnConsumedCapacity: INDEXES` inside a scope, so the record holds the read and
+ * write units the table and its indexes consumed. Outside a scope a call goes out untouched.
+ */
+export function meterAwsCalls<T extends MiddlewareClient>(client: T, service: Service): T {
+  client.middlewareStack.add(
+    (next: (args: { input: Input }) => Promise<{ output?: Input }>, context: { commandName?: string }) => async (args: { input: Input }) => {
+      const scope = scopes.getStore();
+      if (!scope) return next(args);
+      const operation = (context.commandName ?? '').replace(/Command$/, '');
+      const actions = actionsOf(service, operation, args.input);
+      scope.authorize?.(actions);
+      const input = service === 'dynamodb' && args.input.ReturnConsumedCapacity === undefined ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
+      const result = await next({ ...args, input });
+      const units = capacityOf(result.output);
+      const reads = service === 'dynamodb' && dynamoReads.has(operation);
+      scope.calls.push({ operation, actions, readUnits: reads ? units : 0, writeUnits: reads ? 0 : units });
+      return result;
+    },
+    { step: 'initialize', name: 'meterAwsCalls', override: true },
+  );
+  return client;
+}

@@ -46,7 +46,7 @@ export const routes: Route[] = [
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
   { name: 'retrieveCustomer', method: 'GET', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/retrieve.ts', permissions: reads },
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: emits },
-  { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: emits },
+  { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: deletesAndEmits },
 
   { name: 'createIssuingCardholder', method: 'POST', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/create.ts', permissions: emits },
   { name: 'listIssuingCardholders', method: 'GET', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/list.ts', permissions: reads },
@@ -144,13 +144,18 @@ export interface QueueWorker {
   batchSize?: number;
   /** Seconds Lambda may wait to fill a batch; 0 invokes as soon as messages arrive (latency matters). @default 0 */
   maxBatchingWindowSeconds?: number;
+  /**
+   * Invocations Lambda runs at once for the queue (2 to 1,000): a backlog then drains at a bounded rate
+   * instead of taking the account's concurrency and the table's capacity from the API.
+   */
+  maxConcurrency: number;
 }
 
 export const queueWorkers: QueueWorker[] = [
   /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
-  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10 },
+  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10, maxConcurrency: 50 },
   /** Counts meter events, stream batches and cancellations into usage, aggregated per batch. */
-  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:read', 'table:write'], batchSize: 100, maxBatchingWindowSeconds: 1 },
+  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:read', 'table:write'], batchSize: 100, maxBatchingWindowSeconds: 1, maxConcurrency: 50 },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */

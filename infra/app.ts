@@ -1,34 +1,16 @@
 import { App } from 'aws-cdk-lib';
-import { StatefulStack } from './stateful-stack.ts';
-import { StatelessStack } from './stateless-stack.ts';
+import { buildService } from './service.ts';
 
 /**
  * Deploys `ServiceStateful` and `ServiceStateless`; `-c stage=dev` deploys a separate copy named
- * `ServiceStateful-dev` and `ServiceStateless-dev`. The stacks are environment-agnostic, so synth needs
- * neither credentials nor lookups; `cdk deploy` targets the account and region of the current profile.
+ * `ServiceStateful-dev` and `ServiceStateless-dev`, to the account and region of `-c account=… -c region=…`,
+ * of `stages.dev` in cdk.json's context, or of the current profile (infra/service.ts).
  *
- * Optional context for event delivery, checked at synth and set on every function (infra/delivery-settings.ts);
- * left unset or empty, the variable is left out and `shared/config.ts` applies its default:
- * - `cloudtwoEventGridEndpoint` (an http(s) URL) → `CLOUDTWO_EVENT_GRID_ENDPOINT`
- * - `deliveryRetryScheduleTest`, `deliveryRetryScheduleLive` (seconds before each retry, such as
- *   `60,1800,7200`) → `DELIVERY_RETRY_SCHEDULE_TEST`, `DELIVERY_RETRY_SCHEDULE_LIVE`
+ * Optional context, checked at synth (docs/operations.md lists each with its default):
+ * - functions (infra/function-settings.ts): `cloudtwoEventGridEndpoint`, `deliveryRetryScheduleTest`,
+ *   `deliveryRetryScheduleLive`, `webhookAllowPrivateTargets`, `rateLimitPerKeyLive`, `rateLimitPerKeyTest`,
+ *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`
+ * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
+ *   `logRetentionDays`, `logLevel`, `traceSampleRate`
  */
-const app = new App();
-
-const stage: unknown = app.node.tryGetContext('stage');
-if (stage !== undefined && (typeof stage !== 'string' || !/^[a-z][a-z0-9-]{0,19}$/.test(stage))) {
-  throw new Error(`Context stage must be lowercase letters, digits and hyphens, got ${JSON.stringify(stage)}`);
-}
-const suffix = stage ? `-${stage}` : '';
-const tags = { service: 'service-api', ...(stage ? { stage } : {}) };
-
-const stateful = new StatefulStack(app, `ServiceStateful${suffix}`, {
-  description: 'Service API: table, queues and event bus (retained)',
-  tags,
-});
-
-new StatelessStack(app, `ServiceStateless${suffix}`, {
-  description: 'Service API: HTTP API, functions, queue workers and scheduled jobs',
-  tags,
-  resources: stateful,
-});
+buildService(new App());

@@ -1,15 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import type { Permission } from '#functions/permissions.ts';
+import { queueOf, tableStatements, type Permission, type TablePermission } from '#functions/permissions.ts';
+import { tableSchema } from '#shared/data/table-schema.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
 
@@ -44,10 +45,13 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** @default 512 */
   memorySize?: number;
-  /** @default RetentionDays.ONE_MONTH */
+  /**
+   * How long the function's log group keeps its logs; the group itself outlives the function.
+   * @default RetentionDays.THIRTEEN_MONTHS
+   */
   logRetention?: RetentionDays;
   /**
-   * Read by Powertools Logger.
+   * The level of application logs: Lambda's JSON log filter and `POWERTOOLS_LOG_LEVEL` for Powertools Logger.
    * @default 'INFO'
    */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
@@ -63,13 +67,20 @@ export interface ServiceFunctionProps {
   environment?: Record<string, string>;
 }
 
+/** The Lambda runtime, and the esbuild target that matches it. */
+export const lambdaRuntime = Runtime.NODEJS_24_X;
+export const bundleTarget = 'node24';
+
 /**
- * A Lambda function of this service with the defaults every function shares: Node.js 22 on arm64, an ESM
- * bundle built by the local esbuild (no Docker), its own log group, a role that starts with nothing but
- * that log group, and the environment `shared/config.ts` parses.
+ * A Lambda function of this service with the defaults every function shares: Node.js 24 on arm64, an ESM
+ * bundle built by the local esbuild (no Docker), its own retained log group receiving JSON logs, active
+ * X-Ray tracing (Powertools Tracer, shared/tracer.ts), a role that starts with nothing but that log group
+ * and the trace daemon, and the environment `shared/config.ts` parses.
  *
  * The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the SDK version
- * the lockfile pins and the tests ran, not whatever the runtime ships that month.
+ * the lockfile pins and the tests ran, not whatever the runtime ships that month. No source map ships:
+ * the bundle is not minified and keeps its names, so stack traces stay readable without the 2–3× larger
+ * asset and the slower cold start `--enable-source-maps` costs.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -80,9 +91,9 @@ export class ServiceFunction extends Construct {
     super(scope, id);
 
     this.logGroup = new LogGroup(this, 'LogGroup', {
-      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
-      // Logs belong to the function: a removed function should not leave an orphaned, billed log group.
-      removalPolicy: RemovalPolicy.DESTROY,
+      retention: props.logRetention ?? RetentionDays.THIRTEEN_MONTHS,
+      // An audit may ask for the logs of a function that has since been removed: they expire, not vanish.
+      removalPolicy: RemovalPolicy.RETAIN,
     });
 
     // Not the default role: it would attach AWSLambdaBasicExecutionRole, which may write to any log group.
@@ -94,26 +105,30 @@ export class ServiceFunction extends Construct {
       handler: 'handler',
       projectRoot: repositoryRoot,
       depsLockFilePath: join(repositoryRoot, 'package-lock.json'),
-      runtime: Runtime.NODEJS_22_X,
+      runtime: lambdaRuntime,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout ?? Duration.seconds(10),
       role: this.role,
       logGroup: this.logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      applicationLogLevelV2: ApplicationLogLevel[props.logLevel ?? 'INFO'],
+      systemLogLevelV2: SystemLogLevel.WARN,
+      tracing: Tracing.ACTIVE,
       environment: {
         ...commonEnvironment(props.resources),
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',
-        LOG_LEVEL: props.logLevel ?? 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_LOG_LEVEL: props.logLevel ?? 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Stack traces need the mappings only; embedded sources would make every asset much larger.
-        sourcesContent: false,
+        target: bundleTarget,
+        // Identifiers keep their names, so a stack trace names the functions it passed through.
+        esbuildArgs: { '--minify-whitespace': true, '--minify-syntax': true },
+        keepNames: true,
+        sourceMap: false,
         mainFields: ['module', 'main'],
         // Bundled CommonJS dependencies still call require() for Node built-ins, which ESM lacks.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
@@ -140,19 +155,56 @@ function commonEnvironment(resources: ServiceResources): Record<string, string> 
   return environment;
 }
 
+/** The CloudWatch namespace of the service's own metrics (Powertools Metrics, infra/monitoring.ts). */
+export const metricsNamespace = 'ServiceApi';
+
+/**
+ * One permission as one IAM statement with exactly the actions of functions/permissions.ts: the table's
+ * actions on the table (and on its indexes for Query), limited by `dynamodb:LeadingKeys` where the
+ * permission names partitions, plus the use of the table's KMS key; a queue's SendMessage; the bus's
+ * PutEvents. Transactions and batches are authorized per item by these same actions.
+ */
 function grant(fn: NodejsFunction, permission: Permission, resources: ServiceResources): void {
-  if (permission === 'table:read') {
-    resources.table.grantReadData(fn);
-  } else if (permission === 'table:write') {
-    resources.table.grantReadWriteData(fn);
-  } else if (permission === 'bus:put') {
+  if (permission === 'bus:put') {
     resources.eventBus.grantPutEventsTo(fn);
-  } else {
-    const queueName = permission.slice('queue:'.length, -':send'.length) as QueueName;
+    return;
+  }
+  const queueName = queueOf(permission);
+  if (queueName) {
     const queue = resources.queues[queueName];
-    if (!queue) {
-      throw new Error(`Unknown queue in permission ${permission}`);
-    }
+    if (!queue) throw new Error(`Unknown queue in permission ${permission}`);
     queue.queue.grantSendMessages(fn);
+    return;
+  }
+  const statement = tableStatements[permission as TablePermission];
+  if (!statement) throw new Error(`Unknown permission ${permission}`);
+  const { table } = resources;
+  const indexArns = statement.actions.includes('Query')
+    ? tableSchema.globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`)
+    : [];
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: statement.actions.map((action) => `dynamodb:${action}`),
+      resources: [table.tableArn, ...indexArns],
+      ...(statement.leadingKeys ? { conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': statement.leadingKeys } } } : {}),
+    }),
+  );
+  // DynamoDB decrypts what it returns and encrypts what it stores with the caller's use of the key, and
+  // only DynamoDB may use it on the function's behalf.
+  if (table.encryptionKey) {
+    const readsOnly = statement.actions.every((action) => ['GetItem', 'BatchGetItem', 'Query'].includes(action));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: readsOnly ? keyActions.read : [...keyActions.read, ...keyActions.write],
+        resources: [table.encryptionKey.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Stack.of(fn).region}.amazonaws.com` } },
+      }),
+    );
   }
 }
+
+/** What DynamoDB needs of a caller's key permissions to read and to write an encrypted table; no wildcard. */
+const keyActions = {
+  read: ['kms:Decrypt', 'kms:DescribeKey'],
+  write: ['kms:Encrypt', 'kms:GenerateDataKey', 'kms:GenerateDataKeyWithoutPlaintext', 'kms:ReEncryptFrom', 'kms:ReEncryptTo'],
+};

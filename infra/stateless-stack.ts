@@ -1,9 +1,12 @@
-import { CfnOutput, Duration, NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import {
   fallbackRoute as defaultFallbackRoute,
@@ -14,15 +17,17 @@ import {
   type Route,
   type ScheduledJob,
 } from '#functions/routes.ts';
-import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
+import { queues as queueDefinitions, workerTimeoutSeconds } from '#shared/messaging/queues.ts';
 import { routeStackGroups } from './api-areas.ts';
-import { deliveryEnvironment, type DeliverySettings } from './delivery-settings.ts';
+import { functionEnvironment, type FunctionSettings } from './function-settings.ts';
+import { Monitoring } from './monitoring.ts';
+import { operationsSettings, type OperationsSettings, type ResolvedOperationsSettings } from './operations-settings.ts';
 import { ServiceFunction, type ServiceResources } from './service-function.ts';
 
 /** A function that answers whatever no route matched. */
 export type FallbackRoute = Pick<Route, 'name' | 'handler' | 'permissions'>;
 
-export interface StatelessStackProps extends StackProps, DeliverySettings {
+export interface StatelessStackProps extends StackProps, FunctionSettings, OperationsSettings {
   /** Usually the stateful stack, which exposes exactly these properties. */
   resources: ServiceResources;
   /** @default - `routes` from functions/routes.ts */
@@ -36,10 +41,29 @@ export interface StatelessStackProps extends StackProps, DeliverySettings {
 }
 
 /**
- * Queue workers and scheduled jobs may run longer than API functions, but never longer than their queue's
- * visibility timeout, nor than the shortest schedule (one minute), so runs of a job do not overlap.
+ * Queue workers and scheduled jobs may run longer than API functions, but never longer than a sixth of
+ * their queue's visibility timeout, nor than the shortest schedule (one minute), so runs of a job do not
+ * overlap.
  */
-const workerTimeout = Duration.seconds(30);
+const workerTimeout = Duration.seconds(workerTimeoutSeconds);
+
+/** What one line of the API's access log says: no header, query string or body, so no key or secret. */
+const accessLogFields = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTimeEpoch',
+  sourceIp: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  errorMessage: '$context.error.message',
+};
 
 /**
  * Everything that can be replaced at will: the HTTP API with one function per route of the route table,
@@ -54,12 +78,23 @@ const workerTimeout = Duration.seconds(30);
  */
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
+  /** `$default`, throttled and access-logged. */
+  readonly stage: HttpStage;
+  readonly accessLogs: LogGroup;
+  readonly monitoring: Monitoring;
   /** Every function by its route-table name, whichever stack it lives in. */
   readonly functions: Record<string, ServiceFunction> = {};
+  /** The queue workers and the scheduled jobs by name (also in `functions`). */
+  readonly queueWorkers: Record<string, ServiceFunction> = {};
+  readonly scheduledJobs: Record<string, ServiceFunction> = {};
+  /** Every API Gateway route, `$default` included, and every schedule rule. */
+  readonly httpRoutes: HttpRoute[] = [];
+  readonly scheduleRules: Rule[] = [];
   /** The nested stacks of the routes by construct id, such as `V2CoreAccounts`. */
   readonly routeStacks: Record<string, NestedStack> = {};
-  /** Variables from the delivery settings, set on every function. */
+  /** Variables from the function settings, set on every function. */
   private readonly functionEnvironment: Record<string, string>;
+  private readonly operations: ResolvedOperationsSettings;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -68,11 +103,44 @@ export class StatelessStack extends Stack {
     const fallbackRoute = props.fallbackRoute ?? defaultFallbackRoute;
     const queueWorkers = props.queueWorkers ?? defaultQueueWorkers;
     const scheduledJobs = props.scheduledJobs ?? defaultScheduledJobs;
-    this.functionEnvironment = deliveryEnvironment(this, props);
+    this.functionEnvironment = functionEnvironment(this, props);
+    this.operations = operationsSettings(this, props);
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: this.stackName,
       description: 'Service API; routes come from functions/routes.ts',
+      createDefaultStage: false,
+    });
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: this.operations.logRetentionDays,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: this.operations.apiThrottleRate, burstLimit: this.operations.apiThrottleBurst },
+      detailedMetricsEnabled: true,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
+      },
+    });
+    // Lambda's own sampling (one request a second, then 5 %) is the default rule; this one names the rate.
+    new CfnSamplingRule(this, 'TraceSampling', {
+      samplingRule: {
+        ruleName: `${this.stackName}`.slice(0, 32),
+        priority: 100,
+        fixedRate: this.operations.traceSampleRate,
+        reservoirSize: 1,
+        serviceName: '*',
+        serviceType: 'AWS::Lambda::Function',
+        host: '*',
+        httpMethod: '*',
+        urlPath: '*',
+        resourceArn: '*',
+        version: 1,
+      },
     });
 
     const routeStacksScope = new Construct(this, 'Routes');
@@ -89,9 +157,9 @@ export class StatelessStack extends Stack {
 
     for (const worker of queueWorkers) {
       const visibilityTimeoutSeconds = queueDefinitions[worker.queue].visibilityTimeoutSeconds;
-      if (workerTimeout.toSeconds() > visibilityTimeoutSeconds) {
+      if (6 * workerTimeout.toSeconds() > visibilityTimeoutSeconds) {
         throw new Error(
-          `Worker ${worker.name} times out after ${workerTimeout.toSeconds()} s, longer than the ${visibilityTimeoutSeconds} s visibility timeout of queue ${worker.queue}`,
+          `Worker ${worker.name} times out after ${workerTimeout.toSeconds()} s, more than a sixth of the ${visibilityTimeoutSeconds} s visibility timeout of queue ${worker.queue}`,
         );
       }
       const fn = this.addFunction(this, worker.name, worker.handler, worker.permissions, resources, workerTimeout);
@@ -99,16 +167,28 @@ export class StatelessStack extends Stack {
         new SqsEventSource(resources.queues[worker.queue].queue, {
           batchSize: worker.batchSize ?? 10,
           ...(worker.maxBatchingWindowSeconds ? { maxBatchingWindow: Duration.seconds(worker.maxBatchingWindowSeconds) } : {}),
+          maxConcurrency: worker.maxConcurrency,
           reportBatchItemFailures: true,
         }),
       );
+      this.queueWorkers[worker.name] = fn;
     }
 
     for (const job of scheduledJobs) {
-      this.addScheduledJob(job, resources);
+      this.scheduledJobs[job.name] = this.addScheduledJob(job, resources);
     }
 
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage: this.stage,
+      queues: resources.queues,
+      queueWorkers: this.queueWorkers,
+      scheduledJobs: this.scheduledJobs,
+      routeFunctions: Object.fromEntries(routes.map((route) => [route.name, this.functions[route.name]!])),
+      ...(this.operations.alarmEmail ? { alarmEmail: this.operations.alarmEmail } : {}),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the API' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe a pager or an email to this topic' });
     new CfnOutput(this, 'TableName', { value: resources.table.tableName, description: 'The single DynamoDB table' });
   }
 
@@ -116,7 +196,7 @@ export class StatelessStack extends Stack {
    * EventBridge invokes the job asynchronously. A run that fails or cannot start within its period is
    * dropped rather than retried: the next run does the same work, and a retry would overlap with it.
    */
-  private addScheduledJob(job: ScheduledJob, resources: ServiceResources): void {
+  private addScheduledJob(job: ScheduledJob, resources: ServiceResources): ServiceFunction {
     if (!Number.isInteger(job.everyMinutes) || job.everyMinutes < 1) {
       throw new Error(`Scheduled job ${job.name} must run every whole number of minutes, got ${job.everyMinutes}`);
     }
@@ -124,24 +204,27 @@ export class StatelessStack extends Stack {
     // Lambda keeps an async event for at most 6 hours.
     const maxEventAge = Duration.minutes(Math.min(job.everyMinutes, 6 * 60));
     fn.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge });
-    new Rule(this, `${job.name}Schedule`, {
+    const rule = new Rule(this, `${job.name}Schedule`, {
       description: `Runs ${job.name} every ${job.everyMinutes} min`,
       schedule: Schedule.rate(Duration.minutes(job.everyMinutes)),
       // EventBridge retries only when it cannot hand the event to Lambda (throttling, service errors).
       targets: [new LambdaFunction(fn.function, { retryAttempts: 2, maxEventAge })],
     });
+    this.scheduleRules.push(rule);
+    return fn;
   }
 
   /** The function, its route and integration, and the permission to invoke it, all in `scope`'s stack. */
   private addRoute(scope: Construct, route: FallbackRoute, routeKey: HttpRouteKey, resources: ServiceResources): void {
     const fn = this.addFunction(scope, route.name, route.handler, route.permissions, resources);
-    new HttpRoute(scope, `${route.name}Route`, {
+    const httpRoute = new HttpRoute(scope, `${route.name}Route`, {
       httpApi: this.api,
       routeKey,
       integration: new HttpLambdaIntegration(`${route.name}Integration`, fn.function, {
         payloadFormatVersion: PayloadFormatVersion.VERSION_2_0,
       }),
     });
+    this.httpRoutes.push(httpRoute);
   }
 
   private addFunction(
@@ -155,7 +238,15 @@ export class StatelessStack extends Stack {
     if (this.functions[name]) {
       throw new Error(`Two functions are named ${name}; names in functions/routes.ts must be unique`);
     }
-    const fn = new ServiceFunction(scope, name, { entry, permissions, resources, timeout, environment: this.functionEnvironment });
+    const fn = new ServiceFunction(scope, name, {
+      entry,
+      permissions,
+      resources,
+      timeout,
+      environment: this.functionEnvironment,
+      logRetention: this.operations.logRetentionDays,
+      logLevel: this.operations.logLevel,
+    });
     this.functions[name] = fn;
     return fn;
   }

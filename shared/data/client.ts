@@ -8,6 +8,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import { traced } from '#shared/observability.ts';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
 import { serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
@@ -148,7 +149,7 @@ let shared: Table | undefined;
 export function serviceTable(): Table {
   if (!shared) {
     const { TABLE_NAME, DYNAMODB_ENDPOINT } = config();
-    shared = makeTable(documentClient(meterAwsCalls(guardItemSizes(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), 'dynamodb')), TABLE_NAME);
+    shared = makeTable(documentClient(traced(meterAwsCalls(guardItemSizes(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), 'dynamodb'))), TABLE_NAME);
   }
   return shared;
 }

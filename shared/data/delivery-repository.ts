@@ -28,13 +28,14 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
         ':next': update.nextAttemptAt,
         ':pending': 'pending',
         ':seen': delivery.attempts.length,
+        ':zero': 0,
         ':attempt': update.attempt ? [update.attempt] : [],
         ...(due ? { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK } : {}),
       };
       const updateDelivery = {
         TableName: name,
         Key: key(delivery.id),
-        UpdateExpression: `SET #status = :status, nextAttemptAt = :next, attempts = list_append(attempts, :attempt)${
+        UpdateExpression: `SET #status = :status, nextAttemptAt = :next, attempts = list_append(attempts, :attempt), sweeps = :zero${
           due ? ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk' : ' REMOVE GSI2PK, GSI2SK'
         }`,
         ConditionExpression: '#status = :pending AND size(attempts) = :seen',
@@ -96,10 +97,10 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
           new UpdateCommand({
             TableName: name,
             Key: key(delivery.id),
-            UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk',
+            UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
             ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':to': to, ':from': delivery.nextAttemptAt, ':pending': 'pending', ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK },
+            ExpressionAttributeValues: { ':to': to, ':from': delivery.nextAttemptAt, ':pending': 'pending', ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1 },
           }),
         );
         return true;

@@ -573,7 +573,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       return transactGuarded(table, [{ Update: update }], outbox);
     },
 
-    async claimOverdueWork(dueBy, retryAt, limit) {
+    async claimOverdueWork(dueBy, retryAt, limit, maxSweeps) {
       const shards = await Promise.all(
         Array.from({ length: dueShards }, (_, shard) =>
           client.send(
@@ -587,19 +587,35 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
           ),
         ),
       );
+      const parked: string[] = [];
       const claimed = await Promise.all(
         shards
           .flatMap((page) => page.Items ?? [])
           .map(async (item): Promise<MeterWork | undefined> => {
+            if (((item.sweeps as number | undefined) ?? 0) >= maxSweeps) {
+              const removed = await conditional(() =>
+                client.send(
+                  new UpdateCommand({
+                    TableName: name,
+                    Key: { PK: item.PK, SK: item.SK },
+                    UpdateExpression: 'SET parkedAt = :now REMOVE GSI2PK, GSI2SK',
+                    ConditionExpression: 'GSI2SK = :seen',
+                    ExpressionAttributeValues: { ':now': retryAt, ':seen': item.GSI2SK },
+                  }),
+                ),
+              );
+              if (removed) parked.push(`${item.PK as string} ${item.SK as string}`);
+              return undefined;
+            }
             const due = workDue(item.PK as string, retryAt);
             const moved = await conditional(() =>
               client.send(
                 new UpdateCommand({
                   TableName: name,
                   Key: { PK: item.PK, SK: item.SK },
-                  UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk',
+                  UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
                   ConditionExpression: 'GSI2SK = :seen',
-                  ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':seen': item.GSI2SK },
+                  ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':seen': item.GSI2SK, ':one': 1 },
                 }),
               ),
             );
@@ -609,7 +625,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
             return { kind: 'cancel', adjustment: strip<MeterEventAdjustment>(item) };
           }),
       );
-      return claimed.filter((work): work is MeterWork => work !== undefined);
+      return { claimed: claimed.filter((work): work is MeterWork => work !== undefined), parked };
     },
   };
 }

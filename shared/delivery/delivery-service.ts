@@ -34,11 +34,33 @@ export interface DeliveryServicePorts {
    * process (another Lambda) reaches this one within this time. @default 0 (read every time)
    */
   targetRecentMillis?: number;
+  /** Told how each handled delivery ended (the deployed worker counts them as CloudWatch metrics). */
+  outcomes?: { count(outcome: DeliveryOutcome): void };
   clock?: () => number;
   random?: () => number;
 }
 
+/** How handling a delivery ended: sent, to be retried, given up, cancelled (its event or target is gone), parked. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'cancelled' | 'parked';
+
+/** The CloudWatch metric each delivery outcome counts in (infra/monitoring.ts graphs them). */
+export const deliveryOutcomeMetrics = {
+  delivered: 'DeliveriesDelivered',
+  retrying: 'DeliveryRetriesScheduled',
+  failed: 'DeliveriesFailed',
+  cancelled: 'DeliveriesCancelled',
+  parked: 'DeliveriesParked',
+} as const satisfies Record<DeliveryOutcome, string>;
+
+
 const maxQueueDelaySeconds = 900;
+
+/**
+ * Sweeps in a row, with no attempt recorded between them, after which a delivery is parked: the worker
+ * fails on it before it can record anything (a poison message), so re-queuing it again would cycle
+ * queue → dead-letter queue → sweeper forever. At one sweep a minute, about ten minutes of failures.
+ */
+export const maxSweepsWithoutAttempt = 10;
 
 type Target =
   | { kind: 'webhook'; url: string; secret: string; body: string; livemode: boolean }
@@ -51,6 +73,7 @@ type Target =
  */
 export function deliveryService(ports: DeliveryServicePorts) {
   const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random, targetRecentMillis = 0 } = ports;
+  const count = (outcome: DeliveryOutcome) => ports.outcomes?.count(outcome);
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
   function eventOf(message: DeliveryMessage, now: number) {
@@ -155,6 +178,16 @@ export function deliveryService(ports: DeliveryServicePorts) {
     return base === undefined ? undefined : base * (0.8 + random() * 0.4);
   }
 
+  async function park(delivery: Delivery, now: number): Promise<void> {
+    const error = `parked after ${delivery.sweeps} sweeps without an attempt: the delivery worker fails on this delivery`;
+    const attempt: AttemptRecord = { at: now, outcome: 'failed', status: null, durationMs: 0, error };
+    const settleSnapshotEvent = { failed: true };
+    if (await deliveries.update(delivery, { status: 'failed', nextAttemptAt: null, attempt, settleSnapshotEvent })) {
+      logger.error('Parked a delivery', { parked: true, work: 'delivery', deliveryId: delivery.id, sweeps: delivery.sweeps });
+      count('parked');
+    }
+  }
+
   return {
     /** Handles one queue message. Throws only when storage fails (the message is then retried by the queue). */
     async deliver(message: DeliveryMessage): Promise<void> {
@@ -169,6 +202,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
       const target = event ? targetOf(delivery, event, found) : 'event expired';
       if (typeof target === 'string') {
         await deliveries.update(delivery, { status: 'cancelled', nextAttemptAt: null, attempt: null, settleSnapshotEvent: settle });
+        count('cancelled');
         return;
       }
       const attempt = await send(target);
@@ -177,28 +211,42 @@ export function deliveryService(ports: DeliveryServicePorts) {
 
       if (attempt.outcome === 'delivered') {
         await deliveries.update(delivery, { status: 'delivered', nextAttemptAt: null, attempt: record, settleSnapshotEvent: settle });
+        count('delivered');
         return;
       }
       const delay = attempt.missingTarget ? undefined : retryDelay(delivery, delivery.attempts.length + 1);
       if (delay === undefined) {
         logger.info('Delivery gave up', { deliveryId: delivery.id, error: attempt.error, attempts: delivery.attempts.length + 1 });
         await deliveries.update(delivery, { status: 'failed', nextAttemptAt: null, attempt: record, settleSnapshotEvent: { failed: true } });
+        count('failed');
         return;
       }
       const nextAttemptAt = now + Math.round(delay * 1000);
       const recorded = await deliveries.update(delivery, { status: 'pending', nextAttemptAt, attempt: record, settleSnapshotEvent: null });
+      count('retrying');
       // Longer waits than SQS can delay are left to the sweeper, which finds the delivery once it is due.
       if (recorded && delay <= maxQueueDelaySeconds) {
         await queue.enqueue([deliveryMessage({ ...delivery, attempts: [...delivery.attempts, record], nextAttemptAt }, message.thinEvent)], delay);
       }
     },
 
-    /** Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs). */
+    /**
+     * Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs).
+     * One the worker keeps failing on is parked instead: it fails with the reason as its last attempt, so
+     * its event settles and it can be sent again by hand, and an ERROR line with `parked: true` raises the
+     * parked-work alarm (infra/monitoring.ts).
+     */
     async sweep(): Promise<number> {
       const now = clock();
       const overdue = await deliveries.overdue(now - ports.sweepGraceMillis, 100);
       const claimed: Delivery[] = [];
-      for (const delivery of overdue) if (await deliveries.reschedule(delivery, now)) claimed.push(delivery);
+      for (const delivery of overdue) {
+        if ((delivery.sweeps ?? 0) >= maxSweepsWithoutAttempt) {
+          await park(delivery, now);
+        } else if (await deliveries.reschedule(delivery, now)) {
+          claimed.push(delivery);
+        }
+      }
       await queue.enqueue(claimed.map((delivery) => deliveryMessage({ ...delivery, nextAttemptAt: now })));
       return claimed.length;
     },

@@ -20,6 +20,9 @@ export interface DeliveryStore {
   update(delivery: Delivery, update: DeliveryUpdate): Promise<boolean>;
   /** Pending deliveries that were due at or before `dueBy`, oldest first, at most `limit` per call. */
   overdue(dueBy: number, limit: number): Promise<Delivery[]>;
-  /** Moves a pending delivery's due time from `from` to `to` (the sweeper's claim); false if it changed meanwhile. */
+  /**
+   * Moves a pending delivery's due time from `from` to `to` and counts the sweep (the sweeper's claim);
+   * false if it changed meanwhile. Recording an attempt (`update`) sets the count back to zero.
+   */
   reschedule(delivery: Delivery, to: number): Promise<boolean>;
 }

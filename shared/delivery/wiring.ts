@@ -1,13 +1,14 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
+import { countMetric, traced } from '#shared/observability.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
 import { dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
 import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
-import { deliveryService } from './delivery-service.ts';
+import { deliveryOutcomeMetrics, deliveryService } from './delivery-service.ts';
 import { eventBridgePublisher } from './eventbridge-publisher.ts';
 import { eventGridSender } from './event-grid-sender.ts';
 import { webhookSender } from './webhook-sender.ts';
@@ -22,7 +23,7 @@ export function wireDeliveryService() {
   if (!settings.DELIVERIES_QUEUE_URL) throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to deliver events');
   const eventBridge = settings.EVENT_BUS_NAME
     ? eventBridgePublisher({
-        client: meterAwsCalls(new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }), 'events'),
+        client: traced(meterAwsCalls(new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }), 'events')),
         busName: settings.EVENT_BUS_NAME,
       })
     : undefined;
@@ -41,5 +42,6 @@ export function wireDeliveryService() {
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
     sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
     targetRecentMillis: deliveryTargetRecentMillis,
+    outcomes: { count: (outcome) => countMetric(deliveryOutcomeMetrics[outcome]) },
   });
 }

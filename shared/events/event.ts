@@ -103,6 +103,8 @@ export interface Delivery {
   /** When the next attempt is due; null once the delivery is finished. */
   nextAttemptAt: number | null;
   created: number;
+  /** Times the sweeper re-queued it since its last recorded attempt (a worker that keeps failing on it). */
+  sweeps?: number;
 }
 
 /** Everything one change writes besides itself: its events and their deliveries. */

@@ -1,5 +1,6 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { config } from '#shared/config.ts';
@@ -11,6 +12,7 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
+import { tracer } from '#shared/observability.ts';
 import { derivedKey, type AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
@@ -246,6 +248,8 @@ export function httpHandler<S extends z.ZodType>(
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
     .use(injectLambdaContext(logger, { logEvent: false }))
+    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
 }
 

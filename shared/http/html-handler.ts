@@ -1,7 +1,9 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { logger } from '#shared/logger.ts';
+import { tracer } from '#shared/observability.ts';
 import { newRequestId } from './handler.ts';
 import { htmlHeaders, messagePage } from './html.ts';
 
@@ -100,5 +102,7 @@ export function htmlHandler(operation: (request: HtmlRequest) => Promise<HtmlRes
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     // Never log the event: hosted forms carry identity numbers.
     .use(injectLambdaContext(logger, { logEvent: false }))
+    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .handler((event) => serveHtml(event, operation));
 }

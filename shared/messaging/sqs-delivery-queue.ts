@@ -1,6 +1,7 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
+import { traced } from '#shared/observability.ts';
 import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
 
@@ -12,9 +13,11 @@ let client: SQSClient | undefined;
  * behind it.
  */
 export function sqsClient(): SQSClient {
-  client ??= meterAwsCalls(
-    withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } })),
-    'sqs',
+  client ??= traced(
+    meterAwsCalls(
+      withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } })),
+      'sqs',
+    ),
   );
   return client;
 }

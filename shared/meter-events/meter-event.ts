@@ -160,6 +160,10 @@ export interface MeterEventStore {
   /** Marks a window reported, writing the report's outbox with it; false when it was reported already. */
   markReported(window: ErrorWindow, outbox: Outbox): Promise<boolean>;
 
-  /** Unfinished work whose due time is past: accepted events, batches and cancellations a crash left behind. Claims each by pushing its due time to `retryAt`. */
-  claimOverdueWork(dueBy: number, retryAt: number, limit: number): Promise<MeterWork[]>;
+  /**
+   * Unfinished work whose due time is past: accepted events, batches and cancellations a crash left behind.
+   * Claims each by pushing its due time to `retryAt` and counting the sweep; work already swept
+   * `maxSweeps` times is parked instead (kept, but off the due index) and named in `parked`.
+   */
+  claimOverdueWork(dueBy: number, retryAt: number, limit: number, maxSweeps: number): Promise<{ claimed: MeterWork[]; parked: string[] }>;
 }

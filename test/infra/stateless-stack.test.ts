@@ -12,8 +12,10 @@ import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { repositoryRoot } from '#infra/service-function.ts';
 import { StatelessStack } from '#infra/stateless-stack.ts';
+import { tableStatements, type TablePermission } from '#functions/permissions.ts';
 import {
   allowedActions,
+  allowedStatements,
   fixtureEntries,
   fixtureWorker,
   functionLogicalId,
@@ -44,16 +46,16 @@ describe('stateless stack', () => {
   });
   afterAll(() => service?.cleanUp());
 
-  it('deploys one Node.js 22 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
+  it('deploys one Node.js 24 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
     // Given the real route table
     const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
 
     // When the templates are read, the parent's and the nested stacks'
-    // Then there is one function per entry, each on nodejs22.x and arm64
+    // Then there is one function per entry, each on nodejs24.x and arm64
     expect(templates.count('AWS::Lambda::Function')).toBe(entries.length);
     for (const { name } of entries) {
       expect(functionProperties(templates, stack.functions[name]!), name).toMatchObject({
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: 512,
@@ -181,7 +183,7 @@ describe('stateless stack', () => {
     expect(JSON.stringify(Object.values(permissions)[0])).toContain(`"/*/*${route.path}"`);
   });
 
-  it('tells every function where the table, the bus and each queue are, and how to log', () => {
+  it('tells every function where the table, the bus and each queue are, how to log, and traces it', () => {
     // Given the functions of the stack
     for (const fn of Object.values(stack.functions)) {
       // When the environment of its Lambda function is read
@@ -195,26 +197,35 @@ describe('stateless stack', () => {
           ...Object.values(queues).map((queue) => queue.urlVariable),
         ]),
       );
-      // And the logging and source-map settings
+      // And Powertools' settings, with no source map to load at cold start
       expect(variables).toMatchObject({
         POWERTOOLS_SERVICE_NAME: 'service-api',
-        LOG_LEVEL: 'INFO',
-        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ServiceApi',
       });
+      expect(variables.NODE_OPTIONS).toBeUndefined();
+      // And X-Ray traces it
+      expect(functionProperties(templates, fn).TracingConfig).toEqual({ Mode: 'Active' });
     }
   });
 
-  it('gives every function its own log group kept for one month', () => {
+  it('gives every function its own JSON log group, kept 13 months and retained when the stack goes', () => {
     // Given the functions of the stack
     for (const fn of Object.values(stack.functions)) {
       // When its logging configuration is read, in the template of its stack
       const logGroupId = Stack.of(fn).getLogicalId(fn.logGroup.node.defaultChild as CfnLogGroup);
 
-      // Then it logs to its own group with a 30-day retention
+      // Then it logs JSON to its own group, application logs from INFO
       expect(functionProperties(templates, fn).LoggingConfig).toEqual({
         LogGroup: { Ref: logGroupId },
+        LogFormat: 'JSON',
+        ApplicationLogLevel: 'INFO',
+        SystemLogLevel: 'WARN',
       });
-      expect(templates.of(fn).toJSON().Resources[logGroupId].Properties.RetentionInDays).toBe(30);
+      // And the group keeps 400 days of logs and outlives the function
+      const logGroup = templates.of(fn).toJSON().Resources[logGroupId];
+      expect(logGroup.Properties.RetentionInDays).toBe(400);
+      expect(logGroup).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     }
   });
 
@@ -248,10 +259,11 @@ describe('stateless stack', () => {
       expect(mapping).toMatchObject({
         BatchSize: worker.batchSize ?? 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: worker.maxConcurrency },
       });
       expect(mapping.MaximumBatchingWindowInSeconds, worker.name).toBe(worker.maxBatchingWindowSeconds || undefined);
-      // And it does not outlive the visibility timeout of its queue
-      expect(functionProperties(templates, fn).Timeout).toBeLessThanOrEqual(
+      // And its queue's visibility timeout is at least six times its timeout
+      expect(6 * functionProperties(templates, fn).Timeout).toBeLessThanOrEqual(
         queues[worker.queue].visibilityTimeoutSeconds,
       );
     }
@@ -370,30 +382,87 @@ describe('stateless stack', () => {
     expect(actions.filter((action) => action.includes('*'))).toEqual([]);
   });
 
-  it('lets a read-only route read the table but never write it', () => {
-    // Given the routes whose only permission is table:read
-    const readOnlyRoutes = routes.filter((route) => route.permissions.length === 1 && route.permissions[0] === 'table:read');
-    expect(readOnlyRoutes.length).toBeGreaterThan(0);
+  it('grants each function exactly the DynamoDB actions of its permissions: no Scan, no stream action, deletes and batch writes only where declared', () => {
+    const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
+    for (const entry of entries) {
+      // Given a function and the actions functions/permissions.ts gives its permissions
+      const declared = new Set(
+        entry.permissions.flatMap((permission) => tableStatements[permission as TablePermission]?.actions.map((action) => `dynamodb:${action}`) ?? []),
+      );
 
-    for (const route of readOnlyRoutes) {
-      // When the actions its role allows are listed
-      const actions = allowedActions(templates, stack.functions[route.name]!);
+      // When the DynamoDB actions its role allows are listed
+      const granted = new Set(allowedActions(templates, stack.functions[entry.name]!).filter((action) => action.startsWith('dynamodb:')));
 
-      // Then it can read the table but no write action is among them
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
-      expect(actions.filter((action) => tableWrites.includes(action)), route.name).toEqual([]);
+      // Then they are exactly those
+      expect([...granted].sort(), entry.name).toEqual([...declared].sort());
+    }
+    // And no function may scan, read a stream, or delete or batch-write without declaring it
+    const all = entries.flatMap((entry) => allowedActions(templates, stack.functions[entry.name]!).map((action) => ({ entry, action })));
+    expect(all.filter(({ action }) => /Scan|Stream|GetRecords|GetShardIterator|PartiQL|\*$/.test(action) && action.startsWith('dynamodb:'))).toEqual([]);
+    for (const { entry, action } of all) {
+      if (action === 'dynamodb:DeleteItem') expect(entry.permissions, entry.name).toContain('table:delete');
+      if (action === 'dynamodb:BatchWriteItem') expect(entry.permissions, entry.name).toContain('table:batch-write');
     }
   });
 
-  it('lets a route with table:write write the table', () => {
-    // Given a POST route, whose permissions include table:write
-    const route = routes.find((candidate) => candidate.permissions.includes('table:write'))!;
+  it('lets a read-only route write nothing but rate counters and account secrets, by their leading keys', () => {
+    // Given the routes that only read (and count their requests)
+    const readOnlyRoutes = routes.filter((route) => !route.permissions.includes('table:write'));
+    expect(readOnlyRoutes.length).toBeGreaterThan(10);
 
-    // When the actions its role allows are listed
-    const actions = allowedActions(templates, stack.functions[route.name]!);
+    for (const route of readOnlyRoutes) {
+      // When the statements of its role that allow a table write are read
+      const writes = allowedStatements(templates, stack.functions[route.name]!).filter((statement) =>
+        [statement.Action].flat().some((action) => tableWrites.includes(action)),
+      );
 
-    // Then the table writes are there
-    expect(actions).toEqual(expect.arrayContaining(tableWrites));
+      // Then each is bound to the partitions of its permission: UpdateItem on RATE#…, PutItem on ACCOUNT_SECRET#…
+      expect(writes.map((statement) => ({ actions: [statement.Action].flat(), condition: statement.Condition })), route.name).toEqual([
+        { actions: ['dynamodb:UpdateItem'], condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } },
+        { actions: ['dynamodb:PutItem'], condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCOUNT_SECRET#*'] } } },
+      ]);
+    }
+  });
+
+  it('lets Query reach the named indexes while every other table action stays on the table itself', () => {
+    // Given a route that reads and writes
+    const fn = stack.functions['createCustomer']!;
+
+    // When the resources of its Query and its PutItem are read
+    const queried = resourcesAllowed(templates, fn, 'dynamodb:Query');
+    const written = resourcesAllowed(templates, fn, 'dynamodb:PutItem');
+
+    // Then Query may use the table and each named index (no index wildcard); PutItem only the table
+    expect(queried).toHaveLength(3);
+    expect(isArnOf(queried[0], service.stateful.table)).toBe(true);
+    expect(JSON.stringify(queried.slice(1))).toMatch(/\/index\/GSI1.*\/index\/GSI2/);
+    expect(JSON.stringify(queried)).not.toContain('index/*');
+    expect(written.length).toBeGreaterThan(0);
+    for (const resource of written) {
+      expect(isArnOf(resource, service.stateful.table)).toBe(true);
+      expect(JSON.stringify(resource)).not.toContain('/index/');
+    }
+  });
+
+  it('lets every function that touches the table use its key, and no other', () => {
+    // Given a read-only route, a writing one and the fallback
+    const kms = (name: string) =>
+      allowedStatements(templates, stack.functions[name]!)
+        .filter((statement) => isArnOf(statement.Resource, service.stateful.tableKey))
+        .flatMap((statement) => [statement.Action].flat());
+
+    // When the KMS actions their roles allow on the table key are read
+    // Then each may decrypt what it reads and encrypt what it writes (a read-only route writes rate counters)
+    expect(kms('retrieveCustomer')).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']));
+    expect(kms('createCustomer')).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom']));
+    // And only through DynamoDB
+    const conditions = allowedStatements(templates, stack.functions['createCustomer']!)
+      .filter((statement) => isArnOf(statement.Resource, service.stateful.tableKey))
+      .map((statement) => JSON.stringify(statement.Condition));
+    expect(conditions.length).toBeGreaterThan(0);
+    for (const condition of conditions) expect(condition).toContain('kms:ViaService');
+    // And the fallback, which never touches the table, may not use the key at all
+    expect(kms(fallbackRoute.name)).toEqual([]);
   });
 
   it('grants sending to a queue or putting on the bus only to functions whose permissions ask for it', () => {
@@ -421,13 +490,13 @@ describe('stateless stack', () => {
     expect(actions).not.toContain('events:PutEvents');
   });
 
-  it('gives the fallback function nothing beyond its own logs', () => {
+  it('gives the fallback function nothing beyond its own logs and traces', () => {
     // Given the fallback, whose permissions are empty
     // When the actions its role allows are listed
     const actions = allowedActions(templates, stack.functions[fallbackRoute.name]!);
 
-    // Then only writing to its log group remains
-    expect([...new Set(actions)].sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    // Then only writing to its log group and sending its traces remain
+    expect([...new Set(actions)].sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
   it('outputs the API URL and the table name', () => {

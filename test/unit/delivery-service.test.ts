@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryAttempt } from '#shared/delivery/attempt.ts';
-import { deliveryService } from '#shared/delivery/delivery-service.ts';
+import { deliveryService, maxSweepsWithoutAttempt } from '#shared/delivery/delivery-service.ts';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Delivery, ThinEvent } from '#shared/events/event.ts';
@@ -30,7 +30,7 @@ const pending = (attempts = 0, nextAttemptAt = now): Delivery => ({
 const message: DeliveryMessage = { deliveryId: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' } };
 const answer = (outcome: 'delivered' | 'failed', missingTarget = false): DeliveryAttempt => ({ outcome, status: outcome === 'delivered' ? 200 : 500, durationMs: 3, error: outcome === 'failed' ? 'HTTP 500' : null, missingTarget });
 
-function harness(options: { delivery?: Delivery; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number; targetRecentMillis?: number }) {
+function harness(options: { delivery?: Delivery; overdue?: Delivery[]; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number; targetRecentMillis?: number }) {
   const updates: DeliveryUpdate[] = [];
   const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
   const replaced: EventDestination[] = [];
@@ -44,7 +44,7 @@ function harness(options: { delivery?: Delivery; destination?: EventDestination 
       updates.push(update);
       return true;
     },
-    overdue: async () => [pending(0, now - 5000)],
+    overdue: async () => options.overdue ?? [pending(0, now - 5000)],
     reschedule: async () => true,
   };
   const service = deliveryService({
@@ -179,5 +179,32 @@ describe('sweeping', () => {
     const { service, enqueued } = harness({});
     expect(await service.sweep()).toBe(1);
     expect(enqueued).toMatchObject([{ count: 1, delay: undefined }]);
+  });
+
+  it('parks a delivery the worker keeps failing on: failed with the reason, its event settled, not queued again', async () => {
+    // Given an overdue delivery swept ten times with no attempt recorded in between (a poison message)
+    const poisoned = { ...pending(1, now - 5000), sweeps: maxSweepsWithoutAttempt };
+    const { service, enqueued, updates } = harness({ overdue: [poisoned] });
+
+    // When the sweeper runs
+    const requeued = await service.sweep();
+
+    // Then nothing is queued; the delivery fails with the reason as its last attempt and counts as given up
+    expect(requeued).toBe(0);
+    expect(enqueued).toEqual([{ count: 0, delay: undefined, messages: [] }]);
+    expect(updates).toEqual([
+      {
+        status: 'failed',
+        nextAttemptAt: null,
+        attempt: { at: now, outcome: 'failed', status: null, durationMs: 0, error: expect.stringContaining('parked after 10 sweeps') },
+        settleSnapshotEvent: { failed: true },
+      },
+    ]);
+  });
+
+  it('re-queues a delivery swept fewer times than the bound', async () => {
+    const { service, updates } = harness({ overdue: [{ ...pending(0, now - 5000), sweeps: maxSweepsWithoutAttempt - 1 }] });
+    expect(await service.sweep()).toBe(1);
+    expect(updates).toEqual([]);
   });
 });

@@ -8,19 +8,20 @@ import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { QueueWorker, Route, ScheduledJob } from '#functions/routes.ts';
 import { repositoryRoot, type ServiceFunction } from '#infra/service-function.ts';
-import { StatefulStack } from '#infra/stateful-stack.ts';
-import { StatelessStack, type StatelessStackProps } from '#infra/stateless-stack.ts';
+import { buildService, type ServiceEntries } from '#infra/service.ts';
+import type { StatefulStack } from '#infra/stateful-stack.ts';
+import { StatelessStack } from '#infra/stateless-stack.ts';
 
-/** Entries of the stateless stack that can be swapped for fixtures. */
-export type ServiceEntries = Pick<StatelessStackProps, 'routes' | 'fallbackRoute' | 'queueWorkers' | 'scheduledJobs'>;
+export type { ServiceEntries };
 
 /** A worker whose bundle a test loads and calls: it depends on nothing but `qs`. */
 export const fixtureWorker: QueueWorker = {
   name: 'deliverFixtureEvents',
   queue: 'deliveries',
   handler: 'test/infra/fixtures/queue-worker.ts',
-  permissions: ['table:write', 'bus:put'],
+  permissions: ['table:read', 'table:write', 'bus:put'],
   batchSize: 5,
+  maxConcurrency: 2,
 };
 
 /**
@@ -30,12 +31,12 @@ export const fixtureWorker: QueueWorker = {
 export const fixtureEntries = {
   routes: [
     { name: 'listFixtures', method: 'GET', path: '/v1/fixtures', handler: 'test/infra/fixtures/http-route.ts', permissions: ['table:read'] },
-    { name: 'createFixture', method: 'POST', path: '/v1/fixtures', handler: 'test/infra/fixtures/http-route.ts', permissions: ['table:write', 'queue:deliveries:send'] },
+    { name: 'createFixture', method: 'POST', path: '/v1/fixtures', handler: 'test/infra/fixtures/http-route.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
   ] satisfies Route[],
   fallbackRoute: { name: 'unmatchedFixture', handler: 'test/infra/fixtures/http-route.ts', permissions: [] },
   queueWorkers: [fixtureWorker],
   scheduledJobs: [
-    { name: 'sweepFixtures', handler: 'test/infra/fixtures/scheduled-job.ts', everyMinutes: 5, permissions: ['table:write'] },
+    { name: 'sweepFixtures', handler: 'test/infra/fixtures/scheduled-job.ts', everyMinutes: 5, permissions: ['table:read', 'table:write'] },
   ] satisfies ScheduledJob[],
 } satisfies ServiceEntries;
 
@@ -109,13 +110,13 @@ export interface SynthesizedService {
 }
 
 /**
- * Both stacks as `infra/app.ts` builds them, with `context` as if given on the command line; the route
+ * Both stacks as `infra/app.ts` builds them, cdk-nag included (reading a template synthesizes the app,
+ * which fails on any unacknowledged finding), with `context` as if given on the command line; the route
  * table, workers and jobs can be swapped for fixtures.
  */
 export function synthesizeService(entries: ServiceEntries = {}, context: Record<string, unknown> = {}): SynthesizedService {
   const { app, outdir, cleanUp } = serviceApp(context);
-  const stateful = new StatefulStack(app, 'ServiceStateful');
-  const stateless = new StatelessStack(app, 'ServiceStateless', { resources: stateful, ...entries });
+  const { stateful, stateless } = buildService(app, entries);
   return {
     stateful,
     stateless,
@@ -140,6 +141,7 @@ interface PolicyStatement {
   Effect: 'Allow' | 'Deny';
   Action: string | string[];
   Resource: unknown;
+  Condition?: unknown;
 }
 
 /** Every Allow statement of the identity policies attached to the function's role. */

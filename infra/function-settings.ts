@@ -3,12 +3,13 @@ import type { Construct } from 'constructs';
 import { z } from 'zod';
 
 /**
- * Deployment settings of event delivery that are not in the code. Each is a stack prop and, when the prop
- * is not given, the context value of the same name (`-c cloudtwoEventGridEndpoint=https://…` or the
- * `context` of cdk.json). Unset or empty, the variable is left out and `shared/config.ts` applies its own
- * default (no Event Grid destinations; the built-in retry schedules).
+ * Deployment settings of the functions that are not in the code: event delivery and the per-key request
+ * limits. Each is a stack prop and, when the prop is not given, the context value of the same name
+ * (`-c cloudtwoEventGridEndpoint=https://…` or the `context` of cdk.json). Unset or empty, the variable is
+ * left out and `shared/config.ts` applies its own default (no Event Grid destinations; the built-in retry
+ * schedules; 100 requests a second per key, 1,000 meter events a second per platform and mode).
  */
-export interface DeliverySettings {
+export interface FunctionSettings {
   /**
    * Base URL of the cloudtwo Event Grid partner topics, an http(s) URL; becomes
    * `CLOUDTWO_EVENT_GRID_ENDPOINT`.
@@ -32,10 +33,25 @@ export interface DeliverySettings {
    * @default - the context value `webhookAllowPrivateTargets`, else `false`
    */
   webhookAllowPrivateTargets?: string;
+  /**
+   * Requests a second one live-mode API key may make (0: unlimited); becomes `RATE_LIMIT_PER_KEY_LIVE`.
+   * @default - the context value `rateLimitPerKeyLive`, else 100
+   */
+  rateLimitPerKeyLive?: string;
+  /** The same for test-mode keys; becomes `RATE_LIMIT_PER_KEY_TEST`. @default - context `rateLimitPerKeyTest`, else 100 */
+  rateLimitPerKeyTest?: string;
+  /** Live meter events a second per platform; becomes `RATE_LIMIT_METER_EVENTS_LIVE`. @default - context, else 1,000 */
+  rateLimitMeterEventsLive?: string;
+  /** Test meter events a second per platform; becomes `RATE_LIMIT_METER_EVENTS_TEST`. @default - context, else 1,000 */
+  rateLimitMeterEventsTest?: string;
+  /** Meter event stream events a second per platform and mode; becomes `RATE_LIMIT_METER_EVENT_STREAM`. @default - context, else 10,000 */
+  rateLimitMeterEventStream?: string;
 }
 
+const wholeNumber = { schema: z.string().regex(/^\d{1,9}$/), expected: 'a whole number' };
+
 /** Each setting with the variable it becomes and the check it must pass, the same that `shared/config.ts` makes. */
-const settings: Record<keyof DeliverySettings, { variable: string; schema: z.ZodType<string>; expected: string }> = {
+const settings: Record<keyof FunctionSettings, { variable: string; schema: z.ZodType<string>; expected: string }> = {
   cloudtwoEventGridEndpoint: {
     variable: 'CLOUDTWO_EVENT_GRID_ENDPOINT',
     schema: z.url({ protocol: /^https?$/ }),
@@ -56,16 +72,21 @@ const settings: Record<keyof DeliverySettings, { variable: string; schema: z.Zod
     schema: z.enum(['true', 'false']),
     expected: 'true or false',
   },
+  rateLimitPerKeyLive: { variable: 'RATE_LIMIT_PER_KEY_LIVE', ...wholeNumber },
+  rateLimitPerKeyTest: { variable: 'RATE_LIMIT_PER_KEY_TEST', ...wholeNumber },
+  rateLimitMeterEventsLive: { variable: 'RATE_LIMIT_METER_EVENTS_LIVE', ...wholeNumber },
+  rateLimitMeterEventsTest: { variable: 'RATE_LIMIT_METER_EVENTS_TEST', ...wholeNumber },
+  rateLimitMeterEventStream: { variable: 'RATE_LIMIT_METER_EVENT_STREAM', ...wholeNumber },
 };
 
 /**
  * The variables the given settings (or the context of `scope`) set on every function. Throws at synth on
  * a malformed value, which would otherwise fail every function at its first cold start.
  */
-export function deliveryEnvironment(scope: Construct, props: DeliverySettings): Record<string, string> {
+export function functionEnvironment(scope: Construct, props: FunctionSettings): Record<string, string> {
   const environment: Record<string, string> = {};
   for (const [key, { variable, schema, expected }] of Object.entries(settings)) {
-    const given: unknown = props[key as keyof DeliverySettings] ?? scope.node.tryGetContext(key);
+    const given: unknown = props[key as keyof FunctionSettings] ?? scope.node.tryGetContext(key);
     // `-c key=` on the command line gives an empty string: treat it as not set.
     if (given === undefined || given === '') {
       continue;

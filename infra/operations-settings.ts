@@ -1,0 +1,76 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { z } from 'zod';
+
+/**
+ * How the deployed service is run and watched: each is a stack prop and, when the prop is not given, the
+ * context value of the same name (`-c alarmEmail=oncall@example.com`, or the `context` of cdk.json).
+ * Checked at synth: a malformed value stops `cdk synth` naming the key.
+ */
+export interface OperationsSettings {
+  /**
+   * Where alarms are sent: an email subscription to the alarm topic (confirm it from the first email).
+   * @default - the context value `alarmEmail`, else the topic has no subscriber (subscribe a pager to it)
+   */
+  alarmEmail?: string;
+  /**
+   * Steady requests a second the API stage accepts across all clients, before API Gateway answers 429.
+   * @default - the context value `apiThrottleRate`, else 10,000 (the account's default quota per region)
+   */
+  apiThrottleRate?: number;
+  /**
+   * Requests the stage accepts in a burst above the rate.
+   * @default - the context value `apiThrottleBurst`, else 5,000 (the same quota's burst)
+   */
+  apiThrottleBurst?: number;
+  /**
+   * Days every log group (functions and API access logs) keeps its logs; one of CloudWatch's retention
+   * periods. Log groups are retained when the stack is deleted.
+   * @default - the context value `logRetentionDays`, else 400 (13 months, a yearly audit's look-back)
+   */
+  logRetentionDays?: number;
+  /**
+   * The level of the functions' application logs (Lambda's JSON log filter and `POWERTOOLS_LOG_LEVEL`).
+   * @default - the context value `logLevel`, else 'INFO'
+   */
+  logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /**
+   * The share of requests X-Ray traces beyond the first one each second, from 0 to 1.
+   * @default - the context value `traceSampleRate`, else 0.05
+   */
+  traceSampleRate?: number;
+}
+
+const retentionPeriods = Object.values(RetentionDays).filter((days): days is number => typeof days === 'number' && days > 0);
+
+const schema = z.object({
+  alarmEmail: z.email().optional(),
+  apiThrottleRate: z.coerce.number().int().positive().default(10_000),
+  apiThrottleBurst: z.coerce.number().int().positive().max(5_000).default(5_000),
+  logRetentionDays: z.coerce
+    .number()
+    .refine((days) => retentionPeriods.includes(days), `one of ${retentionPeriods.join(', ')}`)
+    .default(400),
+  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  traceSampleRate: z.coerce.number().min(0).max(1).default(0.05),
+});
+
+export type ResolvedOperationsSettings = z.output<typeof schema>;
+
+/** The settings of `props`, else of the context of `scope`, with their defaults; throws on a malformed one. */
+export function operationsSettings(scope: Construct, props: OperationsSettings): ResolvedOperationsSettings {
+  const given = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => {
+      const value: unknown = props[key as keyof OperationsSettings] ?? scope.node.tryGetContext(key);
+      // `-c key=` on the command line gives an empty string: treat it as not set.
+      return [key, value === '' ? undefined : value];
+    }),
+  );
+  const parsed = schema.safeParse(given);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = String(issue.path[0]);
+    throw new Error(`${key} is not valid (${issue.message}), got ${JSON.stringify(given[key])}`);
+  }
+  return parsed.data;
+}

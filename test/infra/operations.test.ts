@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
+import { alarmThresholds, parkedWorkMetricName } from '#infra/monitoring.ts';
+import { buildService } from '#infra/service.ts';
+import { queues } from '#shared/messaging/queues.ts';
+import { isArnOf, serviceApp, synthesizeService, type StatelessTemplates, type SynthesizedService } from './support/service-app.ts';
+
+/** The context an operator passes for a stage: where alarms go, throttles, retention, sampling, env. */
+const context = {
+  alarmEmail: 'oncall@example.com',
+  apiThrottleRate: '250',
+  apiThrottleBurst: '100',
+  logRetentionDays: '731',
+  traceSampleRate: '0.1',
+  account: '123456789012',
+  region: 'eu-west-1',
+  // Without bundling: these tests read the templates, not the code.
+  'aws:cdk:bundling-stacks': [],
+};
+
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => Stack.of(construct as never).getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
+
+describe('the deployed service, as an operator configures it', () => {
+  let service: SynthesizedService;
+  let templates: StatelessTemplates;
+  let parent: Template;
+
+  beforeAll(() => {
+    service = synthesizeService({}, context);
+    templates = service.statelessTemplates;
+    parent = templates.parent;
+  });
+  afterAll(() => service?.cleanUp());
+
+  /** The alarm of `id` under the monitoring construct, as written in the parent template. */
+  const alarm = (id: string) => {
+    const found = Object.entries(parent.findResources('AWS::CloudWatch::Alarm')).filter(([logicalId]) => logicalId.startsWith(`Monitoring${id}`));
+    expect(found, id).toHaveLength(1);
+    return found[0]![1].Properties as Record<string, any>;
+  };
+
+  it('alarms when anything waits in a dead-letter queue, and when a queue’s oldest message is too old', () => {
+    for (const name of Object.keys(queues) as (keyof typeof queues)[]) {
+      // Given a queue and its dead-letter queue in the stateful stack
+      const { queue, deadLetterQueue } = service.stateful.queues[name];
+      const pascal = name.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
+
+      // When the alarms on them are read
+      const deadLetters = alarm(`${pascal}DeadLetters`);
+      const oldest = alarm(`${pascal}OldestMessage`);
+
+      // Then one dead letter is enough, and the backlog alarm uses the queue's own threshold
+      expect(deadLetters).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(isArnOf(deadLetters.Dimensions, deadLetterQueue) || JSON.stringify(deadLetters.Dimensions).includes(logicalIdOf(deadLetterQueue))).toBe(true);
+      expect(oldest).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: alarmThresholds.oldestMessageSeconds[name] });
+      expect(JSON.stringify(oldest.Dimensions)).toContain(logicalIdOf(queue));
+    }
+  });
+
+  it('alarms on errors and throttles of every queue worker and scheduled job', () => {
+    for (const { name } of [...queueWorkers, ...scheduledJobs]) {
+      const pascal = name[0]!.toUpperCase() + name.slice(1);
+      expect(alarm(`${pascal}Errors`), name).toMatchObject({ MetricName: 'Errors', Namespace: 'AWS/Lambda', Threshold: 1 });
+      expect(alarm(`${pascal}Throttles`), name).toMatchObject({ MetricName: 'Throttles', Namespace: 'AWS/Lambda', Threshold: 1 });
+    }
+  });
+
+  it('alarms on the API’s 5xx rate and p99 latency, for the $default stage', () => {
+    const serverErrors = alarm('ApiServerErrors');
+    expect(serverErrors.Threshold).toBe(alarmThresholds.apiServerErrorPercent);
+    expect(JSON.stringify(serverErrors.Metrics)).toContain('100 * errors / requests');
+    expect(JSON.stringify(serverErrors.Metrics)).toContain('"MetricName":"5xx"');
+    const latency = alarm('ApiLatencyP99');
+    expect(latency).toMatchObject({ MetricName: 'Latency', ExtendedStatistic: 'p99', Threshold: alarmThresholds.apiLatencyP99Millis, EvaluationPeriods: 3 });
+    expect(latency.Dimensions).toEqual(expect.arrayContaining([{ Name: 'Stage', Value: '$default' }]));
+  });
+
+  it('counts parked poison work from the sweepers’ logs and alarms on it', () => {
+    // Given each scheduled job's log group
+    const filters = parent.findResources('AWS::Logs::MetricFilter');
+    for (const { name } of scheduledJobs) {
+      const logGroupId = logicalIdOf(service.stateless.functions[name]!.logGroup);
+
+      // Then a filter counts its `parked: true` lines into the parked-work metric
+      const filter = Object.values(filters).find((each) => JSON.stringify(each.Properties.LogGroupName) === JSON.stringify({ Ref: logGroupId }));
+      expect(filter?.Properties, name).toMatchObject({
+        FilterPattern: '{ $.parked IS TRUE }',
+        MetricTransformations: [{ MetricName: parkedWorkMetricName, MetricNamespace: 'ServiceApi', MetricValue: '1' }],
+      });
+    }
+    expect(alarm('ParkedWork')).toMatchObject({ MetricName: parkedWorkMetricName, Namespace: 'ServiceApi', Threshold: 1 });
+  });
+
+  it('sends every alarm, and its return to OK, to one encrypted topic with the operator’s email subscribed', () => {
+    // Given the alarm topic
+    const [topicId, topic] = Object.entries(parent.findResources('AWS::SNS::Topic'))[0]!;
+    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
+
+    // Then every alarm notifies it on ALARM and on OK
+    const alarms = Object.values(parent.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.length).toBe(2 * Object.keys(queues).length + 2 * (queueWorkers.length + scheduledJobs.length) + 3);
+    for (const each of alarms) {
+      expect(each.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(each.Properties.OKActions).toEqual([{ Ref: topicId }]);
+    }
+    // And the email of -c alarmEmail is subscribed
+    parent.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: context.alarmEmail, TopicArn: { Ref: topicId } });
+    // And CloudWatch may use the topic's key, and only TLS reaches the topic
+    parent.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' } })]) },
+    });
+    parent.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('draws a dashboard of the same signals, requests per route and delivery outcomes', () => {
+    const dashboards = Object.values(parent.findResources('AWS::CloudWatch::Dashboard'));
+    expect(dashboards).toHaveLength(1);
+    // The body is a JSON document joined from strings and references; its literal parts hold the titles and labels
+    const parts = dashboards[0]!.Properties.DashboardBody['Fn::Join'][1] as unknown[];
+    const body = parts.filter((part): part is string => typeof part === 'string').join('');
+    for (const title of ['API requests and errors', 'API latency (p50, p99)', 'Requests per route', 'Delivery outcomes', 'Queue backlog', 'Dead letters', 'Parked work']) {
+      expect(body).toContain(title);
+    }
+    for (const metric of ['DeliveriesDelivered', 'DeliveriesFailed', 'DeliveryRetriesScheduled']) expect(body).toContain(metric);
+    // One line per route, labelled with its name
+    for (const route of routes) expect(body, route.name).toContain(`"label":"${route.name}"`);
+  });
+
+  it('throttles the $default stage as configured, with detailed metrics and JSON access logs that hold no secret', () => {
+    const stages = templates.find('AWS::ApiGatewayV2::Stage');
+    expect(stages).toHaveLength(1);
+    const stage = stages[0]!.resource.Properties;
+    expect(stage).toMatchObject({
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 250, ThrottlingBurstLimit: 100, DetailedMetricsEnabled: true },
+    });
+    const format = JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>;
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
+    expect(Object.values(format).join(' ')).not.toMatch(/header|authorization|querystring|body/i);
+    // And the access log group is kept as long as the function logs, and outlives the stack
+    const logGroupId = logicalIdOf(service.stateless.accessLogs);
+    expect(JSON.stringify(stage.AccessLogSettings.DestinationArn)).toContain(logGroupId);
+    parent.hasResource('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 731 }, DeletionPolicy: 'Retain' });
+  });
+
+  it('samples traces at the configured rate', () => {
+    parent.hasResourceProperties('AWS::XRay::SamplingRule', { SamplingRule: Match.objectLike({ FixedRate: 0.1, ReservoirSize: 1 }) });
+  });
+
+  it('deploys both stacks to the stage’s explicit account and region, the stateless one after the stateful one', () => {
+    for (const stack of [service.stateful, service.stateless]) {
+      expect(stack.account).toBe(context.account);
+      expect(stack.region).toBe(context.region);
+    }
+    expect(service.stateless.dependencies).toContain(service.stateful);
+  });
+
+  it('reaches the stateful resources through CloudFormation exports, which a deployed consumer pins', () => {
+    // Given the stateless templates (parent and nested)
+    const all = templates.all.map((template) => JSON.stringify(template.toJSON())).join('\n');
+
+    // Then the table, queues and bus come in as Fn::ImportValue of the stateful stack's exports
+    expect(all).toContain('"Fn::ImportValue":"ServiceStateful:ExportsOutputRef');
+    const exported = Object.values(service.statefulTemplate.toJSON().Outputs ?? {}).map((output: any) => output.Export?.Name);
+    expect(exported.length).toBeGreaterThan(0);
+    for (const name of exported) expect(name).toMatch(/^ServiceStateful:ExportsOutput/);
+  });
+});
+
+describe('the stateful stack’s table key', () => {
+  it('encrypts the table with a customer-managed key that rotates and outlives the stack', () => {
+    const { app, cleanUp } = serviceApp({ 'aws:cdk:bundling-stacks': [] });
+    try {
+      const { stateful } = buildService(app);
+      const template = Template.fromStack(stateful);
+      const keyId = logicalIdOf(stateful.tableKey);
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } },
+      });
+      template.hasResource('AWS::KMS::Key', { Properties: Match.objectLike({ EnableKeyRotation: true }), DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    } finally {
+      cleanUp();
+    }
+  });
+});
+
+describe('cdk-nag over both stacks', () => {
+  it('finds nothing that is not acknowledged with a reason, and stops synth on a new finding', () => {
+    // Given the service as `cdk synth` builds it, with the AwsSolutions and Serverless packs
+    const clean = serviceApp({ 'aws:cdk:bundling-stacks': [] });
+    try {
+      buildService(clean.app);
+      // When it is synthesized, Then no pack reports a finding
+      expect(() => clean.app.synth()).not.toThrow();
+    } finally {
+      clean.cleanUp();
+    }
+
+    // Given the same service with one more queue that has no dead-letter queue and allows plain HTTP
+    const flawed = serviceApp({ 'aws:cdk:bundling-stacks': [] });
+    try {
+      const { stateful } = buildService(flawed.app);
+      new Queue(stateful, 'Unprotected');
+
+      // When it is synthesized, Then synth stops naming the rules it breaks
+      expect(() => flawed.app.synth()).toThrow(/AwsSolutions-SQS3|AwsSolutions-SQS4/);
+    } finally {
+      flawed.cleanUp();
+    }
+  });
+
+  it('refuses operations settings it cannot honour, naming the context key', () => {
+    for (const [key, value] of [
+      ['alarmEmail', 'not-an-email'],
+      ['logRetentionDays', '17'],
+      ['apiThrottleBurst', '9000'],
+      ['traceSampleRate', '2'],
+      ['account', '1234'],
+      ['region', 'Mars'],
+    ] as const) {
+      const { app, cleanUp } = serviceApp({ [key]: value, 'aws:cdk:bundling-stacks': [] });
+      try {
+        expect(() => buildService(app), key).toThrow(new RegExp(key));
+      } finally {
+        cleanUp();
+      }
+    }
+  });
+});

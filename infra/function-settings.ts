@@ -1,6 +1,6 @@
 import { Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Deployment settings of the functions that are not in the code: event delivery and the per-key request

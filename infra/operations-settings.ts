@@ -1,6 +1,6 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How the deployed service is run and watched: each is a stack prop and, when the prop is not given, the

@@ -72,15 +72,35 @@ export const lambdaRuntime = Runtime.NODEJS_24_X;
 export const bundleTarget = 'node24';
 
 /**
+ * How every function is bundled, in esbuild's own terms: the stack passes these to NodejsFunction and
+ * `npm run bundles` to esbuild, so the sizes it prints are those of the deployed zips. Whitespace and
+ * syntax are minified but identifiers keep their names, so a stack trace names the functions it passed
+ * through without a source map (none ships: it would double the asset and slow every cold start).
+ */
+export const bundling = {
+  format: 'esm',
+  platform: 'node',
+  target: bundleTarget,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  sourcemap: false,
+  mainFields: ['module', 'main'],
+  // Bundled CommonJS dependencies still call require() for Node built-ins, which ESM lacks.
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+} as const;
+
+/** `bundling` as esbuild's own build options, for the tests and `npm run bundles`. */
+export const esbuildOptions = { ...bundling, bundle: true, mainFields: [...bundling.mainFields], banner: { js: bundling.banner } };
+
+/**
  * A Lambda function of this service with the defaults every function shares: Node.js 24 on arm64, an ESM
- * bundle built by the local esbuild (no Docker), its own retained log group receiving JSON logs, active
- * X-Ray tracing (Powertools Tracer, shared/tracer.ts), a role that starts with nothing but that log group
- * and the trace daemon, and the environment `shared/config.ts` parses.
+ * bundle built by the local esbuild (no Docker, settings in `bundling`), its own retained log group
+ * receiving JSON logs, active X-Ray tracing (Powertools Tracer, shared/observability.ts), a role that
+ * starts with nothing but that log group and the trace daemon, and the environment `shared/config.ts` parses.
  *
  * The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the SDK version
- * the lockfile pins and the tests ran, not whatever the runtime ships that month. No source map ships:
- * the bundle is not minified and keeps its names, so stack traces stay readable without the 2–3× larger
- * asset and the slower cold start `--enable-source-maps` costs.
+ * the lockfile pins and the tests ran, not whatever the runtime ships that month.
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
@@ -124,14 +144,12 @@ export class ServiceFunction extends Construct {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: bundleTarget,
-        // Identifiers keep their names, so a stack trace names the functions it passed through.
-        esbuildArgs: { '--minify-whitespace': true, '--minify-syntax': true },
-        keepNames: true,
-        sourceMap: false,
-        mainFields: ['module', 'main'],
-        // Bundled CommonJS dependencies still call require() for Node built-ins, which ESM lacks.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+        target: bundling.target,
+        esbuildArgs: { '--minify-whitespace': bundling.minifyWhitespace, '--minify-syntax': bundling.minifySyntax },
+        keepNames: bundling.keepNames,
+        sourceMap: bundling.sourcemap,
+        mainFields: [...bundling.mainFields],
+        banner: bundling.banner,
         bundleAwsSDK: true,
         logLevel: LogLevel.WARNING,
       },

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idParam } from '#shared/http/params.ts';
 import { configurationNames } from '#shared/accounts/capabilities.ts';
 import { useCaseTypes } from './account-link.ts';

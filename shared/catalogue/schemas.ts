@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () => z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code').transform((code) => code.toLowerCase());

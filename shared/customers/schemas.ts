@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { emptyable, expandParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { integerParam } from '#shared/http/params.ts';
 
 const includeUrl = z.enum(['webhook_endpoint.url'], {

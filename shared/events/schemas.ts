@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 const unixTime = integerParam(0, 253402300799);

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 
 /** A page request in storage terms: newest first, optionally after or before a known id. */

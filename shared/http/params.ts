@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 
 /**

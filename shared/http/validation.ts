@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 import type { ApiGeneration } from './error-mapping.ts';
 import type { RawParams } from './encoding.ts';

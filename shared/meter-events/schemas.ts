@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 /** Payload values are strings; a JSON number is taken as its decimal text. */

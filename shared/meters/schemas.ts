@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { expandParam, v1ListParams } from '#shared/http/params.ts';
 
 const payloadKey = z.string().min(1).max(100);

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam } from '#shared/http/params.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isServiceVersion } from '#shared/http/api-version.ts';
 import { isSnapshotEventType } from '#shared/events/catalogue.ts';
 import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { integerParam } from '#shared/http/params.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,7 +11,7 @@ import { fallbackRoute, queueWorkers, routes, scheduledJobs } from '#functions/r
 import { queues } from '#shared/messaging/queues.ts';
 import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
-import { repositoryRoot } from '#infra/service-function.ts';
+import { esbuildOptions, repositoryRoot } from '#infra/service-function.ts';
 import { StatelessStack } from '#infra/stateless-stack.ts';
 import { tableStatements, type TablePermission } from '#functions/permissions.ts';
 import {
@@ -509,18 +510,14 @@ describe('stateless stack', () => {
 });
 
 describe('the handlers of the route table', () => {
-  it('each bundle as the stack bundles them (ES modules for Node 22, AWS SDK included)', async () => {
+  it('each bundle as the stack bundles them (ES modules for Node 24, AWS SDK included, no source map)', async () => {
     // Given every entry file of the route table
     const entries = [...new Set([...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs].map((entry) => entry.handler))];
 
     // When esbuild bundles them all in one build, with the stack's settings
     const result = await build({
       entryPoints: entries.map((entry) => join(repositoryRoot, entry)),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      mainFields: ['module', 'main'],
+      ...esbuildOptions,
       outdir: 'out',
       write: false,
       logLevel: 'silent',
@@ -550,6 +547,8 @@ describe('stateless stack with fixture entries', () => {
     const worker = stack.functions[fixtureWorker.name]!;
     const assetPath = templates.of(worker).toJSON().Resources[functionLogicalId(worker)].Metadata['aws:asset:path'] as string;
     const bundle = pathToFileURL(join(service.outdir, assetPath, 'index.mjs')).href;
+    // And no source map ships with it
+    expect(readdirSync(join(service.outdir, assetPath))).toEqual(['index.mjs']);
 
     // When a fresh Node process, as Lambda would, imports it and calls the handler with a batch
     const event = {

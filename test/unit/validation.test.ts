@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 import { booleanParam, integerParam, mergeMetadata, metadataParam } from '#shared/http/params.ts';
 import { validateParams } from '#shared/http/validation.ts';

@@ -1,5 +1,5 @@
 import type { Permission } from '#functions/permissions.ts';
-import { withCallScope } from '#shared/aws-calls.ts';
+import { callTotals, withCallScope } from '#shared/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 import {
   DeleteMessageBatchCommand,
@@ -158,7 +158,12 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     let failed: ReadonlySet<string> | 'all';
     try {
       const context = createLambdaContext({ functionName, region, timeoutMs });
-      const response = await (options.permissions ? withCallScope(functionCallScope(functionName, options.permissions), () => handler(event, context)) : handler(event, context));
+      const scope = options.permissions ? functionCallScope(functionName, options.permissions) : undefined;
+      const response = await (scope ? withCallScope(scope, () => handler(event, context)) : handler(event, context));
+      // `LOCAL_LOG_AWS_CALLS=true`: what each invocation cost, as the x-local-aws-calls header tells for requests.
+      if (scope && process.env.LOCAL_LOG_AWS_CALLS === 'true') {
+        console.log(`aws-calls ${JSON.stringify({ function: functionName, records: messages.length, ...callTotals(scope) })}`);
+      }
       failed = failedMessageIds(response, event);
       if (failed === 'all') {
         logger.error(`${functionName} returned an invalid batch response; the whole batch will be retried`, response);

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { tableSchema } from '#shared/data/table-schema.ts';
 
 /**
  * One request to an AWS service as IAM authorizes it: a transaction or a batch write is one call on the
@@ -101,6 +102,33 @@ function capacityOf(output: Input | undefined): number {
   return list.reduce((sum: number, entry: { CapacityUnits?: number }) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
+const kilobytes = (item: unknown) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
+const indexKeys = tableSchema.globalIndexes.map((index) => index.partitionKey);
+
+/**
+ * The write units of a transaction as DynamoDB bills them: 2 per KB of each item (a condition check
+ * too), plus 1 per KB for each index entry a put writes and 1 for each index key an update sets or
+ * removes. Counted from the request because DynamoDB Local bills a whole multi-item transaction like a
+ * single item; sizes are the request's (JSON, close to DynamoDB's own measure), an updated item counts
+ * as 1 KB.
+ */
+function transactionWriteUnits(input: Input): number {
+  let units = 0;
+  for (const entry of (input.TransactItems as Input[] | undefined) ?? []) {
+    if (entry.Put) {
+      const item = (entry.Put as Input).Item as Input | undefined;
+      const size = kilobytes(item);
+      units += 2 * size + indexKeys.filter((key) => item?.[key] !== undefined).length * size;
+    } else if (entry.Update) {
+      const expression = String((entry.Update as Input).UpdateExpression ?? '');
+      units += 2 + indexKeys.filter((key) => new RegExp(`\\b${key}\\b`).test(expression)).length;
+    } else {
+      units += 2;
+    }
+  }
+  return units;
+}
+
 interface MiddlewareClient {
   middlewareStack: {
     add(middleware: unknown, options: { step: 'initialize'; name: string; override?: boolean }): void;
@@ -122,7 +150,7 @@ export function meterAwsCalls<T extends MiddlewareClient>(client: T, service: Se
       scope.authorize?.(actions);
       const input = service === 'dynamodb' && args.input.ReturnConsumedCapacity === undefined ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
       const result = await next({ ...args, input });
-      const units = capacityOf(result.output);
+      const units = operation === 'TransactWriteItems' ? transactionWriteUnits(args.input) : capacityOf(result.output);
       const reads = service === 'dynamodb' && dynamoReads.has(operation);
       scope.calls.push({ operation, actions, readUnits: reads ? units : 0, writeUnits: reads ? 0 : units });
       return result;

@@ -4,7 +4,7 @@ import type { Delivery } from '#shared/events/event.ts';
 import type { Table } from './client.ts';
 import { cancellationCodes, isConditionFailure } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
-import { dueKeys, dueShards } from './outbox-items.ts';
+import { dueKeys, dueShards, perShardLimit } from './outbox-items.ts';
 
 const internal = ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt'];
 const toDelivery = (item: Record<string, unknown>): Delivery =>
@@ -82,7 +82,7 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
               IndexName: 'GSI2',
               KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
               ExpressionAttributeValues: { ':pk': deliveryKeys.gsi2pk(shard), ':by': deliveryKeys.gsi2sk(dueBy, '~') },
-              Limit: limit,
+              Limit: perShardLimit(limit),
             }),
           ),
         ),

@@ -27,7 +27,7 @@ import {
   meterUsageLock as lockKeys,
   meterWorkDue,
 } from './keys.ts';
-import { dueShardOf, dueShards } from './outbox-items.ts';
+import { dueShardOf, dueShards, perShardLimit } from './outbox-items.ts';
 import { transactGuarded } from './transactions.ts';
 
 const hour = 60 * 60 * 1000;
@@ -553,7 +553,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
               IndexName: 'GSI2',
               KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
               ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('report', shard), ':by': meterWorkDue.gsi2sk(endedBy, '~') },
-              Limit: limit,
+              Limit: perShardLimit(limit),
             }),
           ),
         ),
@@ -582,7 +582,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
               IndexName: 'GSI2',
               KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
               ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', shard), ':by': meterWorkDue.gsi2sk(dueBy, '~') },
-              Limit: limit,
+              Limit: perShardLimit(limit),
             }),
           ),
         ),

@@ -5,9 +5,21 @@ import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as t
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-export const dueShards = 8;
+/** The rate the due index is sized for: 10,000 meter events a second, each due entry written and removed. */
+const targetDueWritesPerSecond = 2 * 10_000;
+/** What one shard may take: well under the 1,000 WCU a partition takes, since time-ordered keys cannot split. */
+const maxShardWritesPerSecond = 700;
 
-/** Spreads pending deliveries over a few GSI2 partitions, so the sweeper's reads and the writes stay cool. */
+/**
+ * GSI2 shards of the due index, a power of two derived from the target rate (32): at 20,000 due writes a
+ * second each shard takes about 625. Sweepers query every shard, so raising it is safe on a live table.
+ */
+export const dueShards = 2 ** Math.ceil(Math.log2(targetDueWritesPerSecond / maxShardWritesPerSecond));
+
+/** Items one sweep reads from each shard: a sweep of `limit` items spread over the shards. */
+export const perShardLimit = (limit: number): number => Math.max(10, Math.ceil(limit / dueShards));
+
+/** Spreads pending deliveries over the GSI2 shards, so the sweeper's reads and the writes stay cool. */
 export function dueShardOf(id: string): number {
   let hash = 0;
   for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;

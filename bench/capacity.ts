@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:capacity`: what each API operation and each worker invocation costs in DynamoDB calls,
+ * read units and write units, on DynamoDB Local, through the local stack's call counting (the
+ * `x-local-aws-calls` header of each response, and `LOCAL_LOG_AWS_CALLS` lines for the workers). Each
+ * operation runs warm (after one call of the same kind), so the API key lookup and the meter lookup are
+ * the cached ones a busy function sees. Prints a markdown table for docs/capacity.md; asserts nothing.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startServiceProcess } from '#local/service-process.ts';
+import { benchmarkRateLimits } from './rate-limits.ts';
+
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => response.writeHead(200).end('ok'));
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_LOG_AWS_CALLS: 'true', ...benchmarkRateLimits });
+const rows: string[] = [];
+
+interface Cost {
+  calls: number;
+  read: number;
+  write: number;
+}
+
+async function call(method: string, path: string, body?: { form?: string; json?: unknown }, key = service.secretKey): Promise<{ status: number; body: any; cost: Cost }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body?.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
+  if (body?.json !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${service.baseUrl}${path}`, { method, headers, body: body?.form ?? (body?.json !== undefined ? JSON.stringify(body.json) : undefined) });
+  const text = await response.text();
+  const header = response.headers.get('x-local-aws-calls') ?? '';
+  const number = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(header)?.[1] ?? NaN);
+  return { status: response.status, body: text ? JSON.parse(text) : null, cost: { calls: number('calls'), read: number('read'), write: number('write') } };
+}
+
+/** Runs `operation` twice and records the second (warm) run's cost. */
+async function measure(label: string, operation: (run: number) => Promise<{ status: number; cost: Cost; body: any }>): Promise<any> {
+  await operation(0);
+  const { status, cost, body } = await operation(1);
+  if (status >= 400) throw new Error(`${label} answered ${status}: ${JSON.stringify(body)}`);
+  rows.push(`| ${label} | ${cost.calls} | ${cost.read} | ${cost.write} |`);
+  return body;
+}
+
+/** The worker lines printed since `from`, summed per function. */
+function workerCosts(from: number): Map<string, Cost & { records: number; invocations: number }> {
+  const totals = new Map<string, Cost & { records: number; invocations: number }>();
+  for (const line of service.output().slice(from).split('\n')) {
+    const match = /^aws-calls (\{.*\})$/.exec(line.trim());
+    if (!match) continue;
+    const entry = JSON.parse(match[1]!) as { function: string; records: number; calls: number; readUnits: number; writeUnits: number };
+    const total = totals.get(entry.function) ?? { calls: 0, read: 0, write: 0, records: 0, invocations: 0 };
+    totals.set(entry.function, {
+      calls: total.calls + entry.calls,
+      read: total.read + entry.readUnits,
+      write: total.write + entry.writeUnits,
+      records: total.records + entry.records,
+      invocations: total.invocations + 1,
+    });
+  }
+  return totals;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 3_000));
+
+try {
+  // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
+  await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`)', (run) =>
+    call('POST', '/v1/webhook_endpoints', { form: `url=${encodeURIComponent(receiverUrl)}&enabled_events[0]=customer.created&enabled_events[1]=customer.updated&description=run-${run}` }),
+  );
+  const customer = await measure('`POST /v1/customers` (emits `customer.created` to 2 endpoints)', () => call('POST', '/v1/customers', { form: 'name=Capacity' }));
+  await measure('`GET /v1/customers/:id`', () => call('GET', `/v1/customers/${customer.id}`));
+  await measure('`GET /v1/customers?limit=10`', () => call('GET', '/v1/customers?limit=10'));
+  await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) => call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }));
+  await measure('`POST /v1/tokens` (card)', () => call('POST', '/v1/tokens', { form: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2030&card[cvc]=123' }));
+  await measure('`POST /v2/core/event_destinations`', (run) =>
+    call('POST', '/v2/core/event_destinations', { json: { name: `capacity-${run}`, type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.account.created'], webhook_endpoint: { url: receiverUrl } } }),
+  );
+  const account = await measure('`POST /v2/core/accounts`', (run) => call('POST', '/v2/core/accounts', { json: { display_name: `Capacity ${run}`, contact_email: 'capacity@example.com' } }));
+  await measure('`GET /v2/core/accounts/:id`', () => call('GET', `/v2/core/accounts/${account.id}`));
+  await measure('`GET /v2/core/accounts?limit=10`', () => call('GET', '/v2/core/accounts?limit=10'));
+  await call('POST', '/v1/billing/meters', { form: 'display_name=Capacity&event_name=capacity_calls&default_aggregation[formula]=sum' });
+  await measure('`POST /v2/billing/meter_events`', (run) =>
+    call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `capacity-${run}`, payload: { service_customer_id: customer.id, value: '1' } } }),
+  );
+  const session = await call('POST', '/v2/billing/meter_event_session');
+  await measure('`POST /v2/billing/meter_event_stream` (100 events)', (run) =>
+    call(
+      'POST',
+      '/v2/billing/meter_event_stream',
+      { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `stream-${run}-${i}`, payload: { service_customer_id: customer.id, value: '1' } })) } },
+      session.body.authentication_token,
+    ),
+  );
+
+  // The workers: what the changes above queued, and then a known load of each kind.
+  await settle();
+  const before = service.output().length;
+  for (let i = 0; i < 20; i++) await call('POST', `/v1/customers/${customer.id}`, { form: `name=Load-${i}` });
+  for (let i = 0; i < 20; i++) {
+    await call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `load-${i}`, payload: { service_customer_id: customer.id, value: '1' } } });
+  }
+  await call(
+    'POST',
+    '/v2/billing/meter_event_stream',
+    { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `load-stream-${i}`, payload: { service_customer_id: customer.id, value: '1' } })) } },
+    session.body.authentication_token,
+  );
+  await settle();
+  const workers = workerCosts(before);
+  const deliveries = workers.get('deliverEvent');
+  const metering = workers.get('processMeterEvents');
+  if (deliveries) rows.push(`| \`deliverEvent\`, per delivery (${deliveries.records} webhook deliveries in ${deliveries.invocations} invocations) | ${(deliveries.calls / deliveries.records).toFixed(2)} | ${(deliveries.read / deliveries.records).toFixed(2)} | ${(deliveries.write / deliveries.records).toFixed(2)} |`);
+  if (metering) rows.push(`| \`processMeterEvents\`, per message (20 single events and one 100-event stream request, ${metering.invocations} invocations) | ${(metering.calls / metering.records).toFixed(2)} | ${(metering.read / metering.records).toFixed(2)} | ${(metering.write / metering.records).toFixed(2)} |`);
+
+  console.log('| Operation | DynamoDB calls | Read units | Write units |\n|---|---|---|---|');
+  console.log(rows.join('\n'));
+} finally {
+  await service.stop();
+  receiver.close();
+}

@@ -1,0 +1,100 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
+import { documentClient, makeTable } from '#shared/data/client.ts';
+import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
+import type { Caller } from '#shared/http/authenticate.ts';
+import type { MeterWork } from '#shared/meter-events/meter-event.ts';
+import { meterEventProcessor } from '#shared/meter-events/processor.ts';
+import { meterEventService } from '#shared/meter-events/service.ts';
+import { newPlatform, sdk, stack } from '../support/stack.ts';
+
+/**
+ * The write units one meter event costs on DynamoDB, as DynamoDB Local reports them
+ * (`ReturnConsumedCapacity: INDEXES`, counted by shared/aws-calls.ts): the request path and the worker's
+ * processing, per event. docs/capacity.md states the same figures; a change to the write path that moves
+ * them fails here until the model (and the cost table) is updated with it.
+ */
+const expected = {
+  /**
+   * One event per request (POST /v2/billing/meter_events), 20 customers, processed in one batch: the lease
+   * (1) and its release (1), the identifier claim with its GSI2 due entry (2); then, in one transaction,
+   * the event's accepted → processed with the due entry removed (3) and its minute's usage (2).
+   */
+  api: { request: 4, processing: 5 },
+  /**
+   * One stream request of 100 events (a 15 KB batch item with its due entry: 30), processed as one
+   * message: a conditional put per event (2 each, in transactions of 50), the usage, then the batch's
+   * due entry removed (a rewrite of the whole batch item: 30).
+   */
+  stream100: { request: 0.3, processing: 2.36 },
+  /** One stream request of one event: the same writes, nothing to share them with. */
+  stream1: { request: 2, processing: 6 },
+};
+
+/** A table client whose calls are counted inside a call scope, on the local stack's DynamoDB. */
+function meteredTable() {
+  const client = meterAwsCalls(
+    new DynamoDBClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    'dynamodb',
+  );
+  return makeTable(documentClient(client), stack.env.TABLE_NAME!);
+}
+
+async function writeUnits(work: () => Promise<unknown>): Promise<number> {
+  const scope = callScope();
+  await withCallScope(scope, work);
+  return callTotals(scope).writeUnits;
+}
+
+describe('what a meter event costs in DynamoDB write units', () => {
+  let origin: EventOrigin;
+  let caller: Caller;
+  let customers: string[];
+  const queued: MeterWork[] = [];
+  const table = meteredTable();
+  const store = dynamoMeterEventStore(table);
+  const meters = dynamoMeterRepository(table);
+  const service = meterEventService({ store, meters, queue: { send: async (work) => void queued.push(...work) } });
+  const processor = meterEventProcessor({ store, meters, customerExists: async () => true, errorWindowMillis: 60_000 });
+
+  beforeAll(async () => {
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    await client.billing.meters.create({ display_name: 'capacity', event_name: 'capacity_calls', default_aggregation: { formula: 'sum' } });
+    customers = (await Promise.all(Array.from({ length: 20 }, (_, i) => client.customers.create({ name: `capacity ${i}` })))).map((customer) => customer.id);
+    const scope = { accountId: platform.account, livemode: false };
+    origin = { scope, platformId: platform.account, request: null, apiVersion: '2026-01-28.clover' };
+    caller = { platformId: platform.account, livemode: false, keyKind: 'secret', credentialId: 'capacity', scope };
+  });
+
+  /** Stores through the service (the request path), then processes what it queued in one batch (the worker). */
+  async function measure(events: number, accept: () => Promise<unknown>) {
+    queued.length = 0;
+    const request = await writeUnits(accept);
+    const work = [...queued];
+    const processing = await writeUnits(() => processor.process(work));
+    return { request: round(request / events), processing: round(processing / events) };
+  }
+
+  it('per event sent alone: the lease, the identifier claim and its due entry, then the status change and the usage share', async () => {
+    const result = await measure(20, () =>
+      Promise.all(customers.map((customer, i) => service.create(origin, { event_name: 'capacity_calls', identifier: `capacity-api-${i}`, payload: { service_customer_id: customer, value: '1' } }))),
+    );
+    expect(result).toEqual(expected.api);
+  });
+
+  it('per event of a 100-event stream request: the batch, then one conditional put per event and the usage', async () => {
+    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-stream-${i}`, payload: { service_customer_id: customers[0]!, value: '1' } }));
+    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
+  });
+
+  it('per event of a one-event stream request', async () => {
+    const events = [{ event_name: 'capacity_calls', identifier: 'capacity-stream-single', payload: { service_customer_id: customers[1]!, value: '1' } }];
+    expect(await measure(1, () => service.acceptStream(caller, events))).toEqual(expected.stream1);
+  });
+});
+
+const round = (value: number) => Math.round(value * 100) / 100;

@@ -38,6 +38,10 @@ const reasons = {
     id: 'Serverless::Serverless-LambdaEventSourceMappingDestination',
     reason: 'SQS event sources take no on-failure destination: a message that keeps failing goes to the queue’s dead-letter queue through its redrive policy',
   },
+  tracingOff: {
+    id: 'Serverless::Serverless-LambdaTracing',
+    reason: 'The operator turned tracing off with -c tracing=false (docs/operations.md: what X-Ray costs at high request rates)',
+  },
   alarmEmail: {
     id: 'Serverless::Serverless-SNSRedrivePolicy',
     reason: 'An alarm email SNS cannot deliver has nowhere better to go: the alarm itself stays in ALARM in CloudWatch, on the dashboard',
@@ -55,6 +59,7 @@ export function acknowledgeFindings(stateful: StatefulStack, stateless: Stateles
   for (const { deadLetterQueue } of Object.values(stateful.queues)) acknowledge(deadLetterQueue, reasons.deadLetterQueue);
   for (const [name, fn] of Object.entries(stateless.functions)) {
     acknowledge(fn.role, reasons.xrayWildcard);
+    if (!stateless.tracing) acknowledge(fn.function, reasons.tracingOff);
     if (stateless.scheduledJobs[name]) {
       acknowledge(fn, ...reasons.scheduledRunDropped);
     } else {

@@ -11,6 +11,6 @@ import { buildService } from './service.ts';
  *   `deliveryRetryScheduleLive`, `webhookAllowPrivateTargets`, `rateLimitPerKeyLive`, `rateLimitPerKeyTest`,
  *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`
  * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
- *   `logRetentionDays`, `logLevel`, `traceSampleRate`
+ *   `logRetentionDays`, `logLevel`, `tracing`
  */
 buildService(new App());

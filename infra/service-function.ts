@@ -56,6 +56,11 @@ export interface ServiceFunctionProps {
    */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
+   * Active X-Ray tracing through Powertools Tracer; off, the X-Ray SDK is not even loaded.
+   * @default true
+   */
+  tracing?: boolean;
+  /**
    * `POWERTOOLS_SERVICE_NAME`, the `service` key of every log line.
    * @default 'service-api'
    */
@@ -134,12 +139,13 @@ export class ServiceFunction extends Construct {
       loggingFormat: LoggingFormat.JSON,
       applicationLogLevelV2: ApplicationLogLevel[props.logLevel ?? 'INFO'],
       systemLogLevelV2: SystemLogLevel.WARN,
-      tracing: Tracing.ACTIVE,
+      tracing: props.tracing === false ? Tracing.DISABLED : Tracing.ACTIVE,
       environment: {
         ...commonEnvironment(props.resources),
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',
         POWERTOOLS_LOG_LEVEL: props.logLevel ?? 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
+        ...(props.tracing === false ? { POWERTOOLS_TRACE_ENABLED: 'false' } : {}),
         ...props.environment,
       },
       bundling: {

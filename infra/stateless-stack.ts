@@ -6,7 +6,6 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import {
   fallbackRoute as defaultFallbackRoute,
@@ -95,6 +94,8 @@ export class StatelessStack extends Stack {
   /** Variables from the function settings, set on every function. */
   private readonly functionEnvironment: Record<string, string>;
   private readonly operations: ResolvedOperationsSettings;
+  /** Whether the functions are traced with X-Ray (`-c tracing`). */
+  readonly tracing: boolean;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -105,6 +106,7 @@ export class StatelessStack extends Stack {
     const scheduledJobs = props.scheduledJobs ?? defaultScheduledJobs;
     this.functionEnvironment = functionEnvironment(this, props);
     this.operations = operationsSettings(this, props);
+    this.tracing = this.operations.tracing === 'true';
 
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: this.stackName,
@@ -124,22 +126,6 @@ export class StatelessStack extends Stack {
       accessLogSettings: {
         destination: new LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
-      },
-    });
-    // Lambda's own sampling (one request a second, then 5 %) is the default rule; this one names the rate.
-    new CfnSamplingRule(this, 'TraceSampling', {
-      samplingRule: {
-        ruleName: `${this.stackName}`.slice(0, 32),
-        priority: 100,
-        fixedRate: this.operations.traceSampleRate,
-        reservoirSize: 1,
-        serviceName: '*',
-        serviceType: 'AWS::Lambda::Function',
-        host: '*',
-        httpMethod: '*',
-        urlPath: '*',
-        resourceArn: '*',
-        version: 1,
       },
     });
 
@@ -246,6 +232,7 @@ export class StatelessStack extends Stack {
       environment: this.functionEnvironment,
       logRetention: this.operations.logRetentionDays,
       logLevel: this.operations.logLevel,
+      tracing: this.tracing,
     });
     this.functions[name] = fn;
     return fn;

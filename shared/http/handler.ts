@@ -249,7 +249,7 @@ export function httpHandler<S extends z.ZodType>(
     // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
     .use(injectLambdaContext(logger, { logEvent: false }))
     // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
 }
 

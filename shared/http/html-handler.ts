@@ -103,6 +103,6 @@ export function htmlHandler(operation: (request: HtmlRequest) => Promise<HtmlRes
     // Never log the event: hosted forms carry identity numbers.
     .use(injectLambdaContext(logger, { logEvent: false }))
     // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
     .handler((event) => serveHtml(event, operation));
 }

@@ -6,15 +6,14 @@ import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { alarmThresholds, parkedWorkMetricName } from '#infra/monitoring.ts';
 import { buildService } from '#infra/service.ts';
 import { queues } from '#shared/messaging/queues.ts';
-import { isArnOf, serviceApp, synthesizeService, type StatelessTemplates, type SynthesizedService } from './support/service-app.ts';
+import { fixtureEntries, functionProperties, isArnOf, serviceApp, synthesizeService, type StatelessTemplates, type SynthesizedService } from './support/service-app.ts';
 
-/** The context an operator passes for a stage: where alarms go, throttles, retention, sampling, env. */
+/** The context an operator passes for a stage: where alarms go, throttles, retention, env. */
 const context = {
   alarmEmail: 'oncall@example.com',
   apiThrottleRate: '250',
   apiThrottleBurst: '100',
   logRetentionDays: '731',
-  traceSampleRate: '0.1',
   account: '123456789012',
   region: 'eu-west-1',
   // Without bundling: these tests read the templates, not the code.
@@ -150,10 +149,6 @@ describe('the deployed service, as an operator configures it', () => {
     parent.hasResource('AWS::Logs::LogGroup', { Properties: { RetentionInDays: 731 }, DeletionPolicy: 'Retain' });
   });
 
-  it('samples traces at the configured rate', () => {
-    parent.hasResourceProperties('AWS::XRay::SamplingRule', { SamplingRule: Match.objectLike({ FixedRate: 0.1, ReservoirSize: 1 }) });
-  });
-
   it('deploys both stacks to the stage’s explicit account and region, the stateless one after the stateful one', () => {
     for (const stack of [service.stateful, service.stateless]) {
       expect(stack.account).toBe(context.account);
@@ -171,6 +166,21 @@ describe('the deployed service, as an operator configures it', () => {
     const exported = Object.values(service.statefulTemplate.toJSON().Outputs ?? {}).map((output: any) => output.Export?.Name);
     expect(exported.length).toBeGreaterThan(0);
     for (const name of exported) expect(name).toMatch(/^ServiceStateful:ExportsOutput/);
+  });
+});
+
+describe('the deployed service with tracing turned off', () => {
+  it('neither traces nor loads the X-Ray SDK', () => {
+    const service = synthesizeService(fixtureEntries, { tracing: 'false', 'aws:cdk:bundling-stacks': [] });
+    try {
+      for (const fn of Object.values(service.stateless.functions)) {
+        const properties = functionProperties(service.statelessTemplates, fn);
+        expect(properties.TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
+        expect(properties.Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');
+      }
+    } finally {
+      service.cleanUp();
+    }
   });
 });
 
@@ -221,7 +231,7 @@ describe('cdk-nag over both stacks', () => {
       ['alarmEmail', 'not-an-email'],
       ['logRetentionDays', '17'],
       ['apiThrottleBurst', '9000'],
-      ['traceSampleRate', '2'],
+      ['tracing', 'maybe'],
       ['account', '1234'],
       ['region', 'Mars'],
     ] as const) {

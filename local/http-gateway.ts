@@ -193,7 +193,17 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const v2 = /^[A-Z]+ \/v2[/?\s]/.test(error.rawPacket?.subarray(0, 16).toString('latin1') ?? '');
     const message = 'The request line and headers are larger than the 16 KiB this service accepts.';
     const body = JSON.stringify({ error: { type: 'invalid_request_error', code: 'request_header_too_large', message, ...(v2 ? {} : { param: null }) } });
-    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    // As for an oversized body: what the client still sends (a body behind the head) is read and dropped,
+    // so it sees the answer instead of a reset, and a client that keeps sending is cut off after a second.
+    socket.on('data', () => {});
+    socket.resume();
+    const cutOff = setTimeout(() => socket.destroy(), 1_000);
+    cutOff.unref();
+    socket.once('end', () => {
+      clearTimeout(cutOff);
+      socket.end();
+    });
   });
 
   // Node closes idle keep-alive connections after 5 s, so a client reusing one just then gets ECONNRESET;

@@ -129,7 +129,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Test-mode webhooks may reach receivers on this machine; live mode never reaches private addresses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
-      // CloudWatch metrics (embedded in log lines) mean nothing here; X-Ray tracing turns itself off outside Lambda.
+      // CloudWatch metrics (embedded in log lines) mean nothing here; X-Ray is not even loaded (shared/observability.ts).
       POWERTOOLS_METRICS_DISABLED: 'true',
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,

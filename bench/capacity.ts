@@ -1,7 +1,7 @@
 /**
  * `npm run bench:capacity`: what each API operation and each worker invocation costs in DynamoDB calls,
  * read units and write units, on DynamoDB Local, through the local stack's call counting (the
- * `x-local-aws-calls` header of each response, and `LOCAL_LOG_AWS_CALLS` lines for the workers). Each
+ * `x-local-aws-calls` header of each response, and `LOCAL_AWS_CALLS` lines for the workers). Each
  * operation runs warm (after one call of the same kind), so the API key lookup and the meter lookup are
  * the cached ones a busy function sees. Prints a markdown table for docs/capacity.md; asserts nothing.
  */
@@ -17,7 +17,7 @@ const receiver = createServer((request, response) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_LOG_AWS_CALLS: 'true', ...benchmarkRateLimits });
+const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_AWS_CALLS: 'true', ...benchmarkRateLimits });
 const rows: string[] = [];
 
 interface Cost {

@@ -165,10 +165,12 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     let result: unknown;
     try {
       const handler = await handlerFor(route.handler);
-      const scope = route.permissions ? functionCallScope(route.name, route.permissions) : callScope();
+      // `LOCAL_AWS_CALLS=true`: each response tells what it cost (asking DynamoDB for it slows DynamoDB Local).
+      const measure = process.env.LOCAL_AWS_CALLS === 'true';
+      const scope = route.permissions ? functionCallScope(route.name, route.permissions, measure) : callScope({ measure });
       result = await withTimeout(Promise.resolve(withCallScope(scope, () => handler(event, context))), timeoutMs);
       const { calls, readUnits, writeUnits } = callTotals(scope);
-      if (result && typeof result === 'object' && 'statusCode' in result) {
+      if (measure && result && typeof result === 'object' && 'statusCode' in result) {
         const structured = result as { headers?: Record<string, unknown> };
         structured.headers = { ...structured.headers, [awsCallsHeader]: `calls=${calls}; read=${readUnits}; write=${writeUnits}` };
       }

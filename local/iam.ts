@@ -17,15 +17,18 @@ function queueNameOf(url: string): string | undefined {
  * refuse them: the stack grants each function exactly its route-table permissions, so a call outside them
  * fails here too, in the tests, instead of on the first request after a deploy.
  */
-export function functionCallScope(functionName: string, permissions: readonly Permission[]): CallScope {
-  return callScope((actions: AwsAction[]) => {
-    const refused = actions.find((action) => !allows(permissions, action, queueNameOf));
-    if (refused) {
-      const error = new AccessDeniedError(
-        `${functionName} is not authorized to perform ${refused.action}${refused.resource ? ` on ${refused.resource}` : ''}: its permissions in functions/routes.ts are ${permissions.join(', ') || 'none'}`,
-      );
-      console.error(error.message);
-      throw error;
-    }
+export function functionCallScope(functionName: string, permissions: readonly Permission[], measure = false): CallScope {
+  return callScope({
+    measure,
+    authorize: (actions: AwsAction[]) => {
+      const refused = actions.find((action) => !allows(permissions, action, queueNameOf));
+      if (refused) {
+        const error = new AccessDeniedError(
+          `${functionName} is not authorized to perform ${refused.action}${refused.resource ? ` on ${refused.resource}` : ''}: its permissions in functions/routes.ts are ${permissions.join(', ') || 'none'}`,
+        );
+        console.error(error.message);
+        throw error;
+      }
+    },
   });
 }

@@ -158,10 +158,11 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     let failed: ReadonlySet<string> | 'all';
     try {
       const context = createLambdaContext({ functionName, region, timeoutMs });
-      const scope = options.permissions ? functionCallScope(functionName, options.permissions) : undefined;
+      // `LOCAL_AWS_CALLS=true`: what each invocation cost is printed, as the x-local-aws-calls header tells for requests.
+      const measure = process.env.LOCAL_AWS_CALLS === 'true';
+      const scope = options.permissions ? functionCallScope(functionName, options.permissions, measure) : undefined;
       const response = await (scope ? withCallScope(scope, () => handler(event, context)) : handler(event, context));
-      // `LOCAL_LOG_AWS_CALLS=true`: what each invocation cost, as the x-local-aws-calls header tells for requests.
-      if (scope && process.env.LOCAL_LOG_AWS_CALLS === 'true') {
+      if (scope && measure) {
         console.log(`aws-calls ${JSON.stringify({ function: functionName, records: messages.length, ...callTotals(scope) })}`);
       }
       failed = failedMessageIds(response, event);

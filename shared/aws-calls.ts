@@ -28,6 +28,11 @@ export interface AwsCall {
 export interface CallScope {
   calls: AwsCall[];
   authorize?: (actions: AwsAction[]) => void;
+  /**
+   * Whether DynamoDB is asked for the capacity each call consumed (`ReturnConsumedCapacity`); otherwise
+   * calls are recorded with 0 units. Asking costs DynamoDB Local noticeable time per call.
+   */
+  measure?: boolean;
 }
 
 const scopes = new AsyncLocalStorage<CallScope>();
@@ -38,7 +43,7 @@ export function withCallScope<T>(scope: CallScope, work: () => T): T {
 }
 
 /** A fresh scope with nothing recorded. */
-export const callScope = (authorize?: CallScope['authorize']): CallScope => ({ calls: [], ...(authorize ? { authorize } : {}) });
+export const callScope = (options: Pick<CallScope, 'authorize' | 'measure'> = {}): CallScope => ({ calls: [], ...options });
 
 /** Calls, read units and write units of a scope, summed. */
 export function callTotals(scope: CallScope): { calls: number; readUnits: number; writeUnits: number } {
@@ -148,9 +153,10 @@ export function meterAwsCalls<T extends MiddlewareClient>(client: T, service: Se
       const operation = (context.commandName ?? '').replace(/Command$/, '');
       const actions = actionsOf(service, operation, args.input);
       scope.authorize?.(actions);
-      const input = service === 'dynamodb' && args.input.ReturnConsumedCapacity === undefined ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
+      const measured = scope.measure === true && service === 'dynamodb';
+      const input = measured && args.input.ReturnConsumedCapacity === undefined ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
       const result = await next({ ...args, input });
-      const units = operation === 'TransactWriteItems' ? transactionWriteUnits(args.input) : capacityOf(result.output);
+      const units = !measured ? 0 : operation === 'TransactWriteItems' ? transactionWriteUnits(args.input) : capacityOf(result.output);
       const reads = service === 'dynamodb' && dynamoReads.has(operation);
       scope.calls.push({ operation, actions, readUnits: reads ? units : 0, writeUnits: reads ? 0 : units });
       return result;

@@ -44,7 +44,7 @@ function meteredTable() {
 }
 
 async function writeUnits(work: () => Promise<unknown>): Promise<number> {
-  const scope = callScope();
+  const scope = callScope({ measure: true });
   await withCallScope(scope, work);
   return callTotals(scope).writeUnits;
 }

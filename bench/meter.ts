@@ -229,7 +229,7 @@ await untilCounted();
 const fullCeiling = await ceilingSlice(ceilingSeconds, true);
 const fullCeilingRate = fullCeiling.done / fullCeiling.time;
 console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds} in ${rounds} rounds, BENCH_STREAM_SECONDS ${streamSeconds})`);
-console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease delete; ${concurrency} in flight)`);
+console.log(`ceiling: DynamoDB Local does the request's writes of ${ceiling.toFixed(0)} meter events/s (lease put, identifier put, lease release; ${concurrency} in flight)`);
 console.log(`  ${ceilingCpu.report()}`);
 console.log(`  and ${fullCeilingRate.toFixed(0)} events/s with the processing transaction that counts each (status update + usage ADD)`);
 console.log(`meter_events: ${endpointTotal.done} accepted in ${endpointTotal.time.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);

@@ -26,11 +26,11 @@ const expected = {
   api: { request: 4, processing: 5 },
   /**
    * One stream request of 100 events (a 15 KB batch item with its due entry: 30), processed as one
-   * message: a conditional put per event (2 each, in transactions of 50), the usage, then the batch's
-   * due entry removed (a rewrite of the whole batch item: 30).
+   * message: a conditional put per event claiming it for the batch (1 each), the minute's usage with the
+   * batch's mark (4, transactional), then the batch's due entry removed (a rewrite of the batch item: 30).
    */
-  stream100: { request: 0.3, processing: 2.36 },
-  /** One stream request of one event: the same writes, nothing to share them with. */
+  stream100: { request: 0.3, processing: 1.34 },
+  /** One stream request of one event: its claim inside the usage transaction (2 + 2), the batch finished (2). */
   stream1: { request: 2, processing: 6 },
 };
 
@@ -86,7 +86,7 @@ describe('what a meter event costs in DynamoDB write units', () => {
     expect(result).toEqual(expected.api);
   });
 
-  it('per event of a 100-event stream request: the batch, then one conditional put per event and the usage', async () => {
+  it('per event of a 100-event stream request: the batch, then one claim per event and the usage with the batch’s mark', async () => {
     const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-stream-${i}`, payload: { service_customer_id: customers[0]!, value: '1' } }));
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
   });

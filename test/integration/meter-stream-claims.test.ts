@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { meterEvent as eventKeys } from '#shared/data/keys.ts';
+import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
+import type { Caller } from '#shared/http/authenticate.ts';
+import type { MeterWork } from '#shared/meter-events/meter-event.ts';
+import { meterEventProcessor } from '#shared/meter-events/processor.ts';
+import { meterEventService } from '#shared/meter-events/service.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import { newPlatform, sdk, stackTable } from '../support/stack.ts';
+
+/**
+ * Stream events of one batch, customer, meter and minute are claimed one by one and counted with the
+ * batch's mark (TABLE_DESIGN.md, 9f): these are the ways that could count an event twice or lose it.
+ */
+describe('stream events claimed for their batch and counted with its mark', () => {
+  const table = stackTable();
+  const store = dynamoMeterEventStore(table);
+  const meters = dynamoMeterRepository(table);
+  const queued: MeterWork[] = [];
+  const service = meterEventService({ store, meters, queue: { send: async (work) => void queued.push(...work) } });
+  const processor = meterEventProcessor({ store, meters, customerExists: async () => true, errorWindowMillis: 60_000 });
+  let scope: Scope;
+  let caller: Caller;
+  let meterId: string;
+  let customer: string;
+
+  beforeAll(async () => {
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    meterId = (await client.billing.meters.create({ display_name: 'claims', event_name: 'claims_calls', default_aggregation: { formula: 'sum' } })).id;
+    customer = (await client.customers.create({ name: 'claims' })).id;
+    scope = { accountId: platform.account, livemode: false };
+    caller = { platformId: platform.account, livemode: false, keyKind: 'secret', credentialId: 'claims', scope };
+  });
+
+  /** A stream request of `count` events worth 1 each, as the worker receives it. */
+  async function streamed(prefix: string, count: number): Promise<MeterWork> {
+    queued.length = 0;
+    const events = Array.from({ length: count }, (_, i) => ({ event_name: 'claims_calls', identifier: `${prefix}-${i}`, payload: { service_customer_id: customer, value: '1' } }));
+    await service.acceptStream(caller, events);
+    return queued[0]!;
+  }
+
+  const total = async () => (await store.usage(scope, meterId, customer, 0, Date.now() + 60_000)).reduce((sum, minute) => sum + minute.total, 0);
+
+  it('counts a batch once however often it is delivered, and refuses identifiers another batch holds', async () => {
+    const before = await total();
+    const first = await streamed('once', 10);
+
+    // When the same message is processed twice (a redelivery), and twice more at the same time
+    await processor.process([first]);
+    await processor.process([first]);
+    await Promise.all([processor.process([first]), processor.process([first])]);
+
+    // Then its 10 events count once
+    expect(await total()).toBe(before + 10);
+
+    // When another batch repeats 5 of those identifiers with 5 new ones
+    queued.length = 0;
+    await service.acceptStream(caller, Array.from({ length: 10 }, (_, i) => ({ event_name: 'claims_calls', identifier: `once-${i + 5}`, payload: { service_customer_id: customer, value: '1' } })));
+    await processor.process([queued[0]!]);
+
+    // Then only the 5 new ones count
+    expect(await total()).toBe(before + 15);
+  });
+
+  it('counts the events a crashed try claimed but did not count', async () => {
+    const before = await total();
+    const work = await streamed('crashed', 6);
+    if (work.kind !== 'batch') throw new Error('expected a batch');
+
+    // Given a try that claimed 4 of the 6 events for the batch, then stopped before counting
+    for (const input of work.batch.events.slice(0, 4)) {
+      const key = { PK: eventKeys.pk(scope, input.identifier), SK: eventKeys.sk() };
+      await table.client.send(
+        new PutCommand({
+          TableName: table.name,
+          Item: { ...key, entity: 'meter_event', ...input, scope, platformId: scope.accountId, created: work.batch.created, source: 'stream', batchId: work.batch.id, status: 'processed', meterId, expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+        }),
+      );
+    }
+
+    // When the batch is processed again
+    await processor.process([work]);
+
+    // Then all 6 count, once
+    expect(await total()).toBe(before + 6);
+    await processor.process([work]);
+    expect(await total()).toBe(before + 6);
+  });
+});

@@ -155,6 +155,8 @@ export const meterUsageLock = {
 export const meterEventBatch = {
   pk: (id: string) => `METER_EVENT_BATCH#${id}`,
   sk: () => 'BATCH',
+  /** A large batch's place in the due index, kept apart so that the index holds a small item, not the batch. */
+  dueSk: () => 'DUE',
   /** The mark that this batch's events of one customer, meter and minute were added to that minute's usage. */
   appliedSk: (usagePk: string, minute: number) => `APPLIED#${usagePk}#${String(minute).padStart(15, '0')}`,
 };

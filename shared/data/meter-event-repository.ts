@@ -45,6 +45,12 @@ const leaseMillis = 5_000;
  * transaction (2 units each): cheaper from 3 events on.
  */
 const minClaimedGroup = 3;
+
+/**
+ * Whether a stream batch is stored with a separate due item: the due index projects whole items, so a
+ * batch over 1 KB would be written twice (and rewritten when finished) for its place in the index.
+ */
+const isLargeBatch = (batch: MeterEventBatch) => JSON.stringify(batch.events).length > 700;
 const maxSamplesPerCode = 5;
 const maxTransactionItems = 100;
 
@@ -446,20 +452,23 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     },
 
     async putBatch(batch) {
-      const key = { PK: batchKeys.pk(batch.id), SK: batchKeys.sk() };
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          Item: { ...key, ...workDue(key.PK, batch.created), entity: 'meter_event_batch', expiresAt: epochSeconds(batch.created + batchRetentionMillis), ...batch },
-        }),
-      );
+      const PK = batchKeys.pk(batch.id);
+      const expiresAt = epochSeconds(batch.created + batchRetentionMillis);
+      const item = { PK, SK: batchKeys.sk(), entity: 'meter_event_batch', expiresAt, ...batch };
+      const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: name, Item }));
+      if (!isLargeBatch(batch)) {
+        await put({ ...item, ...workDue(PK, batch.created) });
+        return;
+      }
+      // Acknowledged only once both are stored; a due item whose batch is missing is dropped by the sweeper.
+      await Promise.all([put(item), put({ PK, SK: batchKeys.dueSk(), entity: 'meter_event_batch_due', expiresAt, ...workDue(PK, batch.created) })]);
     },
 
     async finishBatch(batch) {
       await client.send(
         new UpdateCommand({
           TableName: name,
-          Key: { PK: batchKeys.pk(batch.id), SK: batchKeys.sk() },
+          Key: { PK: batchKeys.pk(batch.id), SK: isLargeBatch(batch) ? batchKeys.dueSk() : batchKeys.sk() },
           UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
           ExpressionAttributeValues: { ':now': Date.now() },
         }),
@@ -712,6 +721,13 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
             if (!moved) return undefined;
             if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
             if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };
+            if (item.entity === 'meter_event_batch_due') {
+              const batch = await table.get({ PK: item.PK, SK: batchKeys.sk() });
+              if (batch) return { kind: 'batch', batch: strip<MeterEventBatch>(batch) };
+              // Its batch was never stored (the request failed and was not acknowledged): nothing to do.
+              await client.send(new UpdateCommand({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+              return undefined;
+            }
             return { kind: 'cancel', adjustment: strip<MeterEventAdjustment>(item) };
           }),
       );

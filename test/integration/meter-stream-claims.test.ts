@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { meterEvent as eventKeys } from '#shared/data/keys.ts';
+import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { Caller } from '#shared/http/authenticate.ts';
@@ -64,6 +64,28 @@ describe('stream events claimed for their batch and counted with its mark', () =
 
     // Then only the 5 new ones count
     expect(await total()).toBe(before + 15);
+  });
+
+  it('finds a large batch through its small due item, and drops a due item whose batch was never stored', async () => {
+    // Given a large batch accepted but never processed (its message lost), and a due item without a batch
+    const work = await streamed('lost', 20);
+    if (work.kind !== 'batch') throw new Error('expected a batch');
+    const orphan = { PK: batchKeys.pk('mtrbatch_orphan_claims'), SK: batchKeys.dueSk() };
+    await table.client.send(
+      new PutCommand({ TableName: table.name, Item: { ...orphan, entity: 'meter_event_batch_due', GSI2PK: meterWorkDue.gsi2pk('work', 0), GSI2SK: meterWorkDue.gsi2sk(1, orphan.PK) } }),
+    );
+
+    // When the sweeper claims overdue work from a minute later
+    const later = Date.now() + 60_000;
+    let found: MeterWork[] = [];
+    for (let round = 0; round < 20 && !found.some((each) => each.kind === 'batch' && each.batch.id === work.batch.id); round++) {
+      found = [...found, ...(await store.claimOverdueWork(later, later, 1_000, 10)).claimed];
+    }
+
+    // Then the lost batch comes back whole, and the orphan leaves the due index
+    expect(found.find((each) => each.kind === 'batch' && each.batch.id === work.batch.id)).toEqual(work);
+    const stored = await table.get(orphan);
+    expect(stored?.GSI2PK).toBeUndefined();
   });
 
   it('counts the events a crashed try claimed but did not count', async () => {

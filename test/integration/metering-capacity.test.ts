@@ -25,11 +25,11 @@ const expected = {
    */
   api: { request: 4, processing: 5 },
   /**
-   * One stream request of 100 events (a 15 KB batch item with its due entry: 30), processed as one
-   * message: a conditional put per event claiming it for the batch (1 each), the minute's usage with the
-   * batch's mark (4, transactional), then the batch's due entry removed (a rewrite of the batch item: 30).
+   * One stream request of 100 events (a 15 KB batch item, and a small due item with its index entry: 17),
+   * processed as one message: a conditional put per event claiming it for the batch (1 each), the minute's
+   * usage with the batch's mark (4, transactional), then the due item's index entry removed (2).
    */
-  stream100: { request: 0.3, processing: 1.34 },
+  stream100: { request: 0.17, processing: 1.06 },
   /** One stream request of one event: its claim inside the usage transaction (2 + 2), the batch finished (2). */
   stream1: { request: 2, processing: 6 },
 };

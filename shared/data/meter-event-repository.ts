@@ -465,14 +465,20 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     },
 
     async finishBatch(batch) {
-      await client.send(
-        new UpdateCommand({
-          TableName: name,
-          Key: { PK: batchKeys.pk(batch.id), SK: isLargeBatch(batch) ? batchKeys.dueSk() : batchKeys.sk() },
-          UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
-          ExpressionAttributeValues: { ':now': Date.now() },
-        }),
-      );
+      const finish = (SK: string) =>
+        conditional(() =>
+          client.send(
+            new UpdateCommand({
+              TableName: name,
+              Key: { PK: batchKeys.pk(batch.id), SK },
+              UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':now': Date.now() },
+            }),
+          ),
+        );
+      // A large batch stored before due items existed holds its own place in the due index.
+      if (!isLargeBatch(batch) || !(await finish(batchKeys.dueSk()))) await finish(batchKeys.sk());
     },
 
     async putSession(session, tokenHash) {

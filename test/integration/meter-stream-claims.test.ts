@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
@@ -86,6 +86,24 @@ describe('stream events claimed for their batch and counted with its mark', () =
     expect(found.find((each) => each.kind === 'batch' && each.batch.id === work.batch.id)).toEqual(work);
     const stored = await table.get(orphan);
     expect(stored?.GSI2PK).toBeUndefined();
+  });
+
+  it('finishes a large batch stored before due items existed, in its own place in the due index', async () => {
+    // Given a large batch stored the old way: its due entry on the batch item itself, no due item
+    const work = await streamed('legacy', 20);
+    if (work.kind !== 'batch') throw new Error('expected a batch');
+    const key = { PK: batchKeys.pk(work.batch.id), SK: batchKeys.sk() };
+    await table.client.send(new DeleteCommand({ TableName: table.name, Key: { PK: key.PK, SK: batchKeys.dueSk() } }));
+    await table.client.send(
+      new UpdateCommand({ TableName: table.name, Key: key, UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk', ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', 1), ':sk': meterWorkDue.gsi2sk(work.batch.created, key.PK) } }),
+    );
+
+    // When it is processed
+    await processor.process([work]);
+
+    // Then it leaves the due index, and no due item is made up for it
+    expect((await table.get(key))?.GSI2PK).toBeUndefined();
+    expect(await table.get({ PK: key.PK, SK: batchKeys.dueSk() })).toBeUndefined();
   });
 
   it('counts the events a crashed try claimed but did not count', async () => {

@@ -41,9 +41,17 @@ export const tableStatements: Record<TablePermission, TableStatement> = {
   'table:create-account-secrets': { actions: ['PutItem'], leadingKeys: [`${accountSecret.prefix()}*`] },
 };
 
-/** IAM's `StringLike`: `*` matches any run of characters, `?` any one. */
-const like = (pattern: string, value: string) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`).test(value);
+const compiled = new Map<string, RegExp>();
+
+/** IAM's `StringLike`: `*` matches any run of characters, `?` any one (each pattern compiled once). */
+function like(pattern: string, value: string): boolean {
+  let expression = compiled.get(pattern);
+  if (!expression) {
+    expression = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+    compiled.set(pattern, expression);
+  }
+  return expression.test(value);
+}
 
 /** The queue a permission lets the function send to, if it is a queue permission. */
 export const queueOf = (permission: Permission): QueueName | undefined =>

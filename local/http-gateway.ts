@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex, Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
@@ -199,13 +200,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     // As for an oversized body: what the client still sends (a body behind the head) is read and dropped,
     // so it sees the answer instead of a reset, and a client that keeps sending is cut off after a second.
     socket.on('data', () => {});
-    socket.resume();
-    const cutOff = setTimeout(() => socket.destroy(), 1_000);
-    cutOff.unref();
-    socket.once('end', () => {
-      clearTimeout(cutOff);
-      socket.end();
-    });
+    drainThenClose(socket, socket, () => socket.end());
   });
 
   // Node closes idle keep-alive connections after 5 s, so a client reusing one just then gets ECONNRESET;
@@ -426,12 +421,18 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | und
 function refuseOversizedBody(request: IncomingMessage, response: ServerResponse): void {
   response.setHeader('connection', 'close');
   sendMessage(response, 413, 'Request Entity Too Large');
-  if (!request.complete) {
-    request.resume();
-    const cutOff = setTimeout(() => request.socket.destroy(), 1_000);
-    cutOff.unref();
-    request.once('end', () => clearTimeout(cutOff));
-  }
+  if (!request.complete) drainThenClose(request, request.socket);
+}
+
+/** Reads and drops the rest of an upload; a client still sending a second later is cut off. */
+function drainThenClose(upload: Readable, socket: Duplex, ended: () => void = () => {}): void {
+  upload.resume();
+  const cutOff = setTimeout(() => socket.destroy(), 1_000);
+  cutOff.unref();
+  upload.once('end', () => {
+    clearTimeout(cutOff);
+    ended();
+  });
 }
 
 const timedOut = Symbol('timed out');

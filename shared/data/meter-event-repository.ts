@@ -52,6 +52,9 @@ const minClaimedGroup = 3;
  */
 const isLargeBatch = (batch: MeterEventBatch) => JSON.stringify(batch.events).length > 700;
 const maxSamplesPerCode = 5;
+
+/** Waits before another try of a transaction that conflicted with another: jittered, growing to 0.5 s. */
+const backOff = (round: number) => new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** Math.min(round, 6)) * (0.5 + Math.random())));
 const maxTransactionItems = 100;
 
 const internal = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
@@ -301,7 +304,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         }),
       );
       pending = retry;
-      if (conflicted) await new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** Math.min(round, 6)) * (0.5 + Math.random())));
+      if (conflicted) await backOff(round);
     }
     return failed;
   }
@@ -368,7 +371,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         if (!codes) throw error;
         if (failedCondition(codes[1])) return;
         if (failedCondition(codes[0])) keepLast = true;
-        else await new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** Math.min(round, 6)) * (0.5 + Math.random())));
+        else await backOff(round);
       }
     }
   }
@@ -506,7 +509,11 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         if (others.length > 0) transactional.push({ ...group, changes: others });
         const byBatch = new Map<string, RecordChange[]>();
         for (const change of group.changes) {
-          if (change.kind === 'insert') byBatch.set(change.event.batchId ?? '', [...(byBatch.get(change.event.batchId ?? '') ?? []), change]);
+          if (change.kind !== 'insert') continue;
+          const key = change.event.batchId ?? '';
+          const list = byBatch.get(key);
+          if (list) list.push(change);
+          else byBatch.set(key, [change]);
         }
         for (const [batchId, changes] of byBatch) (batchId && changes.length >= minClaimedGroup ? claimed : transactional).push({ ...group, changes });
       }
@@ -697,33 +704,25 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         shards
           .flatMap((page) => page.Items ?? [])
           .map(async (item): Promise<MeterWork | undefined> => {
-            if (((item.sweeps as number | undefined) ?? 0) >= maxSweeps) {
-              const removed = await conditional(() =>
+            /** An update of the item if its due time is still the one this sweep read (no other sweep took it). */
+            const ifStillDue = (UpdateExpression: string, values: Record<string, unknown>) =>
+              conditional(() =>
                 client.send(
                   new UpdateCommand({
                     TableName: name,
                     Key: { PK: item.PK, SK: item.SK },
-                    UpdateExpression: 'SET parkedAt = :now REMOVE GSI2PK, GSI2SK',
+                    UpdateExpression,
                     ConditionExpression: 'GSI2SK = :seen',
-                    ExpressionAttributeValues: { ':now': retryAt, ':seen': item.GSI2SK },
+                    ExpressionAttributeValues: { ...values, ':seen': item.GSI2SK },
                   }),
                 ),
               );
-              if (removed) parked.push(`${item.PK as string} ${item.SK as string}`);
+            if (((item.sweeps as number | undefined) ?? 0) >= maxSweeps) {
+              if (await ifStillDue('SET parkedAt = :now REMOVE GSI2PK, GSI2SK', { ':now': retryAt })) parked.push(`${item.PK as string} ${item.SK as string}`);
               return undefined;
             }
             const due = workDue(item.PK as string, retryAt);
-            const moved = await conditional(() =>
-              client.send(
-                new UpdateCommand({
-                  TableName: name,
-                  Key: { PK: item.PK, SK: item.SK },
-                  UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
-                  ConditionExpression: 'GSI2SK = :seen',
-                  ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':seen': item.GSI2SK, ':one': 1 },
-                }),
-              ),
-            );
+            const moved = await ifStillDue('SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one', { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1 });
             if (!moved) return undefined;
             if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
             if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };

@@ -1,4 +1,4 @@
-import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type AttributeValue, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
@@ -33,7 +33,8 @@ export interface Table {
    */
   put(input: PutCommandInput): Promise<void>;
   delete(input: DeleteCommandInput): Promise<void>;
-  update(input: UpdateCommandInput): Promise<void>;
+  /** Answers the item's attributes `ReturnValues` asks for, if any. */
+  update(input: UpdateCommandInput): Promise<Item | undefined>;
   /** One BatchWriteItem call on this table; answers the requests DynamoDB left unprocessed. */
   batchWrite(requests: BatchWriteRequests): Promise<BatchWriteRequests>;
 }
@@ -126,7 +127,10 @@ export function makeTable(client: DynamoDBDocumentClient, name: string): Table {
     get: batchedGetter(client, name),
     put: async (input) => void (await send(new PutItemCommand(plain(input) as never))),
     delete: async (input) => void (await send(new DeleteItemCommand(plain(input) as never))),
-    update: async (input) => void (await send(new UpdateItemCommand(plain(input) as never))),
+    async update(input) {
+      const { Attributes } = await send<{ Attributes?: Record<string, AttributeValue> }>(new UpdateItemCommand(plain(input) as never));
+      return Attributes ? unmarshall(Attributes) : undefined;
+    },
     async batchWrite(requests) {
       const RequestItems = {
         [name]: requests.map((request): WriteRequest => ({

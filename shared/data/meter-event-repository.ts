@@ -1,7 +1,10 @@
-import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Outbox } from '#shared/events/event.ts';
 import type {
   ErrorWindow,
+  LeaseEntry,
   MeterEventAdjustment,
   MeterEventBatch,
   MeterEventError,
@@ -12,6 +15,7 @@ import type {
   MinuteUsage,
   RecordChange,
   UsageGroup,
+  UsageLease,
 } from '#shared/meter-events/meter-event.ts';
 import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -24,7 +28,6 @@ import {
   meterEventBatch as batchKeys,
   meterEventSession as sessionKeys,
   meterUsage as usageKeys,
-  meterUsageLock as lockKeys,
   meterWorkDue,
 } from './keys.ts';
 import { dueShardOf, dueShards, perShardLimit } from './outbox-items.ts';
@@ -57,7 +60,7 @@ const maxSamplesPerCode = 5;
 const backOff = (round: number) => new Promise((resolve) => setTimeout(resolve, Math.min(500, 10 * 2 ** Math.min(round, 6)) * (0.5 + Math.random())));
 const maxTransactionItems = 100;
 
-const internal = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
+const internal = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt', 'claimedBy']);
 const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.has(key))) as T;
 const unexpired = (item: Record<string, unknown> | undefined, now: number) =>
   item && (typeof item.expiresAt !== 'number' || item.expiresAt * 1000 > now) ? item : undefined;
@@ -65,31 +68,38 @@ const unexpired = (item: Record<string, unknown> | undefined, now: number) =>
 const workDue = (id: string, dueAt: number) => ({ GSI2PK: meterWorkDue.gsi2pk('work', dueShardOf(id)), GSI2SK: meterWorkDue.gsi2sk(dueAt, id) });
 
 const eventKey = (event: Pick<MeterEventRecord, 'scope' | 'identifier'>) => ({ PK: eventKeys.pk(event.scope, event.identifier), SK: eventKeys.sk() });
+const leaseKey = (lease: Omit<UsageLease, 'owner'>) => ({ PK: usageKeys.pk(lease.scope, lease.meter.id, lease.customerId), SK: usageKeys.sk(lease.minute) });
+
+/** A lease entry's attribute on the minute's item: one per request in flight, removed by the release that settles it. */
+const entryPrefix = 'entry#';
+const entryAttribute = (owner: string) => `${entryPrefix}${owner}`;
+const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry[] =>
+  Object.entries(item ?? {}).flatMap(([attribute, value]) =>
+    attribute.startsWith(entryPrefix) ? [{ ...(value as Omit<LeaseEntry, 'owner'>), owner: attribute.slice(entryPrefix.length) }] : [],
+  );
+
+/** The condition under which an identifier can be claimed: free, or its last claim out of the 24-hour window. */
+const claimable = 'attribute_not_exists(PK) OR created < :cutoff';
+
+/** The item a failed condition found (`ReturnValuesOnConditionCheckFailure: ALL_OLD`), unmarshalled. */
+const oldItemOf = (error: unknown): Record<string, unknown> | undefined => {
+  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
+  return item ? unmarshall(item) : undefined;
+};
+
+const isTransactionConflict = (error: unknown) => (error as { name?: string })?.name === 'TransactionConflictException';
 const adjustmentKey = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({ PK: adjustmentKeys.pk(adjustment.scope, adjustment.id), SK: adjustmentKeys.sk() });
 
 function eventItem(event: MeterEventRecord) {
   const { cancelAdjustmentId, ...rest } = event;
   return {
     ...eventKey(event),
-    // Only API events wait in the work index: stream events are written when they are counted.
-    ...(event.status === 'accepted' ? workDue(eventKeys.pk(event.scope, event.identifier), event.created) : {}),
     entity: 'meter_event',
     expiresAt: epochSeconds(event.created + eventRetentionMillis),
     ...rest,
     ...(cancelAdjustmentId ? { cancelAdjustmentId } : {}),
   };
 }
-
-/**
- * The write that stores an API event and claims its identifier for 24 hours: it fails when the identifier
- * is taken by an event received within the window. Exported for `bench:meter`, whose ceiling writes it.
- */
-export const identifierClaim = (tableName: string, event: MeterEventRecord) => ({
-  TableName: tableName,
-  Item: eventItem(event),
-  ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
-  ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis },
-});
 
 const toEvent = (item: Record<string, unknown>): MeterEventRecord => {
   const event = strip<MeterEventRecord>(item);
@@ -165,7 +175,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
           Put: {
             TableName: name,
             Item: eventItem({ ...change.event, status: 'processed' }),
-            ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+            ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
             ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
           },
         },
@@ -336,7 +346,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         new PutCommand({
           TableName: name,
           Item: eventItem({ ...change.event, status: 'processed' }),
-          ConditionExpression: 'attribute_not_exists(PK) OR created < :cutoff',
+          ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
           ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -397,34 +407,131 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
   }
 
   return {
-    lock: (scope, meterId, customerId, owner, now) =>
-      conditional(() =>
-        table.put({
-          TableName: name,
-          Item: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk(), owner, lockedUntil: now + leaseMillis, expiresAt: epochSeconds(now + hour) },
-          ConditionExpression: 'attribute_not_exists(PK) OR lockedUntil < :now',
-          ExpressionAttributeValues: { ':now': now },
-        }),
-      ),
-
-    async unlock(scope, meterId, customerId, owner) {
-      await conditional(() =>
-        table.update({
-          TableName: name,
-          Key: { PK: lockKeys.pk(scope, meterId, customerId), SK: lockKeys.sk() },
-          UpdateExpression: 'SET lockedUntil = :released',
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
-        }),
-      );
+    async takeLease(lease, entry, now) {
+      for (let round = 0; ; round++) {
+        try {
+          const old = await table.update({
+            TableName: name,
+            Key: leaseKey(lease),
+            UpdateExpression: `SET leaseOwner = :owner, leaseUntil = :until${entry ? ', #entry = :entry' : ''}`,
+            ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+            ...(entry ? { ExpressionAttributeNames: { '#entry': entryAttribute(entry.owner) } } : {}),
+            ExpressionAttributeValues: {
+              ':owner': lease.owner,
+              ':until': now + leaseMillis,
+              ':now': now,
+              ...(entry ? { ':entry': { identifier: entry.identifier, created: entry.created, value: entry.value, timestamp: entry.timestamp } } : {}),
+            },
+            ReturnValues: 'ALL_OLD',
+          });
+          return entriesOf(old);
+        } catch (error) {
+          if (isConditionFailure(error)) return undefined;
+          // A stream worker's transaction on the minute: held, in effect; a few tries, then the caller's 409.
+          if (!isTransactionConflict(error)) throw error;
+          if (round >= 3) return undefined;
+          await backOff(round);
+        }
+      }
     },
 
-    record: (event) => conditional(() => table.put(identifierClaim(name, event))),
+    async releaseLease(lease, counted, owners) {
+      const names: Record<string, string> = {};
+      const removes = ['leaseOwner', 'leaseUntil'];
+      owners.forEach((owner, index) => {
+        names[`#e${index}`] = entryAttribute(owner);
+        removes.push(`#e${index}`);
+      });
+      let total = 0;
+      let latest: LeaseEntry | undefined;
+      for (const { entry, setsLast } of counted) {
+        total += entry.value;
+        if (setsLast && (!latest || entry.timestamp >= latest.timestamp)) latest = entry;
+      }
+      let setsLast = lease.meter.formula === 'last' && latest !== undefined;
+      for (let round = 0; ; round++) {
+        const sets = counted.length > 0 ? ['entity = :entity', 'minuteStart = :minute'] : [];
+        if (setsLast) sets.push('lastValue = :lastValue', 'lastTimestamp = :lastTimestamp', 'lastIdentifier = :lastIdentifier');
+        const counts = counted.length > 0;
+        try {
+          await table.update({
+            TableName: name,
+            Key: leaseKey(lease),
+            UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', counts ? 'ADD #total :total, #events :events' : '', `REMOVE ${removes.join(', ')}`].join(' ').trim(),
+            ConditionExpression: `leaseOwner = :owner${setsLast ? ' AND (attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp)' : ''}`,
+            ExpressionAttributeNames: { ...names, ...(counts ? { '#total': 'total', '#events': 'events' } : {}) },
+            ExpressionAttributeValues: {
+              ':owner': lease.owner,
+              ...(counts ? { ':entity': 'meter_usage', ':minute': lease.minute, ':total': total, ':events': counted.length } : {}),
+              ...(setsLast ? { ':lastValue': latest!.value, ':lastTimestamp': latest!.timestamp, ':lastIdentifier': latest!.identifier } : {}),
+            },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          });
+          return true;
+        } catch (error) {
+          if (isTransactionConflict(error) && round < 50) {
+            await backOff(round);
+            continue;
+          }
+          if (!isConditionFailure(error)) throw error;
+          if (oldItemOf(error)?.leaseOwner !== lease.owner) return false;
+          // Still ours: the minute holds a later `last` (a stream event's); count without it.
+          setsLast = false;
+        }
+      }
+    },
+
+    async readLease(lease) {
+      const { Item } = await client.send(new GetCommand({ TableName: name, Key: leaseKey(lease), ConsistentRead: true }));
+      return { owner: Item?.leaseOwner as string | undefined, until: Item?.leaseUntil as number | undefined, entries: entriesOf(Item) };
+    },
+
+    async claim(event, owner) {
+      try {
+        await table.put({
+          TableName: name,
+          Item: { ...eventItem(event), claimedBy: owner },
+          ConditionExpression: `${claimable} OR (attribute_exists(fencedOwners) AND NOT contains(fencedOwners, :owner))`,
+          ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis, ':owner': owner },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        });
+        return 'claimed';
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return (oldItemOf(error)?.fencedOwners as Set<string> | undefined)?.has(owner) ? 'fenced' : 'duplicate';
+      }
+    },
+
+    async settle(scope, entry) {
+      try {
+        // The fence: the stopped request's claim (conditional on not being fenced) can no longer succeed.
+        await table.update({
+          TableName: name,
+          Key: eventKey({ scope, identifier: entry.identifier }),
+          UpdateExpression: 'SET entity = :fence, created = :created, expiresAt = :expiresAt ADD fencedOwners :owners',
+          ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
+          ExpressionAttributeValues: {
+            ':fence': 'meter_event_fence',
+            ':created': entry.created,
+            ':expiresAt': epochSeconds(entry.created + eventRetentionMillis),
+            ':owners': new Set([entry.owner]),
+            ':cutoff': entry.created - uniquenessWindowMillis,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        });
+        return 'fenced';
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        const claimed = oldItemOf(error);
+        // Its claim stands (count it), or the identifier is another event's (the request's claim failed).
+        if (claimed?.claimedBy !== entry.owner) return 'fenced';
+        return claimed.cancelAdjustmentId ? 'count-without-last' : 'count';
+      }
+    },
 
     async getEvent(scope, identifier) {
       const item = unexpired(await table.get(eventKey({ scope, identifier })), Date.now());
-      return item ? toEvent(item) : undefined;
+      return item && item.entity === 'meter_event' ? toEvent(item) : undefined;
     },
 
     async requestCancel(event, adjustment) {
@@ -576,7 +683,8 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },
       });
-      return items.map((item) => ({
+      // A minute only leased (its events refused or not counted yet) holds no usage.
+      return items.filter((item) => typeof item.events === 'number').map((item) => ({
         minute: item.minuteStart as number,
         total: item.total as number,
         events: item.events as number,

@@ -5,21 +5,21 @@ import { sqsClient } from './sqs-delivery-queue.ts';
 const maxEntries = 10;
 const maxBatchBytes = 256 * 1024;
 
-type Waiter = { body: string; resolve: () => void; reject: (error: unknown) => void };
+type Waiter = { body: string; delaySeconds: number; resolve: () => void; reject: (error: unknown) => void };
 
 /**
  * Sends message bodies to one queue, coalescing every send of the same event-loop turn, and every send made
  * while the previous call is out, into SendMessageBatch calls (10 entries and 256 KiB at most each): many
  * concurrent requests in one warm process share calls. A send resolves once SQS has taken its message and
- * rejects when SQS refused it.
+ * rejects when SQS refused it. `delaySeconds` (up to 900) holds the messages of one send back that long.
  */
-export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (bodies: string[]) => Promise<void> {
+export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (bodies: string[], delaySeconds?: number) => Promise<void> {
   const waiting: Waiter[] = [];
 
   async function sendBatch(batch: Waiter[]): Promise<void> {
     try {
       const { Failed = [] } = await sqs.send(
-        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((waiter, index) => ({ Id: String(index), MessageBody: waiter.body })) }),
+        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((waiter, index) => ({ Id: String(index), MessageBody: waiter.body, ...(waiter.delaySeconds > 0 ? { DelaySeconds: waiter.delaySeconds } : {}) })) }),
       );
       const failed = new Map(Failed.map((failure) => [Number(failure.Id), failure]));
       batch.forEach((waiter, index) => {
@@ -68,13 +68,13 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
     });
   }
 
-  return (bodies) =>
+  return (bodies, delaySeconds = 0) =>
     Promise.all(
       bodies.map(
         (body) =>
           new Promise<void>((resolve, reject) => {
             schedule();
-            waiting.push({ body, resolve, reject });
+            waiting.push({ body, delaySeconds, resolve, reject });
           }),
       ),
     ).then(() => undefined);

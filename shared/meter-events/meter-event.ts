@@ -62,11 +62,45 @@ export interface MeterEventBatch {
   events: MeterEventInput[];
 }
 
+/**
+ * The usage lease of one meter, customer and minute of event time: the minute's usage item, held by one
+ * API request at a time, which counts its event into the minute in the write that ends the lease.
+ */
+export interface UsageLease {
+  scope: Scope;
+  meter: Pick<Meter, 'id' | 'formula'>;
+  customerId: string;
+  minute: number;
+  /** The request holding it (unique per request). */
+  owner: string;
+}
+
+/**
+ * An API event in flight under a usage lease, written with the take: if its request stops before the
+ * release, whoever takes the lease next (or the settle message) counts it if its identifier claim stands.
+ */
+export interface LeaseEntry {
+  owner: string;
+  identifier: string;
+  /** When its request received it (ms): the claim's uniqueness window starts here. */
+  created: number;
+  value: number;
+  timestamp: number;
+}
+
+/** What became of an earlier holder's event: counted (with or without setting `last`), or fenced off. */
+export type Settlement = 'count' | 'count-without-last' | 'fenced';
+
 /** Work on the meter-events queue. */
 export type MeterWork =
+  /** A stored API event not counted on the request path (legacy: events accepted before counting moved there). */
   | { kind: 'event'; event: MeterEventRecord }
   | { kind: 'batch'; batch: MeterEventBatch }
-  | { kind: 'cancel'; adjustment: MeterEventAdjustment };
+  | { kind: 'cancel'; adjustment: MeterEventAdjustment }
+  /** An API event refused at receipt for a reason reported asynchronously (unknown customer, too many digits). */
+  | { kind: 'refused'; error: MeterEventError }
+  /** Sent (delayed) as an API request takes a lease: settles the request's event if the request stopped. */
+  | { kind: 'settle'; lease: UsageLease; entry: LeaseEntry };
 
 /** Usage of one meter and customer in one minute of event time. */
 export interface MinuteUsage {
@@ -121,11 +155,25 @@ export interface ErrorWindow {
 
 /** Storage port of the metering pipeline. */
 export interface MeterEventStore {
-  /** Takes the usage lease of a meter and customer unless another request holds it; false when held. */
-  lock(scope: Scope, meterId: string, customerId: string, owner: string, now: number): Promise<boolean>;
-  unlock(scope: Scope, meterId: string, customerId: string, owner: string): Promise<void>;
-  /** Stores an accepted API event unless its identifier was used in the last 24 hours; false when it was. */
-  record(event: MeterEventRecord): Promise<boolean>;
+  /**
+   * Takes a usage lease unless another request holds it (undefined when held), writing `entry` (this
+   * request's event) into it. Returns the entries earlier holders left: each must be settled and released.
+   */
+  takeLease(lease: UsageLease, entry: LeaseEntry | undefined, now: number): Promise<LeaseEntry[] | undefined>;
+  /**
+   * Ends a lease held by `lease.owner`: counts `counted` into the minute and removes the entries of
+   * `owners`, in one write. False when another request took the lease over (it settles what was left).
+   */
+  releaseLease(lease: UsageLease, counted: Array<{ entry: LeaseEntry; setsLast: boolean }>, owners: string[]): Promise<boolean>;
+  /** A lease's holder, expiry and entries, read strongly consistently (the settle message's check). */
+  readLease(lease: Omit<UsageLease, 'owner'>): Promise<{ owner?: string; until?: number; entries: LeaseEntry[] }>;
+  /**
+   * Claims an event's identifier for 24 hours, storing the event for `owner`'s request: `duplicate` when
+   * another event holds it, `fenced` when a later holder of the lease settled this request's event as lost.
+   */
+  claim(event: MeterEventRecord, owner: string): Promise<'claimed' | 'duplicate' | 'fenced'>;
+  /** Settles an entry a stopped request left: fences its identifier against the request, or finds its claim standing. */
+  settle(scope: Scope, entry: LeaseEntry): Promise<Settlement>;
   getEvent(scope: Scope, identifier: string): Promise<MeterEventRecord | undefined>;
   /** Attaches the adjustment to its event and stores it; false when the event is already being cancelled or changed. */
   requestCancel(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;

@@ -1,7 +1,8 @@
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, UsageGroup } from './meter-event.ts';
-import { hasTooManyDigits, maxValueDigits, minuteOf, problemOf, readingOf, valueOf } from './rules.ts';
+import { minuteOf, problemOf, readingOf, refusalOf, valueOf } from './rules.ts';
+import { usageLeases } from './usage-lease.ts';
 
 export interface MeterEventProcessorPorts {
   store: MeterEventStore;
@@ -23,6 +24,7 @@ const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
  * Problems are counted in their meter's error window; cancellations run after the batch's events.
  */
 export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = Date.now }: MeterEventProcessorPorts) {
+  const leases = usageLeases(store, clock);
   async function process(work: MeterWork[]): Promise<void> {
     const now = clock();
     const meterCache = new Map<string, Promise<Meter | undefined>>();
@@ -57,7 +59,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       }
     }
 
-    const errors: MeterEventError[] = [];
+    const errors: MeterEventError[] = work.flatMap((item) => (item.kind === 'refused' ? [item.error] : []));
     const refusedApiEvents: MeterEventRecord[] = [];
     const groups = new Map<string, UsageGroup>();
     await Promise.all(
@@ -70,13 +72,9 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
         // Bounds are judged at receipt, not at processing, which may run later.
         const problem = problemOf(meter, event, event.created);
         if (problem) return refuse(problem.async, problem.message);
-        if (hasTooManyDigits(meter!, event)) {
-          return refuse('meter_event_value_too_many_digits', `The value in '${meter!.valuePayloadKey}' has more than ${maxValueDigits} digits.`);
-        }
+        const refusal = await refusalOf(meter!, event, (id) => customerFound(event.scope, id));
+        if (refusal) return refuse(refusal.code, refusal.message);
         const { customerId } = readingOf(meter!, event);
-        if (!(await customerFound(event.scope, customerId!))) {
-          return refuse('meter_event_customer_not_found', `No customer with id '${customerId}' was found for meter ${meter!.id}.`);
-        }
         const minute = minuteOf(event.timestamp);
         const key = `${scopeKey(event.scope)}|${meter!.id}|${customerId}|${minute}`;
         const group = groups.get(key) ?? { scope: event.scope, meter: { id: meter!.id, formula: meter!.formula }, customerId: customerId!, minute, changes: [] };
@@ -92,6 +90,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     await store.applyUsage([...groups.values()], now);
     await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
     await Promise.all(work.flatMap((item) => (item.kind === 'batch' ? [store.finishBatch(item.batch)] : [])));
+    await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry)] : [])));
     for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now);
   }
 

@@ -87,3 +87,18 @@ export const hasTooManyDigits = (meter: Meter, event: MeterEventInput): boolean 
   meter.formula !== 'count' && (field(event.payload, meter.valuePayloadKey) ?? '').replace(/^0+/, '').length > maxValueDigits;
 
 export const minuteOf = (timestamp: number): number => Math.floor(timestamp / 60_000) * 60_000;
+
+/**
+ * Problems of an event that passed `problemOf`, which the reference reports asynchronously (in the meter's
+ * error reports) instead of refusing the request: a value too long to count exactly, an unknown customer.
+ */
+export async function refusalOf(meter: Meter, event: MeterEventInput, customerExists: (id: string) => Promise<boolean>): Promise<{ code: string; message: string } | undefined> {
+  if (hasTooManyDigits(meter, event)) {
+    return { code: 'meter_event_value_too_many_digits', message: `The value in '${meter.valuePayloadKey}' has more than ${maxValueDigits} digits.` };
+  }
+  const { customerId } = readingOf(meter, event);
+  if (!(await customerExists(customerId!))) {
+    return { code: 'meter_event_customer_not_found', message: `No customer with id '${customerId}' was found for meter ${meter.id}.` };
+  }
+  return undefined;
+}

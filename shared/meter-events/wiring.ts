@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable, type Table } from '#shared/data/client.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
@@ -20,7 +20,20 @@ function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
   if (!url) throw new Error('Invalid configuration: METER_EVENTS_QUEUE_URL is required for metering');
   const send = batchedSender(url);
-  return { send: (work: MeterWork[]) => send(work.map((item) => JSON.stringify(item))) };
+  return { send: (work: MeterWork[], delaySeconds?: number) => send(work.map((item) => JSON.stringify(item)), delaySeconds) };
+}
+
+/** Customers found stay found for a few seconds per warm process: one read per customer, not per event. */
+function foundCustomers(table: Table) {
+  const customers = dynamoCustomerRepository(table);
+  const found = new Map<string, number>();
+  return async (scope: Scope, id: string) => {
+    const key = `${scope.accountId}|${scope.livemode}|${id}`;
+    if ((found.get(key) ?? 0) > Date.now()) return true;
+    const exists = (await customers.get(scope, id)) !== undefined;
+    if (exists) found.set(key, Date.now() + customerCacheMillis);
+    return exists;
+  };
 }
 
 const ports = () => {
@@ -33,26 +46,16 @@ export function wireMeterEventService() {
   const { table, store } = ports();
   // One meter read per second per warm process instead of one per event (see `recentMillis`).
   const meters = dynamoMeterRepository(table, { recentMillis: meterRecentMillis });
-  return meterEventService({ store, meters, queue: meterWorkQueue() });
+  return meterEventService({ store, meters, customerExists: foundCustomers(table), queue: meterWorkQueue() });
 }
 
 /** The meter-events queue worker's processor. */
 export function wireMeterEventProcessor() {
   const { table, store, meters } = ports();
-  const customers = dynamoCustomerRepository(table);
-  // Customers found stay found for a few seconds per warm worker: one read per customer, not per batch.
-  const found = new Map<string, number>();
-  const customerExists = async (scope: Scope, id: string) => {
-    const key = `${scope.accountId}|${scope.livemode}|${id}`;
-    if ((found.get(key) ?? 0) > Date.now()) return true;
-    const exists = (await customers.get(scope, id)) !== undefined;
-    if (exists) found.set(key, Date.now() + customerCacheMillis);
-    return exists;
-  };
   return meterEventProcessor({
     store,
     meters,
-    customerExists,
+    customerExists: foundCustomers(table),
     errorWindowMillis: config().METER_ERROR_WINDOW_SECONDS * 1000,
   });
 }

@@ -19,7 +19,7 @@ describe('stream events claimed for their batch and counted with its mark', () =
   const store = dynamoMeterEventStore(table);
   const meters = dynamoMeterRepository(table);
   const queued: MeterWork[] = [];
-  const service = meterEventService({ store, meters, queue: { send: async (work) => void queued.push(...work) } });
+  const service = meterEventService({ store, meters, customerExists: async () => true, queue: { send: async (work) => void queued.push(...work) } });
   const processor = meterEventProcessor({ store, meters, customerExists: async () => true, errorWindowMillis: 60_000 });
   let scope: Scope;
   let caller: Caller;

@@ -17,8 +17,9 @@ import { benchmarkRateLimits } from './rate-limits.ts';
  * 2. `POST /v2/billing/meter_events`, 32 requests in flight (each client with its own customers): events/s,
  *    p50, p99, and the share of the ceiling (target: 80 %). 1 and 2 take turns, in BENCH_ROUNDS (3) rounds
  *    of BENCH_SECONDS / BENCH_ROUNDS seconds each, so that a drift in the host's speed hits both alike.
- * 3. The stream: 100-event requests for BENCH_STREAM_SECONDS (default 30) from 16 clients: events/s
- *    overall and in the slowest second (target: 10,000/s sustained).
+ * 3. The stream: first one customer and meter at 1,000 events/s for BENCH_PAIR_SECONDS (20): accepted
+ *    and counted rates (target: 1,000/s); then 100-event requests for BENCH_STREAM_SECONDS (default 30)
+ *    from 16 clients over 64 customers: events/s overall and in the slowest second (target: 10,000/s).
  * 4. Cancellations of 1 % of the events of 2, then, once processing has drained, every customer's summary
  *    against what was accepted minus what was cancelled: exactly once, or the run fails.
  */
@@ -141,7 +142,7 @@ async function eventWrites(id: string, slot: string) {
     meterId,
     cancelAdjustmentId: null,
   };
-  if (!(await store.takeLease(lease, entry, now))) return;
+  if (!(await store.takeLease(lease, [entry], now))) return;
   const claimed = (await store.claim(event, id)) === 'claimed';
   await store.releaseLease(lease, claimed ? [{ entry, setsLast: true }] : [], [id]);
 }
@@ -219,7 +220,33 @@ console.log(`  ${endpointCpu.report()}`);
 console.log(`  events/s by round, ceiling / endpoint: ${roundReports.join(', ')}`);
 console.log(`  ${((endpointRate / ceiling) * 100).toFixed(0)} % of the ceiling (target 80 %)`);
 
-// 3. The stream.
+// 3a. One customer and meter on the stream at 1,000 events/s (10 requests of 100 a second), processing
+// drained before: accepted and counted rates, and how long after the last request the summary is complete.
+await untilCounted();
+const pairCustomer = (await newCustomers(1))[0]!;
+const pairSeconds = Number(process.env.BENCH_PAIR_SECONDS ?? 20);
+const pairSession = (await call('POST', '/v2/billing/meter_event_session', {})).body;
+let pairAccepted = 0;
+const pairStarted = Date.now();
+const pairTime = await runFor(pairSeconds, 4, async (worker, n) => {
+  const due = pairStarted + (n * 4 + worker) * 100;
+  if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+  const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'bench_usage', payload: { service_customer_id: pairCustomer, value: '1' }, identifier: `p-${worker}-${n}-${i}` }));
+  const answer = await call('POST', '/v2/billing/meter_event_stream', { events }, pairSession.authentication_token);
+  if (answer.status !== 202) return;
+  pairAccepted += 100;
+  add(pairCustomer, 100);
+});
+// Processing waits while the API is busy (LOCAL_API_PRIORITY_MS), so the backlog is counted after the
+// stream: its rate is the pair's counting rate. Looked at every 2 s, like untilCounted (the looks are API requests).
+const pairEnded = Date.now();
+while ((await summaryOf(pairCustomer)) !== expected.get(pairCustomer) && Date.now() - pairEnded < 300_000) await new Promise((resolve) => setTimeout(resolve, 2000));
+const pairDrain = (Date.now() - pairEnded) / 1000;
+console.log(
+  `one customer and meter on the stream: ${pairAccepted} events accepted in ${pairTime.toFixed(1)} s = ${(pairAccepted / pairTime).toFixed(0)} events/s (paced at 1,000/s), counted in the ${pairDrain.toFixed(0)} s after (±2 s) = ${(pairAccepted / pairDrain).toFixed(0)} events/s (target 1,000/s)`,
+);
+
+// 3b. The stream.
 const session = (await call('POST', '/v2/billing/meter_event_session', {})).body;
 const perSecond = new Map<number, number>();
 let streamAccepted = 0;

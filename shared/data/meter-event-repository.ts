@@ -70,12 +70,12 @@ const workDue = (id: string, dueAt: number) => ({ GSI2PK: meterWorkDue.gsi2pk('w
 const eventKey = (event: Pick<MeterEventRecord, 'scope' | 'identifier'>) => ({ PK: eventKeys.pk(event.scope, event.identifier), SK: eventKeys.sk() });
 const leaseKey = (lease: Omit<UsageLease, 'owner'>) => ({ PK: usageKeys.pk(lease.scope, lease.meter.id, lease.customerId), SK: usageKeys.sk(lease.minute) });
 
-/** A lease entry's attribute on the minute's item: one per request in flight, removed by the release that settles it. */
+/** The entries of one lease holder on the minute's item (a list), removed by the release that settles them. */
 const entryPrefix = 'entry#';
 const entryAttribute = (owner: string) => `${entryPrefix}${owner}`;
 const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry[] =>
   Object.entries(item ?? {}).flatMap(([attribute, value]) =>
-    attribute.startsWith(entryPrefix) ? [{ ...(value as Omit<LeaseEntry, 'owner'>), owner: attribute.slice(entryPrefix.length) }] : [],
+    attribute.startsWith(entryPrefix) ? (value as Array<Omit<LeaseEntry, 'owner'>>).map((entry) => ({ ...entry, owner: attribute.slice(entryPrefix.length) })) : [],
   );
 
 /** The condition under which an identifier can be claimed: free, or its last claim out of the 24-hour window. */
@@ -407,20 +407,21 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
   }
 
   return {
-    async takeLease(lease, entry, now) {
+    async takeLease(lease, entries, now) {
+      const writes = entries.length > 0;
       for (let round = 0; ; round++) {
         try {
           const old = await table.update({
             TableName: name,
             Key: leaseKey(lease),
-            UpdateExpression: `SET leaseOwner = :owner, leaseUntil = :until${entry ? ', #entry = :entry' : ''}`,
+            UpdateExpression: `SET leaseOwner = :owner, leaseUntil = :until${writes ? ', #entry = :entries' : ''}`,
             ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-            ...(entry ? { ExpressionAttributeNames: { '#entry': entryAttribute(entry.owner) } } : {}),
+            ...(writes ? { ExpressionAttributeNames: { '#entry': entryAttribute(lease.owner) } } : {}),
             ExpressionAttributeValues: {
               ':owner': lease.owner,
               ':until': now + leaseMillis,
               ':now': now,
-              ...(entry ? { ':entry': { identifier: entry.identifier, created: entry.created, value: entry.value, timestamp: entry.timestamp } } : {}),
+              ...(writes ? { ':entries': entries.map(({ identifier, created, value, timestamp }) => ({ identifier, created, value, timestamp })) } : {}),
             },
             ReturnValues: 'ALL_OLD',
           });
@@ -438,7 +439,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     async releaseLease(lease, counted, owners) {
       const names: Record<string, string> = {};
       const removes = ['leaseOwner', 'leaseUntil'];
-      owners.forEach((owner, index) => {
+      [...new Set(owners)].forEach((owner, index) => {
         names[`#e${index}`] = entryAttribute(owner);
         removes.push(`#e${index}`);
       });

@@ -156,10 +156,10 @@ export interface ErrorWindow {
 /** Storage port of the metering pipeline. */
 export interface MeterEventStore {
   /**
-   * Takes a usage lease unless another request holds it (undefined when held), writing `entry` (this
-   * request's event) into it. Returns the entries earlier holders left: each must be settled and released.
+   * Takes a usage lease unless another holder has it (undefined when held), writing `entries` (the events
+   * the holder is about to count) into it. Returns the entries earlier holders left: each must be settled.
    */
-  takeLease(lease: UsageLease, entry: LeaseEntry | undefined, now: number): Promise<LeaseEntry[] | undefined>;
+  takeLease(lease: UsageLease, entries: LeaseEntry[], now: number): Promise<LeaseEntry[] | undefined>;
   /**
    * Ends a lease held by `lease.owner`: counts `counted` into the minute and removes the entries of
    * `owners`, in one write. False when another request took the lease over (it settles what was left).

@@ -10,6 +10,9 @@ export const settleDelaySeconds = 10;
 
 export type CountOutcome = 'counted' | 'busy' | 'duplicate' | 'fenced';
 
+/** How often the worker tries a held lease (with a growing pause, about 6 s in all) before its batch is retried. */
+const maxLeaseWaits = 15;
+
 type LeaseStore = Pick<MeterEventStore, 'takeLease' | 'releaseLease' | 'readLease' | 'claim' | 'settle'>;
 
 /**
@@ -33,7 +36,7 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
      * the claim, so an event can never be claimed without someone bound to settle it.
      */
     async count(lease: UsageLease, event: MeterEventRecord, entry: LeaseEntry, announce: () => Promise<void>): Promise<CountOutcome> {
-      const [taken, announced] = await Promise.allSettled([store.takeLease(lease, entry, clock()), announce()]);
+      const [taken, announced] = await Promise.allSettled([store.takeLease(lease, [entry], clock()), announce()]);
       if (taken.status === 'rejected') throw taken.reason;
       const leftovers = taken.value;
       if (!leftovers) return 'busy';
@@ -57,6 +60,26 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
     },
 
     /**
+     * Counts stream events of one customer, meter and minute (a few, from the worker) under their lease:
+     * one take naming them all, a claim each, one release counting the claims that stand (2 + n write
+     * units). A held lease is waited for; a worker that stops is settled by the batch's redelivery, which
+     * takes the lease next. Throws if a claim was fenced (this worker was too slow): the batch comes back.
+     */
+    async countStreamed(lease: UsageLease, events: Array<{ event: MeterEventRecord; entry: Omit<LeaseEntry, 'owner'> }>): Promise<void> {
+      const entries = events.map(({ entry }) => ({ ...entry, owner: lease.owner }));
+      let leftovers: LeaseEntry[] | undefined;
+      for (let round = 0; !(leftovers = await store.takeLease(lease, entries, clock())); round++) {
+        if (round >= maxLeaseWaits) throw new Error(`The usage lease of meter ${lease.meter.id} stayed held; the batch is retried`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** round) * (0.5 + Math.random())));
+      }
+      const counted = await settleAll(lease, leftovers);
+      const claims = await Promise.all(events.map(({ event }) => store.claim(event, lease.owner)));
+      entries.forEach((entry, index) => claims[index] === 'claimed' && counted.push({ entry, setsLast: true }));
+      await store.releaseLease(lease, counted, [lease.owner, ...leftovers.map((left) => left.owner)]);
+      if (claims.includes('fenced')) throw new Error(`Stream events of meter ${lease.meter.id} were fenced off a slow worker; the batch is retried`);
+    },
+
+    /**
      * The settle message: if the request's entry is still in the lease and the lease has expired, takes
      * the lease and settles every entry left in it. Throws (the message comes back) while another request
      * holds the lease with the entry still in it.
@@ -66,7 +89,7 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
       const state = await store.readLease(lease);
       if (!state.entries.some((left) => left.owner === entry.owner)) return;
       const settler = { ...lease, owner: `settle_${randomUUID()}` };
-      const leftovers = state.until !== undefined && state.until > now ? undefined : await store.takeLease(settler, undefined, now);
+      const leftovers = state.until !== undefined && state.until > now ? undefined : await store.takeLease(settler, [], now);
       if (!leftovers) throw new Error(`The usage lease of meter ${lease.meter.id} is held with an unsettled event (${entry.identifier}); retried later`);
       await store.releaseLease(settler, await settleAll(settler, leftovers), leftovers.map((left) => left.owner));
     },

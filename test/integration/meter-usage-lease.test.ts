@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import type { LeaseEntry, MeterEventRecord, UsageLease } from '#shared/meter-events/meter-event.ts';
+import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { usageLeases } from '#shared/meter-events/usage-lease.ts';
+import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { newPlatform, stackTable } from '../support/stack.ts';
 
@@ -52,7 +54,7 @@ describe('API events counted under the usage lease', () => {
   it('counts the event of a request that stopped after its claim in the next holder’s release, once', async () => {
     const customer = `cus_${randomUUID()}`;
     const stopped = request(customer, `stopped-${customer}`, 5);
-    expect(await store.takeLease(stopped.lease, stopped.entry, now)).toEqual([]);
+    expect(await store.takeLease(stopped.lease, [stopped.entry], now)).toEqual([]);
     expect(await store.claim(stopped.event, stopped.lease.owner)).toBe('claimed');
 
     expect(await leases.count(request(customer, 'x', 1).lease, request(customer, 'x', 1).event, request(customer, 'x', 1).entry, announce)).toBe('busy');
@@ -70,7 +72,7 @@ describe('API events counted under the usage lease', () => {
   it('fences the identifier of a request that stopped before its claim: its late claim is refused, a retry may take it', async () => {
     const customer = `cus_${randomUUID()}`;
     const stopped = request(customer, `slow-${customer}`, 5);
-    await store.takeLease(stopped.lease, stopped.entry, now);
+    await store.takeLease(stopped.lease, [stopped.entry], now);
     now += 6_000;
     const next = request(customer, `other-${customer}`, 2);
     expect(await leases.count(next.lease, next.event, next.entry, announce)).toBe('counted');
@@ -84,7 +86,7 @@ describe('API events counted under the usage lease', () => {
   it('settles a stopped request from its settle message when no one takes the lease again, and only once', async () => {
     const customer = `cus_${randomUUID()}`;
     const stopped = request(customer, `alone-${customer}`, 4);
-    await store.takeLease(stopped.lease, stopped.entry, now);
+    await store.takeLease(stopped.lease, [stopped.entry], now);
     await store.claim(stopped.event, stopped.lease.owner);
     // While its lease runs, the message comes back later (the request may still release).
     await expect(leases.settle(stopped.lease, stopped.entry)).rejects.toThrow(/held with an unsettled event/);
@@ -92,6 +94,24 @@ describe('API events counted under the usage lease', () => {
     await leases.settle(stopped.lease, stopped.entry);
     await leases.settle(stopped.lease, stopped.entry);
     expect(await usageOf(customer)).toMatchObject({ total: 4, events: 1 });
+  });
+
+  it('settles a stream worker that stopped under a lease when the batch comes back: each event counted once', async () => {
+    const customer = `cus_${randomUUID()}`;
+    const meter: Meter = { id: 'mtr_lease', scope, created: now, updated: now, displayName: 'lease', eventName: 'lease_calls', customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null, status: 'active', deactivatedAt: null, version: 1 };
+    const processor = meterEventProcessor({ store, meters: { findByEventName: async () => meter, get: async () => meter }, customerExists: async () => true, errorWindowMillis: 60_000, clock: () => now });
+    const batch = { id: `mtrbatch_${randomUUID()}`, scope, platformId: scope.accountId, created: now, events: [1, 2].map((n) => ({ eventName: 'lease_calls', identifier: `${customer}-${n}`, payload: { service_customer_id: customer, value: String(n) }, timestamp: minute + 1_000 })) };
+    const [first, second] = batch.events.map((input) => request(customer, input.identifier, Number(input.payload.value)));
+    // A try that took the lease for both events, claimed the first, and stopped.
+    const owner = `stream_${randomUUID()}`;
+    const lease = { ...first!.lease, owner };
+    await store.takeLease(lease, [first!, second!].map((r) => ({ ...r.entry, owner })), now);
+    await store.claim({ ...first!.event, source: 'stream', batchId: batch.id, payload: batch.events[0]!.payload }, owner);
+
+    now += 6_000;
+    await processor.process([{ kind: 'batch', batch }]);
+    await processor.process([{ kind: 'batch', batch }]);
+    expect(await usageOf(customer)).toMatchObject({ total: 3, events: 2 });
   });
 
   it('counts exactly the events whose claims stand, whatever requests stop, come back late, or repeat identifiers', async () => {
@@ -114,7 +134,7 @@ describe('API events counted under the usage lease', () => {
             await leases.count(r.lease, r.event, r.entry, announce);
             continue;
           }
-          await store.takeLease(r.lease, r.entry, now);
+          await store.takeLease(r.lease, [r.entry], now);
           if (s.stop === 'after-claim') await store.claim(r.event, r.lease.owner);
           if (s.stop === 'slow') late.push(r);
         }

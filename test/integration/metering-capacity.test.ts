@@ -30,6 +30,11 @@ const expected = {
    * usage with the batch's mark (4, transactional), then the due item's index entry removed (2).
    */
   stream100: { request: 0.17, processing: 1.06 },
+  /**
+   * One stream request of 100 events of 100 customers (one each): the batch as above (0.16), then each
+   * event under its minute's lease, take, claim and release (3), and the due item's index entry removed.
+   */
+  streamMixed: { request: 0.16, processing: 3.02 },
   /** One stream request of one event: counted at once under its lease, as an API event is. */
   stream1: { request: 3, processing: 0 },
 };
@@ -89,6 +94,11 @@ describe('what a meter event costs in DynamoDB write units', () => {
   it('per event of a 100-event stream request: the batch, then one claim per event and the usage with the batch’s mark', async () => {
     const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-stream-${i}`, payload: { service_customer_id: customers[0]!, value: '1' } }));
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
+  });
+
+  it('per event of a 100-event stream request over 100 customers: the batch, then each event under its lease', async () => {
+    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-mixed-${i}`, payload: { service_customer_id: `cus_capacitymixed${i}`, value: '1' } }));
+    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamMixed);
   });
 
   it('per event of a one-event stream request', async () => {

@@ -8,6 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startServiceProcess } from '#local/service-process.ts';
+import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';
 
 const receiver = createServer((request, response) => {
@@ -65,7 +66,7 @@ function workerCosts(from: number): Map<string, Cost & { records: number; invoca
   return totals;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 3_000));
+const settle = (millis = 3_000) => new Promise((resolve) => setTimeout(resolve, millis));
 
 try {
   // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
@@ -97,25 +98,41 @@ try {
     ),
   );
 
-  // The workers: what the changes above queued, and then a known load of each kind.
-  await settle();
-  const before = service.output().length;
-  for (let i = 0; i < 20; i++) await call('POST', `/v1/customers/${customer.id}`, { form: `name=Load-${i}` });
-  for (let i = 0; i < 20; i++) {
-    await call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `load-${i}`, payload: { service_customer_id: customer.id, value: '1' } } });
-  }
-  await call(
-    'POST',
-    '/v2/billing/meter_event_stream',
-    { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `load-stream-${i}`, payload: { service_customer_id: customer.id, value: '1' } })) } },
-    session.body.authentication_token,
+  // The workers: what the changes above queued, and then a known load of each kind, one kind at a time.
+  await settle(settleDelaySeconds * 1000 + 3_000);
+  const workerRow = async (label: string, name: string, per: string, load: () => Promise<unknown>, wait = 3_000) => {
+    const before = service.output().length;
+    await load();
+    await settle(wait);
+    const cost = workerCosts(before).get(name);
+    if (!cost) throw new Error(`${label}: no ${name} invocation seen`);
+    const divisor = per === 'event' ? 100 : cost.records;
+    rows.push(`| ${label} (${cost.invocations} invocations), per ${per} | ${(cost.calls / divisor).toFixed(2)} | ${(cost.read / divisor).toFixed(2)} | ${(cost.write / divisor).toFixed(2)} |`);
+  };
+  await workerRow('`deliverEvent`: 40 webhook deliveries', 'deliverEvent', 'delivery', async () => {
+    for (let i = 0; i < 20; i++) await call('POST', `/v1/customers/${customer.id}`, { form: `name=Load-${i}` });
+  });
+  await workerRow(
+    '`processMeterEvents`: the settle messages of 20 API meter events',
+    'processMeterEvents',
+    'message',
+    async () => {
+      for (let i = 0; i < 20; i++) {
+        await call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `load-${i}`, payload: { service_customer_id: customer.id, value: '1' } } });
+      }
+    },
+    settleDelaySeconds * 1000 + 3_000,
   );
-  await settle();
-  const workers = workerCosts(before);
-  const deliveries = workers.get('deliverEvent');
-  const metering = workers.get('processMeterEvents');
-  if (deliveries) rows.push(`| \`deliverEvent\`, per delivery (${deliveries.records} webhook deliveries in ${deliveries.invocations} invocations) | ${(deliveries.calls / deliveries.records).toFixed(2)} | ${(deliveries.read / deliveries.records).toFixed(2)} | ${(deliveries.write / deliveries.records).toFixed(2)} |`);
-  if (metering) rows.push(`| \`processMeterEvents\`, per message (20 single events and one 100-event stream request, ${metering.invocations} invocations) | ${(metering.calls / metering.records).toFixed(2)} | ${(metering.read / metering.records).toFixed(2)} | ${(metering.write / metering.records).toFixed(2)} |`);
+  const stream = (prefix: string, customerOf: (i: number) => string) =>
+    call(
+      'POST',
+      '/v2/billing/meter_event_stream',
+      { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `${prefix}-${i}`, payload: { service_customer_id: customerOf(i), value: '1' } })) } },
+      session.body.authentication_token,
+    );
+  await workerRow('`processMeterEvents`: a 100-event stream request of one customer', 'processMeterEvents', 'event', () => stream('load-stream', () => customer.id));
+  const many = await Promise.all(Array.from({ length: 100 }, async (_, i) => (await call('POST', '/v1/customers', { form: `name=Many-${i}` })).body.id as string));
+  await workerRow('`processMeterEvents`: a 100-event stream request over 100 customers', 'processMeterEvents', 'event', () => stream('load-mixed', (i) => many[i]!));
 
   console.log('| Operation | DynamoDB calls | Read units | Write units |\n|---|---|---|---|');
   console.log(rows.join('\n'));

@@ -28,10 +28,12 @@ const maxLeasedEvents = 8;
 
 /**
  * The asynchronous side of metering: applies a batch of queued work to the usage aggregates exactly once.
- * Events are checked again (stream events for the first time), grouped in memory by meter, customer and
- * minute, and each group is written as one aggregate update together with its events' status changes, so
- * a redelivered message, a duplicate identifier or a concurrent worker can never count an event twice.
- * Problems are counted in their meter's error window; cancellations run after the batch's events.
+ * Stream events are checked, grouped in memory by meter, customer and minute, and counted per group (with
+ * the batch's mark, or under the minute's lease), so a redelivered message, a duplicate identifier or a
+ * concurrent worker can never count an event twice. API events were counted on the request path: their
+ * settle messages finish what a stopped request left, their refusals are reported, and events accepted
+ * before that change are counted here. Problems are counted in their meter's error window;
+ * cancellations run after the batch's events.
  */
 export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = Date.now }: MeterEventProcessorPorts) {
   const leases = usageLeases(store, clock);

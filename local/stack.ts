@@ -5,7 +5,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs, type QueueWorker, type ScheduledJob } from '#functions/routes.ts';
 import { documentClient, makeTable } from '#shared/data/client.ts';
+import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -18,7 +20,8 @@ import { refusedForeignHost } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
 import { startQueueWorkers } from './queue-workers.ts';
-import { startSqs, type LocalSqs } from './sqs.ts';
+import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
+import { leftSettleWork } from './lease-recovery.ts';
 import type { LocalStackState } from './state-file.ts';
 
 export interface LocalStackOptions {
@@ -137,11 +140,17 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The handler modules read their configuration from the environment at cold start, as on Lambda.
     Object.assign(process.env, env);
 
-    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore(makeTable(documentClient(dynamoClient), localTableName)), {
+    const localTable = makeTable(documentClient(dynamoClient), localTableName);
+    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore(localTable), {
       file: options.dataDir && join(options.dataDir, 'default-platform.json'),
       secretKey: options.secretKey,
       publishableKey: options.publishableKey,
     });
+    // Kept data may hold usage leases whose settle messages died with the last run's in-memory queues.
+    if (options.dataDir) {
+      const settles = await leftSettleWork(localTable.client, localTableName, dynamoMeterRepository(localTable));
+      if (settles.length > 0) await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(settles.map((work) => JSON.stringify(work)));
+    }
 
     const workers = (options.workers ?? queueWorkers).map((worker) => {
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');

@@ -179,6 +179,14 @@ export const meterEventSession = {
 export const meterUsage = {
   pk: (scope: Scope, meterId: string, customerId: string) => `METER_USAGE#${scope.accountId}#${mode(scope.livemode)}#${meterId}#${customerId}`,
   sk: (minuteStart: number) => `MINUTE#${String(minuteStart).padStart(15, '0')}`,
+  prefix: () => 'METER_USAGE#',
+  /** The scope, meter, customer and minute a usage item's keys name (ids hold no `#`). */
+  parse(pk: string, sk: string): { scope: Scope; meterId: string; customerId: string; minute: number } | undefined {
+    const [kind, accountId, itemMode, meterId, customerId, ...rest] = pk.split('#');
+    const minute = Number(sk.slice('MINUTE#'.length));
+    if (kind !== 'METER_USAGE' || !accountId || !meterId || !customerId || rest.length > 0 || !sk.startsWith('MINUTE#') || !Number.isInteger(minute)) return undefined;
+    return { scope: { accountId, livemode: itemMode === 'live' }, meterId, customerId, minute };
+  },
 };
 
 /** Errors found while processing, per meter (or `none` for events naming no meter) and validation window. */

@@ -73,7 +73,8 @@ const leaseKey = (lease: Omit<UsageLease, 'owner'>) => ({ PK: usageKeys.pk(lease
 /** The entries of one lease holder on the minute's item (a list), removed by the release that settles them. */
 const entryPrefix = 'entry#';
 const entryAttribute = (owner: string) => `${entryPrefix}${owner}`;
-const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry[] =>
+/** The entries left in a usage item's lease (also read by the local stack's recovery of settle messages). */
+export const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry[] =>
   Object.entries(item ?? {}).flatMap(([attribute, value]) =>
     attribute.startsWith(entryPrefix) ? (value as Array<Omit<LeaseEntry, 'owner'>>).map((entry) => ({ ...entry, owner: attribute.slice(entryPrefix.length) })) : [],
   );

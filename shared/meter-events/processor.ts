@@ -23,8 +23,8 @@ const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
  * existed, so that a batch retried across an upgrade meets the path its first try took.
  */
 const minMarkedEvents = 3;
-/** Stream events counted under one take of a lease: 8 entries keep the minute's item under 1 KB. */
-const maxLeasedEvents = 8;
+/** Stream events counted under one take of a lease: 6 entries keep the minute's item under 1 KB. */
+const maxLeasedEvents = 6;
 
 /**
  * The asynchronous side of metering: applies a batch of queued work to the usage aggregates exactly once.

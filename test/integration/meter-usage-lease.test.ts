@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { leftSettleWork } from '#local/lease-recovery.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import type { LeaseEntry, MeterEventRecord, UsageLease } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
@@ -16,7 +17,8 @@ import { newPlatform, stackTable } from '../support/stack.ts';
  * identifier claim stands is counted exactly once, and no other.
  */
 describe('API events counted under the usage lease', () => {
-  const store = dynamoMeterEventStore(stackTable());
+  const table = stackTable();
+  const store = dynamoMeterEventStore(table);
   let scope: Scope;
   let now = Date.now();
   const leases = usageLeases(store, () => now);
@@ -112,6 +114,20 @@ describe('API events counted under the usage lease', () => {
     await processor.process([{ kind: 'batch', batch }]);
     await processor.process([{ kind: 'batch', batch }]);
     expect(await usageOf(customer)).toMatchObject({ total: 3, events: 2 });
+  });
+
+  it('finds a lease left with an entry in the table (the local stack’s recovery of settle messages lost with its queues)', async () => {
+    const customer = `cus_${randomUUID()}`;
+    const stopped = request(customer, `lost-${customer}`, 6);
+    await store.takeLease(stopped.lease, [stopped.entry], now);
+    await store.claim(stopped.event, stopped.lease.owner);
+    const meters = { get: async () => undefined };
+    const found = (await leftSettleWork(table.client, table.name, meters)).filter((work) => work.kind === 'settle' && work.lease.customerId === customer);
+    expect(found).toEqual([{ kind: 'settle', lease: { ...stopped.lease, meter: { id: 'mtr_lease', formula: 'sum' } }, entry: stopped.entry }]);
+
+    now += 6_000;
+    for (const work of found) if (work.kind === 'settle') await leases.settle(work.lease, work.entry);
+    expect(await usageOf(customer)).toMatchObject({ total: 6, events: 1 });
   });
 
   it('counts exactly the events whose claims stand, whatever requests stop, come back late, or repeat identifiers', async () => {

@@ -30,11 +30,14 @@ const expected = {
    * usage with the batch's mark (4, transactional), then the due item's index entry removed (2).
    */
   stream100: { request: 0.17, processing: 1.06 },
+  /** One stream request of 100 events of 100 customers (one each): each counted at once under its lease. */
+  streamLone: { request: 3, processing: 0 },
   /**
-   * One stream request of 100 events of 100 customers (one each): the batch as above (0.16), then each
-   * event under its minute's lease, take, claim and release (3), and the due item's index entry removed.
+   * One stream request of 100 events of 50 customers (two each): the batch (0.16), then in the worker each
+   * customer's two events under their minute's lease, one take, two claims, one release (2 each), and the
+   * due item's index entry removed (0.02).
    */
-  streamMixed: { request: 0.16, processing: 3.02 },
+  streamPairs: { request: 0.16, processing: 2.02 },
   /** One stream request of one event: counted at once under its lease, as an API event is. */
   stream1: { request: 3, processing: 0 },
 };
@@ -96,9 +99,14 @@ describe('what a meter event costs in DynamoDB write units', () => {
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
   });
 
-  it('per event of a 100-event stream request over 100 customers: the batch, then each event under its lease', async () => {
-    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-mixed-${i}`, payload: { service_customer_id: `cus_capacitymixed${i}`, value: '1' } }));
-    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamMixed);
+  it('per event of a 100-event stream request over 100 customers: each counted at once under its lease', async () => {
+    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-lone-${i}`, payload: { service_customer_id: `cus_capacitylone${i}`, value: '1' } }));
+    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamLone);
+  });
+
+  it('per event of a 100-event stream request over 50 customers: the batch, then each customer’s two events under one lease', async () => {
+    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-pairs-${i}`, payload: { service_customer_id: `cus_capacitypairs${i % 50}`, value: '1' } }));
+    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamPairs);
   });
 
   it('per event of a one-event stream request', async () => {

@@ -60,13 +60,25 @@ let totals = { bytes: 0, zipped: 0, zod: 0, sdk: 0, millis: 0 };
 try {
   for (const entry of entries) {
     const out = join(outdir, entry.name);
-    const result = await build({ ...esbuildOptions, entryPoints: [join(repositoryRoot, entry.handler)], outfile: join(out, 'index.mjs'), metafile: true, logLevel: 'error' });
+    const result = await build({
+      ...esbuildOptions,
+      entryPoints: [join(repositoryRoot, entry.handler)],
+      outfile: join(out, 'index.mjs'),
+      metafile: true,
+      logLevel: 'error',
+    });
     const code = readFileSync(join(out, 'index.mjs'));
     const zipped = gzipSync(code, { level: 9 }).length;
     const zod = bytesFrom(result.metafile, ['node_modules/zod/']);
     const sdk = bytesFrom(result.metafile, ['node_modules/@aws-sdk/', 'node_modules/@smithy/']);
     const millis = importMillis(join(out, 'index.mjs'));
-    totals = { bytes: totals.bytes + code.length, zipped: totals.zipped + zipped, zod: totals.zod + zod, sdk: totals.sdk + sdk, millis: totals.millis + millis };
+    totals = {
+      bytes: totals.bytes + code.length,
+      zipped: totals.zipped + zipped,
+      zod: totals.zod + zod,
+      sdk: totals.sdk + sdk,
+      millis: totals.millis + millis,
+    };
     rows.push([entry.name, kib(code.length), kib(zipped), kib(zod), kib(sdk), `${millis.toFixed(0)} ms`]);
   }
 } finally {

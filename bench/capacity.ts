@@ -27,11 +27,20 @@ interface Cost {
   write: number;
 }
 
-async function call(method: string, path: string, body?: { form?: string; json?: unknown }, key = service.secretKey): Promise<{ status: number; body: any; cost: Cost }> {
+async function call(
+  method: string,
+  path: string,
+  body?: { form?: string; json?: unknown },
+  key = service.secretKey,
+): Promise<{ status: number; body: any; cost: Cost }> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (body?.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   if (body?.json !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${service.baseUrl}${path}`, { method, headers, body: body?.form ?? (body?.json !== undefined ? JSON.stringify(body.json) : undefined) });
+  const response = await fetch(`${service.baseUrl}${path}`, {
+    method,
+    headers,
+    body: body?.form ?? (body?.json !== undefined ? JSON.stringify(body.json) : undefined),
+  });
   const text = await response.text();
   const header = response.headers.get('x-local-aws-calls') ?? '';
   const number = (name: string) => Number(new RegExp(`${name}=([\\d.]+)`).exec(header)?.[1] ?? NaN);
@@ -71,29 +80,57 @@ const settle = (millis = 3_000) => new Promise((resolve) => setTimeout(resolve, 
 try {
   // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
   await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`)', (run) =>
-    call('POST', '/v1/webhook_endpoints', { form: `url=${encodeURIComponent(receiverUrl)}&enabled_events[0]=customer.created&enabled_events[1]=customer.updated&description=run-${run}` }),
+    call('POST', '/v1/webhook_endpoints', {
+      form: `url=${encodeURIComponent(receiverUrl)}&enabled_events[0]=customer.created&enabled_events[1]=customer.updated&description=run-${run}`,
+    }),
   );
-  const customer = await measure('`POST /v1/customers` (emits `customer.created` to 2 endpoints)', () => call('POST', '/v1/customers', { form: 'name=Capacity' }));
+  const customer = await measure('`POST /v1/customers` (emits `customer.created` to 2 endpoints)', () =>
+    call('POST', '/v1/customers', { form: 'name=Capacity' }),
+  );
   await measure('`GET /v1/customers/:id`', () => call('GET', `/v1/customers/${customer.id}`));
   await measure('`GET /v1/customers?limit=10`', () => call('GET', '/v1/customers?limit=10'));
-  await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) => call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }));
-  await measure('`POST /v1/tokens` (card)', () => call('POST', '/v1/tokens', { form: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2030&card[cvc]=123' }));
-  await measure('`POST /v2/core/event_destinations`', (run) =>
-    call('POST', '/v2/core/event_destinations', { json: { name: `capacity-${run}`, type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.account.created'], webhook_endpoint: { url: receiverUrl } } }),
+  await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) =>
+    call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }),
   );
-  const account = await measure('`POST /v2/core/accounts`', (run) => call('POST', '/v2/core/accounts', { json: { display_name: `Capacity ${run}`, contact_email: 'capacity@example.com' } }));
+  await measure('`POST /v1/tokens` (card)', () =>
+    call('POST', '/v1/tokens', { form: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2030&card[cvc]=123' }),
+  );
+  await measure('`POST /v2/core/event_destinations`', (run) =>
+    call('POST', '/v2/core/event_destinations', {
+      json: {
+        name: `capacity-${run}`,
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.account.created'],
+        webhook_endpoint: { url: receiverUrl },
+      },
+    }),
+  );
+  const account = await measure('`POST /v2/core/accounts`', (run) =>
+    call('POST', '/v2/core/accounts', { json: { display_name: `Capacity ${run}`, contact_email: 'capacity@example.com' } }),
+  );
   await measure('`GET /v2/core/accounts/:id`', () => call('GET', `/v2/core/accounts/${account.id}`));
   await measure('`GET /v2/core/accounts?limit=10`', () => call('GET', '/v2/core/accounts?limit=10'));
   await call('POST', '/v1/billing/meters', { form: 'display_name=Capacity&event_name=capacity_calls&default_aggregation[formula]=sum' });
   await measure('`POST /v2/billing/meter_events`', (run) =>
-    call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `capacity-${run}`, payload: { service_customer_id: customer.id, value: '1' } } }),
+    call('POST', '/v2/billing/meter_events', {
+      json: { event_name: 'capacity_calls', identifier: `capacity-${run}`, payload: { service_customer_id: customer.id, value: '1' } },
+    }),
   );
   const session = await call('POST', '/v2/billing/meter_event_session');
   await measure('`POST /v2/billing/meter_event_stream` (100 events)', (run) =>
     call(
       'POST',
       '/v2/billing/meter_event_stream',
-      { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `stream-${run}-${i}`, payload: { service_customer_id: customer.id, value: '1' } })) } },
+      {
+        json: {
+          events: Array.from({ length: 100 }, (_, i) => ({
+            event_name: 'capacity_calls',
+            identifier: `stream-${run}-${i}`,
+            payload: { service_customer_id: customer.id, value: '1' },
+          })),
+        },
+      },
       session.body.authentication_token,
     ),
   );
@@ -107,7 +144,9 @@ try {
     const cost = workerCosts(before).get(name);
     if (!cost) throw new Error(`${label}: no ${name} invocation seen`);
     const divisor = per === 'event' ? 100 : cost.records;
-    rows.push(`| ${label} (${cost.invocations} invocations), per ${per} | ${(cost.calls / divisor).toFixed(2)} | ${(cost.read / divisor).toFixed(2)} | ${(cost.write / divisor).toFixed(2)} |`);
+    rows.push(
+      `| ${label} (${cost.invocations} invocations), per ${per} | ${(cost.calls / divisor).toFixed(2)} | ${(cost.read / divisor).toFixed(2)} | ${(cost.write / divisor).toFixed(2)} |`,
+    );
   };
   await workerRow('`deliverEvent`: 40 webhook deliveries', 'deliverEvent', 'delivery', async () => {
     for (let i = 0; i < 20; i++) await call('POST', `/v1/customers/${customer.id}`, { form: `name=Load-${i}` });
@@ -118,7 +157,9 @@ try {
     'message',
     async () => {
       for (let i = 0; i < 20; i++) {
-        await call('POST', '/v2/billing/meter_events', { json: { event_name: 'capacity_calls', identifier: `load-${i}`, payload: { service_customer_id: customer.id, value: '1' } } });
+        await call('POST', '/v2/billing/meter_events', {
+          json: { event_name: 'capacity_calls', identifier: `load-${i}`, payload: { service_customer_id: customer.id, value: '1' } },
+        });
       }
     },
     settleDelaySeconds * 1000 + 3_000,
@@ -127,12 +168,26 @@ try {
     call(
       'POST',
       '/v2/billing/meter_event_stream',
-      { json: { events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `${prefix}-${i}`, payload: { service_customer_id: customerOf(i), value: '1' } })) } },
+      {
+        json: {
+          events: Array.from({ length: 100 }, (_, i) => ({
+            event_name: 'capacity_calls',
+            identifier: `${prefix}-${i}`,
+            payload: { service_customer_id: customerOf(i), value: '1' },
+          })),
+        },
+      },
       session.body.authentication_token,
     );
-  await workerRow('`processMeterEvents`: a 100-event stream request of one customer', 'processMeterEvents', 'event', () => stream('load-stream', () => customer.id));
-  const many = await Promise.all(Array.from({ length: 100 }, async (_, i) => (await call('POST', '/v1/customers', { form: `name=Many-${i}` })).body.id as string));
-  await workerRow('`processMeterEvents`: a 100-event stream request over 50 customers (two events each)', 'processMeterEvents', 'event', () => stream('load-pairs', (i) => many[i % 50]!));
+  await workerRow('`processMeterEvents`: a 100-event stream request of one customer', 'processMeterEvents', 'event', () =>
+    stream('load-stream', () => customer.id),
+  );
+  const many = await Promise.all(
+    Array.from({ length: 100 }, async (_, i) => (await call('POST', '/v1/customers', { form: `name=Many-${i}` })).body.id as string),
+  );
+  await workerRow('`processMeterEvents`: a 100-event stream request over 50 customers (two events each)', 'processMeterEvents', 'event', () =>
+    stream('load-pairs', (i) => many[i % 50]!),
+  );
   await measure('`POST /v2/billing/meter_event_stream` (100 events of 100 customers, counted at once)', (run) => stream(`load-lone-${run}`, (i) => many[i]!));
 
   console.log('| Operation | DynamoDB calls | Read units | Write units |\n|---|---|---|---|');

@@ -37,7 +37,9 @@ function statOf(pid: number): { parent: number; cpuMillis: number } | undefined 
 export function treeCpuMillis(rootPid: number): number | undefined {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number);
   } catch {
     return undefined;
   }

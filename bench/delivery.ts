@@ -94,7 +94,17 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 60);
 const probeBefore = hostProbeMillis();
 // The measured destination is made first and warmed up itself: the run then starts from the same steady
 // state it measures, with nothing new (a destination, its first reads) at its start.
-const destination = await call('POST', '/v2/core/event_destinations', JSON.stringify({ name: 'bench', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: `${hookBase}/latency` } }));
+const destination = await call(
+  'POST',
+  '/v2/core/event_destinations',
+  JSON.stringify({
+    name: 'bench',
+    type: 'webhook_endpoint',
+    event_payload: 'thin',
+    enabled_events: ['v2.core.event_destination.ping'],
+    webhook_endpoint: { url: `${hookBase}/latency` },
+  }),
+);
 const warmed = await pacedPings(destination.body.id, warmupSeconds);
 await settle(() => warmed.emitted.size);
 received.clear();
@@ -137,7 +147,9 @@ for (let i = 0; i < fanOut; i++) {
   await call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/fan/${i}`)}&enabled_events[0]=webhook_endpoint.updated`, form);
 }
 const sources = await Promise.all(
-  Array.from({ length: 8 }, () => call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/source`)}&enabled_events[0]=customer.created`, form)),
+  Array.from({ length: 8 }, () =>
+    call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/source`)}&enabled_events[0]=customer.created`, form),
+  ),
 );
 const fanEvents = new Set<string>();
 const fanStarted = Date.now();
@@ -158,7 +170,9 @@ const drainSeconds = (Date.now() - fanStarted) / 1000;
 const deliveries = [...received.entries()].filter(([key]) => key.startsWith('/fan/'));
 const fanDuplicates = deliveries.filter(([, times]) => times.length > 1).length;
 console.log(`fan-out: ${fanEvents.size} events in ${fanSeconds.toFixed(1)} s (${(fanEvents.size / fanSeconds).toFixed(0)} events/s emitted)`);
-console.log(`  ${deliveries.length}/${fanEvents.size * fanOut} deliveries received in ${drainSeconds.toFixed(1)} s (${(deliveries.length / drainSeconds).toFixed(0)} deliveries/s), duplicates ${fanDuplicates}`);
+console.log(
+  `  ${deliveries.length}/${fanEvents.size * fanOut} deliveries received in ${drainSeconds.toFixed(1)} s (${(deliveries.length / drainSeconds).toFixed(0)} deliveries/s), duplicates ${fanDuplicates}`,
+);
 console.log(`host probe: ${probeBefore} ms before the warm-up, ${hostProbeMillis()} ms now (a fixed CPU workload; lower is faster)`);
 
 agent.destroy();

@@ -44,7 +44,9 @@ async function measure(name: string, operation: (i: number) => Promise<number>) 
   );
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
-  console.log(`${name.padEnd(34)} ${(latencies.length / seconds).toFixed(0).padStart(6)} req/s   p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   non-200: ${failures.size ? JSON.stringify(Object.fromEntries(failures)) : 'none'}`);
+  console.log(
+    `${name.padEnd(34)} ${(latencies.length / seconds).toFixed(0).padStart(6)} req/s   p50 ${at(0.5)} ms   p99 ${at(0.99)} ms   non-200: ${failures.size ? JSON.stringify(Object.fromEntries(failures)) : 'none'}`,
+  );
 }
 
 const endpoints = await Promise.all(
@@ -61,9 +63,11 @@ const idOf = (i: number) => endpoints[i % endpoints.length]!.id;
 
 // DynamoDB Local's JVM runs several times faster once warm; measure the warm service.
 const warmUntil = performance.now() + 5000;
-await Promise.all(Array.from({ length: concurrency }, async (_, i) => {
-  while (performance.now() < warmUntil) await call('GET', `/v1/webhook_endpoints/${idOf(i)}`);
-}));
+await Promise.all(
+  Array.from({ length: concurrency }, async (_, i) => {
+    while (performance.now() < warmUntil) await call('GET', `/v1/webhook_endpoints/${idOf(i)}`);
+  }),
+);
 
 console.log(`${concurrency} in flight, ${seconds} s each, in-memory DynamoDB Local after a 5 s warm-up`);
 await measure('GET /v1/webhook_endpoints/:id', (i) => call('GET', `/v1/webhook_endpoints/${idOf(i)}`));

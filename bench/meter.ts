@@ -37,7 +37,12 @@ const pollers = process.env.LOCAL_WORKER_CONCURRENCY ?? '1';
 // the stream: a batch of ten 100-event stream messages holds DynamoDB Local's one SQLite writer thread for
 // about a second, which showed as one slow second in every ten.
 const apiPriorityMs = process.env.LOCAL_API_PRIORITY_MS ?? '60000';
-const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', LOCAL_WORKER_CONCURRENCY: pollers, LOCAL_API_PRIORITY_MS: apiPriorityMs, ...benchmarkRateLimits });
+const service = await startServiceProcess(['--in-memory'], {
+  POWERTOOLS_LOG_LEVEL: 'ERROR',
+  LOCAL_WORKER_CONCURRENCY: pollers,
+  LOCAL_API_PRIORITY_MS: apiPriorityMs,
+  ...benchmarkRateLimits,
+});
 const dynamodbEndpoint = /DynamoDB Local\s+(\S+)/.exec(service.output())![1]!;
 const agent = new Agent({ keepAlive: true, maxSockets: 128 });
 const { port } = new URL(service.baseUrl);
@@ -58,7 +63,14 @@ function call(method: string, path: string, body?: unknown, key = service.secret
 const form = (method: string, path: string, fields: Record<string, string>) =>
   new Promise<{ status: number; body: any }>((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, method, path, agent, headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: { authorization: `Bearer ${service.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -84,7 +96,8 @@ const runFor = async (seconds: number, workers: number, work: (worker: number, n
 // Setup: a sum meter, 8 customers per endpoint client and 64 for the stream.
 await form('POST', '/v1/billing/meters', { display_name: 'bench', event_name: 'bench_usage', 'default_aggregation[formula]': 'sum' });
 const meterId = (await call('GET', '/v1/billing/meters')).body.data[0].id as string;
-const newCustomers = (count: number) => Promise.all(Array.from({ length: count }, async (_, i) => (await form('POST', '/v1/customers', { name: `bench ${i}` })).body.id as string));
+const newCustomers = (count: number) =>
+  Promise.all(Array.from({ length: count }, async (_, i) => (await form('POST', '/v1/customers', { name: `bench ${i}` })).body.id as string));
 const endpointCustomers = await newCustomers(concurrency * 8);
 const streamCustomers = await newCustomers(64);
 const expected = new Map<string, number>();
@@ -101,7 +114,11 @@ const add = (customer: string, value: number) => expected.set(customer, (expecte
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 45);
 await runFor(warmupSeconds, concurrency, async (worker, n) => {
   const customer = endpointCustomers[worker * 8 + (n % 8)]!;
-  const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: '1' }, identifier: `warm-${worker}-${n}` });
+  const answer = await call('POST', '/v2/billing/meter_events', {
+    event_name: 'bench_usage',
+    payload: { service_customer_id: customer, value: '1' },
+    identifier: `warm-${worker}-${n}`,
+  });
   if (answer.status === 200) add(customer, 1);
 });
 
@@ -171,7 +188,11 @@ const endpointSlice = async (seconds: number) => {
     const value = (n % 5) + 1;
     const identifier = `e-${slice}-${worker}-${n}`;
     const started = performance.now();
-    const answer = await call('POST', '/v2/billing/meter_events', { event_name: 'bench_usage', payload: { service_customer_id: customer, value: String(value) }, identifier });
+    const answer = await call('POST', '/v2/billing/meter_events', {
+      event_name: 'bench_usage',
+      payload: { service_customer_id: customer, value: String(value) },
+      identifier,
+    });
     latencies.push(performance.now() - started);
     if (answer.status === 200) {
       accepted.push({ identifier, customer, value });
@@ -204,7 +225,10 @@ for (let round = 1; round <= rounds; round++) {
   const stopEndpointCpu = endpointCpu.start();
   const endpoint = await endpointSlice(sliceSeconds);
   stopEndpointCpu(endpoint.done);
-  for (const [total, slice] of [[ceilingTotal, ceiling], [endpointTotal, endpoint]] as const) {
+  for (const [total, slice] of [
+    [ceilingTotal, ceiling],
+    [endpointTotal, endpoint],
+  ] as const) {
     total.done += slice.done;
     total.time += slice.time;
   }
@@ -212,10 +236,16 @@ for (let round = 1; round <= rounds; round++) {
 }
 const ceiling = ceilingTotal.done / ceilingTotal.time;
 const endpointRate = endpointTotal.done / endpointTotal.time;
-console.log(`(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds} in ${rounds} rounds, BENCH_STREAM_SECONDS ${streamSeconds})`);
-console.log(`ceiling: DynamoDB Local does the writes of ${ceiling.toFixed(0)} meter events/s (lease taken, identifier claimed, lease released counting the event; ${concurrency} in flight)`);
+console.log(
+  `(local stack with ${pollers} batch(es) at once per queue worker, processing waiting up to ${apiPriorityMs} ms while the API is busy; BENCH_SECONDS ${endpointSeconds} in ${rounds} rounds, BENCH_STREAM_SECONDS ${streamSeconds})`,
+);
+console.log(
+  `ceiling: DynamoDB Local does the writes of ${ceiling.toFixed(0)} meter events/s (lease taken, identifier claimed, lease released counting the event; ${concurrency} in flight)`,
+);
 console.log(`  ${ceilingCpu.report()}`);
-console.log(`meter_events: ${endpointTotal.done} accepted in ${endpointTotal.time.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`);
+console.log(
+  `meter_events: ${endpointTotal.done} accepted in ${endpointTotal.time.toFixed(1)} s = ${endpointRate.toFixed(0)} events/s, p50 ${percentile(latencies, 0.5).toFixed(1)} ms, p99 ${percentile(latencies, 0.99).toFixed(1)} ms, ${refused} refused`,
+);
 console.log(`  ${endpointCpu.report()}`);
 console.log(`  events/s by round, ceiling / endpoint: ${roundReports.join(', ')}`);
 console.log(`  ${((endpointRate / ceiling) * 100).toFixed(0)} % of the ceiling (target 80 %)`);
@@ -231,7 +261,11 @@ const pairStarted = Date.now();
 const pairTime = await runFor(pairSeconds, 4, async (worker, n) => {
   const due = pairStarted + (n * 4 + worker) * 100;
   if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-  const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'bench_usage', payload: { service_customer_id: pairCustomer, value: '1' }, identifier: `p-${worker}-${n}-${i}` }));
+  const events = Array.from({ length: 100 }, (_, i) => ({
+    event_name: 'bench_usage',
+    payload: { service_customer_id: pairCustomer, value: '1' },
+    identifier: `p-${worker}-${n}-${i}`,
+  }));
   const answer = await call('POST', '/v2/billing/meter_event_stream', { events }, pairSession.authentication_token);
   if (answer.status !== 202) return;
   pairAccepted += 100;
@@ -240,7 +274,8 @@ const pairTime = await runFor(pairSeconds, 4, async (worker, n) => {
 // Processing waits while the API is busy (LOCAL_API_PRIORITY_MS), so the backlog is counted after the
 // stream: its rate is the pair's counting rate. Looked at every 2 s, like untilCounted (the looks are API requests).
 const pairEnded = Date.now();
-while ((await summaryOf(pairCustomer)) !== expected.get(pairCustomer) && Date.now() - pairEnded < 300_000) await new Promise((resolve) => setTimeout(resolve, 2000));
+while ((await summaryOf(pairCustomer)) !== expected.get(pairCustomer) && Date.now() - pairEnded < 300_000)
+  await new Promise((resolve) => setTimeout(resolve, 2000));
 const pairDrain = (Date.now() - pairEnded) / 1000;
 console.log(
   `one customer and meter on the stream: ${pairAccepted} events accepted in ${pairTime.toFixed(1)} s = ${(pairAccepted / pairTime).toFixed(0)} events/s (paced at 1,000/s), counted in the ${pairDrain.toFixed(0)} s after (±2 s) = ${(pairAccepted / pairDrain).toFixed(0)} events/s (target 1,000/s)`,
@@ -270,7 +305,9 @@ const streamTime = await runFor(streamSeconds, streamClients, async (worker, n) 
   perSecond.set(second, (perSecond.get(second) ?? 0) + 100);
 });
 const fullSeconds = [...perSecond.entries()].filter(([second]) => second < Math.floor(streamTime)).map(([, count]) => count);
-console.log(`stream: ${streamAccepted} events in ${streamTime.toFixed(1)} s = ${(streamAccepted / streamTime).toFixed(0)} events/s (paced at ${streamRate}/s), slowest second ${Math.min(...fullSeconds)} events, ${streamRefused} requests refused (target 10,000/s)`);
+console.log(
+  `stream: ${streamAccepted} events in ${streamTime.toFixed(1)} s = ${(streamAccepted / streamTime).toFixed(0)} events/s (paced at ${streamRate}/s), slowest second ${Math.min(...fullSeconds)} events, ${streamRefused} requests refused (target 10,000/s)`,
+);
 console.log(`  events accepted in each second: ${fullSeconds.join(' ')}`);
 
 // 4. Cancel 1 % of the endpoint's events, then wait for processing to drain.
@@ -278,7 +315,11 @@ const cancelled = accepted.filter((_, i) => i % 100 === 7);
 for (let start = 0; start < cancelled.length; start += concurrency) {
   await Promise.all(
     cancelled.slice(start, start + concurrency).map(async (event) => {
-      const answer = await call('POST', '/v2/billing/meter_event_adjustments', { event_name: 'bench_usage', type: 'cancel', cancel: { identifier: event.identifier } });
+      const answer = await call('POST', '/v2/billing/meter_event_adjustments', {
+        event_name: 'bench_usage',
+        type: 'cancel',
+        cancel: { identifier: event.identifier },
+      });
       if (answer.status !== 200) throw new Error(`cancel ${event.identifier}: ${answer.status} ${JSON.stringify(answer.body)}`);
       add(event.customer, -event.value);
     }),
@@ -294,7 +335,9 @@ while (mismatched.length > 0 && Date.now() - drainStarted < 900_000) {
 }
 const totalEvents = accepted.length + streamAccepted;
 const drainSeconds = (Date.now() - drainStarted) / 1000;
-console.log(`processing: drained ${drainSeconds.toFixed(1)} s after the stream ended (${totalEvents} events and ${cancelled.length} cancellations in ${((Date.now() - streamStarted) / 1000).toFixed(0)} s since the stream began)`);
+console.log(
+  `processing: drained ${drainSeconds.toFixed(1)} s after the stream ended (${totalEvents} events and ${cancelled.length} cancellations in ${((Date.now() - streamStarted) / 1000).toFixed(0)} s since the stream began)`,
+);
 const overCounted = (await Promise.all(mismatched.map(async (customer) => (await summaryOf(customer)) > expected.get(customer)!))).filter(Boolean).length;
 console.log(
   mismatched.length === 0

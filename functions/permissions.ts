@@ -47,7 +47,12 @@ const compiled = new Map<string, RegExp>();
 function like(pattern: string, value: string): boolean {
   let expression = compiled.get(pattern);
   if (!expression) {
-    expression = new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+    expression = new RegExp(
+      `^${pattern
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '.*')
+        .replace(/\?/g, '.')}$`,
+    );
     compiled.set(pattern, expression);
   }
   return expression.test(value);

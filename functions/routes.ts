@@ -10,7 +10,6 @@ import type { Permission } from './permissions.ts';
  */
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
-
 export interface Route {
   /** Operation name; also the construct id of the function in the stack. */
   name: string;
@@ -36,11 +35,35 @@ const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
 const meters: Permission[] = [...writes, 'queue:meter-events:send'];
 
 export const routes: Route[] = [
-  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: emits },
+  {
+    name: 'createWebhookEndpoint',
+    method: 'POST',
+    path: '/v1/webhook_endpoints',
+    handler: 'functions/http/v1/webhook-endpoints/create.ts',
+    permissions: emits,
+  },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
-  { name: 'retrieveWebhookEndpoint', method: 'GET', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/retrieve.ts', permissions: reads },
-  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: emits },
-  { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: deletesAndEmits },
+  {
+    name: 'retrieveWebhookEndpoint',
+    method: 'GET',
+    path: '/v1/webhook_endpoints/{id}',
+    handler: 'functions/http/v1/webhook-endpoints/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'updateWebhookEndpoint',
+    method: 'POST',
+    path: '/v1/webhook_endpoints/{id}',
+    handler: 'functions/http/v1/webhook-endpoints/update.ts',
+    permissions: emits,
+  },
+  {
+    name: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: '/v1/webhook_endpoints/{id}',
+    handler: 'functions/http/v1/webhook-endpoints/delete.ts',
+    permissions: deletesAndEmits,
+  },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
@@ -48,21 +71,87 @@ export const routes: Route[] = [
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: emits },
   { name: 'deleteCustomer', method: 'DELETE', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/delete.ts', permissions: deletesAndEmits },
 
-  { name: 'createIssuingCardholder', method: 'POST', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/create.ts', permissions: emits },
-  { name: 'listIssuingCardholders', method: 'GET', path: '/v1/issuing/cardholders', handler: 'functions/http/v1/issuing/cardholders/list.ts', permissions: reads },
-  { name: 'retrieveIssuingCardholder', method: 'GET', path: '/v1/issuing/cardholders/{id}', handler: 'functions/http/v1/issuing/cardholders/retrieve.ts', permissions: reads },
+  {
+    name: 'createIssuingCardholder',
+    method: 'POST',
+    path: '/v1/issuing/cardholders',
+    handler: 'functions/http/v1/issuing/cardholders/create.ts',
+    permissions: emits,
+  },
+  {
+    name: 'listIssuingCardholders',
+    method: 'GET',
+    path: '/v1/issuing/cardholders',
+    handler: 'functions/http/v1/issuing/cardholders/list.ts',
+    permissions: reads,
+  },
+  {
+    name: 'retrieveIssuingCardholder',
+    method: 'GET',
+    path: '/v1/issuing/cardholders/{id}',
+    handler: 'functions/http/v1/issuing/cardholders/retrieve.ts',
+    permissions: reads,
+  },
   { name: 'createIssuingCard', method: 'POST', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/create.ts', permissions: emits },
   { name: 'listIssuingCards', method: 'GET', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/list.ts', permissions: reads },
   { name: 'retrieveIssuingCard', method: 'GET', path: '/v1/issuing/cards/{id}', handler: 'functions/http/v1/issuing/cards/retrieve.ts', permissions: reads },
-  { name: 'listIssuingAuthorizations', method: 'GET', path: '/v1/issuing/authorizations', handler: 'functions/http/v1/issuing/authorizations/list.ts', permissions: reads },
-  { name: 'retrieveIssuingAuthorization', method: 'GET', path: '/v1/issuing/authorizations/{id}', handler: 'functions/http/v1/issuing/authorizations/retrieve.ts', permissions: reads },
+  {
+    name: 'listIssuingAuthorizations',
+    method: 'GET',
+    path: '/v1/issuing/authorizations',
+    handler: 'functions/http/v1/issuing/authorizations/list.ts',
+    permissions: reads,
+  },
+  {
+    name: 'retrieveIssuingAuthorization',
+    method: 'GET',
+    path: '/v1/issuing/authorizations/{id}',
+    handler: 'functions/http/v1/issuing/authorizations/retrieve.ts',
+    permissions: reads,
+  },
   // Test helpers (test mode only): they play the card network's part on an authorization.
-  { name: 'createTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations', handler: 'functions/http/v1/test-helpers/issuing/authorizations/create.ts', permissions: emits },
-  { name: 'captureTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/capture', handler: 'functions/http/v1/test-helpers/issuing/authorizations/capture.ts', permissions: emits },
-  { name: 'expireTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/expire', handler: 'functions/http/v1/test-helpers/issuing/authorizations/expire.ts', permissions: emits },
-  { name: 'incrementTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/increment', handler: 'functions/http/v1/test-helpers/issuing/authorizations/increment.ts', permissions: emits },
-  { name: 'reverseTestIssuingAuthorization', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/reverse', handler: 'functions/http/v1/test-helpers/issuing/authorizations/reverse.ts', permissions: emits },
-  { name: 'finalizeTestIssuingAuthorizationAmount', method: 'POST', path: '/v1/test_helpers/issuing/authorizations/{id}/finalize_amount', handler: 'functions/http/v1/test-helpers/issuing/authorizations/finalize-amount.ts', permissions: emits },
+  {
+    name: 'createTestIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/create.ts',
+    permissions: emits,
+  },
+  {
+    name: 'captureTestIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations/{id}/capture',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/capture.ts',
+    permissions: emits,
+  },
+  {
+    name: 'expireTestIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations/{id}/expire',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/expire.ts',
+    permissions: emits,
+  },
+  {
+    name: 'incrementTestIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations/{id}/increment',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/increment.ts',
+    permissions: emits,
+  },
+  {
+    name: 'reverseTestIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations/{id}/reverse',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/reverse.ts',
+    permissions: emits,
+  },
+  {
+    name: 'finalizeTestIssuingAuthorizationAmount',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/authorizations/{id}/finalize_amount',
+    handler: 'functions/http/v1/test-helpers/issuing/authorizations/finalize-amount.ts',
+    permissions: emits,
+  },
 
   { name: 'createToken', method: 'POST', path: '/v1/tokens', handler: 'functions/http/v1/tokens/create.ts', permissions: writes },
   { name: 'retrieveToken', method: 'GET', path: '/v1/tokens/{id}', handler: 'functions/http/v1/tokens/retrieve.ts', permissions: reads },
@@ -71,15 +160,63 @@ export const routes: Route[] = [
   { name: 'listMeters', method: 'GET', path: '/v1/billing/meters', handler: 'functions/http/v1/billing/meters/list.ts', permissions: reads },
   { name: 'retrieveMeter', method: 'GET', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/retrieve.ts', permissions: reads },
   { name: 'updateMeter', method: 'POST', path: '/v1/billing/meters/{id}', handler: 'functions/http/v1/billing/meters/update.ts', permissions: emits },
-  { name: 'deactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/deactivate', handler: 'functions/http/v1/billing/meters/deactivate.ts', permissions: emits },
-  { name: 'reactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/reactivate', handler: 'functions/http/v1/billing/meters/reactivate.ts', permissions: emits },
-  { name: 'listMeterEventSummaries', method: 'GET', path: '/v1/billing/meters/{id}/event_summaries', handler: 'functions/http/v1/billing/meters/event-summaries.ts', permissions: reads },
+  {
+    name: 'deactivateMeter',
+    method: 'POST',
+    path: '/v1/billing/meters/{id}/deactivate',
+    handler: 'functions/http/v1/billing/meters/deactivate.ts',
+    permissions: emits,
+  },
+  {
+    name: 'reactivateMeter',
+    method: 'POST',
+    path: '/v1/billing/meters/{id}/reactivate',
+    handler: 'functions/http/v1/billing/meters/reactivate.ts',
+    permissions: emits,
+  },
+  {
+    name: 'listMeterEventSummaries',
+    method: 'GET',
+    path: '/v1/billing/meters/{id}/event_summaries',
+    handler: 'functions/http/v1/billing/meters/event-summaries.ts',
+    permissions: reads,
+  },
 
-  { name: 'createMeterEvent', method: 'POST', path: '/v2/billing/meter_events', handler: 'functions/http/v2/billing/meter-events/create.ts', permissions: meters },
-  { name: 'createMeterEventAdjustment', method: 'POST', path: '/v2/billing/meter_event_adjustments', handler: 'functions/http/v2/billing/meter-event-adjustments/create.ts', permissions: meters },
-  { name: 'retrieveMeterEventAdjustment', method: 'GET', path: '/v2/billing/meter_event_adjustments/{id}', handler: 'functions/http/v2/billing/meter-event-adjustments/retrieve.ts', permissions: reads },
-  { name: 'createMeterEventSession', method: 'POST', path: '/v2/billing/meter_event_session', handler: 'functions/http/v2/billing/meter-event-session/create.ts', permissions: writes },
-  { name: 'createMeterEventStream', method: 'POST', path: '/v2/billing/meter_event_stream', handler: 'functions/http/v2/billing/meter-event-stream/create.ts', permissions: meters },
+  {
+    name: 'createMeterEvent',
+    method: 'POST',
+    path: '/v2/billing/meter_events',
+    handler: 'functions/http/v2/billing/meter-events/create.ts',
+    permissions: meters,
+  },
+  {
+    name: 'createMeterEventAdjustment',
+    method: 'POST',
+    path: '/v2/billing/meter_event_adjustments',
+    handler: 'functions/http/v2/billing/meter-event-adjustments/create.ts',
+    permissions: meters,
+  },
+  {
+    name: 'retrieveMeterEventAdjustment',
+    method: 'GET',
+    path: '/v2/billing/meter_event_adjustments/{id}',
+    handler: 'functions/http/v2/billing/meter-event-adjustments/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'createMeterEventSession',
+    method: 'POST',
+    path: '/v2/billing/meter_event_session',
+    handler: 'functions/http/v2/billing/meter-event-session/create.ts',
+    permissions: writes,
+  },
+  {
+    name: 'createMeterEventStream',
+    method: 'POST',
+    path: '/v2/billing/meter_event_stream',
+    handler: 'functions/http/v2/billing/meter-event-stream/create.ts',
+    permissions: meters,
+  },
 
   { name: 'createProduct', method: 'POST', path: '/v1/products', handler: 'functions/http/v1/products/create.ts', permissions: emits },
   { name: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/http/v1/products/list.ts', permissions: reads },
@@ -93,35 +230,143 @@ export const routes: Route[] = [
   { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
   { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: emits },
   { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
-  { name: 'migrateSubscription', method: 'POST', path: '/v1/subscriptions/{id}/migrate', handler: 'functions/http/v1/subscriptions/migrate.ts', permissions: emits },
+  {
+    name: 'migrateSubscription',
+    method: 'POST',
+    path: '/v1/subscriptions/{id}/migrate',
+    handler: 'functions/http/v1/subscriptions/migrate.ts',
+    permissions: emits,
+  },
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
 
-  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: writes },
-  { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: reads },
-  { name: 'retrieveEventDestination', method: 'GET', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/retrieve.ts', permissions: reads },
-  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: writes },
-  { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: deletes },
-  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: writes },
-  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
-  { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: [...emits, 'table:batch-write'] },
+  {
+    name: 'createEventDestination',
+    method: 'POST',
+    path: '/v2/core/event_destinations',
+    handler: 'functions/http/v2/core/event-destinations/create.ts',
+    permissions: writes,
+  },
+  {
+    name: 'listEventDestinations',
+    method: 'GET',
+    path: '/v2/core/event_destinations',
+    handler: 'functions/http/v2/core/event-destinations/list.ts',
+    permissions: reads,
+  },
+  {
+    name: 'retrieveEventDestination',
+    method: 'GET',
+    path: '/v2/core/event_destinations/{id}',
+    handler: 'functions/http/v2/core/event-destinations/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'updateEventDestination',
+    method: 'POST',
+    path: '/v2/core/event_destinations/{id}',
+    handler: 'functions/http/v2/core/event-destinations/update.ts',
+    permissions: writes,
+  },
+  {
+    name: 'deleteEventDestination',
+    method: 'DELETE',
+    path: '/v2/core/event_destinations/{id}',
+    handler: 'functions/http/v2/core/event-destinations/delete.ts',
+    permissions: deletes,
+  },
+  {
+    name: 'enableEventDestination',
+    method: 'POST',
+    path: '/v2/core/event_destinations/{id}/enable',
+    handler: 'functions/http/v2/core/event-destinations/enable.ts',
+    permissions: writes,
+  },
+  {
+    name: 'disableEventDestination',
+    method: 'POST',
+    path: '/v2/core/event_destinations/{id}/disable',
+    handler: 'functions/http/v2/core/event-destinations/disable.ts',
+    permissions: writes,
+  },
+  {
+    name: 'pingEventDestination',
+    method: 'POST',
+    path: '/v2/core/event_destinations/{id}/ping',
+    handler: 'functions/http/v2/core/event-destinations/ping.ts',
+    permissions: [...emits, 'table:batch-write'],
+  },
 
   { name: 'createAccount', method: 'POST', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/create.ts', permissions: emits },
   { name: 'listAccounts', method: 'GET', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/list.ts', permissions: reads },
-  { name: 'retrieveAccount', method: 'GET', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/retrieve.ts', permissions: reads },
+  {
+    name: 'retrieveAccount',
+    method: 'GET',
+    path: '/v2/core/accounts/{account_id}',
+    handler: 'functions/http/v2/core/accounts/retrieve.ts',
+    permissions: reads,
+  },
   { name: 'updateAccount', method: 'POST', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/update.ts', permissions: emits },
-  { name: 'closeAccount', method: 'POST', path: '/v2/core/accounts/{account_id}/close', handler: 'functions/http/v2/core/accounts/close.ts', permissions: emits },
-  { name: 'createPerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/create.ts', permissions: emits },
-  { name: 'listPersons', method: 'GET', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/list.ts', permissions: reads },
-  { name: 'retrievePerson', method: 'GET', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/retrieve.ts', permissions: reads },
-  { name: 'updatePerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/update.ts', permissions: emits },
-  { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: deletesAndEmits },
+  {
+    name: 'closeAccount',
+    method: 'POST',
+    path: '/v2/core/accounts/{account_id}/close',
+    handler: 'functions/http/v2/core/accounts/close.ts',
+    permissions: emits,
+  },
+  {
+    name: 'createPerson',
+    method: 'POST',
+    path: '/v2/core/accounts/{account_id}/persons',
+    handler: 'functions/http/v2/core/accounts/persons/create.ts',
+    permissions: emits,
+  },
+  {
+    name: 'listPersons',
+    method: 'GET',
+    path: '/v2/core/accounts/{account_id}/persons',
+    handler: 'functions/http/v2/core/accounts/persons/list.ts',
+    permissions: reads,
+  },
+  {
+    name: 'retrievePerson',
+    method: 'GET',
+    path: '/v2/core/accounts/{account_id}/persons/{id}',
+    handler: 'functions/http/v2/core/accounts/persons/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'updatePerson',
+    method: 'POST',
+    path: '/v2/core/accounts/{account_id}/persons/{id}',
+    handler: 'functions/http/v2/core/accounts/persons/update.ts',
+    permissions: emits,
+  },
+  {
+    name: 'deletePerson',
+    method: 'DELETE',
+    path: '/v2/core/accounts/{account_id}/persons/{id}',
+    handler: 'functions/http/v2/core/accounts/persons/delete.ts',
+    permissions: deletesAndEmits,
+  },
 
   { name: 'createAccountLink', method: 'POST', path: '/v2/core/account_links', handler: 'functions/http/v2/core/account-links/create.ts', permissions: emits },
   /** The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). */
-  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: writes },
-  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: emits },
+  {
+    name: 'showAccountLink',
+    method: 'GET',
+    path: '/hosted/account_links/{secret}',
+    handler: 'functions/http/hosted/account-links/show.ts',
+    permissions: writes,
+  },
+  {
+    name: 'submitAccountLink',
+    method: 'POST',
+    path: '/hosted/account_links/{secret}',
+    handler: 'functions/http/hosted/account-links/submit.ts',
+    permissions: emits,
+  },
 
   { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
@@ -153,9 +398,24 @@ export interface QueueWorker {
 
 export const queueWorkers: QueueWorker[] = [
   /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
-  { name: 'deliverEvent', queue: 'deliveries', handler: 'functions/queues/deliver-event.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'], batchSize: 10, maxConcurrency: 50 },
+  {
+    name: 'deliverEvent',
+    queue: 'deliveries',
+    handler: 'functions/queues/deliver-event.ts',
+    permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'],
+    batchSize: 10,
+    maxConcurrency: 50,
+  },
   /** Counts meter events, stream batches and cancellations into usage, aggregated per batch. */
-  { name: 'processMeterEvents', queue: 'meter-events', handler: 'functions/queues/process-meter-events.ts', permissions: ['table:read', 'table:write'], batchSize: 100, maxBatchingWindowSeconds: 1, maxConcurrency: 50 },
+  {
+    name: 'processMeterEvents',
+    queue: 'meter-events',
+    handler: 'functions/queues/process-meter-events.ts',
+    permissions: ['table:read', 'table:write'],
+    batchSize: 100,
+    maxBatchingWindowSeconds: 1,
+    maxConcurrency: 50,
+  },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
@@ -169,9 +429,24 @@ export interface ScheduledJob {
 
 export const scheduledJobs: ScheduledJob[] = [
   /** The outbox sweeper: re-enqueues deliveries that are due but not on the queue (crash, long backoff). */
-  { name: 'sweepDeliveries', handler: 'functions/schedules/sweep-deliveries.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
+  {
+    name: 'sweepDeliveries',
+    handler: 'functions/schedules/sweep-deliveries.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+  },
   /** Re-queues stored meter work whose message was lost (accepted events, stream batches, cancellations). */
-  { name: 'sweepMeterWork', handler: 'functions/schedules/sweep-meter-work.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:meter-events:send'] },
+  {
+    name: 'sweepMeterWork',
+    handler: 'functions/schedules/sweep-meter-work.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'queue:meter-events:send'],
+  },
   /** Reports closed meter error windows as thin events. */
-  { name: 'reportMeterErrors', handler: 'functions/schedules/report-meter-errors.ts', everyMinutes: 1, permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
+  {
+    name: 'reportMeterErrors',
+    handler: 'functions/schedules/report-meter-errors.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+  },
 ];

@@ -10,15 +10,18 @@ import type { StatelessStack } from './stateless-stack.ts';
 const reasons = {
   xrayWildcard: {
     id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
-    reason: 'Only xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray does not scope to a resource; every table, queue and bus grant names its resource',
+    reason:
+      'Only xray:PutTraceSegments and xray:PutTelemetryRecords, which X-Ray does not scope to a resource; every table, queue and bus grant names its resource',
   },
   apiAuthorization: {
     id: 'AwsSolutions::AwsSolutions-APIG4',
-    reason: "Authorization is the reference API's own: each function looks up the Bearer secret key (or a session or account-link secret) and answers 401 in the documented shape; a gateway authorizer would change those answers",
+    reason:
+      "Authorization is the reference API's own: each function looks up the Bearer secret key (or a session or account-link secret) and answers 401 in the documented shape; a gateway authorizer would change those answers",
   },
   synchronousFunction: {
     id: 'Serverless::Serverless-LambdaDLQ',
-    reason: 'Invoked synchronously (API Gateway) or by an SQS event source whose queue has its own dead-letter queue; a Lambda DLQ only catches asynchronous invocations',
+    reason:
+      'Invoked synchronously (API Gateway) or by an SQS event source whose queue has its own dead-letter queue; a Lambda DLQ only catches asynchronous invocations',
   },
   scheduledRunDropped: [
     {

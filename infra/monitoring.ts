@@ -94,9 +94,20 @@ export class Monitoring extends Construct {
       period: fiveMinutes,
       label: '5xx %',
     });
-    alarm('ApiServerErrors', serverErrorPercent, alarmThresholds.apiServerErrorPercent, `More than ${alarmThresholds.apiServerErrorPercent}% of API requests answered 5xx over five minutes`);
+    alarm(
+      'ApiServerErrors',
+      serverErrorPercent,
+      alarmThresholds.apiServerErrorPercent,
+      `More than ${alarmThresholds.apiServerErrorPercent}% of API requests answered 5xx over five minutes`,
+    );
     const latencyP99 = props.stage.metricLatency({ period: fiveMinutes, statistic: 'p99' });
-    alarm('ApiLatencyP99', latencyP99, alarmThresholds.apiLatencyP99Millis, `API p99 latency above ${alarmThresholds.apiLatencyP99Millis} ms for 15 minutes`, 3);
+    alarm(
+      'ApiLatencyP99',
+      latencyP99,
+      alarmThresholds.apiLatencyP99Millis,
+      `API p99 latency above ${alarmThresholds.apiLatencyP99Millis} ms for 15 minutes`,
+      3,
+    );
 
     // The queues: anything dead-lettered, and a backlog that does not drain.
     for (const [name, { queue, deadLetterQueue }] of Object.entries(props.queues) as [QueueName, ServiceQueue][]) {
@@ -120,7 +131,12 @@ export class Monitoring extends Construct {
     for (const [name, fn] of Object.entries({ ...props.queueWorkers, ...props.scheduledJobs })) {
       const id = pascal(name);
       alarm(`${id}Errors`, fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' }), 1, `${name} failed (its log group has the error)`);
-      alarm(`${id}Throttles`, fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }), 1, `${name} was throttled: the account's concurrency is exhausted`);
+      alarm(
+        `${id}Throttles`,
+        fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+        1,
+        `${name} was throttled: the account's concurrency is exhausted`,
+      );
     }
 
     // Poison work the sweepers parked (a `parked: true` ERROR line).
@@ -158,12 +174,30 @@ export class Monitoring extends Construct {
     }
     this.dashboard.addWidgets(
       graph('Delivery outcomes', deliveryOutcomes),
-      graph('Queue backlog (visible messages)', Object.values(props.queues).map(({ queue }) => queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes }))),
-      graph('Oldest message age (s)', Object.values(props.queues).map(({ queue }) => queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes }))),
-      graph('Dead letters', Object.values(props.queues).map(({ deadLetterQueue }) => deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes }))),
-      graph('Worker and job errors', functions.map(([name, fn]) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum', label: name }))),
-      graph('Worker and job throttles', functions.map(([name, fn]) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum', label: name }))),
-      graph('Worker and job duration p99 (ms)', functions.map(([name, fn]) => fn.function.metricDuration({ period: fiveMinutes, statistic: 'p99', label: name }))),
+      graph(
+        'Queue backlog (visible messages)',
+        Object.values(props.queues).map(({ queue }) => queue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes })),
+      ),
+      graph(
+        'Oldest message age (s)',
+        Object.values(props.queues).map(({ queue }) => queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes })),
+      ),
+      graph(
+        'Dead letters',
+        Object.values(props.queues).map(({ deadLetterQueue }) => deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes })),
+      ),
+      graph(
+        'Worker and job errors',
+        functions.map(([name, fn]) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum', label: name })),
+      ),
+      graph(
+        'Worker and job throttles',
+        functions.map(([name, fn]) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum', label: name })),
+      ),
+      graph(
+        'Worker and job duration p99 (ms)',
+        functions.map(([name, fn]) => fn.function.metricDuration({ period: fiveMinutes, statistic: 'p99', label: name })),
+      ),
       graph('Parked work', [parkedWork]),
     );
   }

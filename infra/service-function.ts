@@ -203,9 +203,7 @@ function grant(fn: NodejsFunction, permission: Permission, resources: ServiceRes
   const statement = tableStatements[permission as TablePermission];
   if (!statement) throw new Error(`Unknown permission ${permission}`);
   const { table } = resources;
-  const indexArns = statement.actions.includes('Query')
-    ? tableSchema.globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`)
-    : [];
+  const indexArns = statement.actions.includes('Query') ? tableSchema.globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`) : [];
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: statement.actions.map((action) => `dynamodb:${action}`),

@@ -21,7 +21,10 @@ async function ownerOf(store: PlatformStore, key: string | undefined): Promise<s
  */
 export async function ensureDefaultPlatform(store: PlatformStore, options: DefaultPlatformOptions): Promise<CreatedPlatform> {
   const { file, secretKey, publishableKey } = options;
-  for (const [key, kind] of [[secretKey, 'secret'], [publishableKey, 'publishable']] as const) {
+  for (const [key, kind] of [
+    [secretKey, 'secret'],
+    [publishableKey, 'publishable'],
+  ] as const) {
     const shape = key === undefined ? undefined : parseApiKey(key);
     if (key !== undefined && (shape?.kind !== kind || shape.livemode)) {
       throw new Error(`The pinned ${kind} key must be a test-mode key (${kind === 'secret' ? 'sk' : 'pk'}_test_ followed by 16+ letters and digits).`);
@@ -35,7 +38,10 @@ export async function ensureDefaultPlatform(store: PlatformStore, options: Defau
   const pinnedAccount = pinnedOwners[0];
   if (pinnedAccount) {
     const now = Date.now();
-    for (const [key, kind] of [[secretKey, 'secret'], [publishableKey, 'publishable']] as const) {
+    for (const [key, kind] of [
+      [secretKey, 'secret'],
+      [publishableKey, 'publishable'],
+    ] as const) {
       if (key && !(await ownerOf(store, key))) {
         await store.createApiKey({ hash: hashApiKey(key), accountId: pinnedAccount, livemode: false, kind, hint: keyHint(key), created: now });
       }

@@ -36,7 +36,7 @@ export interface GatewayFallbackRoute {
  * Response header with what the request's function asked of AWS: `calls=3; read=1.5; write=4` (DynamoDB's
  * consumed read and write units). Local only: API Gateway never adds it.
  */
-export const awsCallsHeader = 'x-local-aws-calls';
+const awsCallsHeader = 'x-local-aws-calls';
 
 /** An HTTP API Lambda handler as the gateway calls it. */
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => unknown;
@@ -104,14 +104,7 @@ export function createModuleLoader(rootDir: string = repositoryRoot): LoadHandle
  * and the handler's result becomes the response.
  */
 export async function startHttpGateway(options: HttpGatewayOptions): Promise<HttpGateway> {
-  const {
-    host = '127.0.0.1',
-    fallbackRoute,
-    maxBodyBytes = 10 * 1024 * 1024,
-    timeoutMs = 30_000,
-    region = 'us-east-1',
-    extraRoutes,
-  } = options;
+  const { host = '127.0.0.1', fallbackRoute, maxBodyBytes = 10 * 1024 * 1024, timeoutMs = 30_000, region = 'us-east-1', extraRoutes } = options;
   const logger = options.logger ?? console;
   const load = options.loadHandler ?? createModuleLoader(options.rootDir);
   const matchRoute = compileRoutes(options.routes);
@@ -196,7 +189,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     const v2 = /^[A-Z]+ \/v2[/?\s]/.test(error.rawPacket?.subarray(0, 16).toString('latin1') ?? '');
     const message = 'The request line and headers are larger than the 16 KiB this service accepts.';
     const body = JSON.stringify({ error: { type: 'invalid_request_error', code: 'request_header_too_large', message, ...(v2 ? {} : { param: null }) } });
-    socket.write(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    socket.write(
+      `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
     // As for an oversized body: what the client still sends (a body behind the head) is read and dropped,
     // so it sees the answer instead of a reset, and a client that keeps sending is cut off after a second.
     socket.on('data', () => {});

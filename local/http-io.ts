@@ -58,6 +58,8 @@ export function isLoopbackHost(host: string | undefined): boolean {
  */
 export function refusedForeignHost(request: IncomingMessage, response: ServerResponse): boolean {
   if (isLoopbackHost(request.headers.host)) return false;
-  sendJson(response, 403, { error: { type: 'invalid_request_error', code: 'host_not_allowed', message: 'The local stack answers requests to 127.0.0.1, localhost or [::1] only.' } });
+  sendJson(response, 403, {
+    error: { type: 'invalid_request_error', code: 'host_not_allowed', message: 'The local stack answers requests to 127.0.0.1, localhost or [::1] only.' },
+  });
   return true;
 }

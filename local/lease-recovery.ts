@@ -28,7 +28,13 @@ export async function leftSettleWork(client: DynamoDBDocumentClient, tableName: 
       const entries = entriesOf(item);
       if (!keys || entries.length === 0) continue;
       const meter = await meters.get(keys.scope, keys.meterId);
-      const lease = { scope: keys.scope, meter: { id: keys.meterId, formula: meter?.formula ?? 'sum' }, customerId: keys.customerId, minute: keys.minute, owner: item.leaseOwner as string };
+      const lease = {
+        scope: keys.scope,
+        meter: { id: keys.meterId, formula: meter?.formula ?? 'sum' },
+        customerId: keys.customerId,
+        minute: keys.minute,
+        owner: item.leaseOwner as string,
+      };
       for (const entry of entries) work.push({ kind: 'settle', lease, entry });
     }
     ExclusiveStartKey = page.LastEvaluatedKey;

@@ -13,10 +13,8 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSReco
 import { createLambdaContext, localAccountId } from '#local/lambda-context.ts';
 
 /** A queue worker's handler as Lambda calls it; the same shape the worker modules export. */
-export type SqsBatchHandler = (
-  event: SQSEvent,
-  context: Context,
-) => Promise<SQSBatchResponse | void> | SQSBatchResponse | void;
+// biome-ignore lint/suspicious/noConfusingVoidType: Lambda's own handler type; a worker may return nothing
+export type SqsBatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void> | SQSBatchResponse | void;
 
 /** Where the poller reports what it cannot throw (it never crashes the process). */
 export interface PollerLogger {
@@ -77,7 +75,17 @@ export interface QueuePoller {
  * deletes of batches that finish close together share DeleteMessageBatch calls.
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000, concurrency = 1, deleteDelayMs = 20 } = options;
+  const {
+    sqsClient,
+    queueUrl,
+    handler,
+    batchSize = 10,
+    waitTimeSeconds = 1,
+    timeoutMs = 60_000,
+    retryPauseMs = 1_000,
+    concurrency = 1,
+    deleteDelayMs = 20,
+  } = options;
   const logger = options.logger ?? console;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
     throw new Error(`batchSize must be an integer from 1 to 10, got ${batchSize}`);

@@ -149,14 +149,23 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Kept data may hold usage leases whose settle messages died with the last run's in-memory queues.
     if (options.dataDir) {
       const settles = await leftSettleWork(localTable.client, localTableName, dynamoMeterRepository(localTable));
-      if (settles.length > 0) await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(settles.map((work) => JSON.stringify(work)));
+      if (settles.length > 0)
+        await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(settles.map((work) => JSON.stringify(work)));
     }
 
     const workers = (options.workers ?? queueWorkers).map((worker) => {
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
       const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
-      return { name: worker.name, handler: worker.handler, permissions: worker.permissions, queueUrl: queue.url, queueArn: queue.arn, batchSize: Math.min(10, worker.batchSize ?? 10), yieldsToApi };
+      return {
+        name: worker.name,
+        handler: worker.handler,
+        permissions: worker.permissions,
+        queueUrl: queue.url,
+        queueArn: queue.arn,
+        batchSize: Math.min(10, worker.batchSize ?? 10),
+        yieldsToApi,
+      };
     });
     const apiActivity = options.apiPriorityMaxDeferMs === undefined ? undefined : createApiActivity();
     const apiPriority = apiActivity && { activity: apiActivity, maxDeferMs: options.apiPriorityMaxDeferMs! };

@@ -82,9 +82,14 @@ function dynamoActions(operation: string, input: Input): AwsAction[] {
   }
   if (operation === 'BatchWriteItem' || operation === 'BatchGetItem') {
     const requests = Object.values((input.RequestItems as Record<string, unknown> | undefined) ?? {});
-    if (operation === 'BatchGetItem') return requests.flatMap((request) => ((request as { Keys?: unknown[] }).Keys ?? []).map((key) => one('BatchGetItem', key)));
+    if (operation === 'BatchGetItem')
+      return requests.flatMap((request) => ((request as { Keys?: unknown[] }).Keys ?? []).map((key) => one('BatchGetItem', key)));
     // BatchWriteItem is authorized as itself, whatever the requests inside it.
-    return requests.flatMap((list) => (list as Input[]).map((request) => one('BatchWriteItem', (request.PutRequest as Input | undefined)?.Item ?? (request.DeleteRequest as Input | undefined)?.Key)));
+    return requests.flatMap((list) =>
+      (list as Input[]).map((request) =>
+        one('BatchWriteItem', (request.PutRequest as Input | undefined)?.Item ?? (request.DeleteRequest as Input | undefined)?.Key),
+      ),
+    );
   }
   if (operation === 'Query' || operation === 'Scan') return [{ action: `dynamodb:${operation}` }];
   return [one(operation, input.Key ?? input.Item)];
@@ -97,7 +102,9 @@ function actionsOf(service: Service, operation: string, input: Input): AwsAction
     const action = operation === 'SendMessageBatch' ? 'SendMessage' : operation;
     return [{ action: `sqs:${action}`, ...(typeof input.QueueUrl === 'string' ? { resource: input.QueueUrl } : {}) }];
   }
-  const buses = new Set(((input.Entries as Input[] | undefined) ?? []).map((entry) => (typeof entry.EventBusName === 'string' ? entry.EventBusName : 'default')));
+  const buses = new Set(
+    ((input.Entries as Input[] | undefined) ?? []).map((entry) => (typeof entry.EventBusName === 'string' ? entry.EventBusName : 'default')),
+  );
   return [...buses].map((resource) => ({ action: `events:${operation}`, resource }));
 }
 

@@ -15,14 +15,21 @@ const schema = z.object({
   SQS_ENDPOINT: optionalUrl,
   EVENTBRIDGE_ENDPOINT: optionalUrl,
   /** Set by the local stack: DynamoDB and SQS are emulators that ignore request signatures (calls go unsigned). */
-  AWS_EMULATED: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  AWS_EMULATED: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   EVENT_BUS_NAME: z.string().min(1).optional(),
   DELIVERIES_QUEUE_URL: optionalUrl,
   METER_EVENTS_QUEUE_URL: optionalUrl,
   /** Most v1 webhook endpoints one account may have per mode (the reference API allows 16). */
   MAX_WEBHOOK_ENDPOINTS: z.coerce.number().int().positive().default(16),
   /** Largest request body accepted; larger ones get 413. */
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Most v2 event destinations one account may have per mode. */
   MAX_EVENT_DESTINATIONS: z.coerce.number().int().positive().default(16),
   /** Seconds before each retry of a failed delivery, comma-separated: test mode (3 retries over a few hours). */
@@ -33,7 +40,10 @@ const schema = z.object({
    * Whether test-mode webhooks may target private, loopback and link-local addresses (a receiver on the
    * developer's machine). Live mode never may. The local stack sets it; the CDK stack sets it to false.
    */
-  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** A webhook delivery is successful on a 2xx within this time. */
   DELIVERY_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   /** The sweeper re-enqueues a pending delivery this long after it was due. */

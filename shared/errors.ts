@@ -3,7 +3,10 @@
  * type and code for v1 and v2 bodies.
  */
 export class ServiceError extends Error {
-  constructor(message: string, readonly code: string) {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -11,7 +14,11 @@ export class ServiceError extends Error {
 
 /** The request cannot be served as given. `param` names the offending field path, if any. */
 export class InvalidRequestError extends ServiceError {
-  constructor(message: string, code: string, readonly param?: string) {
+  constructor(
+    message: string,
+    code: string,
+    readonly param?: string,
+  ) {
     super(message, code);
   }
 }
@@ -21,14 +28,22 @@ export class InvalidRequestError extends ServiceError {
  * `param` names the field; `declineCode` is the reference's `decline_code` when the card was declined.
  */
 export class CardError extends ServiceError {
-  constructor(message: string, code: string, readonly param?: string, readonly declineCode?: string) {
+  constructor(
+    message: string,
+    code: string,
+    readonly param?: string,
+    readonly declineCode?: string,
+  ) {
     super(message, code);
   }
 }
 
 /** The addressed object does not exist for this caller (also for other owners' and other modes' objects). */
 export class NotFoundError extends ServiceError {
-  constructor(readonly resource: string, readonly id: string) {
+  constructor(
+    readonly resource: string,
+    readonly id: string,
+  ) {
     super(`No such ${resource}: '${id}'`, 'resource_missing');
   }
 }
@@ -43,7 +58,11 @@ export class IdempotencyError extends ServiceError {}
 
 /** Too many requests: `retryAfterSeconds`, when known, is when the client may try again (`Retry-After`). */
 export class RateLimitError extends ServiceError {
-  constructor(message: string, code: string, readonly retryAfterSeconds?: number) {
+  constructor(
+    message: string,
+    code: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message, code);
   }
 }
@@ -63,7 +82,11 @@ export class RequestTooLargeError extends ServiceError {
 export class UnsupportedMediaTypeError extends ServiceError {}
 
 export class MethodNotAllowedError extends ServiceError {
-  constructor(method: string, path: string, readonly allowed: string[]) {
+  constructor(
+    method: string,
+    path: string,
+    readonly allowed: string[],
+  ) {
     super(`The method ${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`, 'method_not_allowed');
   }
 }

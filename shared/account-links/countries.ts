@@ -20,5 +20,7 @@ export const isCountryCode = (value: string): boolean => codes.includes(value);
 
 /** Countries that do not use postal codes: the form does not insist on one there. */
 export const countriesWithoutPostalCodes = new Set(
-  'AE AG AO AW BF BI BJ BS BW BZ CD CF CG CI CK CM DJ DM ER FJ GA GD GH GM GQ GY HK KI KM KN KP LY ML MO MR MW NR NU QA RW SB SC SL SR ST SY TD TF TG TK TL TO TV UG VU YE ZW'.split(' '),
+  'AE AG AO AW BF BI BJ BS BW BZ CD CF CG CI CK CM DJ DM ER FJ GA GD GH GM GQ GY HK KI KM KN KP LY ML MO MR MW NR NU QA RW SB SC SL SR ST SY TD TF TG TK TL TO TV UG VU YE ZW'.split(
+    ' ',
+  ),
 );

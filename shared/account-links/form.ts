@@ -74,8 +74,7 @@ const attribute = (name: string, value: string | number | undefined | false): st
 
 function described(name: string, hint: string | undefined, error: string | undefined): { html: string; attributes: string } {
   const ids = [hint ? `${name}-hint` : '', error ? `${name}-error` : ''].filter(Boolean).join(' ');
-  const html =
-    (hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : '') + errorLine(name, error);
+  const html = (hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : '') + errorLine(name, error);
   return { html, attributes: attribute('aria-describedby', ids || undefined) + (error ? ' aria-invalid="true"' : '') };
 }
 
@@ -135,7 +134,10 @@ const errorLine = (name: string, error: string | undefined): string =>
   error ? `<p class="error-message" id="${name}-error"><span class="visually-hidden">Error:</span> ${escapeHtml(error)}</p>` : '';
 
 /** A radio button or checkbox with its label; `describedBy` names the group's error. */
-function choice(type: 'radio' | 'checkbox', options: { id: string; name: string; value: string; label: string; checked: boolean; error: string | undefined }): string {
+function choice(
+  type: 'radio' | 'checkbox',
+  options: { id: string; name: string; value: string; label: string; checked: boolean; error: string | undefined },
+): string {
   const invalid = options.error ? ` aria-describedby="${options.name}-error" aria-invalid="true"` : '';
   return (
     `<div class="choice"><input type="${type}" id="${options.id}" name="${options.name}" value="${escapeHtml(options.value)}"${options.checked ? ' checked' : ''} required${invalid}>` +
@@ -148,9 +150,14 @@ function radios(view: FormView, options: { name: string; legend: string; hint?: 
   const error = view.errors.get(name);
   // The first choice carries the bare name as its id, so the error summary's link lands on the group.
   const choices = options.choices
-    .map(([value, label], index) => choice('radio', { id: index === 0 ? name : `${name}-${value}`, name, value, label, checked: view.values[name] === value, error }))
+    .map(([value, label], index) =>
+      choice('radio', { id: index === 0 ? name : `${name}-${value}`, name, value, label, checked: view.values[name] === value, error }),
+    )
     .join('');
-  return fieldset({ name: `${name}-group`, legend: options.legend, hint: options.hint, invalid: Boolean(error), errorId: `${name}-error` }, errorLine(name, error) + choices);
+  return fieldset(
+    { name: `${name}-group`, legend: options.legend, hint: options.hint, invalid: Boolean(error), errorId: `${name}-error` },
+    errorLine(name, error) + choices,
+  );
 }
 
 const countryOptions = countries;
@@ -158,7 +165,7 @@ const countryOptions = countries;
 // ---------------------------------------------------------------------------------------------------------
 // Reading
 
-const valueOf = (values: FormValues, name: string): string => (values[name] ?? '').trim();
+const fieldValue = (values: FormValues, name: string): string => (values[name] ?? '').trim();
 
 /** A patch at a dotted path: `at('identity.individual', {email})`. */
 function at(path: string, value: unknown): Patch {
@@ -169,7 +176,7 @@ function at(path: string, value: unknown): Patch {
 }
 
 function required(values: FormValues, name: string, message: string, issues: FormIssue[]): string {
-  const value = valueOf(values, name);
+  const value = fieldValue(values, name);
   if (value === '') issues.push({ input: name, message });
   return value;
 }
@@ -212,7 +219,13 @@ function addressSection(prefix: string, path: string, legend: string): Section {
         textField(view, { name: input('line1'), label: 'Address line 1', autocomplete: 'address-line1', maxlength: 200 }) +
           textField(view, { name: input('line2'), label: 'Address line 2 (optional)', autocomplete: 'address-line2', maxlength: 200, optional: true }) +
           textField(view, { name: input('city'), label: 'Town or city', autocomplete: 'address-level2', maxlength: 200 }) +
-          textField(view, { name: input('state'), label: 'State, county or province (optional)', autocomplete: 'address-level1', maxlength: 200, optional: true }) +
+          textField(view, {
+            name: input('state'),
+            label: 'State, county or province (optional)',
+            autocomplete: 'address-level1',
+            maxlength: 200,
+            optional: true,
+          }) +
           textField(view, { name: input('postal_code'), label: 'Postal code', autocomplete: 'postal-code', maxlength: 20 }) +
           selectField(view, { name: input('country'), label: 'Country', autocomplete: 'country', options: countryOptions }, currentCountry(view.account)),
       );
@@ -220,13 +233,20 @@ function addressSection(prefix: string, path: string, legend: string): Section {
     read(values) {
       const issues: FormIssue[] = [];
       const line1 = required(values, input('line1'), 'Enter the first line of the address', issues);
-      const line2 = valueOf(values, input('line2'));
+      const line2 = fieldValue(values, input('line2'));
       const city = required(values, input('city'), 'Enter the town or city', issues);
-      const state = valueOf(values, input('state'));
-      const postalCode = valueOf(values, input('postal_code'));
+      const state = fieldValue(values, input('state'));
+      const postalCode = fieldValue(values, input('postal_code'));
       const code = country(values, input('country'), 'Select the country of the address', issues);
-      if (postalCode === '' && code !== '' && !countriesWithoutPostalCodes.has(code)) issues.push({ input: input('postal_code'), message: 'Enter the postal code' });
-      for (const [part, value, max] of [['line1', line1, 200], ['line2', line2, 200], ['city', city, 200], ['state', state, 200], ['postal_code', postalCode, 20]] as const) {
+      if (postalCode === '' && code !== '' && !countriesWithoutPostalCodes.has(code))
+        issues.push({ input: input('postal_code'), message: 'Enter the postal code' });
+      for (const [part, value, max] of [
+        ['line1', line1, 200],
+        ['line2', line2, 200],
+        ['city', city, 200],
+        ['state', state, 200],
+        ['postal_code', postalCode, 20],
+      ] as const) {
         maxLength(value, max, input(part), 'This line', issues);
       }
       const address: Record<string, string> = { line1, city, country: code };
@@ -315,19 +335,34 @@ const dateOfBirth: Section = {
   },
   read(values, { now }) {
     const issues: FormIssue[] = [];
-    const parts = (['day', 'month', 'year'] as const).map((part) => [part, valueOf(values, `dob_${part}`)] as const);
+    const parts = (['day', 'month', 'year'] as const).map((part) => [part, fieldValue(values, `dob_${part}`)] as const);
     const missing = parts.filter(([, value]) => value === '');
     if (missing.length === 3) return { patch: {}, issues: [{ input: 'dob_day', message: 'Enter your date of birth' }] };
-    if (missing.length > 0) return { patch: {}, issues: [{ input: `dob_${missing[0]![0]}`, message: `Date of birth must include a ${missing.map(([part]) => part).join(' and ')}` }] };
+    if (missing.length > 0)
+      return {
+        patch: {},
+        issues: [{ input: `dob_${missing[0]![0]}`, message: `Date of birth must include a ${missing.map(([part]) => part).join(' and ')}` }],
+      };
     const [day, month, year] = parts.map(([, value]) => (/^\d{1,4}$/.test(value) ? Number(value) : Number.NaN)) as [number, number, number];
     const date = new Date(Date.UTC(year, month - 1, day));
-    const real = Number.isInteger(day) && Number.isInteger(month) && Number.isInteger(year) && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+    const real =
+      Number.isInteger(day) &&
+      Number.isInteger(month) &&
+      Number.isInteger(year) &&
+      date.getUTCFullYear() === year &&
+      date.getUTCMonth() === month - 1 &&
+      date.getUTCDate() === day;
     if (!real) return { patch: {}, issues: [{ input: 'dob_day', message: 'Date of birth must be a real date' }] };
     if (year < 1900) return { patch: {}, issues: [{ input: 'dob_year', message: 'Year of birth must be 1900 or later' }] };
     if (date.getTime() > now) return { patch: {}, issues: [{ input: 'dob_day', message: 'Date of birth must be in the past' }] };
     return { patch: at('identity.individual.date_of_birth', { day, month, year }), issues };
   },
-  params: { 'identity.individual.date_of_birth': 'dob_day', 'identity.individual.date_of_birth.day': 'dob_day', 'identity.individual.date_of_birth.month': 'dob_month', 'identity.individual.date_of_birth.year': 'dob_year' },
+  params: {
+    'identity.individual.date_of_birth': 'dob_day',
+    'identity.individual.date_of_birth.day': 'dob_day',
+    'identity.individual.date_of_birth.month': 'dob_month',
+    'identity.individual.date_of_birth.year': 'dob_year',
+  },
 };
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -335,7 +370,13 @@ const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const sections: Record<RequirementField, Section> = {
   'identity.country': {
     render: (view) =>
-      selectField(view, { name: 'country', label: 'Country of the business', hint: 'Where the business is based, or where you live if you work for yourself.', autocomplete: 'country', options: countryOptions }),
+      selectField(view, {
+        name: 'country',
+        label: 'Country of the business',
+        hint: 'Where the business is based, or where you live if you work for yourself.',
+        autocomplete: 'country',
+        options: countryOptions,
+      }),
     read(values) {
       const issues: FormIssue[] = [];
       const code = country(values, 'country', 'Select the country of the business', issues);
@@ -356,14 +397,28 @@ const sections: Record<RequirementField, Section> = {
         ],
       }),
     read(values) {
-      const type = valueOf(values, 'entity_type');
+      const type = fieldValue(values, 'entity_type');
       if (type !== 'individual' && !businessTypes.has(type)) return { patch: {}, issues: [{ input: 'entity_type', message: 'Select the business type' }] };
       return { patch: at('identity.entity_type', type), issues: [] };
     },
     params: { 'identity.entity_type': 'entity_type' },
   },
-  'identity.individual.given_name': nameSection({ name: 'given_name', path: 'identity.individual.given_name', label: 'Legal first name', autocomplete: 'given-name', missing: 'Enter your first name', max: 200 }),
-  'identity.individual.surname': nameSection({ name: 'surname', path: 'identity.individual.surname', label: 'Legal last name', autocomplete: 'family-name', missing: 'Enter your last name', max: 200 }),
+  'identity.individual.given_name': nameSection({
+    name: 'given_name',
+    path: 'identity.individual.given_name',
+    label: 'Legal first name',
+    autocomplete: 'given-name',
+    missing: 'Enter your first name',
+    max: 200,
+  }),
+  'identity.individual.surname': nameSection({
+    name: 'surname',
+    path: 'identity.individual.surname',
+    label: 'Legal last name',
+    autocomplete: 'family-name',
+    missing: 'Enter your last name',
+    max: 200,
+  }),
   'identity.individual.date_of_birth': dateOfBirth,
   'identity.individual.address': addressSection('home', 'identity.individual.address', 'Home address'),
   'identity.individual.email': {
@@ -371,7 +426,8 @@ const sections: Record<RequirementField, Section> = {
     read(values) {
       const issues: FormIssue[] = [];
       const email = required(values, 'email', 'Enter your email address', issues);
-      if (email !== '' && (!emailPattern.test(email) || email.length > 800)) issues.push({ input: 'email', message: 'Enter an email address in the correct format, like name@example.com' });
+      if (email !== '' && (!emailPattern.test(email) || email.length > 800))
+        issues.push({ input: 'email', message: 'Enter an email address in the correct format, like name@example.com' });
       return { patch: at('identity.individual.email', email), issues };
     },
     params: { 'identity.individual.email': 'email' },
@@ -395,7 +451,12 @@ const sections: Record<RequirementField, Section> = {
     max: 300,
   }),
   'identity.business_details.address': addressSection('business', 'identity.business_details.address', 'Registered business address'),
-  'identity.business_details.id_numbers': idNumberSection('business_id', 'identity.business_details.id_numbers', 'Business identification number', businessIdTypes),
+  'identity.business_details.id_numbers': idNumberSection(
+    'business_id',
+    'identity.business_details.id_numbers',
+    'Business identification number',
+    businessIdTypes,
+  ),
   'identity.business_details.estimated_worker_count': {
     render: (view) =>
       textField(view, {
@@ -420,8 +481,22 @@ const sections: Record<RequirementField, Section> = {
     render(view) {
       const error = view.errors.get('tos_accepted');
       return fieldset(
-        { name: 'tos', legend: 'Terms of service', hint: 'You must accept the terms of service to use this account.', invalid: Boolean(error), errorId: 'tos_accepted-error' },
-        errorLine('tos_accepted', error) + choice('checkbox', { id: 'tos_accepted', name: 'tos_accepted', value: 'yes', label: 'I accept the terms of service', checked: view.values.tos_accepted === 'yes', error }),
+        {
+          name: 'tos',
+          legend: 'Terms of service',
+          hint: 'You must accept the terms of service to use this account.',
+          invalid: Boolean(error),
+          errorId: 'tos_accepted-error',
+        },
+        errorLine('tos_accepted', error) +
+          choice('checkbox', {
+            id: 'tos_accepted',
+            name: 'tos_accepted',
+            value: 'yes',
+            label: 'I accept the terms of service',
+            checked: view.values.tos_accepted === 'yes',
+            error,
+          }),
       );
     },
     read(values, { now, ip, userAgent }) {
@@ -453,7 +528,15 @@ const sections: Record<RequirementField, Section> = {
   },
   'defaults.profile.business_url': {
     render: (view) =>
-      textField(view, { name: 'business_url', label: 'Business website', hint: 'For example, https://example.com', type: 'url', inputmode: 'url', autocomplete: 'url', maxlength: 2000 }),
+      textField(view, {
+        name: 'business_url',
+        label: 'Business website',
+        hint: 'For example, https://example.com',
+        type: 'url',
+        inputmode: 'url',
+        autocomplete: 'url',
+        maxlength: 2000,
+      }),
     read(values) {
       const issues: FormIssue[] = [];
       let url = required(values, 'business_url', 'Enter the website of the business', issues);
@@ -498,7 +581,10 @@ const pageOrder: readonly RequirementField[] = [
 const inPageOrder = (fields: readonly RequirementField[]): RequirementField[] => pageOrder.filter((field) => fields.includes(field));
 
 /** The inputs of these fields, in page order. */
-export const renderFields = (fields: readonly RequirementField[], view: FormView): string => inPageOrder(fields).map((field) => sections[field].render(view)).join('\n');
+export const renderFields = (fields: readonly RequirementField[], view: FormView): string =>
+  inPageOrder(fields)
+    .map((field) => sections[field].render(view))
+    .join('\n');
 
 /** The input an error about API parameter `param` belongs to, by the longest known prefix. */
 export function inputForParam(fields: readonly RequirementField[], param: string | undefined): string | null {
@@ -516,7 +602,11 @@ export function inputForParam(fields: readonly RequirementField[], param: string
  * Reads the submitted inputs of these fields into account update parameters. Returns the issues to show
  * instead when any input is missing or malformed; the result has passed the update schema.
  */
-export function readFields(fields: readonly RequirementField[], values: FormValues, context: FormContext): { params: UpdateAccountParams; issues: [] } | { params: undefined; issues: FormIssue[] } {
+export function readFields(
+  fields: readonly RequirementField[],
+  values: FormValues,
+  context: FormContext,
+): { params: UpdateAccountParams; issues: [] } | { params: undefined; issues: FormIssue[] } {
   let patch: Patch = {};
   const issues: FormIssue[] = [];
   for (const field of inPageOrder(fields)) {

@@ -81,7 +81,11 @@ export function hostedFlow({ links, accounts, clock = Date.now, secret = newSecr
       return account;
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
-      return { kind: 'unavailable', status: statusOf(error), message: 'This account cannot be changed through this link. Ask the business that sent it for help.' };
+      return {
+        kind: 'unavailable',
+        status: statusOf(error),
+        message: 'This account cannot be changed through this link. Ask the business that sent it for help.',
+      };
     }
   }
 
@@ -147,5 +151,3 @@ export function hostedFlow({ links, accounts, clock = Date.now, secret = newSecr
     },
   };
 }
-
-export type HostedFlow = ReturnType<typeof hostedFlow>;

@@ -37,9 +37,7 @@ function formPage(outcome: Extract<HostedOutcome, { kind: 'form' }>): string {
 
 function donePage(link: AccountLink): string {
   const returnUrl = link.useCase.return_url;
-  const next = returnUrl
-    ? `<p><a class="button" href="${escapeHtml(returnUrl)}">Continue</a></p>`
-    : '<p>You can close this page.</p>';
+  const next = returnUrl ? `<p><a class="button" href="${escapeHtml(returnUrl)}">Continue</a></p>` : '<p>You can close this page.</p>';
   return htmlDocument('Your details are complete', `<h1>Your details are complete</h1>\n<p>Nothing more is needed for now.</p>\n${next}`);
 }
 

@@ -72,5 +72,3 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
     },
   };
 }
-
-export type AccountLinkService = ReturnType<typeof accountLinkService>;

@@ -15,7 +15,12 @@ function changed(before: Record<string, unknown>, after: Record<string, unknown>
   return { before: Object.fromEntries(keys.map((key) => [key, before[key] ?? null])), after: Object.fromEntries(keys.map((key) => [key, after[key] ?? null])) };
 }
 
-const thin = (type: string, account: V2Account, changes: { before: unknown; after: unknown } | null, data: Record<string, unknown> | null = null): EventInput => ({
+const thin = (
+  type: string,
+  account: V2Account,
+  changes: { before: unknown; after: unknown } | null,
+  data: Record<string, unknown> | null = null,
+): EventInput => ({
   kind: 'thin',
   type,
   relatedObject: related(account),
@@ -54,7 +59,12 @@ export function accountUpdatedEvents(next: V2Account, current: V2Account): Event
   const statesAfter = capabilityStates(next);
   for (const name of configurationNames) {
     if (!same(configBefore[name], configAfter[name])) {
-      events.push(thin(`v2.core.account[configuration.${name}].updated`, next, { before: { configuration: { [name]: configBefore[name] ?? null } }, after: { configuration: { [name]: configAfter[name] ?? null } } }));
+      events.push(
+        thin(`v2.core.account[configuration.${name}].updated`, next, {
+          before: { configuration: { [name]: configBefore[name] ?? null } },
+          after: { configuration: { [name]: configAfter[name] ?? null } },
+        }),
+      );
     }
     const capabilities = new Set([...Object.keys(statesBefore[name]), ...Object.keys(statesAfter[name])]);
     for (const capability of capabilities) {
@@ -65,12 +75,20 @@ export function accountUpdatedEvents(next: V2Account, current: V2Account): Event
   return events;
 }
 
-const personRelated = (person: AccountPerson): RelatedObject => ({ id: person.id, type: 'v2.core.account_person', url: personUrl(person.scope.accountId, person.id) });
+const personRelated = (person: AccountPerson): RelatedObject => ({
+  id: person.id,
+  type: 'v2.core.account_person',
+  url: personUrl(person.scope.accountId, person.id),
+});
 
 function personChanges(before: AccountPerson, after: AccountPerson) {
   const rendered = (person: AccountPerson) => serializePerson(person) as unknown as Record<string, unknown>;
   const [from, to] = [rendered(before), rendered(after)];
-  return changed(from, to, [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((key) => key !== 'updated'));
+  return changed(
+    from,
+    to,
+    [...new Set([...Object.keys(from), ...Object.keys(to)])].filter((key) => key !== 'updated'),
+  );
 }
 
 export function personEvents(type: 'created' | 'updated' | 'deleted', person: AccountPerson, before?: AccountPerson): EventInput[] {
@@ -81,5 +99,7 @@ export function personEvents(type: 'created' | 'updated' | 'deleted', person: Ac
         ? { before: serializePerson(person), after: null }
         : personChanges(before!, person);
   if (!changes) return [];
-  return [{ kind: 'thin', type: `v2.core.account_person.${type}`, relatedObject: personRelated(person), changes, data: { account_id: person.scope.accountId } }];
+  return [
+    { kind: 'thin', type: `v2.core.account_person.${type}`, relatedObject: personRelated(person), changes, data: { account_id: person.scope.accountId } },
+  ];
 }

@@ -1,5 +1,4 @@
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A v2 update: nested objects merge member by member, `null` removes a member, arrays and scalars replace.
@@ -23,7 +22,8 @@ export function withoutIdNumberValues<T>(input: T): T {
   if (!isPlainObject(input)) return input;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
-    out[key] = key === 'id_numbers' && Array.isArray(value) ? value.map(({ value: _secret, ...kept }: Record<string, unknown>) => kept) : withoutIdNumberValues(value);
+    out[key] =
+      key === 'id_numbers' && Array.isArray(value) ? value.map(({ value: _secret, ...kept }: Record<string, unknown>) => kept) : withoutIdNumberValues(value);
   }
   return out as T;
 }

@@ -97,7 +97,8 @@ function provided(account: V2Account, field: RequirementField): boolean {
 }
 
 function identityNeeds(entityType: unknown): RequirementField[] {
-  if (entityType === 'individual') return ['identity.individual.given_name', 'identity.individual.surname', 'identity.individual.date_of_birth', 'identity.individual.address'];
+  if (entityType === 'individual')
+    return ['identity.individual.given_name', 'identity.individual.surname', 'identity.individual.date_of_birth', 'identity.individual.address'];
   if (businessTypes.has(entityType as string)) return ['identity.business_details.registered_name', 'identity.business_details.address'];
   return [];
 }
@@ -121,9 +122,16 @@ function needsOf(account: V2Account, configuration: ConfigurationName): { now: N
         future: individual ? ['identity.individual.nationalities'] : business ? ['identity.business_details.estimated_worker_count'] : [],
       };
     case 'recipient':
-      return { now: [...need([...base, ...identityNeeds(entityType), 'identity.attestations.terms_of_service.account']), ...need(idNumber, 'eventually_due')], future: [] };
+      return {
+        now: [...need([...base, ...identityNeeds(entityType), 'identity.attestations.terms_of_service.account']), ...need(idNumber, 'eventually_due')],
+        future: [],
+      };
     case 'customer': {
-      const address: RequirementField[] = individual ? ['identity.individual.address'] : business ? ['identity.business_details.address'] : ['identity.entity_type'];
+      const address: RequirementField[] = individual
+        ? ['identity.individual.address']
+        : business
+          ? ['identity.business_details.address']
+          : ['identity.entity_type'];
       return { now: need(['identity.country', ...address]), future: [] };
     }
   }
@@ -207,7 +215,8 @@ export function fieldsToCollect(
   const { requirements, futureRequirements } = requirementsOf(account);
   const wanted = (item: RequirementEntry) =>
     item.impact.restricts_capabilities.some(
-      (restricted) => configurations.includes(restricted.configuration) && (options.fields === 'eventually_due' || restricted.deadline.status === 'currently_due'),
+      (restricted) =>
+        configurations.includes(restricted.configuration) && (options.fields === 'eventually_due' || restricted.deadline.status === 'currently_due'),
     );
   const fields = requirements.entries.filter(wanted).map((item) => item.description);
   if (options.futureRequirements === 'include') fields.push(...futureRequirements.entries.filter(wanted).map((item) => item.description));

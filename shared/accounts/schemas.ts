@@ -8,14 +8,29 @@ import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
  */
 
 const text = (max = 5000) => z.string().max(max);
-const country = z.string().regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code').transform((code) => code.toUpperCase());
-const email = z.string().max(800).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
-const currency = z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code').transform((code) => code.toLowerCase());
+const country = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
+  .transform((code) => code.toUpperCase());
+const email = z
+  .string()
+  .max(800)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
+  .transform((code) => code.toLowerCase());
 const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500).nullable())
   .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys');
 
-const addressFields = { city: text(200).optional(), line1: text(200).optional(), line2: text(200).optional(), postal_code: text(20).optional(), state: text(200).optional() };
+const addressFields = {
+  city: text(200).optional(),
+  line1: text(200).optional(),
+  line2: text(200).optional(),
+  postal_code: text(20).optional(),
+  state: text(200).optional(),
+};
 /** An address; `country` is required on create and optional on update. */
 const address = (countryRequired: boolean) =>
   z.strictObject({ ...addressFields, town: text(200).optional(), country: countryRequired ? country : country.optional() });
@@ -32,9 +47,20 @@ const attestation = (required: boolean) =>
   });
 const filesDocument = z.strictObject({ files: z.array(idParam()).min(1).max(10).max(10), type: z.literal('files') });
 const frontBackDocument = (required: boolean) =>
-  z.strictObject({ type: z.literal('front_back'), front_back: z.strictObject({ front: required ? z.string().min(1) : z.string().min(1).optional(), back: z.string().min(1).optional() }) });
+  z.strictObject({
+    type: z.literal('front_back'),
+    front_back: z.strictObject({ front: required ? z.string().min(1) : z.string().min(1).optional(), back: z.string().min(1).optional() }),
+  });
 /** An id number: the value is accepted and checked, then dropped; only the type is kept. */
-const idNumber = z.strictObject({ type: z.string().regex(/^[a-z]{2}_[a-z0-9_]+$/, 'must be an id number type such as us_ssn'), value: z.string().min(1).max(100).regex(/^[A-Za-z0-9 .\-/]+$/, 'must be letters, digits, spaces, dots, dashes or slashes'), registrar: text(200).optional() });
+const idNumber = z.strictObject({
+  type: z.string().regex(/^[a-z]{2}_[a-z0-9_]+$/, 'must be an id number type such as us_ssn'),
+  value: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9 .\-/]+$/, 'must be letters, digits, spaces, dots, dashes or slashes'),
+  registrar: text(200).optional(),
+});
 const amount = z.strictObject({ value: integerParam(0, 1e15), currency });
 
 const relationship = z.strictObject({
@@ -43,7 +69,11 @@ const relationship = z.strictObject({
   executive: z.boolean().optional(),
   legal_guardian: z.boolean().optional(),
   owner: z.boolean().optional(),
-  percent_ownership: z.string().regex(/^\d{1,3}(\.\d{1,4})?$/, 'must be a decimal string between 0 and 100').refine((value) => Number(value) <= 100, 'must be at most 100').optional(),
+  percent_ownership: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,4})?$/, 'must be a decimal string between 0 and 100')
+    .refine((value) => Number(value) <= 100, 'must be at most 100')
+    .optional(),
   representative: z.boolean().optional(),
   title: text(200).optional(),
 });
@@ -56,7 +86,17 @@ const scriptNames = z.strictObject({
 /** The members a person and an account's `identity.individual` share. */
 const personFields = (create: boolean) => ({
   additional_addresses: z.array(purposedAddress(create)).max(10).optional(),
-  additional_names: z.array(z.strictObject({ full_name: text(300).optional(), given_name: text(200).optional(), purpose: z.enum(['alias', 'maiden']), surname: text(200).optional() })).max(10).optional(),
+  additional_names: z
+    .array(
+      z.strictObject({
+        full_name: text(300).optional(),
+        given_name: text(200).optional(),
+        purpose: z.enum(['alias', 'maiden']),
+        surname: text(200).optional(),
+      }),
+    )
+    .max(10)
+    .optional(),
   address: address(create).optional(),
   date_of_birth: dateOfBirth.optional(),
   documents: z
@@ -70,7 +110,10 @@ const personFields = (create: boolean) => ({
     .optional(),
   email: email.optional(),
   given_name: text(200).optional(),
-  id_numbers: z.array(idNumber.omit({ registrar: true })).max(5).optional(),
+  id_numbers: z
+    .array(idNumber.omit({ registrar: true }))
+    .max(5)
+    .optional(),
   legal_gender: z.enum(['female', 'male']).optional(),
   metadata: metadata.optional(),
   nationalities: z.array(country).max(5).optional(),
@@ -92,8 +135,12 @@ const businessDocuments = (create: boolean) =>
     company_tax_id_verification: filesDocument.optional(),
     primary_verification: frontBackDocument(create).optional(),
     proof_of_address: filesDocument.optional(),
-    proof_of_registration: z.strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') }).optional(),
-    proof_of_ultimate_beneficial_ownership: z.strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') }).optional(),
+    proof_of_registration: z
+      .strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') })
+      .optional(),
+    proof_of_ultimate_beneficial_ownership: z
+      .strictObject({ files: z.array(idParam()).min(1).max(10), signer: z.strictObject({ person: idParam() }).optional(), type: z.literal('files') })
+      .optional(),
   });
 
 const entityType = z.enum(['company', 'government_entity', 'individual', 'non_profit']);
@@ -125,7 +172,15 @@ const identity = (create: boolean) =>
       .strictObject({
         additional_addresses: z.array(purposedAddress(create)).max(10).optional(),
         address: address(create).optional(),
-        annual_revenue: z.strictObject({ amount: amount.optional(), fiscal_year_end: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2025-12-31').optional() }).optional(),
+        annual_revenue: z
+          .strictObject({
+            amount: amount.optional(),
+            fiscal_year_end: z
+              .string()
+              .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2025-12-31')
+              .optional(),
+          })
+          .optional(),
         documents: businessDocuments(create).optional(),
         estimated_worker_count: integerParam(0, 10_000_000).optional(),
         id_numbers: z.array(idNumber).max(5).optional(),
@@ -134,8 +189,16 @@ const identity = (create: boolean) =>
         registered_name: text(300).optional(),
         registration_date: dateOfBirth.optional(),
         script_addresses: z.strictObject({ kana: address(create).optional(), kanji: address(create).optional() }).optional(),
-        script_names: z.strictObject({ kana: z.strictObject({ registered_name: text(300).optional() }).optional(), kanji: z.strictObject({ registered_name: text(300).optional() }).optional() }).optional(),
-        structure: z.string().regex(/^[a-z_]+$/, 'must be a business structure such as private_corporation').optional(),
+        script_names: z
+          .strictObject({
+            kana: z.strictObject({ registered_name: text(300).optional() }).optional(),
+            kanji: z.strictObject({ registered_name: text(300).optional() }).optional(),
+          })
+          .optional(),
+        structure: z
+          .string()
+          .regex(/^[a-z_]+$/, 'must be a business structure such as private_corporation')
+          .optional(),
       })
       .optional(),
     country: country.optional(),
@@ -153,17 +216,31 @@ const configuration = (create: boolean) => {
     customer: z
       .strictObject({
         ...applied,
-        automatic_indirect_tax: z.strictObject({ exempt: z.enum(['exempt', 'none', 'reverse']).optional(), ip_address: z.ipv4().or(z.ipv6()).optional(), ...(create ? {} : { validate_location: z.enum(['auto', 'deferred', 'immediately']).optional() }) }).optional(),
+        automatic_indirect_tax: z
+          .strictObject({
+            exempt: z.enum(['exempt', 'none', 'reverse']).optional(),
+            ip_address: z.ipv4().or(z.ipv6()).optional(),
+            ...(create ? {} : { validate_location: z.enum(['auto', 'deferred', 'immediately']).optional() }),
+          })
+          .optional(),
         billing: z
           .strictObject({
             ...(create ? {} : { default_payment_method: idParam().optional() }),
             invoice: z
               .strictObject({
-                custom_fields: z.array(z.strictObject({ name: text(40), value: text(140) })).max(4).optional(),
+                custom_fields: z
+                  .array(z.strictObject({ name: text(40), value: text(140) }))
+                  .max(4)
+                  .optional(),
                 footer: text(5000).optional(),
                 next_sequence: integerParam(1, 1_000_000_000).optional(),
-                prefix: z.string().regex(/^[A-Z0-9]{3,12}$/, 'must be 3 to 12 uppercase letters or digits').optional(),
-                rendering: z.strictObject({ amount_tax_display: z.enum(['exclude_tax', 'include_inclusive_tax']).optional(), template: text(200).optional() }).optional(),
+                prefix: z
+                  .string()
+                  .regex(/^[A-Z0-9]{3,12}$/, 'must be 3 to 12 uppercase letters or digits')
+                  .optional(),
+                rendering: z
+                  .strictObject({ amount_tax_display: z.enum(['exclude_tax', 'include_inclusive_tax']).optional(), template: text(200).optional() })
+                  .optional(),
               })
               .optional(),
           })
@@ -177,15 +254,50 @@ const configuration = (create: boolean) => {
       .strictObject({
         ...applied,
         bacs_debit_payments: z.strictObject({ display_name: text(200).optional() }).optional(),
-        branding: z.strictObject({ icon: text(200).optional(), logo: text(200).optional(), primary_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #0a2540').optional(), secondary_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #0a2540').optional() }).optional(),
+        branding: z
+          .strictObject({
+            icon: text(200).optional(),
+            logo: text(200).optional(),
+            primary_color: z
+              .string()
+              .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #0a2540')
+              .optional(),
+            secondary_color: z
+              .string()
+              .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #0a2540')
+              .optional(),
+          })
+          .optional(),
         capabilities: capabilityMap(merchantCapabilities, create).optional(),
-        card_payments: z.strictObject({ decline_on: z.strictObject({ avs_failure: z.boolean().optional(), cvc_failure: z.boolean().optional() }).optional() }).optional(),
-        konbini_payments: z.strictObject({ support: z.strictObject({ email: email.optional(), hours: z.strictObject({ end_time: text(5).optional(), start_time: text(5).optional() }).optional(), phone: text(40).optional() }).optional() }).optional(),
-        mcc: z.string().regex(/^\d{4}$/, 'must be a four-digit merchant category code').optional(),
-        script_statement_descriptor: z.strictObject({ kana: z.strictObject({ descriptor: text(22).optional(), prefix: text(10).optional() }).optional(), kanji: z.strictObject({ descriptor: text(22).optional(), prefix: text(10).optional() }).optional() }).optional(),
+        card_payments: z
+          .strictObject({ decline_on: z.strictObject({ avs_failure: z.boolean().optional(), cvc_failure: z.boolean().optional() }).optional() })
+          .optional(),
+        konbini_payments: z
+          .strictObject({
+            support: z
+              .strictObject({
+                email: email.optional(),
+                hours: z.strictObject({ end_time: text(5).optional(), start_time: text(5).optional() }).optional(),
+                phone: text(40).optional(),
+              })
+              .optional(),
+          })
+          .optional(),
+        mcc: z
+          .string()
+          .regex(/^\d{4}$/, 'must be a four-digit merchant category code')
+          .optional(),
+        script_statement_descriptor: z
+          .strictObject({
+            kana: z.strictObject({ descriptor: text(22).optional(), prefix: text(10).optional() }).optional(),
+            kanji: z.strictObject({ descriptor: text(22).optional(), prefix: text(10).optional() }).optional(),
+          })
+          .optional(),
         sepa_debit_payments: z.strictObject({ creditor_id: text(35).optional() }).optional(),
         statement_descriptor: z.strictObject({ descriptor: z.string().min(5).max(22).optional(), prefix: z.string().min(2).max(10).optional() }).optional(),
-        support: z.strictObject({ address: address(create).optional(), email: email.optional(), phone: text(40).optional(), url: z.url().optional() }).optional(),
+        support: z
+          .strictObject({ address: address(create).optional(), email: email.optional(), phone: text(40).optional(), url: z.url().optional() })
+          .optional(),
       })
       .optional(),
     recipient: z
@@ -206,17 +318,43 @@ const configuration = (create: boolean) => {
 const defaults = (create: boolean) =>
   z.strictObject({
     currency: currency.optional(),
-    locales: z.array(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale such as en-US')).max(10).optional(),
-    ...(create ? {} : { payout_methods: z.record(z.string().min(1).max(100), idParam()).refine((map) => Object.keys(map).length <= 20, 'payout_methods can have at most 20 entries').optional() }),
-    profile: z.strictObject({ business_url: z.url().max(5000).optional(), doing_business_as: text(300).optional(), product_description: text(5000).optional() }).optional(),
+    locales: z
+      .array(z.string().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, 'must be a locale such as en-US'))
+      .max(10)
+      .optional(),
+    ...(create
+      ? {}
+      : {
+          payout_methods: z
+            .record(z.string().min(1).max(100), idParam())
+            .refine((map) => Object.keys(map).length <= 20, 'payout_methods can have at most 20 entries')
+            .optional(),
+        }),
+    profile: z
+      .strictObject({ business_url: z.url().max(5000).optional(), doing_business_as: text(300).optional(), product_description: text(5000).optional() })
+      .optional(),
     responsibilities: z
-      .strictObject({ fees_collector: z.enum(['application', 'application_custom', 'application_express', 'service']), losses_collector: z.enum(['application', 'service']) })
+      .strictObject({
+        fees_collector: z.enum(['application', 'application_custom', 'application_express', 'service']),
+        losses_collector: z.enum(['application', 'service']),
+      })
       .optional(),
   });
 
-export const includeValues = ['configuration.customer', 'configuration.merchant', 'configuration.recipient', 'defaults', 'future_requirements', 'identity', 'requirements'] as const;
+export const includeValues = [
+  'configuration.customer',
+  'configuration.merchant',
+  'configuration.recipient',
+  'defaults',
+  'future_requirements',
+  'identity',
+  'requirements',
+] as const;
 export type AccountInclude = (typeof includeValues)[number];
-const include = z.array(z.enum(includeValues)).max(includeValues.length * 2).optional();
+const include = z
+  .array(z.enum(includeValues))
+  .max(includeValues.length * 2)
+  .optional();
 const configurationName = z.enum(['customer', 'merchant', 'recipient']);
 
 const accountFields = (create: boolean) => ({
@@ -253,7 +391,6 @@ export const updatePersonParams = z.strictObject({
   person_token: idParam().optional(),
 });
 export const listPersonsParams = z.strictObject({ limit: integerParam(1, 100).optional() });
-export const noParams = z.strictObject({});
 
 export type CreateAccountParams = z.output<typeof createAccountParams>;
 export type UpdateAccountParams = z.output<typeof updateAccountParams>;

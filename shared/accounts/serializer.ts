@@ -7,15 +7,17 @@ import { includeValues, type AccountInclude } from './schemas.ts';
 export const accountUrl = (id: string) => `/v2/core/accounts/${id}`;
 export const personUrl = (accountId: string, id: string) => `/v2/core/accounts/${accountId}/persons/${id}`;
 
-export const appliedConfigurations = (account: V2Account): ConfigurationName[] =>
-  configurationNames.filter((name) => account.configuration[name]?.applied);
+export const appliedConfigurations = (account: V2Account): ConfigurationName[] => configurationNames.filter((name) => account.configuration[name]?.applied);
 
 /** Who collects requirements follows who bears losses, as in the reference. */
 function renderDefaults(account: V2Account) {
   const { responsibilities, ...rest } = (account.defaults ?? {}) as { responsibilities?: { fees_collector: string; losses_collector: string } };
   const fees = responsibilities?.fees_collector ?? 'service';
   const losses = responsibilities?.losses_collector ?? 'service';
-  return { ...rest, responsibilities: { fees_collector: fees, losses_collector: losses, requirements_collector: losses === 'application' ? 'application' : 'service' } };
+  return {
+    ...rest,
+    responsibilities: { fees_collector: fees, losses_collector: losses, requirements_collector: losses === 'application' ? 'application' : 'service' },
+  };
 }
 
 function renderIdentity(account: V2Account) {

@@ -52,7 +52,12 @@ function applyIdentity(current: V2Account['identity'], given: Record<string, unk
   const individual = next.individual as Record<string, unknown> | undefined;
   if (individual && given.individual) {
     const before = (current?.individual ?? {}) as { id?: string; created?: string };
-    next.individual = { ...individual, id: before.id ?? newId('person', now), created: before.created ?? new Date(now).toISOString(), updated: new Date(now).toISOString() };
+    next.individual = {
+      ...individual,
+      id: before.id ?? newId('person', now),
+      created: before.created ?? new Date(now).toISOString(),
+      updated: new Date(now).toISOString(),
+    };
   }
   return next;
 }
@@ -74,7 +79,11 @@ function applyAccountParams(current: V2Account, params: AccountParams, now: numb
 
 function refuseTokenWithIdentity(params: { account_token?: string; identity?: unknown }) {
   if (params.account_token !== undefined && params.identity !== undefined) {
-    throw new InvalidRequestError('account_token already carries the identity; send identity either in the token or in the request, not both.', 'parameter_invalid', 'identity');
+    throw new InvalidRequestError(
+      'account_token already carries the identity; send identity either in the token or in the request, not both.',
+      'parameter_invalid',
+      'identity',
+    );
   }
 }
 

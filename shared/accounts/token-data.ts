@@ -3,6 +3,7 @@
  * names (`given_name`, `date_of_birth`, …). Id numbers never reach the token's storage; a token only says
  * one was provided, which becomes an id number entry with a type and no value.
  */
+// biome-ignore lint/suspicious/noExplicitAny: token data is loose JSON in the API's shape, read field by field and re-shaped here
 type Data = Record<string, any>;
 
 const defined = (object: Data): Data => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined && value !== null));
@@ -28,7 +29,12 @@ export function personFieldsFromToken(data: Data): Data {
     address: home,
     nationalities: data.nationality ? [data.nationality] : undefined,
     political_exposure: data.political_exposure,
-    relationship: data.relationship ? defined({ ...data.relationship, percent_ownership: data.relationship.percent_ownership === undefined ? undefined : String(data.relationship.percent_ownership) }) : undefined,
+    relationship: data.relationship
+      ? defined({
+          ...data.relationship,
+          percent_ownership: data.relationship.percent_ownership === undefined ? undefined : String(data.relationship.percent_ownership),
+        })
+      : undefined,
     metadata: data.metadata,
     id_numbers: data.id_number_provided ? [{ type: idNumberType(home?.country, 'person') }] : undefined,
   });

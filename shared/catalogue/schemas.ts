@@ -1,7 +1,11 @@
 import * as z from 'zod';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
-export const currencyParam = () => z.string().regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code').transform((code) => code.toLowerCase());
+export const currencyParam = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
+    .transform((code) => code.toLowerCase());
 
 const productFields = {
   name: z.string().min(1, 'the name cannot be empty').max(250),
@@ -9,8 +13,15 @@ const productFields = {
   description: emptyable(stringParam(40_000)).optional(),
   images: z.array(z.url()).max(8).optional(),
   metadata: metadataParam().optional(),
-  statement_descriptor: z.string().max(22).regex(/^[^<>\\'"*]*$/, "cannot contain <, >, \\, ', \" or *").optional(),
-  tax_code: z.string().regex(/^txcd_\d{8}$/, 'must be a tax code such as txcd_10000000').optional(),
+  statement_descriptor: z
+    .string()
+    .max(22)
+    .regex(/^[^<>\\'"*]*$/, 'cannot contain <, >, \\, \', " or *')
+    .optional(),
+  tax_code: z
+    .string()
+    .regex(/^txcd_\d{8}$/, 'must be a tax code such as txcd_10000000')
+    .optional(),
   unit_label: z.string().max(12).optional(),
   url: z.url().optional(),
 };

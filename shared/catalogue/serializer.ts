@@ -40,7 +40,14 @@ export function serializePrice(price: Price) {
     nickname: price.nickname,
     product: price.product,
     recurring: price.recurring
-      ? { aggregate_usage: null, interval: price.recurring.interval, interval_count: price.recurring.intervalCount, meter: null, trial_period_days: null, usage_type: 'licensed' as const }
+      ? {
+          aggregate_usage: null,
+          interval: price.recurring.interval,
+          interval_count: price.recurring.intervalCount,
+          meter: null,
+          trial_period_days: null,
+          usage_type: 'licensed' as const,
+        }
       : null,
     tax_behavior: price.taxBehavior,
     tiers_mode: null,

@@ -28,7 +28,11 @@ export const wholeAmount = (decimal: string): number | null => (/^\d+(\.0+)?$/.t
 /** `unit_amount` or `unit_amount_decimal` (not both, one required), kept exactly as a decimal string. */
 function amountOf(params: CreatePriceParams): { unitAmount: number | null; unitAmountDecimal: string } {
   if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined) {
-    throw new InvalidRequestError('You may only specify one of these parameters: unit_amount, unit_amount_decimal.', 'parameter_invalid', 'unit_amount_decimal');
+    throw new InvalidRequestError(
+      'You may only specify one of these parameters: unit_amount, unit_amount_decimal.',
+      'parameter_invalid',
+      'unit_amount_decimal',
+    );
   }
   if (params.unit_amount !== undefined) return { unitAmount: params.unit_amount, unitAmountDecimal: String(params.unit_amount) };
   if (params.unit_amount_decimal !== undefined) {
@@ -97,9 +101,11 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
       const now = clock();
       const amount = amountOf(params);
       const made = params.product_data ? newProduct(origin.scope, params.product_data, now) : undefined;
-      const owner = made ?? (await product(origin.scope, params.product!).catch(() => {
-        throw new InvalidRequestError(`No such product: '${params.product}'`, 'resource_missing', 'product');
-      }));
+      const owner =
+        made ??
+        (await product(origin.scope, params.product!).catch(() => {
+          throw new InvalidRequestError(`No such product: '${params.product}'`, 'resource_missing', 'product');
+        }));
       const created: Price = {
         id: newId('price', now),
         scope: origin.scope,
@@ -127,5 +133,3 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
     },
   };
 }
-
-export type CatalogueService = ReturnType<typeof catalogueService>;

@@ -21,8 +21,20 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
       const written = await transactGuarded(
         table,
         [
-          { Put: { TableName: table.name, Item: { PK: v2Account.pk(created.scope), SK: v2Account.sk(created.id), entity: 'v2_account', ...created }, ConditionExpression: 'attribute_not_exists(PK)' } },
-          { Put: { TableName: table.name, Item: { PK: account.pk(created.id), SK: account.sk(), entity: 'account', ...record }, ConditionExpression: 'attribute_not_exists(PK)' } },
+          {
+            Put: {
+              TableName: table.name,
+              Item: { PK: v2Account.pk(created.scope), SK: v2Account.sk(created.id), entity: 'v2_account', ...created },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
+          {
+            Put: {
+              TableName: table.name,
+              Item: { PK: account.pk(created.id), SK: account.sk(), entity: 'account', ...record },
+              ConditionExpression: 'attribute_not_exists(PK)',
+            },
+          },
         ],
         outbox,
       );
@@ -32,7 +44,8 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
 }
 
 /** Persons live in their account's partition, uncapped. */
-export const dynamoPersonRepository = (table: Table): PersonRepository => ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson });
+export const dynamoPersonRepository = (table: Table): PersonRepository =>
+  ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson });
 
 /**
  * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot with a
@@ -50,7 +63,13 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
           await client.send(
             new PutCommand({
               TableName: name,
-              Item: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot), owner, leasedUntil: now + leaseMillis, expiresAt: epochSeconds(now + leaseMillis) + 3600 },
+              Item: {
+                PK: accountUpdateSlot.pk(scope, accountId),
+                SK: accountUpdateSlot.sk(slot),
+                owner,
+                leasedUntil: now + leaseMillis,
+                expiresAt: epochSeconds(now + leaseMillis) + 3600,
+              },
               ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
               ExpressionAttributeValues: { ':now': now },
             }),

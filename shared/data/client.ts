@@ -1,4 +1,12 @@
-import { BatchWriteItemCommand, DeleteItemCommand, DynamoDBClient, PutItemCommand, UpdateItemCommand, type AttributeValue, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteItemCommand,
+  DeleteItemCommand,
+  DynamoDBClient,
+  PutItemCommand,
+  UpdateItemCommand,
+  type AttributeValue,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DynamoDBDocumentClient,
@@ -92,9 +100,9 @@ function batchedGetter(client: DynamoDBDocumentClient, name: string): Table['get
           keys = UnprocessedKeys?.[name]?.Keys ?? [];
           if (keys.length > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 20 * 2 ** round)));
         }
-        for (const entry of chunk) entry.resolvers.forEach(({ resolve }) => resolve(found.get(`${entry.key.PK}\u0000${entry.key.SK}`)));
+        for (const entry of chunk) for (const { resolve } of entry.resolvers) resolve(found.get(`${entry.key.PK}\u0000${entry.key.SK}`));
       } catch (error) {
-        for (const entry of chunk) entry.resolvers.forEach(({ reject }) => reject(error));
+        for (const entry of chunk) for (const { reject } of entry.resolvers) reject(error);
       }
     }
   }
@@ -120,7 +128,10 @@ function batchedGetter(client: DynamoDBDocumentClient, name: string): Table['get
 /** A table handle: the document client, the table name, the batched getter and the hot paths' writes. */
 export function makeTable(client: DynamoDBDocumentClient, name: string): Table {
   let sender: ReturnType<typeof plainSender> | undefined;
-  const send = <O>(command: PlainCommand) => (sender ??= plainSender(client))<O>(command);
+  const send = <O>(command: PlainCommand) => {
+    sender ??= plainSender(client);
+    return sender<O>(command);
+  };
   return {
     client,
     name,
@@ -133,10 +144,12 @@ export function makeTable(client: DynamoDBDocumentClient, name: string): Table {
     },
     async batchWrite(requests) {
       const RequestItems = {
-        [name]: requests.map((request): WriteRequest => ({
-          ...(request.PutRequest ? { PutRequest: { Item: marshalled(request.PutRequest.Item)! } } : {}),
-          ...(request.DeleteRequest ? { DeleteRequest: { Key: marshalled(request.DeleteRequest.Key)! } } : {}),
-        })),
+        [name]: requests.map(
+          (request): WriteRequest => ({
+            ...(request.PutRequest ? { PutRequest: { Item: marshalled(request.PutRequest.Item)! } } : {}),
+            ...(request.DeleteRequest ? { DeleteRequest: { Key: marshalled(request.DeleteRequest.Key)! } } : {}),
+          }),
+        ),
       };
       const { UnprocessedItems } = await send<{ UnprocessedItems?: Record<string, WriteRequest[]> }>(new BatchWriteItemCommand({ RequestItems }));
       return (UnprocessedItems?.[name] ?? []).map((request) => ({
@@ -153,7 +166,10 @@ let shared: Table | undefined;
 export function serviceTable(): Table {
   if (!shared) {
     const { TABLE_NAME, DYNAMODB_ENDPOINT } = config();
-    shared = makeTable(documentClient(traced(meterAwsCalls(guardItemSizes(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), 'dynamodb'))), TABLE_NAME);
+    shared = makeTable(
+      documentClient(traced(meterAwsCalls(guardItemSizes(withoutCallLogging(new DynamoDBClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), 'dynamodb'))),
+      TABLE_NAME,
+    );
   }
   return shared;
 }

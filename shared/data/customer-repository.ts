@@ -4,5 +4,4 @@ import { customer } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 
 /** DynamoDB adapter: customers live in their owner's partition, uncapped. */
-export const dynamoCustomerRepository = (table: Table): CustomerRepository =>
-  ownedResourceStore<Customer>(table, { entity: 'customer', keys: customer });
+export const dynamoCustomerRepository = (table: Table): CustomerRepository => ownedResourceStore<Customer>(table, { entity: 'customer', keys: customer });

@@ -100,7 +100,14 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
             UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
             ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
             ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':to': to, ':from': delivery.nextAttemptAt, ':pending': 'pending', ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1 },
+            ExpressionAttributeValues: {
+              ':to': to,
+              ':from': delivery.nextAttemptAt,
+              ':pending': 'pending',
+              ':gsi2pk': due.GSI2PK,
+              ':gsi2sk': due.GSI2SK,
+              ':one': 1,
+            },
           }),
         );
         return true;

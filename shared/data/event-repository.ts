@@ -34,8 +34,8 @@ function filterOf(now: number, types: string[] | undefined): Filter {
       ...(exact.length ? [`#type IN (${exact.map((_, i) => `:type${i}`).join(', ')})`] : []),
       ...prefixes.map((_, i) => `begins_with(#type, :prefix${i})`),
     ];
-    exact.forEach((type, i) => (filter.values[`:type${i}`] = type));
-    prefixes.forEach((prefix, i) => (filter.values[`:prefix${i}`] = prefix));
+    for (const [i, type] of exact.entries()) filter.values[`:type${i}`] = type;
+    for (const [i, prefix] of prefixes.entries()) filter.values[`:prefix${i}`] = prefix;
     filter.expression.push(`(${alternatives.join(' OR ')})`);
   }
   return filter;
@@ -93,7 +93,9 @@ export function dynamoEventRepository(table: Table): EventStore {
       const cursor = query.page.endingBefore ?? query.page.startingAfter;
       const filter = filterOf(now, query.types);
       if (query.deliverySuccess !== undefined) {
-        filter.expression.push(query.deliverySuccess ? 'pendingWebhooks = :zero AND failedWebhooks = :zero' : '(pendingWebhooks > :zero OR failedWebhooks > :zero)');
+        filter.expression.push(
+          query.deliverySuccess ? 'pendingWebhooks = :zero AND failedWebhooks = :zero' : '(pendingWebhooks > :zero OR failedWebhooks > :zero)',
+        );
         filter.values[':zero'] = 0;
       }
       const input: QueryCommandInput = {

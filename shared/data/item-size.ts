@@ -4,7 +4,18 @@ import { InvalidRequestError } from '#shared/errors.ts';
 /** DynamoDB refuses items over 400 KB; stay a little under it (its size rules round in places). */
 export const maxItemBytes = 390 * 1024;
 
-type AttributeValue = { S?: string; N?: string; B?: string; BOOL?: boolean; NULL?: boolean; M?: Record<string, AttributeValue>; L?: AttributeValue[]; SS?: string[]; NS?: string[]; BS?: string[] };
+type AttributeValue = {
+  S?: string;
+  N?: string;
+  B?: string;
+  BOOL?: boolean;
+  NULL?: boolean;
+  M?: Record<string, AttributeValue>;
+  L?: AttributeValue[];
+  SS?: string[];
+  NS?: string[];
+  BS?: string[];
+};
 
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 

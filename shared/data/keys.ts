@@ -145,12 +145,6 @@ export const meterEvent = {
   sk: () => 'METER_EVENT',
 };
 
-/** The lease that turns away a second concurrent usage event for the same customer and meter (409). */
-export const meterUsageLock = {
-  pk: (scope: Scope, meterId: string, customerId: string) => `METER_USAGE_LOCK#${scope.accountId}#${mode(scope.livemode)}#${meterId}#${customerId}`,
-  sk: () => 'LOCK',
-};
-
 /** One request to the meter event stream (up to 100 events), kept until processed. */
 export const meterEventBatch = {
   pk: (id: string) => `METER_EVENT_BATCH#${id}`,
@@ -184,7 +178,8 @@ export const meterUsage = {
   parse(pk: string, sk: string): { scope: Scope; meterId: string; customerId: string; minute: number } | undefined {
     const [kind, accountId, itemMode, meterId, customerId, ...rest] = pk.split('#');
     const minute = Number(sk.slice('MINUTE#'.length));
-    if (kind !== 'METER_USAGE' || !accountId || !meterId || !customerId || rest.length > 0 || !sk.startsWith('MINUTE#') || !Number.isInteger(minute)) return undefined;
+    if (kind !== 'METER_USAGE' || !accountId || !meterId || !customerId || rest.length > 0 || !sk.startsWith('MINUTE#') || !Number.isInteger(minute))
+      return undefined;
     return { scope: { accountId, livemode: itemMode === 'live' }, meterId, customerId, minute };
   },
 };

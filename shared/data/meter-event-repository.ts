@@ -76,7 +76,9 @@ const entryAttribute = (owner: string) => `${entryPrefix}${owner}`;
 /** The entries left in a usage item's lease (also read by the local stack's recovery of settle messages). */
 export const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry[] =>
   Object.entries(item ?? {}).flatMap(([attribute, value]) =>
-    attribute.startsWith(entryPrefix) ? (value as Array<Omit<LeaseEntry, 'owner'>>).map((entry) => ({ ...entry, owner: attribute.slice(entryPrefix.length) })) : [],
+    attribute.startsWith(entryPrefix)
+      ? (value as Array<Omit<LeaseEntry, 'owner'>>).map((entry) => ({ ...entry, owner: attribute.slice(entryPrefix.length) }))
+      : [],
   );
 
 /** The condition under which an identifier can be claimed: free, or its last claim out of the 24-hour window. */
@@ -89,7 +91,10 @@ const oldItemOf = (error: unknown): Record<string, unknown> | undefined => {
 };
 
 const isTransactionConflict = (error: unknown) => (error as { name?: string })?.name === 'TransactionConflictException';
-const adjustmentKey = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({ PK: adjustmentKeys.pk(adjustment.scope, adjustment.id), SK: adjustmentKeys.sk() });
+const adjustmentKey = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({
+  PK: adjustmentKeys.pk(adjustment.scope, adjustment.id),
+  SK: adjustmentKeys.sk(),
+});
 
 function eventItem(event: MeterEventRecord) {
   const { cancelAdjustmentId, ...rest } = event;
@@ -269,7 +274,10 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       const size = 1 + entry.group.changes.reduce((sum, change) => sum + (change.kind === 'cancel' ? 2 : 1), 0);
       const minute = `${usageKeys.pk(entry.group.scope, entry.group.meter.id, entry.group.customerId)}|${entry.group.minute}`;
       let target = transactions.find((tx) => tx.size + size <= maxTransactionItems && !tx.minutes.has(minute));
-      if (!target) transactions.push((target = { groups: [], size: 0, minutes: new Set() }));
+      if (!target) {
+        target = { groups: [], size: 0, minutes: new Set() };
+        transactions.push(target);
+      }
       target.groups.push(entry);
       target.size += size;
       target.minutes.add(minute);
@@ -367,7 +375,12 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     const mark = {
       Put: {
         TableName: name,
-        Item: { PK: batchKeys.pk(batchId), SK: batchKeys.appliedSk(usagePk, group.minute), entity: 'meter_batch_mark', expiresAt: epochSeconds(now + batchRetentionMillis) },
+        Item: {
+          PK: batchKeys.pk(batchId),
+          SK: batchKeys.appliedSk(usagePk, group.minute),
+          entity: 'meter_batch_mark',
+          expiresAt: epochSeconds(now + batchRetentionMillis),
+        },
         ConditionExpression: 'attribute_not_exists(PK)',
       },
     };
@@ -459,7 +472,13 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
           await table.update({
             TableName: name,
             Key: leaseKey(lease),
-            UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', counts ? 'ADD #total :total, #events :events' : '', `REMOVE ${removes.join(', ')}`].join(' ').trim(),
+            UpdateExpression: [
+              sets.length > 0 ? `SET ${sets.join(', ')}` : '',
+              counts ? 'ADD #total :total, #events :events' : '',
+              `REMOVE ${removes.join(', ')}`,
+            ]
+              .join(' ')
+              .trim(),
             ConditionExpression: `leaseOwner = :owner${setsLast ? ' AND (attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp)' : ''}`,
             ExpressionAttributeNames: { ...names, ...(counts ? { '#total': 'total', '#events': 'events' } : {}) },
             ExpressionAttributeValues: {
@@ -598,7 +617,14 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         new PutCommand({
           TableName: name,
           // `expiresAt` is the table's TTL attribute (seconds): the session's own expiry is kept apart.
-          Item: { PK: sessionKeys.pk(tokenHash), SK: sessionKeys.sk(), entity: 'meter_event_session', ...session, sessionExpiresAt: session.expiresAt, expiresAt: epochSeconds(session.expiresAt + day) },
+          Item: {
+            PK: sessionKeys.pk(tokenHash),
+            SK: sessionKeys.sk(),
+            entity: 'meter_event_session',
+            ...session,
+            sessionExpiresAt: session.expiresAt,
+            expiresAt: epochSeconds(session.expiresAt + day),
+          },
         }),
       );
     },
@@ -686,12 +712,14 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },
       });
       // A minute only leased (its events refused or not counted yet) holds no usage.
-      return items.filter((item) => typeof item.events === 'number').map((item) => ({
-        minute: item.minuteStart as number,
-        total: item.total as number,
-        events: item.events as number,
-        last: typeof item.lastTimestamp === 'number' ? { value: item.lastValue as number, timestamp: item.lastTimestamp } : null,
-      }));
+      return items
+        .filter((item) => typeof item.events === 'number')
+        .map((item) => ({
+          minute: item.minuteStart as number,
+          total: item.total as number,
+          events: item.events as number,
+          last: typeof item.lastTimestamp === 'number' ? { value: item.lastValue as number, timestamp: item.lastTimestamp } : null,
+        }));
     },
 
     async recordErrors(errors, now, windowMillis) {
@@ -832,7 +860,11 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
               return undefined;
             }
             const due = workDue(item.PK as string, retryAt);
-            const moved = await ifStillDue('SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one', { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1 });
+            const moved = await ifStillDue('SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one', {
+              ':gsi2pk': due.GSI2PK,
+              ':gsi2sk': due.GSI2SK,
+              ':one': 1,
+            });
             if (!moved) return undefined;
             if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
             if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };

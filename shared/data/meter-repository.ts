@@ -26,7 +26,13 @@ export interface MeterRepositoryOptions {
 export function dynamoMeterRepository(table: Table, { recentMillis = 0 }: MeterRepositoryOptions = {}): MeterRepository {
   const store = ownedResourceStore<Meter>(table, { entity: 'meter', keys });
   const meterItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.sk(meter.id), entity: 'meter', ...meter });
-  const nameItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.eventNameSk(meter.eventName), entity: 'meter_event_name', meterId: meter.id, meter });
+  const nameItem = (meter: Meter) => ({
+    PK: keys.pk(meter.scope),
+    SK: keys.eventNameSk(meter.eventName),
+    entity: 'meter_event_name',
+    meterId: meter.id,
+    meter,
+  });
   const nameKeyOf = (scope: Scope, eventName: string) => recentKey(table.name, { PK: keys.pk(scope), SK: keys.eventNameSk(eventName) });
   return {
     ...store,

@@ -68,11 +68,9 @@ const maxTransactionItems = 100;
 /** The puts that write an outbox, to go into the same transaction as the change it belongs to. */
 export function outboxItems(tableName: string, outbox: Outbox | undefined, alongside: TransactItem[] = []): TransactItem[] {
   if (!outbox) return alongside;
-  const puts = [
-    ...outbox.thinEvents.map(thinEventItem),
-    ...outbox.snapshotEvents.map(snapshotEventItem),
-    ...outbox.deliveries.map(deliveryItem),
-  ].map((Item): TransactItem => ({ Put: { TableName: tableName, Item } }));
+  const puts = [...outbox.thinEvents.map(thinEventItem), ...outbox.snapshotEvents.map(snapshotEventItem), ...outbox.deliveries.map(deliveryItem)].map(
+    (Item): TransactItem => ({ Put: { TableName: tableName, Item } }),
+  );
   const items = [...alongside, ...puts];
   if (items.length > maxTransactionItems) {
     throw new Error(`A change with its events needs ${items.length} writes, more than one transaction holds (${maxTransactionItems}).`);

@@ -51,7 +51,9 @@ export function ownedResourceStore<T extends OwnedResource>(
     create(resource, { limit, outbox } = {}) {
       const put = { TableName: name, Item: toItem(resource), ConditionExpression: 'attribute_not_exists(PK)' };
       // The counter goes first: its failed condition is how a full owner shows up.
-      return writeForgetting(recentKeyOf(resource.scope, resource.id), () => transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox));
+      return writeForgetting(recentKeyOf(resource.scope, resource.id), () =>
+        transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox),
+      );
     },
     get(scope, id, { recent } = {}) {
       const read = async () => {

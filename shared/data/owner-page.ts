@@ -20,7 +20,9 @@ export async function collect({ client }: Table, input: QueryCommandInput, limit
   const items: Record<string, unknown>[] = [];
   let start = input.ExclusiveStartKey;
   do {
-    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }));
+    const page = await client.send(
+      new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (items.length <= limit && start);

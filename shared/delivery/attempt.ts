@@ -107,10 +107,13 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
         response.on('error', () => undefined);
       },
     );
-    const timer = setTimeout(() => {
-      timedOut = status === undefined;
-      outgoing.destroy(new Error('timed out'));
-    }, Math.max(0, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        timedOut = status === undefined;
+        outgoing.destroy(new Error('timed out'));
+      },
+      Math.max(0, timeoutMs),
+    );
     const failed = (failure: unknown) => {
       clearTimeout(timer);
       if (status === undefined) resolve({ failure, timedOut, reused: outgoing.reusedSocket });

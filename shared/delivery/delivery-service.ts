@@ -52,7 +52,6 @@ export const deliveryOutcomeMetrics = {
   parked: 'DeliveriesParked',
 } as const satisfies Record<DeliveryOutcome, string>;
 
-
 const maxQueueDelaySeconds = 900;
 
 /**
@@ -90,11 +89,14 @@ export function deliveryService(ports: DeliveryServicePorts) {
   async function load(message: DeliveryMessage, now: number) {
     const { destination } = message;
     const known = destination.version ?? Number.POSITIVE_INFINITY;
-    const options = targetRecentMillis > 0 ? { recent: { maxAgeMillis: targetRecentMillis, accepts: (found: { version: number }) => found.version >= known } } : {};
+    const options =
+      targetRecentMillis > 0 ? { recent: { maxAgeMillis: targetRecentMillis, accepts: (found: { version: number }) => found.version >= known } } : {};
     const [delivery, found, target] = await Promise.all([
       message.delivery ?? deliveries.get(message.deliveryId),
       eventOf(message, now),
-      destination.kind === 'event_destination' ? destinations.get(destination.scope, destination.id, options) : endpoints.get(destination.scope, destination.id, options),
+      destination.kind === 'event_destination'
+        ? destinations.get(destination.scope, destination.id, options)
+        : endpoints.get(destination.scope, destination.id, options),
     ]);
     return { delivery, event: found, target };
   }
@@ -112,10 +114,22 @@ export function deliveryService(ports: DeliveryServicePorts) {
         ? thinNotification(event as ThinEvent)
         : serializeSnapshotEvent(event as SnapshotEvent, found.snapshotApiVersion ?? (event as SnapshotEvent).apiVersion);
     if (found.webhookEndpoint) {
-      return { kind: 'webhook', url: found.webhookEndpoint.url, secret: found.webhookEndpoint.signingSecret, body: JSON.stringify(payload), livemode: found.scope.livemode };
+      return {
+        kind: 'webhook',
+        url: found.webhookEndpoint.url,
+        secret: found.webhookEndpoint.signingSecret,
+        body: JSON.stringify(payload),
+        livemode: found.scope.livemode,
+      };
     }
     if (found.cloudoneEventbridge) {
-      return { kind: 'cloudone', destination: found, source: found.cloudoneEventbridge.eventSourceName, detailType: event.type, detail: JSON.stringify(payload) };
+      return {
+        kind: 'cloudone',
+        destination: found,
+        source: found.cloudoneEventbridge.eventSourceName,
+        detailType: event.type,
+        detail: JSON.stringify(payload),
+      };
     }
     if (found.cloudtwoEventGrid) return { kind: 'cloudtwo', destination: found, topicName: found.cloudtwoEventGrid.partnerTopicName, body: payload, event };
     return 'destination has no target';
@@ -193,7 +207,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
     async deliver(message: DeliveryMessage): Promise<void> {
       const now = clock();
       const { delivery, event, target: found } = await load(message, now);
-      if (!delivery || delivery.status !== 'pending') return;
+      if (delivery?.status !== 'pending') return;
       if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt > now + 1000) {
         await queue.enqueue([message], (delivery.nextAttemptAt - now) / 1000);
         return;
@@ -252,5 +266,3 @@ export function deliveryService(ports: DeliveryServicePorts) {
     },
   };
 }
-
-export type DeliveryService = ReturnType<typeof deliveryService>;

@@ -42,9 +42,7 @@ export function eventBridgePublisher(options: EventBridgePublisherOptions): Even
       try {
         const output = await options.client.send(
           new PutEventsCommand({
-            Entries: [
-              { EventBusName: options.busName, Source: entry.source, DetailType: entry.detailType, Detail: entry.detail, Resources: entry.resources },
-            ],
+            Entries: [{ EventBusName: options.busName, Source: entry.source, DetailType: entry.detailType, Detail: entry.detail, Resources: entry.resources }],
           }),
         );
         // The call succeeds while entries fail: the verdict is per entry.

@@ -62,8 +62,6 @@ export const listEventDestinationsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
 });
 
-export const noParams = z.strictObject({});
-
 export type CreateEventDestinationParams = z.output<typeof createEventDestinationParams>;
 export type UpdateEventDestinationParams = z.output<typeof updateEventDestinationParams>;
 export type DestinationInclude = z.output<typeof includeOnCreate>;

@@ -91,7 +91,13 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
 
   /** Versioned change of one destination (destination changes emit no events). */
   const change = (origin: EventOrigin, id: string, apply: (current: EventDestination) => EventDestination) =>
-    changeAndEmit({ repository, events }, origin, () => existing(origin.scope, id), (current) => ({ ...apply(current), updated: clock() }), () => []);
+    changeAndEmit(
+      { repository, events },
+      origin,
+      () => existing(origin.scope, id),
+      (current) => ({ ...apply(current), updated: clock() }),
+      () => [],
+    );
 
   return {
     async create(origin: EventOrigin, params: CreateEventDestinationParams): Promise<EventDestination> {
@@ -114,7 +120,11 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
         }
       }
       if (params.include?.includes('webhook_endpoint.signing_secret') && params.type !== 'webhook_endpoint') {
-        throw new InvalidRequestError('webhook_endpoint.signing_secret can only be included for a webhook_endpoint destination.', 'parameter_invalid', 'include');
+        throw new InvalidRequestError(
+          'webhook_endpoint.signing_secret can only be included for a webhook_endpoint destination.',
+          'parameter_invalid',
+          'include',
+        );
       }
       const enabledEvents = checkEnabledEvents(params.enabled_events, params.event_payload);
       const now = clock();
@@ -239,5 +249,3 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
     },
   };
 }
-
-export type EventDestinationService = ReturnType<typeof eventDestinationService>;

@@ -69,5 +69,4 @@ export const isSnapshotEventType = (type: string): boolean => snapshotTypeSet.ha
 export const isThinEventType = (type: string): boolean => thinTypeSet.has(type);
 
 /** The thin type emitted with a snapshot event, if it has one. */
-export const thinMirrorOf = (snapshotType: string): string | undefined =>
-  thinTypeSet.has(`v1.${snapshotType}`) ? `v1.${snapshotType}` : undefined;
+export const thinMirrorOf = (snapshotType: string): string | undefined => (thinTypeSet.has(`v1.${snapshotType}`) ? `v1.${snapshotType}` : undefined);

@@ -66,5 +66,3 @@ export function eventService({ store, clock = Date.now }: { store: EventStore; c
     },
   };
 }
-
-export type EventService = ReturnType<typeof eventService>;

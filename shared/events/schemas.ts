@@ -3,7 +3,6 @@ import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time 
 
 const unixTime = integerParam(0, 253402300799);
 
-
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
   object_id: idParam().optional(),
@@ -28,5 +27,4 @@ export const listSnapshotEventsParams = z.strictObject({
 
 export const retrieveSnapshotEventParams = z.strictObject({ expand: expandParam().optional() });
 
-export type ListThinEventsParams = z.output<typeof listThinEventsParams>;
 export type ListSnapshotEventsParams = z.output<typeof listSnapshotEventsParams>;

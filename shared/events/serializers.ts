@@ -2,8 +2,7 @@ import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 
 /** The account a connected account's event happened in; null for the platform's own events. */
-const contextOf = (event: { scope: { accountId: string }; platformId: string }) =>
-  event.scope.accountId === event.platformId ? null : event.scope.accountId;
+const contextOf = (event: { scope: { accountId: string }; platformId: string }) => (event.scope.accountId === event.platformId ? null : event.scope.accountId);
 
 /** The full v2 event, as `GET /v2/core/events/:id` returns it. */
 export function serializeThinEvent(event: ThinEvent) {

@@ -81,10 +81,7 @@ export async function authenticate(
     throw new AuthenticationError(`Expired API Key provided: ${keyHint(key)}. It was rolled or revoked; use its replacement.`, 'api_key_expired');
   }
   if (record.kind === 'publishable' && !options.allowPublishableKey) {
-    throw new PermissionError(
-      'This API call cannot be made with a publishable API key. Please use a secret API key.',
-      'secret_key_required',
-    );
+    throw new PermissionError('This API call cannot be made with a publishable API key. Please use a secret API key.', 'secret_key_required');
   }
 
   // The official SDK spells these headers with the reference API's name (its `stripeContext` and
@@ -104,5 +101,11 @@ export async function authenticate(
     }
     accountId = account.id;
   }
-  return { platformId: record.accountId, livemode: record.livemode, keyKind: record.kind, credentialId: record.hash, scope: { accountId, livemode: record.livemode } };
+  return {
+    platformId: record.accountId,
+    livemode: record.livemode,
+    keyKind: record.kind,
+    credentialId: record.hash,
+    scope: { accountId, livemode: record.livemode },
+  };
 }

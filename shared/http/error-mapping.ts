@@ -54,19 +54,14 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
   const mapping = error instanceof ServiceError ? mappings.find(([type]) => error instanceof type)?.[1] : undefined;
   if (!mapping || !(error instanceof ServiceError)) {
     const message = `An unexpected error occurred while processing the request. Quote request id ${requestId} when reporting it.`;
-    const body =
-      api === 'v1'
-        ? { type: 'api_error', code: 'internal_error', message, param: null }
-        : { type: 'api_error', code: 'internal_error', message };
+    const body = api === 'v1' ? { type: 'api_error', code: 'internal_error', message, param: null } : { type: 'api_error', code: 'internal_error', message };
     return { status: 500, body: { error: body }, headers: {} };
   }
   const code = api === 'v2' && error instanceof NotFoundError ? 'not_found' : error.code;
   const param = error instanceof InvalidRequestError || error instanceof CardError ? (error.param ?? null) : error instanceof NotFoundError ? 'id' : null;
   const declined = error instanceof CardError && error.declineCode ? { decline_code: error.declineCode } : {};
   const body =
-    api === 'v1'
-      ? { type: mapping.v1Type, code, message: error.message, param, ...declined }
-      : { type: mapping.v2Type, code, message: error.message };
+    api === 'v1' ? { type: mapping.v1Type, code, message: error.message, param, ...declined } : { type: mapping.v2Type, code, message: error.message };
   const headers: Record<string, string> = error instanceof MethodNotAllowedError ? { Allow: error.allowed.join(', ') } : {};
   if (error instanceof RateLimitError && error.retryAfterSeconds !== undefined) {
     // The official SDK retries a 429 only when told to, under the reference API's header name.

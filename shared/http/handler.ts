@@ -120,11 +120,7 @@ function renderError(error: unknown, api: ApiGeneration, requestId: string): Sto
   return { ...render(response.status, response.body, requestId), headers: response.headers };
 }
 
-function toResult(
-  response: StoredResponse,
-  requestId: string,
-  extraHeaders: Record<string, string | undefined>,
-): APIGatewayProxyStructuredResultV2 {
+function toResult(response: StoredResponse, requestId: string, extraHeaders: Record<string, string | undefined>): APIGatewayProxyStructuredResultV2 {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, no-store',
@@ -241,16 +237,15 @@ export async function serveRequest<S extends z.ZodType>(
  * The one way to write an HTTP handler: a parameter schema and an operation. All middy composition lives
  * here, so a handler file is its schema, one service call and this wrapper.
  */
-export function httpHandler<S extends z.ZodType>(
-  options: HttpHandlerOptions<S>,
-  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>,
-) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-    // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
-    .use(injectLambdaContext(logger, { logEvent: false }))
-    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
-    .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
+export function httpHandler<S extends z.ZodType>(options: HttpHandlerOptions<S>, operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>) {
+  return (
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+      // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
+      .use(injectLambdaContext(logger, { logEvent: false }))
+      // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+      .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
+      .handler((event) => serveRequest(event, options, operation, pipelinePorts()))
+  );
 }
 
 export { renderError as renderErrorResponse, toResult as toApiGatewayResult };

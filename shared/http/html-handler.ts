@@ -35,7 +35,11 @@ export interface HtmlResult {
 const maxFormBytes = 64 * 1024;
 
 class RefusedRequest extends Error {
-  constructor(readonly status: number, readonly title: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -72,8 +76,8 @@ function toResult(result: HtmlResult, requestId: string): APIGatewayProxyStructu
   return { statusCode: result.status, headers, body: result.html ?? '', ...(result.cookies?.length ? { cookies: result.cookies } : {}) };
 }
 
-/** Serves one hosted-page request; exported for tests. Unexpected failures become a plain 500 page, logged once. */
-export async function serveHtml(event: APIGatewayProxyEventV2, operation: (request: HtmlRequest) => Promise<HtmlResult>): Promise<APIGatewayProxyStructuredResultV2> {
+/** Serves one hosted-page request. Unexpected failures become a plain 500 page, logged once. */
+async function serveHtml(event: APIGatewayProxyEventV2, operation: (request: HtmlRequest) => Promise<HtmlResult>): Promise<APIGatewayProxyStructuredResultV2> {
   const requestId = newRequestId();
   try {
     const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
@@ -93,16 +97,21 @@ export async function serveHtml(event: APIGatewayProxyEventV2, operation: (reque
   } catch (error) {
     if (error instanceof RefusedRequest) return toResult({ status: error.status, html: messagePage(error.title, error.message) }, requestId);
     logger.error('Hosted page failed', { requestId, error: error as Error });
-    return toResult({ status: 500, html: messagePage('Something went wrong', `Please try again in a moment. If it keeps happening, quote reference ${requestId}.`) }, requestId);
+    return toResult(
+      { status: 500, html: messagePage('Something went wrong', `Please try again in a moment. If it keeps happening, quote reference ${requestId}.`) },
+      requestId,
+    );
   }
 }
 
 /** The one way to write a hosted HTML page handler (the HTML counterpart of `httpHandler`). */
 export function htmlHandler(operation: (request: HtmlRequest) => Promise<HtmlResult>) {
-  return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-    // Never log the event: hosted forms carry identity numbers.
-    .use(injectLambdaContext(logger, { logEvent: false }))
-    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
-    .handler((event) => serveHtml(event, operation));
+  return (
+    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+      // Never log the event: hosted forms carry identity numbers.
+      .use(injectLambdaContext(logger, { logEvent: false }))
+      // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+      .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
+      .handler((event) => serveHtml(event, operation))
+  );
 }

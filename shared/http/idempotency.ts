@@ -53,7 +53,9 @@ function stableJson(value: unknown): string {
  * enough that a plain digest in a table dump could be reversed by trying them all.
  */
 export function requestFingerprint(key: Buffer, method: string, path: string, params: unknown): string {
-  return createHmac('sha256', key).update(`${method} ${path}\n${stableJson(params)}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${method} ${path}\n${stableJson(params)}`)
+    .digest('hex');
 }
 
 export function checkIdempotencyKey(key: string): void {
@@ -88,10 +90,7 @@ export async function runIdempotently(
   const deadline = clock() + waitMillis;
   for (;;) {
     const now = clock();
-    const attempt = await store.claim(
-      { ...request, lockedUntil: now + lockMillis, expiresAt: now + idempotencyKeyTtlMillis },
-      now,
-    );
+    const attempt = await store.claim({ ...request, lockedUntil: now + lockMillis, expiresAt: now + idempotencyKeyTtlMillis }, now);
     if (attempt.claimed) {
       let response: StoredResponse;
       try {

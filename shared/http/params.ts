@@ -6,13 +6,21 @@ import { InvalidRequestError } from '#shared/errors.ts';
  * strings (`limit=10`, `disabled=true`), so the scalar helpers accept both the string and the JSON form.
  */
 
+/** The parameters of a request that takes none: anything given is refused. */
+export const noParams = z.strictObject({});
+
 export const integerParam = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().regex(/^-?\d+$/, 'must be an integer').transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^-?\d+$/, 'must be an integer')
+        .transform(Number),
+    ])
     .pipe(z.number().int('must be an integer').min(min).max(max));
 
-export const booleanParam = () =>
-  z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
+export const booleanParam = () => z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
 
 export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
 
@@ -87,8 +95,4 @@ export const v1ListParams = {
 const unixTime = integerParam(0, 253402300799);
 
 /** A v2 time, in milliseconds: RFC 3339, or Unix seconds (the SDK sends Dates as seconds in a string). */
-export const v2Time = () =>
-  z.union([z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)), unixTime.transform((seconds) => seconds * 1000)]);
-
-/** A v1 time: Unix seconds, in milliseconds. */
-export const v1Time = () => unixTime.transform((seconds) => seconds * 1000);
+export const v2Time = () => z.union([z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)), unixTime.transform((seconds) => seconds * 1000)]);

@@ -200,7 +200,11 @@ export function authorizationService({ repository, cards, cardholders, events, c
 
       const currency = params.currency ?? card.currency;
       if (currency !== card.currency) {
-        throw new InvalidRequestError(`currency must be the card's currency (${card.currency}): the service does no currency conversion.`, 'parameter_invalid', 'currency');
+        throw new InvalidRequestError(
+          `currency must be the card's currency (${card.currency}): the service does no currency conversion.`,
+          'parameter_invalid',
+          'currency',
+        );
       }
       if (params.amount === undefined && params.amount_details === undefined) {
         throw new InvalidRequestError('Missing required param: amount.', 'parameter_missing', 'amount');
@@ -211,17 +215,29 @@ export function authorizationService({ repository, cards, cardholders, events, c
       const parts = (amountDetails?.atm_fee ?? 0) + (amountDetails?.cashback_amount ?? 0);
       const amount = params.amount ?? parts;
       if (parts > amount) {
-        throw new InvalidRequestError('amount_details (atm_fee and cashback_amount) are parts of amount and cannot exceed it.', 'parameter_invalid', 'amount_details');
+        throw new InvalidRequestError(
+          'amount_details (atm_fee and cashback_amount) are parts of amount and cannot exceed it.',
+          'parameter_invalid',
+          'amount_details',
+        );
       }
       const merchantCurrency = params.merchant_currency ?? currency;
       let merchantAmount = amount;
       if (merchantCurrency !== currency) {
         if (params.merchant_amount === undefined) {
-          throw new InvalidRequestError('merchant_amount is required when merchant_currency differs from the authorization currency.', 'parameter_missing', 'merchant_amount');
+          throw new InvalidRequestError(
+            'merchant_amount is required when merchant_currency differs from the authorization currency.',
+            'parameter_missing',
+            'merchant_amount',
+          );
         }
         merchantAmount = params.merchant_amount;
       } else if (params.merchant_amount !== undefined && params.merchant_amount !== amount) {
-        throw new InvalidRequestError('merchant_amount must equal amount when merchant_currency is the authorization currency.', 'parameter_invalid', 'merchant_amount');
+        throw new InvalidRequestError(
+          'merchant_amount must equal amount when merchant_currency is the authorization currency.',
+          'parameter_invalid',
+          'merchant_amount',
+        );
       }
 
       const now = clock();

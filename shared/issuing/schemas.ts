@@ -36,8 +36,6 @@ const createdParam = () =>
     z.strictObject({ gt: unixTime.optional(), gte: unixTime.optional(), lt: unixTime.optional(), lte: unixTime.optional() }),
   ]);
 
-export type CreatedBounds = { gt?: number; gte?: number; lt?: number; lte?: number };
-
 export const fuelTypes = ['diesel', 'other', 'unleaded_plus', 'unleaded_regular', 'unleaded_super'] as const;
 export const fuelUnits = ['charging_minute', 'imperial_gallon', 'kilogram', 'kilowatt_hour', 'liter', 'other', 'pound', 'us_gallon'] as const;
 
@@ -58,7 +56,11 @@ export const fleetParam = () =>
       .strictObject({
         driver_id: stringParam(100).optional(),
         odometer: integerParam(0, 99_999_999).optional(),
-        unspecified_id: z.string().max(100).regex(/^[A-Za-z0-9]+$/, 'must be alphanumeric').optional(),
+        unspecified_id: z
+          .string()
+          .max(100)
+          .regex(/^[A-Za-z0-9]+$/, 'must be alphanumeric')
+          .optional(),
         user_id: stringParam(100).optional(),
         vehicle_number: stringParam(100).optional(),
       })
@@ -97,9 +99,13 @@ export const createCardholderParams = z.strictObject({
     .string()
     .min(1)
     .max(24, 'must be at most 24 characters')
-    .regex(/^[\p{L} .'-]+$/u, 'may contain only letters, spaces and . \' -'),
+    .regex(/^[\p{L} .'-]+$/u, "may contain only letters, spaces and . ' -"),
   company: z.strictObject({ tax_id: stringParam(100).optional() }).optional(),
-  email: z.string().max(512).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address').optional(),
+  email: z
+    .string()
+    .max(512)
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
+    .optional(),
   expand: expandParam().optional(),
   individual: z
     .strictObject({
@@ -116,8 +122,14 @@ export const createCardholderParams = z.strictObject({
     })
     .optional(),
   metadata: metadataParam().optional(),
-  phone_number: z.string().regex(/^\+[1-9]\d{1,14}$/, 'must be in E.164 format, such as +15555550123').optional(),
-  preferred_locales: z.array(oneOf(['de', 'en', 'es', 'fr', 'it'])).max(5).optional(),
+  phone_number: z
+    .string()
+    .regex(/^\+[1-9]\d{1,14}$/, 'must be in E.164 format, such as +15555550123')
+    .optional(),
+  preferred_locales: z
+    .array(oneOf(['de', 'en', 'es', 'fr', 'it']))
+    .max(5)
+    .optional(),
   status: oneOf(['active', 'inactive']).optional(),
   type: oneOf(['company', 'individual']).optional(),
 });
@@ -172,7 +184,15 @@ export const authorizationExpandable = ['card', 'cardholder'] as const;
 const checkResult = () => oneOf(['match', 'mismatch', 'not_provided']);
 /** A number from 0 to 100; v1 form values arrive as strings. */
 const percentParam = () =>
-  z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/, 'must be a number').transform(Number)]).pipe(z.number().min(0).max(100));
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?$/, 'must be a number')
+        .transform(Number),
+    ])
+    .pipe(z.number().min(0).max(100));
 const riskLevel = () => oneOf(['elevated', 'highest', 'low', 'normal', 'not_assessed', 'unknown']);
 
 export const createAuthorizationParams = z.strictObject({
@@ -212,9 +232,7 @@ export const createAuthorizationParams = z.strictObject({
         })
         .optional(),
       fraud_risk: z.strictObject({ level: riskLevel(), score: percentParam().optional() }).optional(),
-      merchant_dispute_risk: z
-        .strictObject({ dispute_rate: integerParam(0, 100).optional(), level: riskLevel() })
-        .optional(),
+      merchant_dispute_risk: z.strictObject({ dispute_rate: integerParam(0, 100).optional(), level: riskLevel() }).optional(),
     })
     .optional(),
   verification_data: z

@@ -72,7 +72,13 @@ const fleet = (f: Fleet | null) =>
   };
 
 const fuel = (f: Fuel | null) =>
-  f && { industry_product_code: f.industry_product_code, quantity_decimal: f.quantity_decimal, type: f.type, unit: f.unit, unit_cost_decimal: f.unit_cost_decimal };
+  f && {
+    industry_product_code: f.industry_product_code,
+    quantity_decimal: f.quantity_decimal,
+    type: f.type,
+    unit: f.unit,
+    unit_cost_decimal: f.unit_cost_decimal,
+  };
 
 const requestHistoryEntry = (e: RequestHistoryEntry) => ({
   amount: e.amount,

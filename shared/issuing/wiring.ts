@@ -6,8 +6,7 @@ import { cardService } from './card-service.ts';
 import { cardholderService } from './cardholder-service.ts';
 
 /** The services on their real adapters; handlers call these once at module scope (cold start). */
-export const wireCardholderService = () =>
-  cardholderService({ repository: dynamoCardholderRepository(serviceTable()), events: wireEventEmitter() });
+export const wireCardholderService = () => cardholderService({ repository: dynamoCardholderRepository(serviceTable()), events: wireEventEmitter() });
 
 export const wireCardService = () =>
   cardService({ repository: dynamoCardRepository(serviceTable()), cardholders: dynamoCardholderRepository(serviceTable()), events: wireEventEmitter() });

@@ -19,7 +19,14 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
   async function sendBatch(batch: Waiter[]): Promise<void> {
     try {
       const { Failed = [] } = await sqs.send(
-        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((waiter, index) => ({ Id: String(index), MessageBody: waiter.body, ...(waiter.delaySeconds > 0 ? { DelaySeconds: waiter.delaySeconds } : {}) })) }),
+        new SendMessageBatchCommand({
+          QueueUrl: queueUrl,
+          Entries: batch.map((waiter, index) => ({
+            Id: String(index),
+            MessageBody: waiter.body,
+            ...(waiter.delaySeconds > 0 ? { DelaySeconds: waiter.delaySeconds } : {}),
+          })),
+        }),
       );
       const failed = new Map(Failed.map((failure) => [Number(failure.Id), failure]));
       batch.forEach((waiter, index) => {
@@ -28,7 +35,7 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
         else waiter.resolve();
       });
     } catch (error) {
-      batch.forEach((waiter) => waiter.reject(error));
+      for (const waiter of batch) waiter.reject(error);
     }
   }
 

@@ -15,7 +15,13 @@ let client: SQSClient | undefined;
 export function sqsClient(): SQSClient {
   client ??= traced(
     meterAwsCalls(
-      withoutCallLogging(new SQSClient({ ...serviceClientOptions(config().SQS_ENDPOINT), ...reusedHandlers, requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true } })),
+      withoutCallLogging(
+        new SQSClient({
+          ...serviceClientOptions(config().SQS_ENDPOINT),
+          ...reusedHandlers,
+          requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true },
+        }),
+      ),
       'sqs',
     ),
   );

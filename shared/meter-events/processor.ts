@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, RecordChange, UsageGroup } from './meter-event.ts';
-import { minuteOf, problemOf, readingOf, refusalOf, valueOf } from './rules.ts';
+import { minuteOf, problemOf, readingOf, refusalOf, usageValueOf } from './rules.ts';
 import { usageLeases } from './usage-lease.ts';
 
 export interface MeterEventProcessorPorts {
@@ -66,7 +66,17 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       if (item.kind === 'batch') {
         const { batch } = item;
         for (const input of batch.events) {
-          admit({ ...input, scope: batch.scope, platformId: batch.platformId, created: batch.created, source: 'stream', batchId: batch.id, status: 'processed', meterId: null, cancelAdjustmentId: null });
+          admit({
+            ...input,
+            scope: batch.scope,
+            platformId: batch.platformId,
+            created: batch.created,
+            source: 'stream',
+            batchId: batch.id,
+            status: 'processed',
+            meterId: null,
+            cancelAdjustmentId: null,
+          });
         }
       }
     }
@@ -89,11 +99,15 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
         const { customerId } = readingOf(meter!, event);
         const minute = minuteOf(event.timestamp);
         const key = `${scopeKey(event.scope)}|${meter!.id}|${customerId}|${minute}`;
-        const group = groups.get(key) ?? { scope: event.scope, meter: { id: meter!.id, formula: meter!.formula }, customerId: customerId!, minute, changes: [] };
-        const value = valueOf(meter!, event);
-        group.changes.push(
-          event.source === 'api' ? { kind: 'process', event, value } : { kind: 'insert', event: { ...event, meterId: meter!.id }, value },
-        );
+        const group = groups.get(key) ?? {
+          scope: event.scope,
+          meter: { id: meter!.id, formula: meter!.formula },
+          customerId: customerId!,
+          minute,
+          changes: [],
+        };
+        const value = usageValueOf(meter!, event);
+        group.changes.push(event.source === 'api' ? { kind: 'process', event, value } : { kind: 'insert', event: { ...event, meterId: meter!.id }, value });
         groups.set(key, group);
       }),
     );
@@ -167,7 +181,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
         meter: { id: meter.id, formula: meter.formula },
         customerId: customerId!,
         minute,
-        changes: [{ kind: 'cancel', event, value: valueOf(meter, event), adjustment }],
+        changes: [{ kind: 'cancel', event, value: usageValueOf(meter, event), adjustment }],
       };
       const refused = await store.applyUsage([group], now);
       if (refused.length === 0) {
@@ -180,5 +194,3 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
 
   return { process };
 }
-
-export type MeterEventProcessor = ReturnType<typeof meterEventProcessor>;

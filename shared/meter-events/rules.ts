@@ -39,7 +39,12 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
     return { sync: 'no_meter', async: 'no_meter', message: `No active meter was found with event_name '${event.eventName}'.`, param: 'event_name' };
   }
   if (meter.status !== 'active') {
-    return { sync: 'archived_meter', async: 'archived_meter', message: `The meter ${meter.id} for event_name '${event.eventName}' is inactive; reactivate it to record usage.`, param: 'event_name' };
+    return {
+      sync: 'archived_meter',
+      async: 'archived_meter',
+      message: `The meter ${meter.id} for event_name '${event.eventName}' is inactive; reactivate it to record usage.`,
+      param: 'event_name',
+    };
   }
   const { customerId, value } = readingOf(meter, event);
   if (!customerId) {
@@ -68,16 +73,26 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
     };
   }
   if (event.timestamp < now - timestampBounds.pastMillis) {
-    return { sync: 'timestamp_too_far_in_past', async: 'timestamp_too_far_in_past', message: 'The timestamp must be within the past 35 days.', param: 'timestamp' };
+    return {
+      sync: 'timestamp_too_far_in_past',
+      async: 'timestamp_too_far_in_past',
+      message: 'The timestamp must be within the past 35 days.',
+      param: 'timestamp',
+    };
   }
   if (event.timestamp > now + timestampBounds.futureMillis) {
-    return { sync: 'timestamp_in_future', async: 'timestamp_in_future', message: 'The timestamp must be no more than 5 minutes in the future.', param: 'timestamp' };
+    return {
+      sync: 'timestamp_in_future',
+      async: 'timestamp_in_future',
+      message: 'The timestamp must be no more than 5 minutes in the future.',
+      param: 'timestamp',
+    };
   }
   return undefined;
 }
 
 /** The value an event adds to its meter's usage: 1 for `count` meters, the payload value otherwise. */
-export function valueOf(meter: Pick<Meter, 'formula' | 'valuePayloadKey'>, event: MeterEventInput): number {
+export function usageValueOf(meter: Pick<Meter, 'formula' | 'valuePayloadKey'>, event: MeterEventInput): number {
   if (meter.formula === 'count') return 1;
   return Number(field(event.payload, meter.valuePayloadKey));
 }
@@ -92,7 +107,11 @@ export const minuteOf = (timestamp: number): number => Math.floor(timestamp / 60
  * Problems of an event that passed `problemOf`, which the reference reports asynchronously (in the meter's
  * error reports) instead of refusing the request: a value too long to count exactly, an unknown customer.
  */
-export async function refusalOf(meter: Meter, event: MeterEventInput, customerExists: (id: string) => Promise<boolean>): Promise<{ code: string; message: string } | undefined> {
+export async function refusalOf(
+  meter: Meter,
+  event: MeterEventInput,
+  customerExists: (id: string) => Promise<boolean>,
+): Promise<{ code: string; message: string } | undefined> {
   if (hasTooManyDigits(meter, event)) {
     return { code: 'meter_event_value_too_many_digits', message: `The value in '${meter.valuePayloadKey}' has more than ${maxValueDigits} digits.` };
   }

@@ -45,4 +45,3 @@ export const listEventSummariesParams = z
 
 export type CreateMeterEventParams = z.output<typeof createMeterEventParams>;
 export type CreateMeterEventAdjustmentParams = z.output<typeof createMeterEventAdjustmentParams>;
-export type ListEventSummariesParams = z.output<typeof listEventSummariesParams>;

@@ -7,7 +7,7 @@ import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWork } from './meter-event.ts';
-import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, valueOf } from './rules.ts';
+import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, usageValueOf } from './rules.ts';
 import { settleDelaySeconds, usageLeases, type CountOutcome } from './usage-lease.ts';
 import type { CreateMeterEventAdjustmentParams, CreateMeterEventParams } from './schemas.ts';
 
@@ -69,12 +69,25 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
   /** Counts a checked event into its minute's usage under the minute's lease (see `usageLeases`). */
   function countUnderLease(event: MeterEventRecord, meter: Meter): Promise<CountOutcome> {
     const owner = randomUUID();
-    const lease = { scope: event.scope, meter: { id: meter.id, formula: meter.formula }, customerId: readingOf(meter, event).customerId!, minute: minuteOf(event.timestamp), owner };
-    const entry = { owner, identifier: event.identifier, created: event.created, value: valueOf(meter, event), timestamp: event.timestamp };
+    const lease = {
+      scope: event.scope,
+      meter: { id: meter.id, formula: meter.formula },
+      customerId: readingOf(meter, event).customerId!,
+      minute: minuteOf(event.timestamp),
+      owner,
+    };
+    const entry = { owner, identifier: event.identifier, created: event.created, value: usageValueOf(meter, event), timestamp: event.timestamp };
     return leases.count(lease, event, entry, () => queue.send([{ kind: 'settle', lease, entry }], settleDelaySeconds));
   }
 
-  const received = (input: MeterEventInput, scope: Scope, platformId: string, now: number, meter: Meter, source: MeterEventRecord['source']): MeterEventRecord => ({
+  const received = (
+    input: MeterEventInput,
+    scope: Scope,
+    platformId: string,
+    now: number,
+    meter: Meter,
+    source: MeterEventRecord['source'],
+  ): MeterEventRecord => ({
     ...input,
     scope,
     platformId,
@@ -125,7 +138,11 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       if (problem) throw new InvalidRequestError(problem.message, problem.sync, problem.param);
       const event = received(input, origin.scope, origin.platformId, now, meter!, 'api');
       const duplicate = () =>
-        new InvalidRequestError(`A meter event with identifier '${input.identifier}' was already submitted in the last 24 hours.`, 'duplicate_meter_event', 'identifier');
+        new InvalidRequestError(
+          `A meter event with identifier '${input.identifier}' was already submitted in the last 24 hours.`,
+          'duplicate_meter_event',
+          'identifier',
+        );
 
       // Accepted, not counted, and reported in the meter's error report, as the reference does.
       const refusal = await refusalOf(meter!, input, (id) => customerExists(origin.scope, id));
@@ -153,20 +170,36 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
     async adjust(origin: EventOrigin, params: CreateMeterEventAdjustmentParams): Promise<MeterEventAdjustment> {
       const identifier = params.cancel?.identifier;
       if (params.type === 'cancel' && identifier === undefined) {
-        throw new InvalidRequestError('An adjustment of type cancel needs cancel.identifier, the identifier of the event to cancel.', 'invalid_cancel_configuration', 'cancel');
+        throw new InvalidRequestError(
+          'An adjustment of type cancel needs cancel.identifier, the identifier of the event to cancel.',
+          'invalid_cancel_configuration',
+          'cancel',
+        );
       }
       const now = clock();
       const meter = await meters.findByEventName(origin.scope, params.event_name);
       if (!meter) throw new InvalidRequestError(`No meter was found with event_name '${params.event_name}'.`, 'no_meter', 'event_name');
       const event = await store.getEvent(origin.scope, identifier!);
       if (!event || event.eventName !== params.event_name) {
-        throw new InvalidRequestError(`No meter event with identifier '${identifier}' and event_name '${params.event_name}' was found.`, 'meter_event_not_found', 'cancel.identifier');
+        throw new InvalidRequestError(
+          `No meter event with identifier '${identifier}' and event_name '${params.event_name}' was found.`,
+          'meter_event_not_found',
+          'cancel.identifier',
+        );
       }
       if (event.created < now - uniquenessWindowMillis) {
-        throw new InvalidRequestError(`The meter event '${identifier}' was received more than 24 hours ago and can no longer be cancelled.`, 'meter_event_cancellation_window_expired', 'cancel.identifier');
+        throw new InvalidRequestError(
+          `The meter event '${identifier}' was received more than 24 hours ago and can no longer be cancelled.`,
+          'meter_event_cancellation_window_expired',
+          'cancel.identifier',
+        );
       }
       if (event.status === 'invalid') {
-        throw new InvalidRequestError(`The meter event '${identifier}' was refused when processed (see the meter's error reports) and holds no usage to cancel.`, 'meter_event_not_counted', 'cancel.identifier');
+        throw new InvalidRequestError(
+          `The meter event '${identifier}' was refused when processed (see the meter's error reports) and holds no usage to cancel.`,
+          'meter_event_not_counted',
+          'cancel.identifier',
+        );
       }
       const adjustment: MeterEventAdjustment = {
         id: newId('mtradj', now),
@@ -179,7 +212,11 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
         status: 'pending',
       };
       if (!(await store.requestCancel(event, adjustment))) {
-        throw new InvalidRequestError(`The meter event '${identifier}' is already cancelled or being cancelled.`, 'meter_event_already_cancelled', 'cancel.identifier');
+        throw new InvalidRequestError(
+          `The meter event '${identifier}' is already cancelled or being cancelled.`,
+          'meter_event_already_cancelled',
+          'cancel.identifier',
+        );
       }
       await queue.send([{ kind: 'cancel', adjustment }]);
       return adjustment;
@@ -215,10 +252,14 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       const hash = hashToken(token);
       const cached = sessions.get(hash);
       const session = cached && cached.until > now ? cached.session : await store.findSession(hash);
-      if (!session) throw new AuthenticationError('Invalid meter event session token; create a session with POST /v2/billing/meter_event_session.', 'api_key_invalid');
+      if (!session)
+        throw new AuthenticationError('Invalid meter event session token; create a session with POST /v2/billing/meter_event_session.', 'api_key_invalid');
       sessions.set(hash, { session, until: Math.min(now + sessionCacheMillis, session.expiresAt) });
       if (session.expiresAt <= now) {
-        throw new SessionExpiredError('The meter event session has expired; create a new one with POST /v2/billing/meter_event_session.', 'temporary_session_expired');
+        throw new SessionExpiredError(
+          'The meter event session has expired; create a new one with POST /v2/billing/meter_event_session.',
+          'temporary_session_expired',
+        );
       }
       return { platformId: session.platformId, livemode: session.scope.livemode, keyKind: 'secret', credentialId: hash, scope: session.scope };
     },
@@ -233,7 +274,16 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       const inputs = events.map((event) => normalize(event, now));
       const alone = inputs.length < minBatchedEvents ? inputs.map(() => true) : await aloneInRequest(caller, inputs);
       const atOnce = inputs.length < minBatchedEvents || alone.filter(Boolean).length >= minLoneShare * inputs.length;
-      const left = atOnce ? [...inputs.filter((_, index) => !alone[index]), ...(await countAlone(caller, inputs.filter((_, index) => alone[index]), now))] : inputs;
+      const left = atOnce
+        ? [
+            ...inputs.filter((_, index) => !alone[index]),
+            ...(await countAlone(
+              caller,
+              inputs.filter((_, index) => alone[index]),
+              now,
+            )),
+          ]
+        : inputs;
       if (left.length === 0) return;
       const batch = { id: newId('mtrbatch', now), scope: caller.scope, platformId: caller.platformId, created: now, events: left };
       await store.putBatch(batch);
@@ -241,5 +291,3 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
     },
   };
 }
-
-export type MeterEventService = ReturnType<typeof meterEventService>;

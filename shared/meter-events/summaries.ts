@@ -35,7 +35,11 @@ function windowsOf({ start, end, grouping }: SummaryQuery): Array<[number, numbe
     windows.push([from, to]);
     from = to;
     if (windows.length > maxWindows) {
-      throw new InvalidRequestError(`The range holds more than ${maxWindows} ${grouping} windows; narrow start_time and end_time.`, 'parameter_invalid', 'end_time');
+      throw new InvalidRequestError(
+        `The range holds more than ${maxWindows} ${grouping} windows; narrow start_time and end_time.`,
+        'parameter_invalid',
+        'end_time',
+      );
     }
   }
   return windows;
@@ -65,7 +69,12 @@ export function usageSummaries({ store, meters }: { store: Pick<MeterEventStore,
       if (page.startingAfter !== undefined || page.endingBefore !== undefined) {
         const cursor = page.startingAfter ?? page.endingBefore;
         const index = all.findIndex((window) => window.id === cursor);
-        if (index < 0) throw new InvalidRequestError(`No summary '${cursor}' belongs to this range.`, 'resource_missing', page.startingAfter !== undefined ? 'starting_after' : 'ending_before');
+        if (index < 0)
+          throw new InvalidRequestError(
+            `No summary '${cursor}' belongs to this range.`,
+            'resource_missing',
+            page.startingAfter !== undefined ? 'starting_after' : 'ending_before',
+          );
         if (page.startingAfter !== undefined) from = index + 1;
         else to = index;
       }
@@ -76,7 +85,10 @@ export function usageSummaries({ store, meters }: { store: Pick<MeterEventStore,
       const items = slice.map((window) => ({
         ...window,
         meter,
-        value: aggregate(meter.formula, minutes.filter((minute) => minute.minute >= window.start && minute.minute < window.end)),
+        value: aggregate(
+          meter.formula,
+          minutes.filter((minute) => minute.minute >= window.start && minute.minute < window.end),
+        ),
       }));
       return { items, hasMore };
     },

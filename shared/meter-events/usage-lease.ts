@@ -67,14 +67,15 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
      */
     async countStreamed(lease: UsageLease, events: Array<{ event: MeterEventRecord; entry: Omit<LeaseEntry, 'owner'> }>): Promise<void> {
       const entries = events.map(({ entry }) => ({ ...entry, owner: lease.owner }));
-      let leftovers: LeaseEntry[] | undefined;
-      for (let round = 0; !(leftovers = await store.takeLease(lease, entries, clock())); round++) {
+      let leftovers = await store.takeLease(lease, entries, clock());
+      for (let round = 0; !leftovers; round++) {
         if (round >= maxLeaseWaits) throw new Error(`The usage lease of meter ${lease.meter.id} stayed held; the batch is retried`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** round) * (0.5 + Math.random())));
+        leftovers = await store.takeLease(lease, entries, clock());
       }
       const counted = await settleAll(lease, leftovers);
       const claims = await Promise.all(events.map(({ event }) => store.claim(event, lease.owner)));
-      entries.forEach((entry, index) => claims[index] === 'claimed' && counted.push({ entry, setsLast: true }));
+      for (const [index, entry] of entries.entries()) if (claims[index] === 'claimed') counted.push({ entry, setsLast: true });
       await store.releaseLease(lease, counted, [lease.owner, ...leftovers.map((left) => left.owner)]);
       if (claims.includes('fenced')) throw new Error(`Stream events of meter ${lease.meter.id} were fenced off a slow worker; the batch is retried`);
     },
@@ -91,9 +92,11 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
       const settler = { ...lease, owner: `settle_${randomUUID()}` };
       const leftovers = state.until !== undefined && state.until > now ? undefined : await store.takeLease(settler, [], now);
       if (!leftovers) throw new Error(`The usage lease of meter ${lease.meter.id} is held with an unsettled event (${entry.identifier}); retried later`);
-      await store.releaseLease(settler, await settleAll(settler, leftovers), leftovers.map((left) => left.owner));
+      await store.releaseLease(
+        settler,
+        await settleAll(settler, leftovers),
+        leftovers.map((left) => left.owner),
+      );
     },
   };
 }
-
-export type UsageLeases = ReturnType<typeof usageLeases>;

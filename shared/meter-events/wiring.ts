@@ -20,7 +20,13 @@ function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
   if (!url) throw new Error('Invalid configuration: METER_EVENTS_QUEUE_URL is required for metering');
   const send = batchedSender(url);
-  return { send: (work: MeterWork[], delaySeconds?: number) => send(work.map((item) => JSON.stringify(item)), delaySeconds) };
+  return {
+    send: (work: MeterWork[], delaySeconds?: number) =>
+      send(
+        work.map((item) => JSON.stringify(item)),
+        delaySeconds,
+      ),
+  };
 }
 
 /** Customers found stay found for a few seconds per warm process: one read per customer, not per event. */

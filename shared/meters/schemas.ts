@@ -6,7 +6,11 @@ const payloadKey = z.string().min(1).max(100);
 export const createMeterParams = z.strictObject({
   default_aggregation: z.strictObject({ formula: z.enum(['count', 'last', 'sum']) }),
   display_name: z.string().min(1).max(250),
-  event_name: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'may contain letters, digits, _ . : and -'),
+  event_name: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'may contain letters, digits, _ . : and -'),
   customer_mapping: z.strictObject({ event_payload_key: payloadKey, type: z.enum(['by_id']) }).optional(),
   event_time_window: z.enum(['day', 'hour']).optional(),
   value_settings: z.strictObject({ event_payload_key: payloadKey }).optional(),

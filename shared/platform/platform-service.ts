@@ -49,7 +49,10 @@ export async function issueApiKeys(
   const publishableKey = options.publishableKey ?? generateApiKey('publishable', livemode);
   checkKey(secretKey, 'secret', livemode);
   checkKey(publishableKey, 'publishable', livemode);
-  for (const [key, kind] of [[secretKey, 'secret'], [publishableKey, 'publishable']] as const) {
+  for (const [key, kind] of [
+    [secretKey, 'secret'],
+    [publishableKey, 'publishable'],
+  ] as const) {
     const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
     if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
   }
@@ -83,16 +86,19 @@ export async function rollApiKey(
   now = Date.now(),
 ): Promise<{ account: string; key: string; rolled: string; rolled_key_expires_at: string }> {
   const record = await storedKey(store, keyOrHash);
-  if (record.expiresAt !== undefined && record.expiresAt <= now) throw new InvalidRequestError(`The key ${record.hint} has already expired.`, 'api_key_expired');
+  if (record.expiresAt !== undefined && record.expiresAt <= now)
+    throw new InvalidRequestError(`The key ${record.hint} has already expired.`, 'api_key_expired');
   const key = generateApiKey(record.kind, record.livemode);
-  const created = await store.createApiKey({ hash: hashApiKey(key), accountId: record.accountId, livemode: record.livemode, kind: record.kind, hint: keyHint(key), created: now });
+  const created = await store.createApiKey({
+    hash: hashApiKey(key),
+    accountId: record.accountId,
+    livemode: record.livemode,
+    kind: record.kind,
+    hint: keyHint(key),
+    created: now,
+  });
   if (!created) throw new Error('Generated an API key that already exists');
   const expiresAt = Math.max(now, options.expiresAt ?? now);
   await store.expireApiKey(record.hash, expiresAt);
   return { account: record.accountId, key, rolled: record.hint, rolled_key_expires_at: new Date(expiresAt).toISOString() };
-}
-
-/** The account a key belongs to, if the key exists. */
-export async function accountOfKey(store: PlatformStore, key: string): Promise<string | undefined> {
-  return (await store.findApiKey(hashApiKey(key)))?.accountId;
 }

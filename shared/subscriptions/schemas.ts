@@ -45,7 +45,9 @@ export const cancelSubscriptionParams = z.strictObject({
   cancellation_details: z
     .strictObject({
       comment: emptyable(stringParam(5000)).optional(),
-      feedback: emptyable(z.enum(['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused'])).optional(),
+      feedback: emptyable(
+        z.enum(['customer_service', 'low_quality', 'missing_features', 'other', 'switched_service', 'too_complex', 'too_expensive', 'unused']),
+      ).optional(),
     })
     .optional(),
   invoice_now: booleanParam().optional(),

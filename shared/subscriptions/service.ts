@@ -60,7 +60,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   /** The price of one item: an existing recurring price, or one made from `price_data` (stored, inactive, as the reference does). */
   async function itemPrice(origin: EventOrigin, item: ItemParams, index: number, now: number): Promise<Price> {
     const param = `items[${index}]`;
-    if ((item.price === undefined) === (item.price_data === undefined)) throw invalid(`Each item needs exactly one of price and price_data.`, `${param}[price]`, 'parameter_missing');
+    if ((item.price === undefined) === (item.price_data === undefined))
+      throw invalid(`Each item needs exactly one of price and price_data.`, `${param}[price]`, 'parameter_missing');
     if (item.price !== undefined) {
       const price = await prices.get(origin.scope, item.price);
       if (!price) throw invalid(`No such price: '${item.price}'`, `${param}[price]`, 'resource_missing');
@@ -115,10 +116,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       if (!(await customers.get(origin.scope, params.customer))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       const mode = params.billing_mode?.type ?? 'classic';
-      if (params.billing_mode?.flexible && mode !== 'flexible') throw invalid('billing_mode[flexible] applies only with billing_mode[type]=flexible.', 'billing_mode[flexible]');
+      if (params.billing_mode?.flexible && mode !== 'flexible')
+        throw invalid('billing_mode[flexible] applies only with billing_mode[type]=flexible.', 'billing_mode[flexible]');
       const collectionMethod = params.collection_method ?? 'charge_automatically';
-      if (collectionMethod === 'send_invoice' && params.days_until_due === undefined) throw invalid('days_until_due is required when collection_method is send_invoice.', 'days_until_due', 'parameter_missing');
-      if (collectionMethod === 'charge_automatically' && params.days_until_due !== undefined) throw invalid('days_until_due applies only when collection_method is send_invoice.', 'days_until_due');
+      if (collectionMethod === 'send_invoice' && params.days_until_due === undefined)
+        throw invalid('days_until_due is required when collection_method is send_invoice.', 'days_until_due', 'parameter_missing');
+      if (collectionMethod === 'charge_automatically' && params.days_until_due !== undefined)
+        throw invalid('days_until_due applies only when collection_method is send_invoice.', 'days_until_due');
       const now = clock();
       const items = await buildItems(origin, params, mode === 'flexible', now);
       const subscription: Subscription = {
@@ -130,7 +134,11 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         status: 'active',
         currency: items[0]!.price.currency,
         items,
-        billingMode: { type: mode, prorationDiscounts: mode === 'flexible' ? (params.billing_mode?.flexible?.proration_discounts ?? 'included') : null, updatedAt: mode === 'flexible' ? now : null },
+        billingMode: {
+          type: mode,
+          prorationDiscounts: mode === 'flexible' ? (params.billing_mode?.flexible?.proration_discounts ?? 'included') : null,
+          updatedAt: mode === 'flexible' ? now : null,
+        },
         billingCycleAnchor: now,
         cancelAtPeriodEnd: params.cancel_at_period_end ?? false,
         canceledAt: null,
@@ -186,7 +194,11 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             status: 'canceled',
             canceledAt: now,
             endedAt: now,
-            cancellationDetails: { comment: params.cancellation_details?.comment ?? null, feedback: params.cancellation_details?.feedback ?? null, reason: 'cancellation_requested' },
+            cancellationDetails: {
+              comment: params.cancellation_details?.comment ?? null,
+              feedback: params.cancellation_details?.feedback ?? null,
+              reason: 'cancellation_requested',
+            },
           };
         },
         (next) => [event('customer.subscription.deleted', next, rendering)],
@@ -207,12 +219,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
               'billing_mode[type]',
             );
           }
-          return { ...current, billingMode: { type: 'flexible', prorationDiscounts: params.billing_mode.flexible?.proration_discounts ?? 'included', updatedAt: clock() } };
+          return {
+            ...current,
+            billingMode: { type: 'flexible', prorationDiscounts: params.billing_mode.flexible?.proration_discounts ?? 'included', updatedAt: clock() },
+          };
         },
         (next, current) => [event('customer.subscription.updated', next, rendering, current)],
       );
     },
   };
 }
-
-export type SubscriptionService = ReturnType<typeof subscriptionService>;

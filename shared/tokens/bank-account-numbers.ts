@@ -10,10 +10,42 @@ export function isAbaRoutingNumber(value: string): boolean {
 
 /** IBAN length per country (ISO 13616 registry) for the countries whose accounts are given as an IBAN. */
 export const ibanLengths: ReadonlyMap<string, number> = new Map([
-  ['AD', 24], ['AT', 20], ['GB', 22], ['BE', 16], ['BG', 22], ['CH', 21], ['CY', 28], ['CZ', 24], ['DE', 22], ['DK', 18],
-  ['EE', 20], ['ES', 24], ['FI', 18], ['FR', 27], ['GI', 23], ['GR', 27], ['HR', 21], ['HU', 28], ['IE', 22],
-  ['IS', 26], ['IT', 27], ['LI', 21], ['LT', 20], ['LU', 20], ['LV', 21], ['MC', 27], ['MT', 31], ['NL', 18],
-  ['NO', 15], ['PL', 28], ['PT', 25], ['RO', 24], ['SE', 24], ['SI', 19], ['SK', 24], ['SM', 27],
+  ['AD', 24],
+  ['AT', 20],
+  ['GB', 22],
+  ['BE', 16],
+  ['BG', 22],
+  ['CH', 21],
+  ['CY', 28],
+  ['CZ', 24],
+  ['DE', 22],
+  ['DK', 18],
+  ['EE', 20],
+  ['ES', 24],
+  ['FI', 18],
+  ['FR', 27],
+  ['GI', 23],
+  ['GR', 27],
+  ['HR', 21],
+  ['HU', 28],
+  ['IE', 22],
+  ['IS', 26],
+  ['IT', 27],
+  ['LI', 21],
+  ['LT', 20],
+  ['LU', 20],
+  ['LV', 21],
+  ['MC', 27],
+  ['MT', 31],
+  ['NL', 18],
+  ['NO', 15],
+  ['PL', 28],
+  ['PT', 25],
+  ['RO', 24],
+  ['SE', 24],
+  ['SI', 19],
+  ['SK', 24],
+  ['SM', 27],
 ]);
 
 /** An IBAN without spaces, upper case: country, check digits, then the national number; mod 97 = 1. */
@@ -32,12 +64,55 @@ export function isIban(value: string): boolean {
 
 /** Currency of a country's bank accounts when the request names none. */
 const currencies: Record<string, string> = {
-  US: 'usd', CA: 'cad', GB: 'gbp', AU: 'aud', NZ: 'nzd', JP: 'jpy', CH: 'chf', LI: 'chf', NO: 'nok', SE: 'sek',
-  DK: 'dkk', PL: 'pln', CZ: 'czk', HU: 'huf', RO: 'ron', BG: 'bgn', IS: 'isk', GI: 'gbp', HK: 'hkd', SG: 'sgd',
-  MX: 'mxn', BR: 'brl', IN: 'inr', MY: 'myr', TH: 'thb', AE: 'aed',
-  AD: 'eur', AT: 'eur', BE: 'eur', CY: 'eur', DE: 'eur', EE: 'eur', ES: 'eur', FI: 'eur', FR: 'eur', GR: 'eur',
-  HR: 'eur', IE: 'eur', IT: 'eur', LT: 'eur', LU: 'eur', LV: 'eur', MC: 'eur', MT: 'eur', NL: 'eur', PT: 'eur',
-  SI: 'eur', SK: 'eur', SM: 'eur',
+  US: 'usd',
+  CA: 'cad',
+  GB: 'gbp',
+  AU: 'aud',
+  NZ: 'nzd',
+  JP: 'jpy',
+  CH: 'chf',
+  LI: 'chf',
+  NO: 'nok',
+  SE: 'sek',
+  DK: 'dkk',
+  PL: 'pln',
+  CZ: 'czk',
+  HU: 'huf',
+  RO: 'ron',
+  BG: 'bgn',
+  IS: 'isk',
+  GI: 'gbp',
+  HK: 'hkd',
+  SG: 'sgd',
+  MX: 'mxn',
+  BR: 'brl',
+  IN: 'inr',
+  MY: 'myr',
+  TH: 'thb',
+  AE: 'aed',
+  AD: 'eur',
+  AT: 'eur',
+  BE: 'eur',
+  CY: 'eur',
+  DE: 'eur',
+  EE: 'eur',
+  ES: 'eur',
+  FI: 'eur',
+  FR: 'eur',
+  GR: 'eur',
+  HR: 'eur',
+  IE: 'eur',
+  IT: 'eur',
+  LT: 'eur',
+  LU: 'eur',
+  LV: 'eur',
+  MC: 'eur',
+  MT: 'eur',
+  NL: 'eur',
+  PT: 'eur',
+  SI: 'eur',
+  SK: 'eur',
+  SM: 'eur',
 };
 
 export const defaultCurrency = (country: string): string | undefined => currencies[country];
@@ -93,7 +168,12 @@ export interface CheckedBankAccount {
  * numbers, or the first problem found. `testmode` admits only the published test numbers where the
  * reference has them (US).
  */
-export function checkBankAccount(country: string, accountNumber: string, routingNumber: string | undefined, testmode: boolean): CheckedBankAccount | BankAccountProblem {
+export function checkBankAccount(
+  country: string,
+  accountNumber: string,
+  routingNumber: string | undefined,
+  testmode: boolean,
+): CheckedBankAccount | BankAccountProblem {
   const account = accountNumber.replace(/\s+/g, '').toUpperCase();
   const routing = routingNumber?.trim() || undefined;
   const format = nationalFormats[country];
@@ -123,10 +203,18 @@ export function checkBankAccount(country: string, accountNumber: string, routing
     return { field: 'routing_number', code: 'routing_number_invalid', message: `A ${country} routing number must be ${rule.text}.` };
   }
   if (!rule && routing !== undefined) {
-    return { field: 'routing_number', code: 'routing_number_invalid', message: `A ${country} bank account takes no routing number: the account number includes the bank and branch.` };
+    return {
+      field: 'routing_number',
+      code: 'routing_number_invalid',
+      message: `A ${country} bank account takes no routing number: the account number includes the bank and branch.`,
+    };
   }
   if (country === 'US' && !isAbaRoutingNumber(routing!)) {
-    return { field: 'routing_number', code: 'routing_number_invalid', message: 'The routing number is not a valid ABA routing number (its checksum does not match).' };
+    return {
+      field: 'routing_number',
+      code: 'routing_number_invalid',
+      message: 'The routing number is not a valid ABA routing number (its checksum does not match).',
+    };
   }
   if (testmode && country === 'US' && !testUsAccountNumbers.has(account)) {
     return {

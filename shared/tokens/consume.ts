@@ -57,7 +57,8 @@ export function tokenConsumer({ repository, clock = Date.now }: { repository: To
         case 'consumed': {
           const token = result.token as TokenOf<ConsumableTokenType>;
           const base = { id: token.id, created: token.created, livemode: token.scope.livemode, clientIp: token.clientIp };
-          const consumed = token.type === 'account' ? { ...base, type: token.type, account: token.account } : { ...base, type: token.type, person: token.person };
+          const consumed =
+            token.type === 'account' ? { ...base, type: token.type, account: token.account } : { ...base, type: token.type, person: token.person };
           return consumed as ConsumedToken<T>;
         }
       }

@@ -46,7 +46,10 @@ const identityNumber = z
   .string()
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9 ./-]{0,38}[A-Za-z0-9])?$/, 'must be 1 to 40 letters and digits (spaces, dots, slashes and dashes may separate them)');
 const ssnLast4 = z.string().regex(/^\d{4}$/, 'must be the last 4 digits of the social security number');
-const email = z.string().max(512).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const email = z
+  .string()
+  .max(512)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 const phone = z.string().regex(/^\+?[0-9 ().-]{4,30}$/, 'must be a phone number (digits, spaces, dashes, dots and parentheses, optionally starting with +)');
 const personName = stringParam(100);
 const fileId = z.string().min(1).max(100);
@@ -54,7 +57,13 @@ const documentSides = z.strictObject({ back: fileId.optional(), front: fileId.op
 const files = z.strictObject({ files: z.array(fileId).max(10).optional() });
 const percentOwnership = emptyable(
   z
-    .union([z.number(), z.string().regex(/^\d+(\.\d+)?$/, 'must be a number').transform(Number)])
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d+(\.\d+)?$/, 'must be a number')
+        .transform(Number),
+    ])
     .pipe(z.number().min(0, 'must be between 0 and 100').max(100, 'must be between 0 and 100')),
 );
 
@@ -84,12 +93,40 @@ const identityFields = {
   verification: z.strictObject({ additional_document: documentSides.optional(), document: documentSides.optional() }).optional(),
 };
 
-const ethnicities = ['cuban', 'hispanic_or_latino', 'mexican', 'not_hispanic_or_latino', 'other_hispanic_or_latino', 'prefer_not_to_answer', 'puerto_rican'] as const;
+const ethnicities = [
+  'cuban',
+  'hispanic_or_latino',
+  'mexican',
+  'not_hispanic_or_latino',
+  'other_hispanic_or_latino',
+  'prefer_not_to_answer',
+  'puerto_rican',
+] as const;
 const races = [
-  'african_american', 'american_indian_or_alaska_native', 'asian', 'asian_indian', 'black_or_african_american', 'chinese', 'ethiopian',
-  'filipino', 'guamanian_or_chamorro', 'haitian', 'jamaican', 'japanese', 'korean', 'native_hawaiian',
-  'native_hawaiian_or_other_pacific_islander', 'nigerian', 'other_asian', 'other_black_or_african_american', 'other_pacific_islander',
-  'prefer_not_to_answer', 'samoan', 'somali', 'vietnamese', 'white',
+  'african_american',
+  'american_indian_or_alaska_native',
+  'asian',
+  'asian_indian',
+  'black_or_african_american',
+  'chinese',
+  'ethiopian',
+  'filipino',
+  'guamanian_or_chamorro',
+  'haitian',
+  'jamaican',
+  'japanese',
+  'korean',
+  'native_hawaiian',
+  'native_hawaiian_or_other_pacific_islander',
+  'nigerian',
+  'other_asian',
+  'other_black_or_african_american',
+  'other_pacific_islander',
+  'prefer_not_to_answer',
+  'samoan',
+  'somali',
+  'vietnamese',
+  'white',
 ] as const;
 
 /** `person` (SDK type `TokenCreateParams.Person`). */
@@ -97,9 +134,7 @@ export const personParams = z.strictObject({
   ...identityFields,
   additional_tos_acceptances: z
     .strictObject({
-      account: z
-        .strictObject({ date: unixTime.optional(), ip: ipAddress.optional(), user_agent: emptyable(stringParam(500)).optional() })
-        .optional(),
+      account: z.strictObject({ date: unixTime.optional(), ip: ipAddress.optional(), user_agent: emptyable(stringParam(500)).optional() }).optional(),
     })
     .optional(),
   documents: z.strictObject({ company_authorization: files.optional(), passport: files.optional(), visa: files.optional() }).optional(),
@@ -118,7 +153,9 @@ export const personParams = z.strictObject({
     .optional(),
   us_cfpb_data: z
     .strictObject({
-      ethnicity_details: z.strictObject({ ethnicity: z.array(z.enum(ethnicities)).max(ethnicities.length).optional(), ethnicity_other: stringParam(200).optional() }).optional(),
+      ethnicity_details: z
+        .strictObject({ ethnicity: z.array(z.enum(ethnicities)).max(ethnicities.length).optional(), ethnicity_other: stringParam(200).optional() })
+        .optional(),
       race_details: z.strictObject({ race: z.array(z.enum(races)).max(races.length).optional(), race_other: stringParam(200).optional() }).optional(),
       self_identified_gender: stringParam(200).optional(),
     })
@@ -140,11 +177,29 @@ export const individualParams = z.strictObject({
 });
 
 const structures = [
-  'free_zone_establishment', 'free_zone_llc', 'government_instrumentality', 'governmental_unit', 'incorporated_non_profit',
-  'incorporated_partnership', 'limited_liability_partnership', 'llc', 'multi_member_llc', 'private_company', 'private_corporation',
-  'private_partnership', 'public_company', 'public_corporation', 'public_partnership', 'registered_charity', 'single_member_llc',
-  'sole_establishment', 'sole_proprietorship', 'tax_exempt_government_instrumentality', 'unincorporated_association',
-  'unincorporated_non_profit', 'unincorporated_partnership',
+  'free_zone_establishment',
+  'free_zone_llc',
+  'government_instrumentality',
+  'governmental_unit',
+  'incorporated_non_profit',
+  'incorporated_partnership',
+  'limited_liability_partnership',
+  'llc',
+  'multi_member_llc',
+  'private_company',
+  'private_corporation',
+  'private_partnership',
+  'public_company',
+  'public_corporation',
+  'public_partnership',
+  'registered_charity',
+  'single_member_llc',
+  'sole_establishment',
+  'sole_proprietorship',
+  'tax_exempt_government_instrumentality',
+  'unincorporated_association',
+  'unincorporated_non_profit',
+  'unincorporated_partnership',
 ] as const;
 
 /** `account.company` (SDK type `TokenCreateParams.Account.Company`). */

@@ -57,7 +57,12 @@ function checkCard(card: CardParams, livemode: boolean, now: number) {
     );
   }
   if (livemode && testCard) {
-    throw new CardError('Your card was declined. Your request was in live mode, but used a known test card.', 'card_declined', 'card[number]', 'live_mode_test_card');
+    throw new CardError(
+      'Your card was declined. Your request was in live mode, but used a known test card.',
+      'card_declined',
+      'card[number]',
+      'live_mode_test_card',
+    );
   }
   return { number, month, year, brand, testCard };
 }
@@ -177,5 +182,3 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
     },
   };
 }
-
-export type TokenService = ReturnType<typeof tokenService>;

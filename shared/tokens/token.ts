@@ -87,4 +87,3 @@ export interface TokenRepository {
    */
   consume<T extends ConsumableTokenType>(scope: Scope, id: string, type: T, now: number): Promise<ConsumeOutcome<T>>;
 }
-

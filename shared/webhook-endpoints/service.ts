@@ -29,12 +29,7 @@ const uniqueEvents = (events: string[]) => [...new Set(events)];
 
 /** The snapshot event of a change, with the endpoint rendered exactly as its GET renders it. */
 const change = (type: string, endpoint: WebhookEndpoint, before?: WebhookEndpoint) =>
-  snapshotInput(
-    type,
-    serializeWebhookEndpoint(endpoint),
-    `/v1/webhook_endpoints/${endpoint.id}`,
-    before ? serializeWebhookEndpoint(before) : undefined,
-  );
+  snapshotInput(type, serializeWebhookEndpoint(endpoint), `/v1/webhook_endpoints/${endpoint.id}`, before ? serializeWebhookEndpoint(before) : undefined);
 
 export function webhookEndpointService({ repository, events, maxEndpoints, egress, clock = Date.now }: WebhookEndpointServicePorts) {
   async function existing(scope: Scope, id: string): Promise<WebhookEndpoint> {
@@ -108,5 +103,3 @@ export function webhookEndpointService({ repository, events, maxEndpoints, egres
     },
   };
 }
-
-export type WebhookEndpointService = ReturnType<typeof webhookEndpointService>;

@@ -21,7 +21,5 @@ export interface WebhookEndpoint {
   version: number;
 }
 
-export type WebhookEndpointChanges = Partial<Pick<WebhookEndpoint, 'url' | 'enabledEvents' | 'description' | 'metadata' | 'status'>>;
-
 /** Storage port for v1 webhook endpoints. Every write also writes the change's outbox, atomically. */
 export type WebhookEndpointRepository = OwnedResourceStore<WebhookEndpoint>;

@@ -9,7 +9,16 @@ import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { accountLink } from '#shared/data/keys.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
 
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const linkTtlMinutes = Number(stack.env.ACCOUNT_LINK_TTL_MINUTES ?? 10);
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
 
@@ -54,7 +63,9 @@ async function expectAccessibleForm(page: Page): Promise<void> {
     .evaluateAll((elements) => elements.filter((element: any) => !element.getAttribute('autocomplete')).map((element: any) => element.id));
   expect(noAutocomplete).toEqual([]);
   // Groups of inputs are fieldsets named by their legend.
-  const unnamedGroups = await page.locator('fieldset').evaluateAll((elements) => elements.filter((element: any) => !element.querySelector(':scope > legend')?.textContent.trim()).length);
+  const unnamedGroups = await page
+    .locator('fieldset')
+    .evaluateAll((elements) => elements.filter((element: any) => !element.querySelector(':scope > legend')?.textContent.trim()).length);
   expect(unnamedGroups).toBe(0);
   const ids = await page.locator('[id]').evaluateAll((elements) => elements.map((element: any) => element.id as string));
   expect(new Set(ids).size).toBe(ids.length);
@@ -144,7 +155,9 @@ describe('account links: the hosted onboarding flow in a browser', () => {
   it('onboards an individual merchant through the form and makes card payments active; the link then only refreshes', async () => {
     // Given a merchant account that still owes its identity, terms and business profile
     const account = await merchantAccount(client);
-    expect(currentlyDue(account)).toEqual(expect.arrayContaining(['identity.individual.given_name', 'configuration.merchant.mcc', 'identity.attestations.terms_of_service.account']));
+    expect(currentlyDue(account)).toEqual(
+      expect.arrayContaining(['identity.individual.given_name', 'configuration.merchant.mcc', 'identity.attestations.terms_of_service.account']),
+    );
 
     // When the platform creates an onboarding link
     const link = await onboarding(account.id);
@@ -189,7 +202,11 @@ describe('account links: the hosted onboarding flow in a browser', () => {
     // Then the form comes back with an error summary linking to each invalid field
     expect(await page.title()).toBe('Error: Set up your account');
     const summary = page.getByRole('alert');
-    expect(await summary.locator('a').evaluateAll((links) => links.map((anchor: any) => anchor.getAttribute('href')))).toEqual(['#email', '#mcc', '#tos_accepted']);
+    expect(await summary.locator('a').evaluateAll((links) => links.map((anchor: any) => anchor.getAttribute('href')))).toEqual([
+      '#email',
+      '#mcc',
+      '#tos_accepted',
+    ]);
     expect(await page.getByLabel('Email address').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Legal first name').inputValue()).toBe('Ada');
     await expectAccessibleForm(page);
@@ -207,7 +224,12 @@ describe('account links: the hosted onboarding flow in a browser', () => {
     const after = await client.v2.core.accounts.retrieve(account.id, { include: ['requirements', 'configuration.merchant', 'identity'] });
     expect(currentlyDue(after)).toEqual([]);
     expect(after.configuration?.merchant?.capabilities?.card_payments?.status).toBe('active');
-    expect(after.identity?.individual).toMatchObject({ given_name: 'Ada', surname: 'Lovelace', email: 'ada@example.test', date_of_birth: { day: 10, month: 12, year: 1985 } });
+    expect(after.identity?.individual).toMatchObject({
+      given_name: 'Ada',
+      surname: 'Lovelace',
+      email: 'ada@example.test',
+      date_of_birth: { day: 10, month: 12, year: 1985 },
+    });
     expect(after.identity?.attestations?.terms_of_service?.account).toMatchObject({ ip: '127.0.0.1', user_agent: expect.stringContaining('Chrome') });
 
     // When the same link is opened again, it sends the user to refresh_url
@@ -286,9 +308,16 @@ describe('account links: the hosted onboarding flow in a browser', () => {
     // When an update link for eventually due fields is used
     const update = await createLinkWithSdk(client, {
       account: account.id,
-      use_case: { type: 'account_update', account_update: { configurations: ['merchant'], refresh_url: `${site.url}/refresh`, collection_options: { fields: 'eventually_due' } } },
+      use_case: {
+        type: 'account_update',
+        account_update: { configurations: ['merchant'], refresh_url: `${site.url}/refresh`, collection_options: { fields: 'eventually_due' } },
+      },
     });
-    expect(update.use_case).toMatchObject({ type: 'account_update', account_onboarding: null, account_update: { return_url: null, collection_options: { fields: 'eventually_due', future_requirements: 'omit' } } });
+    expect(update.use_case).toMatchObject({
+      type: 'account_update',
+      account_onboarding: null,
+      account_update: { return_url: null, collection_options: { fields: 'eventually_due', future_requirements: 'omit' } },
+    });
     await page.goto(update.url);
     expect(await page.title()).toBe('Update your account details');
     await page.getByLabel('Type of number').selectOption('us_ssn');
@@ -320,7 +349,11 @@ describe('account links: the hosted pages over HTTP', () => {
   const hostedPath = () => new URL(link.url).pathname;
 
   it('answers an unknown or malformed link with a 404 page', async () => {
-    for (const path of ['/hosted/account_links/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', '/hosted/account_links/short', '/hosted/account_links/%3Cscript%3E']) {
+    for (const path of [
+      '/hosted/account_links/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      '/hosted/account_links/short',
+      '/hosted/account_links/%3Cscript%3E',
+    ]) {
       const response = await fetch(`${stack.baseUrl}${path}`, { redirect: 'manual' });
       expect(response.status).toBe(404);
       expect(response.headers.get('content-type')).toMatch(/^text\/html/);
@@ -333,20 +366,38 @@ describe('account links: the hosted pages over HTTP', () => {
     const account = await merchantAccount(client);
     const fresh = await createLinkWithSdk(client, {
       account: account.id,
-      use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'], refresh_url: 'https://platform.example/refresh', return_url: returnUrl } },
+      use_case: {
+        type: 'account_onboarding',
+        account_onboarding: { configurations: ['merchant'], refresh_url: 'https://platform.example/refresh', return_url: returnUrl },
+      },
     });
     const visit = await fetch(fresh.url, { redirect: 'manual' });
     expect(visit.status).toBe(200);
     const cookie = visit.headers.get('set-cookie')!.split(';')[0]!;
     const post = (form: Record<string, string>) =>
-      fetch(fresh.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: new URLSearchParams(form).toString() });
+      fetch(fresh.url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams(form).toString(),
+      });
     return { account, post };
   }
 
   const completeForm = {
-    given_name: 'Ada', surname: 'Lovelace', dob_day: '10', dob_month: '12', dob_year: '1985', email: 'ada@example.test',
-    home_line1: '12 Analytical Row', home_city: 'Springfield', home_postal_code: '62701', home_country: 'US',
-    mcc: '5734', business_url: 'https://ada.example.test', tos_accepted: 'yes',
+    given_name: 'Ada',
+    surname: 'Lovelace',
+    dob_day: '10',
+    dob_month: '12',
+    dob_year: '1985',
+    email: 'ada@example.test',
+    home_line1: '12 Analytical Row',
+    home_city: 'Springfield',
+    home_postal_code: '62701',
+    home_country: 'US',
+    mcc: '5734',
+    business_url: 'https://ada.example.test',
+    tos_accepted: 'yes',
   };
 
   it('shows the account update limit on the page as a 429, and saves once the account is free', async () => {
@@ -391,7 +442,12 @@ describe('account links: the hosted pages over HTTP', () => {
 
   it('refuses a form post without the session the first visit opened', async () => {
     // Before the link was opened, and after someone else opened it, a post without its cookie goes to refresh_url
-    const before = await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'mcc=5734' });
+    const before = await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'mcc=5734',
+    });
     expect(before.status).toBe(303);
     expect(before.headers.get('location')).toBe('https://platform.example/refresh');
 
@@ -402,13 +458,23 @@ describe('account links: the hosted pages over HTTP', () => {
     expect(visit.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(visit.headers.get('referrer-policy')).toBe('no-referrer');
 
-    const stranger = await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'account_link_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, body: 'mcc=5734' });
+    const stranger = await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'account_link_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      body: 'mcc=5734',
+    });
     expect(stranger.status).toBe(303);
     expect(stranger.headers.get('location')).toBe('https://platform.example/refresh');
 
     // The session's owner gets the form back with what is wrong, as a 4xx page
     const session = cookie.split(';')[0]!;
-    const owner = await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session }, body: 'mcc=12345&given_name=%3Cb%3EAda' });
+    const owner = await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session },
+      body: 'mcc=12345&given_name=%3Cb%3EAda',
+    });
     expect(owner.status).toBe(400);
     const html = await owner.text();
     expect(html).toContain('role="alert"');
@@ -416,7 +482,12 @@ describe('account links: the hosted pages over HTTP', () => {
     expect(html).not.toContain('<b>Ada');
 
     // A body that is not a form is refused with a page, not a crash
-    const json = await fetch(link.url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json', cookie: session }, body: '{"mcc":"5734"}' });
+    const json = await fetch(link.url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/json', cookie: session },
+      body: '{"mcc":"5734"}',
+    });
     expect(json.status).toBe(415);
     expect(json.headers.get('content-type')).toMatch(/^text\/html/);
 
@@ -474,7 +545,10 @@ describe('POST /v2/core/account_links errors', () => {
       expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'configs_must_match_to_use_account_links' });
     }
     await expect(
-      createLinkWithSdk(client, { account: account.id, use_case: { type: 'account_update', account_update: { configurations: ['customer'], refresh_url: 'https://platform.example/refresh' } } }),
+      createLinkWithSdk(client, {
+        account: account.id,
+        use_case: { type: 'account_update', account_update: { configurations: ['customer'], refresh_url: 'https://platform.example/refresh' } },
+      }),
     ).rejects.toMatchObject({ statusCode: 400, code: 'configs_must_match_to_use_account_links' });
   });
 
@@ -512,27 +586,55 @@ describe('POST /v2/core/account_links errors', () => {
       [{ account: account.id }, 'parameter_missing', 'use_case'],
       [{ account: account.id, use_case: useCase(), expand: ['x'] }, 'parameter_unknown', 'expand'],
       [{ account: account.id, use_case: { ...useCase(), extra: true } }, 'parameter_unknown', 'use_case.extra'],
-      [{ account: account.id, use_case: { type: 'account_update', account_onboarding: useCase().account_onboarding } }, 'parameter_invalid', 'use_case.account_onboarding'],
+      [
+        { account: account.id, use_case: { type: 'account_update', account_onboarding: useCase().account_onboarding } },
+        'parameter_invalid',
+        'use_case.account_onboarding',
+      ],
       [{ account: account.id, use_case: { type: 'account_update' } }, 'parameter_missing', 'use_case.account_update'],
       [{ account: account.id, use_case: { type: 'account_closing', account_closing: {} } }, 'parameter_invalid', 'use_case.type'],
       [{ account: account.id, use_case: useCase([]) }, 'parameter_invalid', 'use_case.account_onboarding.configurations'],
       [{ account: account.id, use_case: useCase(['merchant', 'banker']) }, 'parameter_invalid', 'use_case.account_onboarding.configurations.1'],
-      [{ account: account.id, use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'] } } }, 'parameter_missing', 'use_case.account_onboarding.refresh_url'],
-      [{ account: account.id, use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'], refresh_url: 'javascript:alert(1)' } } }, 'parameter_invalid', 'use_case.account_onboarding.refresh_url'],
       [
-        { account: account.id, use_case: { type: 'account_onboarding', account_onboarding: { ...useCase().account_onboarding, collection_options: { fields: 'all' } } } },
+        { account: account.id, use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'] } } },
+        'parameter_missing',
+        'use_case.account_onboarding.refresh_url',
+      ],
+      [
+        {
+          account: account.id,
+          use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'], refresh_url: 'javascript:alert(1)' } },
+        },
+        'parameter_invalid',
+        'use_case.account_onboarding.refresh_url',
+      ],
+      [
+        {
+          account: account.id,
+          use_case: { type: 'account_onboarding', account_onboarding: { ...useCase().account_onboarding, collection_options: { fields: 'all' } } },
+        },
         'parameter_invalid',
         'use_case.account_onboarding.collection_options.fields',
       ],
       [
-        { account: account.id, use_case: { type: 'account_onboarding', account_onboarding: { ...useCase().account_onboarding, collection_options: { future_requirements: 'include', extra: 1 } } } },
+        {
+          account: account.id,
+          use_case: {
+            type: 'account_onboarding',
+            account_onboarding: { ...useCase().account_onboarding, collection_options: { future_requirements: 'include', extra: 1 } },
+          },
+        },
         'parameter_unknown',
         'use_case.account_onboarding.collection_options.extra',
       ],
     ];
     for (const [body, code, param] of cases) {
       const answer = await createLink(body);
-      expect({ status: answer.status, code: answer.body.error?.code, message: answer.body.error?.message }).toMatchObject({ status: 400, code, message: expect.stringContaining(param) });
+      expect({ status: answer.status, code: answer.body.error?.code, message: answer.body.error?.message }).toMatchObject({
+        status: 400,
+        code,
+        message: expect.stringContaining(param),
+      });
     }
   });
 });

@@ -37,11 +37,23 @@ describe('v2 accounts and persons through the official SDK', () => {
       display_name: 'Ada Shop',
       livemode: false,
       identity: null,
-      configuration: { merchant: { applied: true, capabilities: { card_payments: { status: 'restricted', status_details: [{ code: 'requirements_past_due', resolution: 'provide_info' }] } } } },
+      configuration: {
+        merchant: {
+          applied: true,
+          capabilities: { card_payments: { status: 'restricted', status_details: [{ code: 'requirements_past_due', resolution: 'provide_info' }] } },
+        },
+      },
     });
     expect(account.id).toMatch(/^acct_/);
     const due = account.requirements!.entries!.map((entry) => entry.description);
-    expect(due).toEqual(expect.arrayContaining(['identity.individual.given_name', 'identity.individual.surname', 'configuration.merchant.mcc', 'identity.attestations.terms_of_service.account']));
+    expect(due).toEqual(
+      expect.arrayContaining([
+        'identity.individual.given_name',
+        'identity.individual.surname',
+        'configuration.merchant.mcc',
+        'identity.attestations.terms_of_service.account',
+      ]),
+    );
     expect(due).not.toContain('identity.country');
     expect(account.requirements!.summary).toEqual({ minimum_deadline: { status: 'currently_due' } });
 
@@ -63,12 +75,20 @@ describe('v2 accounts and persons through the official SDK', () => {
     });
     expect(updated.requirements!.entries).toEqual([]);
     expect(updated.configuration!.merchant!.capabilities!.card_payments).toEqual({ status: 'active', status_details: [] });
-    expect(updated.identity!.individual).toMatchObject({ given_name: 'Ada', object: 'v2.core.account_person', account: account.id, id_numbers: [{ type: 'us_ssn' }] });
+    expect(updated.identity!.individual).toMatchObject({
+      given_name: 'Ada',
+      object: 'v2.core.account_person',
+      account: account.id,
+      id_numbers: [{ type: 'us_ssn' }],
+    });
     expect(JSON.stringify(updated)).not.toContain('000000000');
     expect(updated.future_requirements!.entries!.map((entry) => entry.description)).toEqual(['identity.individual.nationalities']);
 
     const retrieved = await client.v2.core.accounts.retrieve(account.id, { include: ['defaults'] });
-    expect(retrieved.defaults).toMatchObject({ profile: { business_url: 'https://shop.example.test' }, responsibilities: { requirements_collector: 'service' } });
+    expect(retrieved.defaults).toMatchObject({
+      profile: { business_url: 'https://shop.example.test' },
+      responsibilities: { requirements_collector: 'service' },
+    });
     expect(retrieved.requirements).toBeNull();
   });
 
@@ -102,9 +122,18 @@ describe('v2 accounts and persons through the official SDK', () => {
       id_numbers: [{ type: 'gb_nino', value: 'QQ123456C' }],
       metadata: { role: 'cto' },
     });
-    expect(person).toMatchObject({ object: 'v2.core.account_person', account: account.id, given_name: 'Grace', metadata: { role: 'cto' }, id_numbers: [{ type: 'gb_nino' }] });
+    expect(person).toMatchObject({
+      object: 'v2.core.account_person',
+      account: account.id,
+      given_name: 'Grace',
+      metadata: { role: 'cto' },
+      id_numbers: [{ type: 'gb_nino' }],
+    });
     expect(person.id).toMatch(/^person_/);
-    const updated = await client.v2.core.accounts.persons.update(account.id, person.id, { email: 'grace@example.test', metadata: { role: null } as unknown as Record<string, string> });
+    const updated = await client.v2.core.accounts.persons.update(account.id, person.id, {
+      email: 'grace@example.test',
+      metadata: { role: null } as unknown as Record<string, string>,
+    });
     expect(updated).toMatchObject({ email: 'grace@example.test', metadata: {} });
     expect(await client.v2.core.accounts.persons.retrieve(account.id, person.id)).toMatchObject({ email: 'grace@example.test' });
     const second = await client.v2.core.accounts.persons.create(account.id, { given_name: 'Katherine' });
@@ -135,9 +164,15 @@ describe('v2 accounts and persons through the official SDK', () => {
       ],
       webhook_endpoint: { url: `${receiver.url}?accounts` },
     });
-    const account = await client.v2.core.accounts.create({ identity: { country: 'US', entity_type: 'company' }, configuration: { merchant: { capabilities: { card_payments: { requested: true } } } } });
+    const account = await client.v2.core.accounts.create({
+      identity: { country: 'US', entity_type: 'company' },
+      configuration: { merchant: { capabilities: { card_payments: { requested: true } } } },
+    });
     await client.v2.core.accounts.update(account.id, {
-      identity: { business_details: { registered_name: 'Acme', address: { line1: '1 Main', city: 'Town', country: 'US' } }, attestations: { terms_of_service: { account: { date: '2026-01-01T00:00:00Z', ip: '10.0.0.1' } } } },
+      identity: {
+        business_details: { registered_name: 'Acme', address: { line1: '1 Main', city: 'Town', country: 'US' } },
+        attestations: { terms_of_service: { account: { date: '2026-01-01T00:00:00Z', ip: '10.0.0.1' } } },
+      },
       configuration: { merchant: { mcc: '5734' } },
       defaults: { profile: { business_url: 'https://acme.example.test' } },
     });
@@ -163,12 +198,24 @@ describe('v2 accounts and persons through the official SDK', () => {
     expect(thin.map((event) => event.type).sort()).toEqual([...types].sort());
     const fetch = async (type: string) => client.v2.core.events.retrieve(thin.find((event) => event.type === type)!.id) as Promise<any>;
 
-    expect(await fetch('v2.core.account.created')).toMatchObject({ related_object: { id: account.id, type: 'v2.core.account', url: `/v2/core/accounts/${account.id}` }, changes: { before: null, after: { id: account.id } } });
-    expect(await fetch('v2.core.account[identity].updated')).toMatchObject({ changes: { before: { identity: { entity_type: 'company' } }, after: { identity: { business_details: { registered_name: 'Acme' } } } } });
+    expect(await fetch('v2.core.account.created')).toMatchObject({
+      related_object: { id: account.id, type: 'v2.core.account', url: `/v2/core/accounts/${account.id}` },
+      changes: { before: null, after: { id: account.id } },
+    });
+    expect(await fetch('v2.core.account[identity].updated')).toMatchObject({
+      changes: { before: { identity: { entity_type: 'company' } }, after: { identity: { business_details: { registered_name: 'Acme' } } } },
+    });
     expect(await fetch('v2.core.account[configuration.merchant].capability_status_updated')).toMatchObject({ data: { updated_capability: 'card_payments' } });
     expect(await fetch('v2.core.account.closed')).toMatchObject({ changes: { before: { closed: false }, after: { closed: true } } });
-    expect(await fetch('v2.core.account_person.created')).toMatchObject({ related_object: { id: person.id, type: 'v2.core.account_person' }, data: { account_id: account.id }, changes: { before: null, after: { given_name: 'Wile' } } });
-    expect(await fetch('v2.core.account_person.updated')).toMatchObject({ data: { account_id: account.id }, changes: { before: { surname: null }, after: { surname: 'Coyote' } } });
+    expect(await fetch('v2.core.account_person.created')).toMatchObject({
+      related_object: { id: person.id, type: 'v2.core.account_person' },
+      data: { account_id: account.id },
+      changes: { before: null, after: { given_name: 'Wile' } },
+    });
+    expect(await fetch('v2.core.account_person.updated')).toMatchObject({
+      data: { account_id: account.id },
+      changes: { before: { surname: null }, after: { surname: 'Coyote' } },
+    });
     expect(await fetch('v2.core.account_person.deleted')).toMatchObject({ data: { account_id: account.id }, changes: { after: null } });
   });
 
@@ -189,7 +236,10 @@ describe('v2 accounts and persons through the official SDK', () => {
     const unknownField = await api('POST', '/v2/core/accounts', { key: secretKey, json: { identity: { country: 'US', nickname: 'x' } } });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body.error.message).toContain('nickname');
-    const badCapability = await api('POST', '/v2/core/accounts', { key: secretKey, json: { configuration: { merchant: { capabilities: { teleport_payments: { requested: true } } } } } });
+    const badCapability = await api('POST', '/v2/core/accounts', {
+      key: secretKey,
+      json: { configuration: { merchant: { capabilities: { teleport_payments: { requested: true } } } } },
+    });
     expect(badCapability.status).toBe(400);
   });
 
@@ -227,8 +277,14 @@ describe('v2 accounts and persons through the official SDK', () => {
 
     // And a flood of the stranger's updates leaves every one of the owner's concurrent updates through
     const [flood, own] = await Promise.all([
-      Promise.all(Array.from({ length: 30 }, () => api('POST', `/v2/core/accounts/${account.id}`, { key: stranger.secret_key, json: { metadata: { x: 'y' } } }))),
-      Promise.all(Array.from({ length: updateConcurrency }, (_, i) => api('POST', `/v2/core/accounts/${account.id}`, { key: secretKey, json: { metadata: { [`own${i}`]: 'v' } } }))),
+      Promise.all(
+        Array.from({ length: 30 }, () => api('POST', `/v2/core/accounts/${account.id}`, { key: stranger.secret_key, json: { metadata: { x: 'y' } } })),
+      ),
+      Promise.all(
+        Array.from({ length: updateConcurrency }, (_, i) =>
+          api('POST', `/v2/core/accounts/${account.id}`, { key: secretKey, json: { metadata: { [`own${i}`]: 'v' } } }),
+        ),
+      ),
     ]);
     expect(flood.every((answer) => answer.status === 404)).toBe(true);
     expect(own.map((answer) => answer.status)).toEqual(Array(updateConcurrency).fill(200));
@@ -266,7 +322,11 @@ describe('acting as a connected account (Service-Context)', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(received.every((request) => request.path === '/hook?accounts')).toBe(true);
       expect(received).toHaveLength(2);
-      const notification = client.parseEventNotification(received[0]!.body, received[0]!.headers['service-signature'] as string, accounts.webhook_endpoint!.signing_secret!);
+      const notification = client.parseEventNotification(
+        received[0]!.body,
+        received[0]!.headers['service-signature'] as string,
+        accounts.webhook_endpoint!.signing_secret!,
+      );
       expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'v1.customer.created', context: connected.id });
       const event = await notification.fetchEvent();
       expect(event).toMatchObject({ type: 'v1.customer.created', context: connected.id });
@@ -290,7 +350,13 @@ describe('single-use tokens on accounts and persons', () => {
     const accountToken = await publishable.tokens.create({
       account: {
         business_type: 'individual',
-        individual: { first_name: 'Ada', last_name: 'Lovelace', dob: { day: 10, month: 12, year: 1985 }, address: { line1: '1 Main', city: 'Town', country: 'US' }, id_number: '000000000' },
+        individual: {
+          first_name: 'Ada',
+          last_name: 'Lovelace',
+          dob: { day: 10, month: 12, year: 1985 },
+          address: { line1: '1 Main', city: 'Town', country: 'US' },
+          id_number: '000000000',
+        },
         tos_shown_and_accepted: true,
       },
     });
@@ -305,10 +371,15 @@ describe('single-use tokens on accounts and persons', () => {
     expect((await client.tokens.retrieve(accountToken.id)).used).toBe(true);
     await expect(client.v2.core.accounts.create({ account_token: accountToken.id })).rejects.toMatchObject({ statusCode: 400, code: 'token_already_used' });
 
-    const personToken = await client.tokens.create({ person: { first_name: 'Grace', last_name: 'Hopper', relationship: { owner: true, percent_ownership: 40 } } });
+    const personToken = await client.tokens.create({
+      person: { first_name: 'Grace', last_name: 'Hopper', relationship: { owner: true, percent_ownership: 40 } },
+    });
     const person = await client.v2.core.accounts.persons.create(account.id, { person_token: personToken.id, email: 'grace@example.test' });
     expect(person).toMatchObject({ given_name: 'Grace', surname: 'Hopper', email: 'grace@example.test', relationship: { owner: true } });
-    await expect(client.v2.core.accounts.persons.create(account.id, { person_token: accountToken.id })).rejects.toMatchObject({ statusCode: 400, code: 'parameter_invalid' });
+    await expect(client.v2.core.accounts.persons.create(account.id, { person_token: accountToken.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameter_invalid',
+    });
     await expect(client.v2.core.accounts.create({ account_token: 'tok_missing' })).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing' });
   });
 

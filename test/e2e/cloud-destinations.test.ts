@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
@@ -53,7 +53,12 @@ describe('cloudone EventBridge destinations', () => {
       const entries = await entriesFrom(sourceName);
       return entries.length > 0 ? entries : undefined;
     });
-    expect(entry).toMatchObject({ eventBusName: busName, source: sourceName, detailType: 'v2.core.event_destination.ping', detail: { id: ping.id, object: 'v2.core.event' } });
+    expect(entry).toMatchObject({
+      eventBusName: busName,
+      source: sourceName,
+      detailType: 'v2.core.event_destination.ping',
+      detail: { id: ping.id, object: 'v2.core.event' },
+    });
     await eventually(async () => {
       const current = (await client.v2.core.eventDestinations.retrieve(destination.id)) as unknown as Record<string, any>;
       return current.cloudone_eventbridge.cloudone_event_source_status === 'active' ? current : undefined;
@@ -80,7 +85,13 @@ describe('cloudone EventBridge destinations', () => {
     const platform = await newPlatform();
     const answer = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
-      json: { name: 'x', type: 'cloudone_eventbridge', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], cloudone_eventbridge: { cloudone_account_id: 'abc', cloudone_region: 'us-east-1' } },
+      json: {
+        name: 'x',
+        type: 'cloudone_eventbridge',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        cloudone_eventbridge: { cloudone_account_id: 'abc', cloudone_region: 'us-east-1' },
+      },
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error.message).toContain('cloudone_eventbridge.cloudone_account_id');
@@ -116,7 +127,11 @@ describe('cloudtwo Event Grid destinations', () => {
 
   it('delivers CloudEvents to the partner topic, activates it, and disables the destination once the topic is gone', async () => {
     // Given an authorized platform and a destination
-    await dynamoCloudtwoAuthorizationStore(stackTable()).put(platform.account, { subscriptionId: 'sub-9', resourceGroupName: 'rg', expiresAt: Date.now() + 60_000 });
+    await dynamoCloudtwoAuthorizationStore(stackTable()).put(platform.account, {
+      subscriptionId: 'sub-9',
+      resourceGroupName: 'rg',
+      expiresAt: Date.now() + 60_000,
+    });
     const created = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
       json: body({ cloudtwo_region: 'westeurope', cloudtwo_resource_group_name: 'rg', cloudtwo_subscription_id: 'sub-9' }),

@@ -59,7 +59,9 @@ describe('concurrency invariants', () => {
 
   it('loses none of 30 parallel updates of one account', async () => {
     const account = await sdk(platform.secret_key).v2.core.accounts.create({ display_name: 'busy' });
-    const answers = await all(30, (i) => persistently('POST', `/v2/core/accounts/${account.id}`, { key: platform.secret_key, json: { metadata: { [`k${i}`]: String(i) } } }));
+    const answers = await all(30, (i) =>
+      persistently('POST', `/v2/core/accounts/${account.id}`, { key: platform.secret_key, json: { metadata: { [`k${i}`]: String(i) } } }),
+    );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
     const final = await sdk(platform.secret_key).v2.core.accounts.retrieve(account.id);
@@ -67,7 +69,9 @@ describe('concurrency invariants', () => {
   });
 
   it('lets one of 20 parallel uses of a token win; the others are told it was used', async () => {
-    const token = await sdk(platform.publishable_key).tokens.create({ account: { business_type: 'company', company: { name: 'Once Ltd' }, tos_shown_and_accepted: true } });
+    const token = await sdk(platform.publishable_key).tokens.create({
+      account: { business_type: 'company', company: { name: 'Once Ltd' }, tos_shown_and_accepted: true },
+    });
     const answers = await all(20, () => api('POST', '/v2/core/accounts', { key: platform.secret_key, json: { account_token: token.id } }));
 
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { newPlatform, sdk } from '../support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -70,7 +70,10 @@ describe('v1 customers through the official SDK', () => {
     const thin = requests.find((request) => request.path === '/hook?thin')!;
     const event = client.webhooks.constructEvent(snapshot.body, snapshot.headers['service-signature'] as string, endpoint.secret!);
     expect(event).toMatchObject({ type: 'customer.created', data: { object: { id: customer.id, name: 'Evented' } } });
-    expect(JSON.parse(thin.body)).toMatchObject({ type: 'v1.customer.created', related_object: { id: customer.id, type: 'customer', url: `/v1/customers/${customer.id}` } });
+    expect(JSON.parse(thin.body)).toMatchObject({
+      type: 'v1.customer.created',
+      related_object: { id: customer.id, type: 'customer', url: `/v1/customers/${customer.id}` },
+    });
     const fetched = await client.v2.core.events.retrieve(JSON.parse(thin.body).id);
     expect(fetched).toMatchObject({ snapshot_event: event.id });
   });

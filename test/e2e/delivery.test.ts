@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk } from '../support/stack.ts';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -135,7 +135,7 @@ describe('delivery to webhook destinations and v1 endpoints', () => {
 });
 
 describe('snapshot destinations and platform isolation', () => {
-  it('renders snapshot events as the destination\'s snapshot_api_version, signed with its secret', async () => {
+  it("renders snapshot events as the destination's snapshot_api_version, signed with its secret", async () => {
     const own = sdk((await newPlatform()).secret_key);
     const hooks = await startWebhookReceiver();
     try {
@@ -160,7 +160,7 @@ describe('snapshot destinations and platform isolation', () => {
     }
   });
 
-  it('never delivers one platform\'s events to another platform\'s endpoints', async () => {
+  it("never delivers one platform's events to another platform's endpoints", async () => {
     const hooks = await startWebhookReceiver();
     try {
       const mine = sdk((await newPlatform()).secret_key);
@@ -214,7 +214,13 @@ describe('v1 and v2 event retrieval', () => {
     expect(before.data.map((event) => event.type)).toEqual(['webhook_endpoint.created']);
     expect(after.data.map((event) => event.type)).toEqual(['webhook_endpoint.updated']);
 
-    const destination = await own.v2.core.eventDestinations.create({ name: 't', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/t' } });
+    const destination = await own.v2.core.eventDestinations.create({
+      name: 't',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: 'http://127.0.0.1:9/t' },
+    });
     const ping = await own.v2.core.eventDestinations.ping(destination.id);
     const listed = await own.v2.core.events.list({ created: { gte: ping.created } } as never);
     const none = await own.v2.core.events.list({ created: { gt: ping.created } } as never);
@@ -224,9 +230,25 @@ describe('v1 and v2 event retrieval', () => {
 
   it('lists thin events by type and related object', async () => {
     const own = sdk((await newPlatform()).secret_key);
-    const a = await own.v2.core.eventDestinations.create({ name: 'a', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/a' } });
-    const b = await own.v2.core.eventDestinations.create({ name: 'b', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: 'http://127.0.0.1:9/b' } });
-    const pings = [await own.v2.core.eventDestinations.ping(a.id), await own.v2.core.eventDestinations.ping(b.id), await own.v2.core.eventDestinations.ping(a.id)];
+    const a = await own.v2.core.eventDestinations.create({
+      name: 'a',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: 'http://127.0.0.1:9/a' },
+    });
+    const b = await own.v2.core.eventDestinations.create({
+      name: 'b',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: 'http://127.0.0.1:9/b' },
+    });
+    const pings = [
+      await own.v2.core.eventDestinations.ping(a.id),
+      await own.v2.core.eventDestinations.ping(b.id),
+      await own.v2.core.eventDestinations.ping(a.id),
+    ];
 
     const ofA = [];
     for await (const event of own.v2.core.events.list({ object_id: a.id, limit: 1 })) ofA.push(event.id);

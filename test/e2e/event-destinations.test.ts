@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, stack } from '../support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -27,7 +27,11 @@ describe('v2 event destinations through the official SDK', () => {
     } as Stripe.V2.Core.EventDestinationCreateParams);
 
   it('creates an enabled webhook destination that shows its secret only when asked, on create', async () => {
-    const created = await webhookDestination({ include: ['webhook_endpoint.signing_secret', 'webhook_endpoint.url'], events_from: ['@self'], metadata: { a: '1' } });
+    const created = await webhookDestination({
+      include: ['webhook_endpoint.signing_secret', 'webhook_endpoint.url'],
+      events_from: ['@self'],
+      metadata: { a: '1' },
+    });
 
     expect(created).toMatchObject({
       object: 'v2.core.event_destination',
@@ -61,14 +65,22 @@ describe('v2 event destinations through the official SDK', () => {
   it('updates, disables with reason user, enables, and deletes', async () => {
     const created = await webhookDestination();
 
-    const updated = await client.v2.core.eventDestinations.update(created.id, { name: 'renamed', description: 'd', metadata: { k: 'v' }, include: ['webhook_endpoint.url'] });
+    const updated = await client.v2.core.eventDestinations.update(created.id, {
+      name: 'renamed',
+      description: 'd',
+      metadata: { k: 'v' },
+      include: ['webhook_endpoint.url'],
+    });
     const disabled = await client.v2.core.eventDestinations.disable(created.id);
     const enabled = await client.v2.core.eventDestinations.enable(created.id);
     await client.v2.core.eventDestinations.ping(created.id);
     const deleted = await client.v2.core.eventDestinations.del(created.id);
     // A ping right after the delete finds no destination: pings may act on a copy read in the last second,
     // but a write by this stack forgets that copy.
-    const pingAfterDelete = await client.v2.core.eventDestinations.ping(created.id).then(() => undefined, (e: unknown) => e);
+    const pingAfterDelete = await client.v2.core.eventDestinations.ping(created.id).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
 
     expect(updated).toMatchObject({ name: 'renamed', description: 'd', metadata: { k: 'v' }, webhook_endpoint: { url: receiver.url } });
     expect(disabled).toMatchObject({ status: 'disabled', status_details: { disabled: { reason: 'user' } } });
@@ -88,7 +100,10 @@ describe('v2 event destinations through the official SDK', () => {
       () => client.v2.core.events.retrieve('evt_missing'),
     ];
     for (const call of calls) {
-      const error = await call().then(() => undefined, (e: unknown) => e);
+      const error = await call().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ statusCode: 404, code: 'not_found' });
     }
   });
@@ -99,12 +114,24 @@ describe('v2 event destinations through the official SDK', () => {
     const first = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
       headers: { 'idempotency-key': key },
-      json: { name: 'a', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } },
+      json: {
+        name: 'a',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      },
     });
     const second = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
       headers: { 'idempotency-key': key },
-      json: { name: 'b', type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } },
+      json: {
+        name: 'b',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      },
     });
     expect(first.status).toBe(200);
     expect(second.status).toBe(409);
@@ -114,7 +141,13 @@ describe('v2 event destinations through the official SDK', () => {
   it('lists with include and limit carried through next_page_url', async () => {
     const own = sdk((await newPlatform()).secret_key);
     for (let i = 0; i < 5; i++) {
-      await own.v2.core.eventDestinations.create({ name: `d${i}`, type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } });
+      await own.v2.core.eventDestinations.create({
+        name: `d${i}`,
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      });
     }
     const seen: Stripe.V2.Core.EventDestination[] = [];
     for await (const destination of own.v2.core.eventDestinations.list({ limit: 2, include: ['webhook_endpoint.url'] })) seen.push(destination);
@@ -127,13 +160,21 @@ describe('v2 event destinations through the official SDK', () => {
     const owner = await newPlatform();
     const own = sdk(owner.secret_key);
     for (let i = 0; i < 3; i++) {
-      await own.v2.core.eventDestinations.create({ name: `p${i}`, type: 'webhook_endpoint', event_payload: 'thin', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } });
+      await own.v2.core.eventDestinations.create({
+        name: `p${i}`,
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      });
     }
     const first = await api('GET', '/v2/core/event_destinations?limit=1', { key: owner.secret_key });
     const token = new URL(first.body.next_page_url, stack.baseUrl).searchParams.get('page')!;
     const [payload, mac] = token.split('.');
     const contents = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
-    const forgedPayload = Buffer.from(JSON.stringify({ ...contents, params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 } })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ ...contents, params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 } })).toString(
+      'base64url',
+    );
     // The shape the service once accepted: plain base64 JSON, no signature.
     const unsigned = Buffer.from(JSON.stringify({ limit: 10_000_000, include: ['webhook_endpoint.signing_secret'] })).toString('base64url');
     const stranger = await newPlatform();
@@ -168,11 +209,25 @@ describe('v2 event destinations through the official SDK', () => {
     });
     const versionOnThin = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
-      json: { name: 'x', type: 'webhook_endpoint', event_payload: 'thin', snapshot_api_version: '2026-10-28.endive', enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } },
+      json: {
+        name: 'x',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        snapshot_api_version: '2026-10-28.endive',
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      },
     });
     const badEventsFrom = await api('POST', '/v2/core/event_destinations', {
       key: platform.secret_key,
-      json: { name: 'x', type: 'webhook_endpoint', event_payload: 'thin', events_from: ['@everyone'], enabled_events: ['v2.core.event_destination.ping'], webhook_endpoint: { url: receiver.url } },
+      json: {
+        name: 'x',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        events_from: ['@everyone'],
+        enabled_events: ['v2.core.event_destination.ping'],
+        webhook_endpoint: { url: receiver.url },
+      },
     });
     for (const answer of [missingConfig, snapshotTypeOnThin, versionOnThin, badEventsFrom]) {
       expect(answer.status).toBe(400);

@@ -106,11 +106,23 @@ describe('the isolation matrix over the route table', () => {
       billing: { address: { line1: marker, city: 'San Francisco', state: 'CA', postal_code: '94111', country: 'US' } },
     });
     const card = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual', status: 'active', metadata: { marker } });
-    const authorization = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 1_000, merchant_data: { category: 'taxicabs_limousines' } });
+    const authorization = await client.testHelpers.issuing.authorizations.create({
+      card: card.id,
+      amount: 1_000,
+      merchant_data: { category: 'taxicabs_limousines' },
+    });
     const token = await client.tokens.create({ card: { number: '4242424242424242', exp_month: '8', exp_year: year, name: marker } });
     const meter = await client.billing.meters.create({ display_name: marker, event_name: 'isolation_calls', default_aggregation: { formula: 'sum' } });
-    await client.v2.billing.meterEvents.create({ event_name: 'isolation_calls', identifier: 'isolation-1', payload: { service_customer_id: customer.id, value: '1' } });
-    const adjustment = await client.v2.billing.meterEventAdjustments.create({ event_name: 'isolation_calls', type: 'cancel', cancel: { identifier: 'isolation-1' } });
+    await client.v2.billing.meterEvents.create({
+      event_name: 'isolation_calls',
+      identifier: 'isolation-1',
+      payload: { service_customer_id: customer.id, value: '1' },
+    });
+    const adjustment = await client.v2.billing.meterEventAdjustments.create({
+      event_name: 'isolation_calls',
+      type: 'cancel',
+      cancel: { identifier: 'isolation-1' },
+    });
     const product = await client.products.create({ name: marker });
     const price = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'usd', recurring: { interval: 'month' } });
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { marker } });
@@ -151,7 +163,9 @@ describe('the isolation matrix over the route table', () => {
   }, 120_000);
 
   it('has an owner object for every path parameter of every route (a new route needs one here)', () => {
-    const unmapped = addressed.flatMap((route) => [...route.path.matchAll(/\{(\w+)\}/g)].filter(([, param]) => !idFor(route, param!)).map(([, param]) => `${route.name} {${param}}`));
+    const unmapped = addressed.flatMap((route) =>
+      [...route.path.matchAll(/\{(\w+)\}/g)].filter(([, param]) => !idFor(route, param!)).map(([, param]) => `${route.name} {${param}}`),
+    );
     expect(unmapped).toEqual([]);
   });
 
@@ -159,14 +173,18 @@ describe('the isolation matrix over the route table', () => {
     const outcomes: string[] = [];
     for (const route of [...addressed, ...routes.filter((candidate) => candidate.name === 'createAccountLink')]) {
       const { path, options } = requestFor(route);
-      for (const [who, key] of [['stranger', stranger.secret_key], ['other mode', ownerLive.secret_key]] as const) {
+      for (const [who, key] of [
+        ['stranger', stranger.secret_key],
+        ['other mode', ownerLive.secret_key],
+      ] as const) {
         const answer = await call(route.method, path, { ...options, key });
         const text = JSON.stringify(answer.body);
         // Test helpers refuse live mode before they look anything up: that is a 4xx too, and says nothing.
         const allowed = who === 'other mode' && route.path.startsWith('/v1/test_helpers/') ? [400, 403, 404] : [404];
         if (!allowed.includes(answer.status)) outcomes.push(`${route.method} ${route.path} as ${who}: ${answer.status} ${text.slice(0, 200)}`);
         if (text.includes(marker)) outcomes.push(`${route.method} ${route.path} as ${who}: the owner's data in the answer`);
-        if (answer.status === 404 && !['resource_missing', 'not_found'].includes(answer.body.error?.code)) outcomes.push(`${route.method} ${route.path} as ${who}: code ${answer.body.error?.code}`);
+        if (answer.status === 404 && !['resource_missing', 'not_found'].includes(answer.body.error?.code))
+          outcomes.push(`${route.method} ${route.path} as ${who}: code ${answer.body.error?.code}`);
       }
     }
     expect(outcomes).toEqual([]);
@@ -177,7 +195,8 @@ describe('the isolation matrix over the route table', () => {
     for (const route of routes.filter((candidate) => !keyless(candidate) && candidate.name !== 'createToken' && candidate.name !== 'createMeterEventStream')) {
       const { path, options } = requestFor(route);
       const answer = await call(route.method, path, { ...options, key: owner.publishable_key });
-      if (answer.status !== 403 || answer.body.error?.code !== 'secret_key_required') outcomes.push(`${route.method} ${route.path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
+      if (answer.status !== 403 || answer.body.error?.code !== 'secret_key_required')
+        outcomes.push(`${route.method} ${route.path}: ${answer.status} ${JSON.stringify(answer.body).slice(0, 160)}`);
       if (JSON.stringify(answer.body).includes(marker)) outcomes.push(`${route.method} ${route.path}: the owner's data in the answer`);
     }
     expect(outcomes).toEqual([]);
@@ -215,4 +234,3 @@ describe('the isolation matrix over the route table', () => {
     }
   }, 60_000);
 });
-

@@ -9,21 +9,84 @@ const text = (value: { toString(): string } | null | undefined) => (value == nul
 
 /** Every field of the authorization object, as the spec and the reference list them. */
 const authorizationFields = [
-  'amount', 'amount_details', 'approved', 'authorization_method', 'balance_transactions', 'card', 'card_presence', 'cardholder',
-  'created', 'currency', 'fleet', 'fraud_challenges', 'fuel', 'id', 'livemode', 'merchant_amount', 'merchant_currency',
-  'merchant_data', 'metadata', 'network_data', 'object', 'pending_request', 'redaction', 'request_history', 'status', 'token',
-  'transactions', 'treasury', 'verification_data', 'verified_by_fraud_challenge', 'wallet',
+  'amount',
+  'amount_details',
+  'approved',
+  'authorization_method',
+  'balance_transactions',
+  'card',
+  'card_presence',
+  'cardholder',
+  'created',
+  'currency',
+  'fleet',
+  'fraud_challenges',
+  'fuel',
+  'id',
+  'livemode',
+  'merchant_amount',
+  'merchant_currency',
+  'merchant_data',
+  'metadata',
+  'network_data',
+  'object',
+  'pending_request',
+  'redaction',
+  'request_history',
+  'status',
+  'token',
+  'transactions',
+  'treasury',
+  'verification_data',
+  'verified_by_fraud_challenge',
+  'wallet',
 ];
 
 const cardFields = [
-  'brand', 'cancellation_reason', 'cardholder', 'created', 'currency', 'exp_month', 'exp_year', 'financial_account', 'id', 'last4',
-  'latest_fraud_warning', 'lifecycle_controls', 'livemode', 'metadata', 'object', 'personalization_design', 'replaced_by',
-  'replacement_for', 'replacement_reason', 'second_line', 'shipping', 'spending_controls', 'status', 'type', 'wallets',
+  'brand',
+  'cancellation_reason',
+  'cardholder',
+  'created',
+  'currency',
+  'exp_month',
+  'exp_year',
+  'financial_account',
+  'id',
+  'last4',
+  'latest_fraud_warning',
+  'lifecycle_controls',
+  'livemode',
+  'metadata',
+  'object',
+  'personalization_design',
+  'replaced_by',
+  'replacement_for',
+  'replacement_reason',
+  'second_line',
+  'shipping',
+  'spending_controls',
+  'status',
+  'type',
+  'wallets',
 ];
 
 const cardholderFields = [
-  'billing', 'company', 'created', 'email', 'id', 'individual', 'livemode', 'metadata', 'name', 'object', 'phone_number',
-  'preferred_locales', 'requirements', 'spending_controls', 'status', 'type',
+  'billing',
+  'company',
+  'created',
+  'email',
+  'id',
+  'individual',
+  'livemode',
+  'metadata',
+  'name',
+  'object',
+  'phone_number',
+  'preferred_locales',
+  'requirements',
+  'spending_controls',
+  'status',
+  'type',
 ];
 
 const sorted = (object: object) => Object.keys(object).sort();
@@ -66,7 +129,11 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     api('POST', `/v1/test_helpers/issuing/authorizations/${authorization}/finalize_amount`, { key: secretKey, form });
 
   it('creates, retrieves and lists cardholders and cards with every field of the reference', async () => {
-    const cardholder = await newCardholder({ phone_number: '+15555550123', metadata: { team: 'fleet' }, individual: { first_name: 'Jenny', last_name: 'Rosen' } });
+    const cardholder = await newCardholder({
+      phone_number: '+15555550123',
+      metadata: { team: 'fleet' },
+      individual: { first_name: 'Jenny', last_name: 'Rosen' },
+    });
     expect(cardholder.id).toMatch(/^ich_/);
     expect(sorted(cardholder)).toEqual(cardholderFields);
     expect(cardholder).toMatchObject({
@@ -87,7 +154,15 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     const card = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' });
     expect(card.id).toMatch(/^ic_/);
     expect(sorted(card)).toEqual(cardFields);
-    expect(card).toMatchObject({ object: 'issuing.card', brand: 'Visa', currency: 'usd', type: 'virtual', status: 'inactive', shipping: null, livemode: false });
+    expect(card).toMatchObject({
+      object: 'issuing.card',
+      brand: 'Visa',
+      currency: 'usd',
+      type: 'virtual',
+      status: 'inactive',
+      shipping: null,
+      livemode: false,
+    });
     expect(card.last4).toMatch(/^\d{4}$/);
     expect(card.exp_month).toBeGreaterThanOrEqual(1);
     expect(card.exp_month).toBeLessThanOrEqual(12);
@@ -120,8 +195,14 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       code: 'resource_missing',
       param: 'cardholder',
     });
-    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'plastic' })).rejects.toMatchObject({ statusCode: 400, param: 'type' });
-    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'dollars', type: 'virtual' })).rejects.toMatchObject({ statusCode: 400, param: 'currency' });
+    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'plastic' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'type',
+    });
+    await expect(client.issuing.cards.create({ cardholder: cardholder.id, currency: 'dollars', type: 'virtual' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'currency',
+    });
     await expect(client.issuing.cards.retrieve('ic_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
   });
 
@@ -145,7 +226,12 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       authorization_method: 'chip',
       card_presence: 'present',
       merchant_data: { category: 'automated_fuel_dispensers', category_code: '5542', name: 'Pump 4', city: 'Oakland', country: 'US', terminal_id: null },
-      verification_data: { address_line1_check: 'not_provided', cvc_check: 'not_provided', expiry_check: 'not_provided', address_postal_code_check: 'not_provided' },
+      verification_data: {
+        address_line1_check: 'not_provided',
+        cvc_check: 'not_provided',
+        expiry_check: 'not_provided',
+        address_postal_code_check: 'not_provided',
+      },
       fleet: null,
       fuel: null,
       pending_request: null,
@@ -179,24 +265,35 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     });
     expect(finalized).toMatchObject({ id: authorization.id, status: 'pending', amount: 4_250, merchant_amount: 4_250 });
     expect(finalized.fleet).toMatchObject({
-      cardholder_prompt_data: { alphanumeric_id: null, driver_id: 'D-17', odometer: 120_345, unspecified_id: 'ABC123', user_id: 'U-9', vehicle_number: 'TRK-42' },
+      cardholder_prompt_data: {
+        alphanumeric_id: null,
+        driver_id: 'D-17',
+        odometer: 120_345,
+        unspecified_id: 'ABC123',
+        user_id: 'U-9',
+        vehicle_number: 'TRK-42',
+      },
       purchase_type: 'fuel_and_non_fuel_purchase',
       service_type: 'self_service',
     });
     const breakdown = finalized.fleet!.reported_breakdown!;
-    expect([breakdown.fuel!.gross_amount_decimal, breakdown.non_fuel!.gross_amount_decimal, breakdown.tax!.local_amount_decimal, breakdown.tax!.national_amount_decimal].map(text)).toEqual([
-      '40.25',
-      '2.25',
-      '0.5',
-      '1.125',
-    ]);
-    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal), unit_cost_decimal: text(finalized.fuel!.unit_cost_decimal) }).toEqual({
-      industry_product_code: '001',
-      quantity_decimal: '10.123456789012',
-      type: 'unleaded_regular',
-      unit: 'us_gallon',
-      unit_cost_decimal: '397.6',
-    });
+    expect(
+      [
+        breakdown.fuel!.gross_amount_decimal,
+        breakdown.non_fuel!.gross_amount_decimal,
+        breakdown.tax!.local_amount_decimal,
+        breakdown.tax!.national_amount_decimal,
+      ].map(text),
+    ).toEqual(['40.25', '2.25', '0.5', '1.125']);
+    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal), unit_cost_decimal: text(finalized.fuel!.unit_cost_decimal) }).toEqual(
+      {
+        industry_product_code: '001',
+        quantity_decimal: '10.123456789012',
+        type: 'unleaded_regular',
+        unit: 'us_gallon',
+        unit_cost_decimal: '397.6',
+      },
+    );
     expect(finalized.request_history).toHaveLength(2);
     expect(finalized.request_history[1]).toMatchObject({ amount: 4_250, merchant_amount: 4_250, approved: true });
     expect(await client.issuing.authorizations.retrieve(authorization.id)).toEqual(finalized);
@@ -220,7 +317,10 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
   it('refuses a decimal with 13 decimal places, naming the field, and leaves the authorization as it was', async () => {
     const authorization = await fuelAuthorization(await activeCard());
     await expect(
-      client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, { final_amount: 5_000, fuel: { quantity_decimal: decimal('1.1234567890123') } }),
+      client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, {
+        final_amount: 5_000,
+        fuel: { quantity_decimal: decimal('1.1234567890123') },
+      }),
     ).rejects.toMatchObject({ statusCode: 400, code: 'parameter_invalid', param: 'fuel[quantity_decimal]' });
     expect(await client.issuing.authorizations.retrieve(authorization.id)).toMatchObject({ amount: 10_000, fuel: null, request_history: [{ amount: 10_000 }] });
 
@@ -304,8 +404,16 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       fleet: { cardholder_prompt_data: { odometer: 5_100 } },
     });
     expect(finalized).toMatchObject({ amount: 3_120, merchant_amount: 3_120 });
-    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal) }).toMatchObject({ type: 'other', unit: 'kilowatt_hour', quantity_decimal: '41.6' });
-    expect(finalized.fleet).toMatchObject({ service_type: 'self_service', purchase_type: null, cardholder_prompt_data: { vehicle_number: 'EV-7', odometer: 5_100, driver_id: null } });
+    expect({ ...finalized.fuel, quantity_decimal: text(finalized.fuel!.quantity_decimal) }).toMatchObject({
+      type: 'other',
+      unit: 'kilowatt_hour',
+      quantity_decimal: '41.6',
+    });
+    expect(finalized.fleet).toMatchObject({
+      service_type: 'self_service',
+      purchase_type: null,
+      cardholder_prompt_data: { vehicle_number: 'EV-7', odometer: 5_100, driver_id: null },
+    });
   });
 
   it('refuses to finalize an authorization that was not made on an estimated amount', async () => {
@@ -361,7 +469,11 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
 
     const partly = await helpers.reverse(held.id, { reverse_amount: 300 });
     expect(partly).toMatchObject({ status: 'pending', amount: 1_200, merchant_amount: 1_200 });
-    await expect(helpers.reverse(held.id, { reverse_amount: 5_000 })).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_large', param: 'reverse_amount' });
+    await expect(helpers.reverse(held.id, { reverse_amount: 5_000 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+      param: 'reverse_amount',
+    });
     const reversed = await helpers.reverse(held.id);
     expect(reversed).toMatchObject({ status: 'reversed', amount: 0, merchant_amount: 0 });
     expect(reversed.request_history.map((entry) => entry.amount)).toEqual([1_000, 500, 300, 1_200]);
@@ -375,7 +487,10 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     const multi = await helpers.create({ card: card.id, amount: 2_000 });
     const firstPart = await helpers.capture(multi.id, { capture_amount: 500, close_authorization: false });
     expect(firstPart).toMatchObject({ status: 'pending', amount: 1_500 });
-    await expect(helpers.capture(multi.id, { capture_amount: 1_600, close_authorization: false })).rejects.toMatchObject({ statusCode: 400, param: 'capture_amount' });
+    await expect(helpers.capture(multi.id, { capture_amount: 1_600, close_authorization: false })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'capture_amount',
+    });
     expect(await helpers.capture(multi.id, { capture_amount: 1_500 })).toMatchObject({ status: 'closed' });
 
     const expiring = await helpers.create({ card: card.id, amount: 700 });
@@ -388,7 +503,12 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     const cardholder = await newCardholder();
     const inactive = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual' });
     const declined = await fuelAuthorization(inactive, 3_000);
-    expect(declined).toMatchObject({ approved: false, status: 'closed', amount: 3_000, request_history: [{ approved: false, reason: 'card_inactive', authorization_code: null }] });
+    expect(declined).toMatchObject({
+      approved: false,
+      status: 'closed',
+      amount: 3_000,
+      request_history: [{ approved: false, reason: 'card_inactive', authorization_code: null }],
+    });
     await expect(client.testHelpers.issuing.authorizations.finalizeAmount(declined.id, { final_amount: 100 })).rejects.toMatchObject({
       statusCode: 400,
       code: 'authorization_amount_not_estimated',
@@ -420,7 +540,10 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     const expanded = await client.issuing.authorizations.retrieve(a.id, { expand: ['card', 'cardholder'] });
     expect(expanded.card).toEqual(await client.issuing.cards.retrieve(first.id));
     expect(expanded.cardholder).toEqual(first.cardholder);
-    expect((await client.issuing.authorizations.list({ card: first.id, expand: ['data.card'] })).data[0]!.card).toMatchObject({ id: first.id, object: 'issuing.card' });
+    expect((await client.issuing.authorizations.list({ card: first.id, expand: ['data.card'] })).data[0]!.card).toMatchObject({
+      id: first.id,
+      object: 'issuing.card',
+    });
 
     const badStatus = await api('GET', '/v1/issuing/authorizations?status=approved', { key: secretKey });
     expect(badStatus).toMatchObject({ status: 400, body: { error: { param: 'status' } } });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { meterEventSession } from '#shared/data/keys.ts';
@@ -74,7 +74,12 @@ describe('meter events through the official SDK', () => {
     ];
     for (const [body, status, code] of cases) {
       const answer = await create(body);
-      expect({ body, status: answer.status, code: answer.body.error?.code, type: answer.body.error?.type }).toEqual({ body, status, code, type: 'invalid_request_error' });
+      expect({ body, status: answer.status, code: answer.body.error?.code, type: answer.body.error?.type }).toEqual({
+        body,
+        status,
+        code,
+        type: 'invalid_request_error',
+      });
     }
 
     expect((await create({ event_name: 'api_calls', payload, identifier: 'twice' })).status).toBe(200);
@@ -86,7 +91,12 @@ describe('meter events through the official SDK', () => {
   it('turns away concurrent events for the same customer and meter with 409, counting every accepted one', async () => {
     const racer = await client.customers.create({ name: 'racer' });
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => api('POST', '/v2/billing/meter_events', { key, json: { event_name: 'api_calls', payload: { service_customer_id: racer.id, value: '1' }, identifier: `race-${i}` } })),
+      Array.from({ length: 40 }, (_, i) =>
+        api('POST', '/v2/billing/meter_events', {
+          key,
+          json: { event_name: 'api_calls', payload: { service_customer_id: racer.id, value: '1' }, identifier: `race-${i}` },
+        }),
+      ),
     );
     const accepted = answers.filter((answer) => answer.status === 200).length;
     const conflicts = answers.filter((answer) => answer.status === 409);
@@ -103,7 +113,10 @@ describe('meter events through the official SDK', () => {
     const customers = await Promise.all(Array.from({ length: 50 }, (_, i) => client.customers.create({ name: `parallel ${i}` })));
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        api('POST', '/v2/billing/meter_events', { key, json: { event_name: 'api_calls', payload: { service_customer_id: customers[i]!.id, value: '1' }, identifier: 'one-of-fifty' } }),
+        api('POST', '/v2/billing/meter_events', {
+          key,
+          json: { event_name: 'api_calls', payload: { service_customer_id: customers[i]!.id, value: '1' }, identifier: 'one-of-fifty' },
+        }),
       ),
     );
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
@@ -118,7 +131,14 @@ describe('meter events through the official SDK', () => {
 
     const adjustment = await client.v2.billing.meterEventAdjustments.create({ event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'cancel-me' } });
 
-    expect(adjustment).toMatchObject({ object: 'v2.billing.meter_event_adjustment', event_name: 'api_calls', type: 'cancel', status: 'pending', cancel: { identifier: 'cancel-me' }, livemode: false });
+    expect(adjustment).toMatchObject({
+      object: 'v2.billing.meter_event_adjustment',
+      event_name: 'api_calls',
+      type: 'cancel',
+      status: 'pending',
+      cancel: { identifier: 'cancel-me' },
+      livemode: false,
+    });
     expect(await eventually(async () => ((await total(meter.id, buyer.id)) === 10 ? 10 : undefined))).toBe(10);
     const completed = await eventually(async () => {
       const answer = await api('GET', `/v2/billing/meter_event_adjustments/${adjustment.id}`, { key });
@@ -126,7 +146,10 @@ describe('meter events through the official SDK', () => {
     });
     expect(completed.id).toBe(adjustment.id);
 
-    const again = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'cancel-me' } } });
+    const again = await api('POST', '/v2/billing/meter_event_adjustments', {
+      key,
+      json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'cancel-me' } },
+    });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('meter_event_already_cancelled');
   });
@@ -138,7 +161,10 @@ describe('meter events through the official SDK', () => {
     await Promise.all(
       buyers.map(async (buyer, b) => {
         for (let i = b; i < 1000; i += buyers.length) {
-          const answer = await api('POST', '/v2/billing/meter_events', { key, json: { event_name: 'api_calls', payload: { service_customer_id: buyer.id, value: String(value(i)) }, identifier: `bulk-${i}` } });
+          const answer = await api('POST', '/v2/billing/meter_events', {
+            key,
+            json: { event_name: 'api_calls', payload: { service_customer_id: buyer.id, value: String(value(i)) }, identifier: `bulk-${i}` },
+          });
           expect(answer.status).toBe(200);
         }
       }),
@@ -146,7 +172,10 @@ describe('meter events through the official SDK', () => {
     const cancelled = new Set(Array.from({ length: 100 }, (_, k) => k * 10 + 3));
     await Promise.all(
       [...cancelled].map(async (i) => {
-        const answer = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: `bulk-${i}` } } });
+        const answer = await api('POST', '/v2/billing/meter_event_adjustments', {
+          key,
+          json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: `bulk-${i}` } },
+        });
         expect(answer.status).toBe(200);
       }),
     );
@@ -160,7 +189,10 @@ describe('meter events through the official SDK', () => {
 
   it('refuses an adjustment whose configuration does not fit its type, or that names no recent event', async () => {
     const missing = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel' } });
-    const unknown = await api('POST', '/v2/billing/meter_event_adjustments', { key, json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'never-sent' } } });
+    const unknown = await api('POST', '/v2/billing/meter_event_adjustments', {
+      key,
+      json: { event_name: 'api_calls', type: 'cancel', cancel: { identifier: 'never-sent' } },
+    });
 
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_cancel_configuration' });
@@ -176,10 +208,16 @@ describe('meter events through the official SDK', () => {
 
     const streamClient = sdk(session.authentication_token);
     await streamClient.v2.billing.meterEventStream.create({
-      events: Array.from({ length: 100 }, (_, i) => ({ event_name: 'api_calls', payload: { service_customer_id: streamer.id, value: '2' }, identifier: `stream-${i}` })),
+      events: Array.from({ length: 100 }, (_, i) => ({
+        event_name: 'api_calls',
+        payload: { service_customer_id: streamer.id, value: '2' },
+        identifier: `stream-${i}`,
+      })),
     });
     // A repeated identifier in a later request is a duplicate: not counted again.
-    await streamClient.v2.billing.meterEventStream.create({ events: [{ event_name: 'api_calls', payload: { service_customer_id: streamer.id, value: '2' }, identifier: 'stream-0' }] });
+    await streamClient.v2.billing.meterEventStream.create({
+      events: [{ event_name: 'api_calls', payload: { service_customer_id: streamer.id, value: '2' }, identifier: 'stream-0' }],
+    });
 
     expect(await eventually(async () => ((await total(meter.id, streamer.id)) === 200 ? 200 : undefined))).toBe(200);
     const bad = await api('POST', '/v2/billing/meter_event_stream', { key: 'mes_tok_unknown', json: { events: [{ event_name: 'api_calls', payload: {} }] } });
@@ -187,7 +225,11 @@ describe('meter events through the official SDK', () => {
   });
 
   it('reports an event for an unknown customer in an error report naming the code and the identifier', async () => {
-    await client.v2.billing.meterEvents.create({ event_name: 'api_calls', payload: { service_customer_id: 'cus_does_not_exist', value: '5' }, identifier: 'ghost-usage' });
+    await client.v2.billing.meterEvents.create({
+      event_name: 'api_calls',
+      payload: { service_customer_id: 'cus_does_not_exist', value: '5' },
+      identifier: 'ghost-usage',
+    });
 
     // The report of the window the error was found in; other tests' errors may be in earlier windows.
     const fetched = await eventually(async () => {
@@ -224,7 +266,9 @@ describe('meter events through the official SDK', () => {
         },
       }),
     );
-    const expired = await sdk(token).v2.billing.meterEventStream.create({ events: [{ event_name: 'api_calls', payload: { service_customer_id: customer.id, value: '1' } }] }).catch((error: unknown) => error);
+    const expired = await sdk(token)
+      .v2.billing.meterEventStream.create({ events: [{ event_name: 'api_calls', payload: { service_customer_id: customer.id, value: '1' } }] })
+      .catch((error: unknown) => error);
     expect(expired).toMatchObject({ type: 'TemporarySessionExpiredError', statusCode: 401 });
 
     const session = await client.v2.billing.meterEventSession.create();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { newPlatform, sdk } from '../support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -33,11 +33,13 @@ describe('v1 billing meters through the official SDK', () => {
 
   it('refuses a second meter for the same event name', async () => {
     await client.billing.meters.create({ display_name: 'a', event_name: 'dup_event', default_aggregation: { formula: 'count' } });
-    await expect(client.billing.meters.create({ display_name: 'b', event_name: 'dup_event', default_aggregation: { formula: 'count' } })).rejects.toMatchObject({
-      statusCode: 400,
-      code: 'meter_event_name_taken',
-      param: 'event_name',
-    });
+    await expect(client.billing.meters.create({ display_name: 'b', event_name: 'dup_event', default_aggregation: { formula: 'count' } })).rejects.toMatchObject(
+      {
+        statusCode: 400,
+        code: 'meter_event_name_taken',
+        param: 'event_name',
+      },
+    );
   });
 
   it('updates the display name, deactivates and reactivates, listing by status', async () => {
@@ -74,7 +76,12 @@ describe('v1 billing meters through the official SDK', () => {
 
     const requests = await receiver.waitFor(2);
     const types = requests.map((request) => JSON.parse(request.body)).map((event) => [event.type, event.data.object.id]);
-    expect(types).toEqual(expect.arrayContaining([['billing.meter.created', meter.id], ['billing.meter.deactivated', meter.id]]));
+    expect(types).toEqual(
+      expect.arrayContaining([
+        ['billing.meter.created', meter.id],
+        ['billing.meter.deactivated', meter.id],
+      ]),
+    );
     const deactivated = requests.map((request) => JSON.parse(request.body)).find((event) => event.type === 'billing.meter.deactivated');
     expect(deactivated.data.previous_attributes).toMatchObject({ status: 'active' });
   });

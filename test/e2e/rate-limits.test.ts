@@ -37,7 +37,9 @@ describe('rate limits', () => {
       expect(answer.headers.get('retry-after')).toBe('1');
       expect(answer.headers.get('stripe-should-retry')).toBe('true');
       const isV1 = 'param' in answer.body.error;
-      expect(answer.body.error).toMatchObject(isV1 ? { type: 'rate_limit_error', code: 'rate_limit', param: null } : { type: 'rate_limit', code: 'rate_limit' });
+      expect(answer.body.error).toMatchObject(
+        isV1 ? { type: 'rate_limit_error', code: 'rate_limit', param: null } : { type: 'rate_limit', code: 'rate_limit' },
+      );
     }
   });
 
@@ -55,7 +57,11 @@ describe('rate limits', () => {
     const { client: setup } = observedSdk(live.secret_key);
     const customer = await setup.customers.create({ name: 'metered' });
     await setup.billing.meters.create({ display_name: 'Calls', event_name: 'rate_limited_calls', default_aggregation: { formula: 'sum' } });
-    const event = (index: number) => ({ event_name: 'rate_limited_calls', identifier: `rl-${index}`, payload: { service_customer_id: customer.id, value: '1' } });
+    const event = (index: number) => ({
+      event_name: 'rate_limited_calls',
+      identifier: `rl-${index}`,
+      payload: { service_customer_id: customer.id, value: '1' },
+    });
 
     const answers = await burst(3 * limit, (index) => api('POST', '/v2/billing/meter_events', { key: live.secret_key, json: event(index) }));
     expect(answers.filter((answer) => answer.status === 429).length).toBeGreaterThan(0);

@@ -20,12 +20,22 @@ describe('products, prices and subscriptions with migration to flexible billing,
   afterAll(() => receiver.stop());
 
   it('creates and reads products and prices', async () => {
-    expect(monthly).toMatchObject({ object: 'price', currency: 'usd', unit_amount: 1500, type: 'recurring', recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' } });
+    expect(monthly).toMatchObject({
+      object: 'price',
+      currency: 'usd',
+      unit_amount: 1500,
+      type: 'recurring',
+      recurring: { interval: 'month', interval_count: 1, usage_type: 'licensed' },
+    });
     // The SDK turns decimal strings into Decimal objects.
     expect(String(monthly.unit_amount_decimal)).toBe('1500');
     const product = await client.products.retrieve(monthly.product as string);
     expect(product).toMatchObject({ object: 'product', name: 'Pro plan', active: true, metadata: { tier: 'pro' }, default_price: null });
-    const oneTime = await client.prices.create({ product_data: { name: 'Setup fee' }, unit_amount_decimal: '250.5' as unknown as Stripe.Decimal, currency: 'eur' });
+    const oneTime = await client.prices.create({
+      product_data: { name: 'Setup fee' },
+      unit_amount_decimal: '250.5' as unknown as Stripe.Decimal,
+      currency: 'eur',
+    });
     expect(oneTime).toMatchObject({ type: 'one_time', recurring: null, unit_amount: null });
     expect(String(oneTime.unit_amount_decimal)).toBe('250.5');
     expect(await client.products.retrieve(oneTime.product as string)).toMatchObject({ name: 'Setup fee' });
@@ -33,7 +43,10 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(recurring.data.map((price) => price.id)).toContain(monthly.id);
     expect(recurring.data.map((price) => price.id)).not.toContain(oneTime.id);
     expect((await client.products.list({ limit: 1 })).data).toHaveLength(1);
-    await expect(client.prices.create({ product: 'prod_missing', unit_amount: 1, currency: 'usd' })).rejects.toMatchObject({ statusCode: 400, param: 'product' });
+    await expect(client.prices.create({ product: 'prod_missing', unit_amount: 1, currency: 'usd' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'product',
+    });
     await expect(client.prices.create({ product: product.id, currency: 'usd' })).rejects.toMatchObject({ statusCode: 400, param: 'unit_amount' });
     await expect(client.prices.retrieve('price_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
   });
@@ -55,22 +68,59 @@ describe('products, prices and subscriptions with migration to flexible billing,
       invoice_settings: { issuer: { type: 'self' } },
       items: { object: 'list', has_more: false, total_count: 1, url: `/v1/subscription_items?subscription=${subscription.id}` },
     });
-    for (const field of ['application', 'application_fee_percent', 'billing_thresholds', 'cancel_at', 'canceled_at', 'days_until_due', 'default_payment_method', 'default_source', 'description', 'ended_at', 'latest_invoice', 'next_pending_invoice_item_invoice', 'on_behalf_of', 'pause_collection', 'payment_settings', 'pending_invoice_item_interval', 'pending_setup_intent', 'pending_update', 'schedule', 'test_clock', 'transfer_data', 'trial_end', 'trial_start']) {
+    for (const field of [
+      'application',
+      'application_fee_percent',
+      'billing_thresholds',
+      'cancel_at',
+      'canceled_at',
+      'days_until_due',
+      'default_payment_method',
+      'default_source',
+      'description',
+      'ended_at',
+      'latest_invoice',
+      'next_pending_invoice_item_invoice',
+      'on_behalf_of',
+      'pause_collection',
+      'payment_settings',
+      'pending_invoice_item_interval',
+      'pending_setup_intent',
+      'pending_update',
+      'schedule',
+      'test_clock',
+      'transfer_data',
+      'trial_end',
+      'trial_start',
+    ]) {
       expect(subscription, field).toHaveProperty(field, null);
     }
     expect(subscription.trial_settings).toEqual({ end_behavior: { missing_payment_method: 'create_invoice' } });
     const [item] = subscription.items.data;
-    expect(item).toMatchObject({ object: 'subscription_item', quantity: 2, price: { id: monthly.id }, plan: { id: monthly.id, interval: 'month' }, subscription: subscription.id });
+    expect(item).toMatchObject({
+      object: 'subscription_item',
+      quantity: 2,
+      price: { id: monthly.id },
+      plan: { id: monthly.id, interval: 'month' },
+      subscription: subscription.id,
+    });
     expect(item!.current_period_end - item!.current_period_start).toBeGreaterThanOrEqual(28 * 86400);
 
     const migrated = await client.subscriptions.migrate(subscription.id, { billing_mode: { type: 'flexible', flexible: { proration_discounts: 'itemized' } } });
-    expect(migrated).toMatchObject({ id: subscription.id, billing_mode: 'flexible', billing_mode_details: { updated_at: expect.any(Number), flexible: { proration_discounts: 'itemized' } } });
+    expect(migrated).toMatchObject({
+      id: subscription.id,
+      billing_mode: 'flexible',
+      billing_mode_details: { updated_at: expect.any(Number), flexible: { proration_discounts: 'itemized' } },
+    });
     expect(Math.abs((migrated as any).billing_mode_details.updated_at - Date.now() / 1000)).toBeLessThan(60);
     await expect(client.subscriptions.migrate(subscription.id, { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({
       statusCode: 400,
       code: 'subscription_billing_mode_already_flexible',
     });
-    await expect(client.subscriptions.migrate('sub_missing', { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    await expect(client.subscriptions.migrate('sub_missing', { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
 
     const [delivered] = await receiver.waitFor(1);
     const event = client.webhooks.constructEvent(delivered!.body, delivered!.headers['service-signature'] as string, endpoint.secret!);
@@ -91,8 +141,15 @@ describe('products, prices and subscriptions with migration to flexible billing,
 
   it('updates, lists, cancels, and refuses what does not fit', async () => {
     const yearly = await client.prices.create({ product: monthly.product as string, unit_amount: 15000, currency: 'usd', recurring: { interval: 'year' } });
-    await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }, { price: yearly.id }] })).rejects.toMatchObject({ statusCode: 400, param: 'items[1]' });
-    const mixed = await client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }, { price: yearly.id }], billing_mode: { type: 'flexible' } });
+    await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }, { price: yearly.id }] })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'items[1]',
+    });
+    const mixed = await client.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: monthly.id }, { price: yearly.id }],
+      billing_mode: { type: 'flexible' },
+    });
     expect(mixed.items.data).toHaveLength(2);
     const inline = await client.subscriptions.create({
       customer: customer.id,
@@ -103,8 +160,16 @@ describe('products, prices and subscriptions with migration to flexible billing,
     const updated = await client.subscriptions.update(inline.id, { cancel_at_period_end: true, metadata: { note: 'x' } });
     expect(updated).toMatchObject({ cancel_at_period_end: true, metadata: { note: 'x' } });
     const canceled = await client.subscriptions.cancel(inline.id, { cancellation_details: { comment: 'too many', feedback: 'too_expensive' } });
-    expect(canceled).toMatchObject({ status: 'canceled', canceled_at: expect.any(Number), ended_at: expect.any(Number), cancellation_details: { comment: 'too many', feedback: 'too_expensive', reason: 'cancellation_requested' } });
-    await expect(client.subscriptions.migrate(inline.id, { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({ statusCode: 400, code: 'subscription_canceled' });
+    expect(canceled).toMatchObject({
+      status: 'canceled',
+      canceled_at: expect.any(Number),
+      ended_at: expect.any(Number),
+      cancellation_details: { comment: 'too many', feedback: 'too_expensive', reason: 'cancellation_requested' },
+    });
+    await expect(client.subscriptions.migrate(inline.id, { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'subscription_canceled',
+    });
 
     const active = await client.subscriptions.list({ customer: customer.id });
     expect(active.data.map((subscription) => subscription.id)).toContain(mixed.id);
@@ -112,9 +177,20 @@ describe('products, prices and subscriptions with migration to flexible billing,
     const all = await client.subscriptions.list({ customer: customer.id, status: 'all' });
     expect(all.data.map((subscription) => subscription.id)).toContain(inline.id);
 
-    await expect(client.subscriptions.create({ items: [{ price: monthly.id }] })).rejects.toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'customer' });
-    await expect(client.subscriptions.create({ customer: 'cus_missing', items: [{ price: monthly.id }] })).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'customer' });
-    await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: 'price_nope' }] })).rejects.toMatchObject({ statusCode: 400, param: 'items[0][price]' });
+    await expect(client.subscriptions.create({ items: [{ price: monthly.id }] })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'customer',
+    });
+    await expect(client.subscriptions.create({ customer: 'cus_missing', items: [{ price: monthly.id }] })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'customer',
+    });
+    await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: 'price_nope' }] })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'items[0][price]',
+    });
     const migrateBadType = await api('POST', `/v1/subscriptions/${mixed.id}/migrate`, { key, form: 'billing_mode[type]=classic' });
     expect(migrateBadType.status).toBe(400);
     expect(migrateBadType.body.error.param).toBe('billing_mode[type]');

@@ -86,7 +86,11 @@ describe('v1 tokens through the official SDK', () => {
     expect(created.card).toMatchObject({ brand: 'MasterCard', last4: '4444', cvc_check: null });
     expect(await secret.tokens.retrieve(created.id)).toEqual(created);
     // The reference needs a secret key to read a token back: a publishable key (in a browser) only makes them.
-    await expect(publishable.tokens.retrieve(created.id)).rejects.toMatchObject({ statusCode: 403, code: 'secret_key_required', rawType: 'invalid_request_error' });
+    await expect(publishable.tokens.retrieve(created.id)).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'secret_key_required',
+      rawType: 'invalid_request_error',
+    });
 
     await expect(secret.tokens.retrieve('tok_unknown')).rejects.toMatchObject({
       statusCode: 404,
@@ -116,7 +120,13 @@ describe('v1 tokens through the official SDK', () => {
 
   it('creates bank account tokens with last4, routing number, default currency and status new', async () => {
     const token = await publishable.tokens.create({
-      bank_account: { country: 'US', account_number: '000123456789', routing_number: '110000000', account_holder_name: 'Jenny Rosen', account_holder_type: 'individual' },
+      bank_account: {
+        country: 'US',
+        account_number: '000123456789',
+        routing_number: '110000000',
+        account_holder_name: 'Jenny Rosen',
+        account_holder_type: 'individual',
+      },
     });
     expect(token).toMatchObject({ object: 'token', type: 'bank_account', used: false, livemode: false });
     expect(token.card).toBeUndefined();
@@ -143,7 +153,10 @@ describe('v1 tokens through the official SDK', () => {
     const cases: Array<[Stripe.TokenCreateParams, string]> = [
       [{ cvc_update: { cvc: '123' } }, 'cvc_update'],
       [{ pii: { id_number: '000000000' } }, 'pii'],
-      [{ person: { first_name: 'Jenny', last_name: 'Rosen', dob: { day: 1, month: 2, year: 1990 }, relationship: { owner: true, percent_ownership: 50 } } }, 'person'],
+      [
+        { person: { first_name: 'Jenny', last_name: 'Rosen', dob: { day: 1, month: 2, year: 1990 }, relationship: { owner: true, percent_ownership: 50 } } },
+        'person',
+      ],
       [{ account: { business_type: 'individual', individual: { first_name: 'Jenny', id_number: '000000000' }, tos_shown_and_accepted: true } }, 'account'],
     ];
     for (const [params, type] of cases) {
@@ -169,30 +182,118 @@ describe('v1 tokens through the official SDK', () => {
 
   describe('validation errors over HTTP', () => {
     it.each<[string, Stripe.TokenCreateParams, { statusCode: number; rawType: string; code: string; param: string }]>([
-      ['a number with letters', { card: { ...testCard, number: '4242x42424242424' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_number', param: 'card[number]' }],
-      ['a number too short', { card: { ...testCard, number: '42424242424' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_number', param: 'card[number]' }],
-      ['a number failing Luhn', { card: { ...testCard, number: '4242424242424241' } }, { statusCode: 402, rawType: 'card_error', code: 'incorrect_number', param: 'card[number]' }],
-      ['month 13', { card: { ...testCard, exp_month: '13' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_expiry_month', param: 'card[exp_month]' }],
-      ['a past year', { card: { ...testCard, exp_year: '2020' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_expiry_year', param: 'card[exp_year]' }],
+      [
+        'a number with letters',
+        { card: { ...testCard, number: '4242x42424242424' } },
+        { statusCode: 402, rawType: 'card_error', code: 'invalid_number', param: 'card[number]' },
+      ],
+      [
+        'a number too short',
+        { card: { ...testCard, number: '42424242424' } },
+        { statusCode: 402, rawType: 'card_error', code: 'invalid_number', param: 'card[number]' },
+      ],
+      [
+        'a number failing Luhn',
+        { card: { ...testCard, number: '4242424242424241' } },
+        { statusCode: 402, rawType: 'card_error', code: 'incorrect_number', param: 'card[number]' },
+      ],
+      [
+        'month 13',
+        { card: { ...testCard, exp_month: '13' } },
+        { statusCode: 402, rawType: 'card_error', code: 'invalid_expiry_month', param: 'card[exp_month]' },
+      ],
+      [
+        'a past year',
+        { card: { ...testCard, exp_year: '2020' } },
+        { statusCode: 402, rawType: 'card_error', code: 'invalid_expiry_year', param: 'card[exp_year]' },
+      ],
       ['a 2-digit CVC', { card: { ...testCard, cvc: '12' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_cvc', param: 'card[cvc]' }],
-      ['a 3-digit Amex CVC', { card: { ...testCard, number: '378282246310005', cvc: '123' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_cvc', param: 'card[cvc]' }],
-      ['a missing card number', { card: { exp_month: '8', exp_year: nextYear } as Stripe.TokenCreateParams.Card }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_missing', param: 'card[number]' }],
-      ['an unknown card field', { card: { ...testCard, colour: 'blue' } as Stripe.TokenCreateParams.Card }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'card[colour]' }],
+      [
+        'a 3-digit Amex CVC',
+        { card: { ...testCard, number: '378282246310005', cvc: '123' } },
+        { statusCode: 402, rawType: 'card_error', code: 'invalid_cvc', param: 'card[cvc]' },
+      ],
+      [
+        'a missing card number',
+        { card: { exp_month: '8', exp_year: nextYear } as Stripe.TokenCreateParams.Card },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_missing', param: 'card[number]' },
+      ],
+      [
+        'an unknown card field',
+        { card: { ...testCard, colour: 'blue' } as Stripe.TokenCreateParams.Card },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'card[colour]' },
+      ],
       ['a non-numeric CVC update', { cvc_update: { cvc: '12a' } }, { statusCode: 402, rawType: 'card_error', code: 'invalid_cvc', param: 'cvc_update[cvc]' }],
-      ['a routing number failing the ABA checksum', { bank_account: { country: 'US', account_number: '000123456789', routing_number: '110000001' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'routing_number_invalid', param: 'bank_account[routing_number]' }],
-      ['a routing number of 8 digits', { bank_account: { country: 'US', account_number: '000123456789', routing_number: '11000000' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'routing_number_invalid', param: 'bank_account[routing_number]' }],
-      ['an account number with letters', { bank_account: { country: 'US', account_number: '0001234x6789', routing_number: '110000000' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'account_number_invalid', param: 'bank_account[account_number]' }],
-      ['a real-looking account number in test mode', { bank_account: { country: 'US', account_number: '987654321', routing_number: '110000000' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'account_number_invalid', param: 'bank_account[account_number]' }],
-      ['a bad IBAN', { bank_account: { country: 'DE', account_number: 'DE89370400440532013001' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'invalid_bank_account_iban', param: 'bank_account[account_number]' }],
-      ['a malformed PII id number', { pii: { id_number: '12#34' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'pii[id_number]' }],
-      ['a person ssn_last_4 of 5 digits', { person: { ssn_last_4: '12345' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'person[ssn_last_4]' }],
-      ['an impossible date of birth', { person: { dob: { day: 31, month: 2, year: 1990 } } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'person[dob]' }],
-      ['an unknown person field', { person: { first_name: 'Jenny', favourite_colour: 'blue' } as Stripe.TokenCreateParams.Person }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'person[favourite_colour]' }],
-      ['an unknown relationship field', { person: { relationship: { owner: true, boss: true } } as Stripe.TokenCreateParams.Person }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'person[relationship][boss]' }],
-      ['an unknown individual field', { account: { individual: { first_name: 'J', nickname: 'x' } } as Stripe.TokenCreateParams.Account }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'account[individual][nickname]' }],
-      ['a relationship field persons have but individuals do not', { account: { individual: { relationship: { representative: true } } } as Stripe.TokenCreateParams.Account }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'account[individual][relationship][representative]' }],
-      ['an unknown business type', { account: { business_type: 'cooperative' } }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'account[business_type]' }],
-      ['an unknown company structure', { account: { company: { structure: 'guild' } } as Stripe.TokenCreateParams.Account }, { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'account[company][structure]' }],
+      [
+        'a routing number failing the ABA checksum',
+        { bank_account: { country: 'US', account_number: '000123456789', routing_number: '110000001' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'routing_number_invalid', param: 'bank_account[routing_number]' },
+      ],
+      [
+        'a routing number of 8 digits',
+        { bank_account: { country: 'US', account_number: '000123456789', routing_number: '11000000' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'routing_number_invalid', param: 'bank_account[routing_number]' },
+      ],
+      [
+        'an account number with letters',
+        { bank_account: { country: 'US', account_number: '0001234x6789', routing_number: '110000000' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'account_number_invalid', param: 'bank_account[account_number]' },
+      ],
+      [
+        'a real-looking account number in test mode',
+        { bank_account: { country: 'US', account_number: '987654321', routing_number: '110000000' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'account_number_invalid', param: 'bank_account[account_number]' },
+      ],
+      [
+        'a bad IBAN',
+        { bank_account: { country: 'DE', account_number: 'DE89370400440532013001' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'invalid_bank_account_iban', param: 'bank_account[account_number]' },
+      ],
+      [
+        'a malformed PII id number',
+        { pii: { id_number: '12#34' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'pii[id_number]' },
+      ],
+      [
+        'a person ssn_last_4 of 5 digits',
+        { person: { ssn_last_4: '12345' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'person[ssn_last_4]' },
+      ],
+      [
+        'an impossible date of birth',
+        { person: { dob: { day: 31, month: 2, year: 1990 } } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'person[dob]' },
+      ],
+      [
+        'an unknown person field',
+        { person: { first_name: 'Jenny', favourite_colour: 'blue' } as Stripe.TokenCreateParams.Person },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'person[favourite_colour]' },
+      ],
+      [
+        'an unknown relationship field',
+        { person: { relationship: { owner: true, boss: true } } as Stripe.TokenCreateParams.Person },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'person[relationship][boss]' },
+      ],
+      [
+        'an unknown individual field',
+        { account: { individual: { first_name: 'J', nickname: 'x' } } as Stripe.TokenCreateParams.Account },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'account[individual][nickname]' },
+      ],
+      [
+        'a relationship field persons have but individuals do not',
+        { account: { individual: { relationship: { representative: true } } } as Stripe.TokenCreateParams.Account },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_unknown', param: 'account[individual][relationship][representative]' },
+      ],
+      [
+        'an unknown business type',
+        { account: { business_type: 'cooperative' } },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'account[business_type]' },
+      ],
+      [
+        'an unknown company structure',
+        { account: { company: { structure: 'guild' } } as Stripe.TokenCreateParams.Account },
+        { statusCode: 400, rawType: 'invalid_request_error', code: 'parameter_invalid', param: 'account[company][structure]' },
+      ],
     ])('refuses %s', async (_case, params, expected) => {
       const error = await secret.tokens.create(params).then(
         () => undefined,
@@ -218,7 +319,11 @@ describe('v1 tokens through the official SDK', () => {
 
     it('declines a test card in live mode and takes a real number', async () => {
       const live = sdk((await newPlatform({ livemode: true })).publishable_key);
-      await expect(live.tokens.create({ card: testCard })).rejects.toMatchObject({ statusCode: 402, code: 'card_declined', decline_code: 'live_mode_test_card' });
+      await expect(live.tokens.create({ card: testCard })).rejects.toMatchObject({
+        statusCode: 402,
+        code: 'card_declined',
+        decline_code: 'live_mode_test_card',
+      });
       const token = await live.tokens.create({ card: { ...testCard, number: liveCardNumber } });
       expect(token).toMatchObject({ livemode: true, card: { brand: 'Visa', last4: '9015', funding: 'unknown', country: null } });
     });
@@ -232,7 +337,11 @@ describe('v1 tokens through the official SDK', () => {
     expect(first.status).toBe(200);
     expect(again.body.id).toBe(first.body.id);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const changed = await api('POST', '/v1/tokens', { key: platform.publishable_key, form: form.replace('4000056655665556', '4242424242424242'), headers: { 'idempotency-key': key } });
+    const changed = await api('POST', '/v1/tokens', {
+      key: platform.publishable_key,
+      form: form.replace('4000056655665556', '4242424242424242'),
+      headers: { 'idempotency-key': key },
+    });
     expect(changed.status).toBe(409);
 
     const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false }, key));
@@ -268,7 +377,9 @@ describe('v1 tokens through the official SDK', () => {
       publishable.tokens.create({ bank_account: { country: 'US', account_number: sensitive.accountNumber, routing_number: '110000000' } }),
       publishable.tokens.create({ bank_account: { country: 'DE', account_number: sensitive.iban } }),
       publishable.tokens.create({ pii: { id_number: sensitive.piiId } }),
-      publishable.tokens.create({ person: { first_name: 'Jenny', id_number: sensitive.personId, id_number_secondary: sensitive.personSecondaryId, ssn_last_4: '4321' } }),
+      publishable.tokens.create({
+        person: { first_name: 'Jenny', id_number: sensitive.personId, id_number_secondary: sensitive.personSecondaryId, ssn_last_4: '4321' },
+      }),
       publishable.tokens.create({
         account: {
           business_type: 'company',

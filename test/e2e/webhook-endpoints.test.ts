@@ -130,7 +130,7 @@ describe('v1 webhook endpoints through the official SDK', () => {
 });
 
 describe('isolation between platforms and modes', () => {
-  it('gives another platform a 404 for this platform\'s endpoint, exactly as for a missing id', async () => {
+  it("gives another platform a 404 for this platform's endpoint, exactly as for a missing id", async () => {
     const owner = sdk((await newPlatform()).secret_key);
     const stranger = sdk((await newPlatform()).secret_key);
     const endpoint = await owner.webhookEndpoints.create({ url: hook, enabled_events: ['*'] });

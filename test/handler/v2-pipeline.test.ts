@@ -26,7 +26,10 @@ describe('the v2 request pipeline', () => {
   beforeAll(async () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
-    ports = { platformStore, idempotencyStore: fakeIdempotencyStore(), secrets: fakeAccountSecretStore(),
+    ports = {
+      platformStore,
+      idempotencyStore: fakeIdempotencyStore(),
+      secrets: fakeAccountSecretStore(),
       maxBodyBytes: 1024,
       keyCacheMillis: 60_000,
       rateLimiter: async () => undefined,
@@ -36,7 +39,13 @@ describe('the v2 request pipeline', () => {
 
   const call = (method: string, input: { body?: string; query?: string; headers?: Record<string, string> }) =>
     serveRequest(
-      apiGatewayEvent({ method, path: '/v2/test/things', headers: { authorization: `Bearer ${platform.secret_key}`, 'content-type': 'application/json', ...input.headers }, body: input.body, query: input.query }),
+      apiGatewayEvent({
+        method,
+        path: '/v2/test/things',
+        headers: { authorization: `Bearer ${platform.secret_key}`, 'content-type': 'application/json', ...input.headers },
+        body: input.body,
+        query: input.query,
+      }),
       { params },
       operation,
       ports,

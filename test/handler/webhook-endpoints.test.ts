@@ -70,6 +70,10 @@ describe('the fallback handler', () => {
     expect(wrongMethod.headers?.Allow).toBe('DELETE, GET, POST');
     expect(wrongMethod.json.error).toMatchObject({ type: 'invalid_request_error', code: 'method_not_allowed', param: null });
     expect(unknownV2.statusCode).toBe(404);
-    expect(unknownV2.json.error).toEqual({ type: 'invalid_request_error', code: 'unrecognized_url', message: 'Unrecognized request URL (GET: /v2/core/unknown).' });
+    expect(unknownV2.json.error).toEqual({
+      type: 'invalid_request_error',
+      code: 'unrecognized_url',
+      message: 'Unrecognized request URL (GET: /v2/core/unknown).',
+    });
   });
 });

@@ -51,19 +51,11 @@ describe('API areas', () => {
 
   it('leaves every route in its stack when routes are added or reordered', () => {
     // Given a route table and where its routes are
-    const before = [
-      route('listCustomers', '/v1/customers'),
-      route('retrieveCustomer', '/v1/customers/{id}'),
-      route('listAccounts', '/v2/core/accounts'),
-    ];
+    const before = [route('listCustomers', '/v1/customers'), route('retrieveCustomer', '/v1/customers/{id}'), route('listAccounts', '/v2/core/accounts')];
     const placed = stackIdByRoute(routeStackGroups(before));
 
     // When routes are added to an existing area and a new one, and the table is reordered
-    const after = [
-      route('listPersons', '/v2/core/accounts/{account_id}/persons'),
-      route('listProducts', '/v1/products'),
-      ...[...before].reverse(),
-    ];
+    const after = [route('listPersons', '/v2/core/accounts/{account_id}/persons'), route('listProducts', '/v1/products'), ...[...before].reverse()];
     const replaced = stackIdByRoute(routeStackGroups(after));
 
     // Then every earlier route is still in the same stack

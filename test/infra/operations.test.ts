@@ -6,7 +6,15 @@ import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { alarmThresholds, parkedWorkMetricName } from '#infra/monitoring.ts';
 import { buildService } from '#infra/service.ts';
 import { queues } from '#shared/messaging/queues.ts';
-import { fixtureEntries, functionProperties, isArnOf, serviceApp, synthesizeService, type StatelessTemplates, type SynthesizedService } from './support/service-app.ts';
+import {
+  fixtureEntries,
+  functionProperties,
+  isArnOf,
+  serviceApp,
+  synthesizeService,
+  type StatelessTemplates,
+  type SynthesizedService,
+} from './support/service-app.ts';
 
 /** The context an operator passes for a stage: where alarms go, throttles, retention, env. */
 const context = {
@@ -20,7 +28,8 @@ const context = {
   'aws:cdk:bundling-stacks': [],
 };
 
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => Stack.of(construct as never).getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  Stack.of(construct as never).getLogicalId((construct.node.defaultChild ?? construct) as CfnElement);
 
 describe('the deployed service, as an operator configures it', () => {
   let service: SynthesizedService;
@@ -52,7 +61,12 @@ describe('the deployed service, as an operator configures it', () => {
       const oldest = alarm(`${pascal}OldestMessage`);
 
       // Then one dead letter is enough, and the backlog alarm uses the queue's own threshold
-      expect(deadLetters).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Namespace: 'AWS/SQS', Threshold: 1, ComparisonOperator: 'GreaterThanOrEqualToThreshold' });
+      expect(deadLetters).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Namespace: 'AWS/SQS',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
       expect(isArnOf(deadLetters.Dimensions, deadLetterQueue) || JSON.stringify(deadLetters.Dimensions).includes(logicalIdOf(deadLetterQueue))).toBe(true);
       expect(oldest).toMatchObject({ MetricName: 'ApproximateAgeOfOldestMessage', Threshold: alarmThresholds.oldestMessageSeconds[name] });
       expect(JSON.stringify(oldest.Dimensions)).toContain(logicalIdOf(queue));
@@ -123,7 +137,15 @@ describe('the deployed service, as an operator configures it', () => {
     // The body is a JSON document joined from strings and references; its literal parts hold the titles and labels
     const parts = dashboards[0]!.Properties.DashboardBody['Fn::Join'][1] as unknown[];
     const body = parts.filter((part): part is string => typeof part === 'string').join('');
-    for (const title of ['API requests and errors', 'API latency (p50, p99)', 'Requests per route', 'Delivery outcomes', 'Queue backlog', 'Dead letters', 'Parked work']) {
+    for (const title of [
+      'API requests and errors',
+      'API latency (p50, p99)',
+      'Requests per route',
+      'Delivery outcomes',
+      'Queue backlog',
+      'Dead letters',
+      'Parked work',
+    ]) {
       expect(body).toContain(title);
     }
     for (const metric of ['DeliveriesDelivered', 'DeliveriesFailed', 'DeliveryRetriesScheduled']) expect(body).toContain(metric);
@@ -194,7 +216,11 @@ describe('the stateful stack’s table key', () => {
       template.hasResourceProperties('AWS::DynamoDB::Table', {
         SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } },
       });
-      template.hasResource('AWS::KMS::Key', { Properties: Match.objectLike({ EnableKeyRotation: true }), DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+      template.hasResource('AWS::KMS::Key', {
+        Properties: Match.objectLike({ EnableKeyRotation: true }),
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+      });
     } finally {
       cleanUp();
     }

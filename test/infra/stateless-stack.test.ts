@@ -124,10 +124,10 @@ describe('stateless stack', () => {
     // And one nested stack holds one whole area, named after it
     expect([...areasByStack.values()].filter((areas) => areas.size !== 1)).toEqual([]);
     expect([...stacksByArea.values()].filter((stacks) => stacks.size !== 1)).toEqual([]);
-    expect(Stack.of(stack.functions['createCustomer']!).node.id).toBe('V1Customers');
-    expect(Stack.of(stack.functions['retrieveCustomer']!)).toBe(Stack.of(stack.functions['createCustomer']!));
-    expect(Stack.of(stack.functions['createPerson']!).node.id).toBe('V2CoreAccounts');
-    expect(Stack.of(stack.functions['showAccountLink']!).node.id).toBe('HostedAccountLinks');
+    expect(Stack.of(stack.functions.createCustomer!).node.id).toBe('V1Customers');
+    expect(Stack.of(stack.functions.retrieveCustomer!)).toBe(Stack.of(stack.functions.createCustomer!));
+    expect(Stack.of(stack.functions.createPerson!).node.id).toBe('V2CoreAccounts');
+    expect(Stack.of(stack.functions.showAccountLink!).node.id).toBe('HostedAccountLinks');
     // And the fallback, the queue workers and the scheduled jobs stay in the parent, with the API
     for (const { name } of [fallbackRoute, ...queueWorkers, ...scheduledJobs]) {
       expect(Stack.of(stack.functions[name]!), name).toBe(stack);
@@ -192,11 +192,7 @@ describe('stateless stack', () => {
 
       // Then it has every variable shared/config.ts needs to reach the stateful resources
       expect(Object.keys(variables)).toEqual(
-        expect.arrayContaining([
-          'TABLE_NAME',
-          'EVENT_BUS_NAME',
-          ...Object.values(queues).map((queue) => queue.urlVariable),
-        ]),
+        expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', ...Object.values(queues).map((queue) => queue.urlVariable)]),
       );
       // And Powertools' settings, with no source map to load at cold start
       expect(variables).toMatchObject({
@@ -264,15 +260,13 @@ describe('stateless stack', () => {
       });
       expect(mapping.MaximumBatchingWindowInSeconds, worker.name).toBe(worker.maxBatchingWindowSeconds || undefined);
       // And its queue's visibility timeout is at least six times its timeout
-      expect(6 * functionProperties(templates, fn).Timeout).toBeLessThanOrEqual(
-        queues[worker.queue].visibilityTimeoutSeconds,
-      );
+      expect(6 * functionProperties(templates, fn).Timeout).toBeLessThanOrEqual(queues[worker.queue].visibilityTimeoutSeconds);
     }
   });
 
   it('lets the delivery worker send to the deliveries queue and put events on the bus', () => {
     // Given deliverEvent, which re-enqueues retries and delivers to EventBridge destinations
-    const worker = stack.functions['deliverEvent']!;
+    const worker = stack.functions.deliverEvent!;
 
     // When the resources its role may send messages and put events to are listed
     const sendTargets = resourcesAllowed(templates, worker, 'sqs:SendMessage');
@@ -316,7 +310,7 @@ describe('stateless stack', () => {
 
   it('runs the delivery sweeper every minute', () => {
     // Given the sweeper of the route table
-    const sweeper = stack.functions['sweepDeliveries']!;
+    const sweeper = stack.functions.sweepDeliveries!;
 
     // When the rule targeting it is read
     // Then it runs at a rate of one minute
@@ -371,9 +365,9 @@ describe('stateless stack', () => {
 
   it('allows no wildcard action in any IAM policy', () => {
     // Given every identity policy of the stack and of its nested stacks
-    const statements = templates.find('AWS::IAM::Policy').flatMap(
-      ({ resource }) => resource.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[],
-    );
+    const statements = templates
+      .find('AWS::IAM::Policy')
+      .flatMap(({ resource }) => resource.Properties.PolicyDocument.Statement as { Effect: string; Action: string | string[] }[]);
     expect(statements.length).toBeGreaterThan(0);
 
     // When their allowed actions are listed
@@ -418,7 +412,10 @@ describe('stateless stack', () => {
       );
 
       // Then each is bound to the partitions of its permission: UpdateItem on RATE#…, PutItem on ACCOUNT_SECRET#…
-      expect(writes.map((statement) => ({ actions: [statement.Action].flat(), condition: statement.Condition })), route.name).toEqual([
+      expect(
+        writes.map((statement) => ({ actions: [statement.Action].flat(), condition: statement.Condition })),
+        route.name,
+      ).toEqual([
         { actions: ['dynamodb:UpdateItem'], condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['RATE#*'] } } },
         { actions: ['dynamodb:PutItem'], condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCOUNT_SECRET#*'] } } },
       ]);
@@ -427,7 +424,7 @@ describe('stateless stack', () => {
 
   it('lets Query reach the named indexes while every other table action stays on the table itself', () => {
     // Given a route that reads and writes
-    const fn = stack.functions['createCustomer']!;
+    const fn = stack.functions.createCustomer!;
 
     // When the resources of its Query and its PutItem are read
     const queried = resourcesAllowed(templates, fn, 'dynamodb:Query');
@@ -457,7 +454,7 @@ describe('stateless stack', () => {
     expect(kms('retrieveCustomer')).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey']));
     expect(kms('createCustomer')).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:ReEncryptFrom']));
     // And only through DynamoDB
-    const conditions = allowedStatements(templates, stack.functions['createCustomer']!)
+    const conditions = allowedStatements(templates, stack.functions.createCustomer!)
       .filter((statement) => isArnOf(statement.Resource, service.stateful.tableKey))
       .map((statement) => JSON.stringify(statement.Condition));
     expect(conditions.length).toBeGreaterThan(0);
@@ -478,13 +475,13 @@ describe('stateless stack', () => {
       expect(actions.includes('sqs:SendMessage'), entry.name).toBe(entry.permissions.some((p) => p.startsWith('queue:')));
     }
     // And the delivery worker, which asks for bus:put, proves the check can see the grant
-    expect(allowedActions(templates, stack.functions['deliverEvent']!)).toContain('events:PutEvents');
+    expect(allowedActions(templates, stack.functions.deliverEvent!)).toContain('events:PutEvents');
   });
 
   it('lets the delivery sweeper re-enqueue deliveries but never put events on the bus', () => {
     // Given the sweeper, which only finds due deliveries and puts them back on the queue
     // When the actions its role allows are listed
-    const actions = allowedActions(templates, stack.functions['sweepDeliveries']!);
+    const actions = allowedActions(templates, stack.functions.sweepDeliveries!);
 
     // Then it may send to the queue but has no events:PutEvents
     expect(actions).toContain('sqs:SendMessage');

@@ -10,11 +10,20 @@ describe('the batched getter', () => {
     const prefix = `BATCH#${Date.now()}`;
     for (let i = 0; i < 30; i++) await real.client.send(new PutCommand({ TableName: real.name, Item: { PK: `${prefix}#${i}`, SK: 'ITEM', n: i } }));
     let calls = 0;
-    const counting = { send: (command: never) => (calls++, real.client.send(command)) } as unknown as DynamoDBDocumentClient;
+    const counting = {
+      send: (command: never) => {
+        calls++;
+        return real.client.send(command);
+      },
+    } as unknown as DynamoDBDocumentClient;
     const table = makeTable(counting, real.name);
 
     // When 30 gets (and one for a missing item, and a duplicate) are issued together
-    const keys = [...Array.from({ length: 30 }, (_, i) => ({ PK: `${prefix}#${i}`, SK: 'ITEM' })), { PK: `${prefix}#missing`, SK: 'ITEM' }, { PK: `${prefix}#3`, SK: 'ITEM' }];
+    const keys = [
+      ...Array.from({ length: 30 }, (_, i) => ({ PK: `${prefix}#${i}`, SK: 'ITEM' })),
+      { PK: `${prefix}#missing`, SK: 'ITEM' },
+      { PK: `${prefix}#3`, SK: 'ITEM' },
+    ];
     const items = await Promise.all(keys.map((key) => table.get(key)));
 
     // Then one call served them all, in order, with undefined for the missing one

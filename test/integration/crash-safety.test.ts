@@ -13,7 +13,13 @@ afterAll(async () => {
 });
 
 /** Sweepers every half second, deliveries overdue after 2 s: what a crash leaves behind is found quickly. */
-const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '500', DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1', DELIVERY_TIMEOUT_MS: '2000' };
+const env = {
+  SERVICE_DATA_DIR: dataDir,
+  SWEEP_GRACE_SECONDS: '2',
+  LOCAL_JOB_INTERVAL_MS: '500',
+  DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1',
+  DELIVERY_TIMEOUT_MS: '2000',
+};
 
 /** A request and what the service said: its status and body, or undefined when it never answered (the crash). */
 async function send(service: ServiceProcess, method: string, path: string, body?: { json?: unknown; form?: string }) {
@@ -46,7 +52,9 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
     const meterClients = metered.map(async (customer, index) => {
       for (let i = 0; loading; i++) {
         const identifier = `crash-${index}-${i}`;
-        const answer = await send(first, 'POST', '/v2/billing/meter_events', { json: { event_name: 'crash_calls', identifier, payload: { service_customer_id: customer.id, value: '1' } } });
+        const answer = await send(first, 'POST', '/v2/billing/meter_events', {
+          json: { event_name: 'crash_calls', identifier, payload: { service_customer_id: customer.id, value: '1' } },
+        });
         if (answer?.status === 200) usage[index]!.acknowledged.push(identifier);
         else if (answer === undefined || answer.status >= 500) usage[index]!.unknown.push(identifier);
         if (answer === undefined) break;
@@ -81,7 +89,10 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
       for (const [index, customer] of metered.entries()) {
         const { acknowledged, unknown } = usage[index]!;
         for (const identifier of unknown) {
-          const resend = () => send(second, 'POST', '/v2/billing/meter_events', { json: { event_name: 'crash_calls', identifier, payload: { service_customer_id: customer.id, value: '1' } } });
+          const resend = () =>
+            send(second, 'POST', '/v2/billing/meter_events', {
+              json: { event_name: 'crash_calls', identifier, payload: { service_customer_id: customer.id, value: '1' } },
+            });
           const answer = await eventually(async () => {
             const reply = await resend();
             return reply?.status === 409 ? undefined : reply;
@@ -90,18 +101,30 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
         }
         const expected = acknowledged.length + unknown.length;
         const counted = await eventually(async () => {
-          const page = await send(second, 'GET', `/v1/billing/meters/${meter.id}/event_summaries?customer=${customer.id}&start_time=${now - 3600}&end_time=${now + 120}`);
+          const page = await send(
+            second,
+            'GET',
+            `/v1/billing/meters/${meter.id}/event_summaries?customer=${customer.id}&start_time=${now - 3600}&end_time=${now + 120}`,
+          );
           const value = page?.body?.data?.[0]?.aggregated_value ?? 0;
           return value >= expected ? value : undefined;
         }, 60_000);
         expect(counted).toBe(expected);
         // and none of them can be sent again
-        const again = await send(second, 'POST', '/v2/billing/meter_events', { json: { event_name: 'crash_calls', identifier: acknowledged.at(-1), payload: { service_customer_id: customer.id, value: '1' } } });
+        const again = await send(second, 'POST', '/v2/billing/meter_events', {
+          json: { event_name: 'crash_calls', identifier: acknowledged.at(-1), payload: { service_customer_id: customer.id, value: '1' } },
+        });
         expect(again?.body?.error?.code).toBe('duplicate_meter_event');
       }
 
       // Every acknowledged create's event reaches the endpoint at least once
-      const delivered = () => new Set(receiver!.received.map((request) => JSON.parse(request.body)).filter((event) => event.type === 'customer.created').map((event) => event.data.object.id));
+      const delivered = () =>
+        new Set(
+          receiver!.received
+            .map((request) => JSON.parse(request.body))
+            .filter((event) => event.type === 'customer.created')
+            .map((event) => event.data.object.id),
+        );
       const missing = await eventually(async () => {
         const seen = delivered();
         const left = created.filter((id) => !seen.has(id));

@@ -25,12 +25,68 @@ interface FuzzRequest {
 
 const long = (length: number) => 'a'.repeat(length);
 const paramNames = [
-  'name', 'email', 'metadata', 'url', 'enabled_events', 'description', 'limit', 'starting_after', 'ending_before', 'expand', 'include',
-  'customer', 'price', 'items', 'product', 'currency', 'unit_amount', 'recurring', 'event_name', 'payload', 'identifier', 'timestamp', 'type',
-  'cancel', 'account', 'use_case', 'display_name', 'identity', 'configuration', 'card', 'bank_account', 'person', 'pii', 'final_amount',
-  'amount', 'webhook_endpoint', 'event_payload', 'events_from', 'billing_mode', 'default_aggregation', 'value_settings', 'customer_mapping',
-  'page', 'types', 'created', 'object_id', 'applied_configurations', 'closed', 'api_version', 'connect', 'status', 'cardholder', 'events',
-  'account_token', 'person_token', 'snapshot_api_version', 'contact_email', 'dashboard', 'defaults', 'fleet', 'fuel', 'quantity',
+  'name',
+  'email',
+  'metadata',
+  'url',
+  'enabled_events',
+  'description',
+  'limit',
+  'starting_after',
+  'ending_before',
+  'expand',
+  'include',
+  'customer',
+  'price',
+  'items',
+  'product',
+  'currency',
+  'unit_amount',
+  'recurring',
+  'event_name',
+  'payload',
+  'identifier',
+  'timestamp',
+  'type',
+  'cancel',
+  'account',
+  'use_case',
+  'display_name',
+  'identity',
+  'configuration',
+  'card',
+  'bank_account',
+  'person',
+  'pii',
+  'final_amount',
+  'amount',
+  'webhook_endpoint',
+  'event_payload',
+  'events_from',
+  'billing_mode',
+  'default_aggregation',
+  'value_settings',
+  'customer_mapping',
+  'page',
+  'types',
+  'created',
+  'object_id',
+  'applied_configurations',
+  'closed',
+  'api_version',
+  'connect',
+  'status',
+  'cardholder',
+  'events',
+  'account_token',
+  'person_token',
+  'snapshot_api_version',
+  'contact_email',
+  'dashboard',
+  'defaults',
+  'fleet',
+  'fuel',
+  'quantity',
 ];
 
 /** Values of every wrong kind: numbers at the edges, long and odd strings, deep and wide structures. */
@@ -61,7 +117,9 @@ const jsonBody = fc.oneof(
   fc.string({ maxLength: 100 }),
   fc.constantFrom('{', '{"a":', '[', '{"limit": NaN}', '{"limit": 1e400}', '{"amount": -0}', 'null', '"text"', '[]', '{"a":"\u0000"}', '\uFEFF{}'),
   fc.integer({ min: 10, max: 2_000 }).map((depth) => '['.repeat(depth)),
-  fc.integer({ min: 1_000, max: 40_000 }).map((size) => JSON.stringify({ metadata: Object.fromEntries(Array.from({ length: size / 20 }, (_, i) => [`k${i}`, 'v'])) })),
+  fc
+    .integer({ min: 1_000, max: 40_000 })
+    .map((size) => JSON.stringify({ metadata: Object.fromEntries(Array.from({ length: size / 20 }, (_, i) => [`k${i}`, 'v'])) })),
 );
 
 /** Now and then a body over the 1 MiB the service takes (413), and one just under it. */
@@ -70,14 +128,35 @@ const hugeBody = fc.constantFrom(JSON.stringify({ description: 'x'.repeat(1_100_
 const formBody = fc.oneof(
   params.map((value) => qs.stringify(value, { arrayFormat: 'indices' })),
   fc.string({ maxLength: 100 }),
-  fc.constantFrom('a[b][c][d][e][f][g][h]=1', 'items[99999][price]=p', 'a=%E0%A4%A', 'a[]=1&a[0]=2', 'metadata=', 'expand[0]=x&expand[1]=y', 'limit=NaN', 'limit=1e400', '%'),
+  fc.constantFrom(
+    'a[b][c][d][e][f][g][h]=1',
+    'items[99999][price]=p',
+    'a=%E0%A4%A',
+    'a[]=1&a[0]=2',
+    'metadata=',
+    'expand[0]=x&expand[1]=y',
+    'limit=NaN',
+    'limit=1e400',
+    '%',
+  ),
   fc.integer({ min: 1_001, max: 3_000 }).map((count) => Array.from({ length: count }, (_, i) => `m${i}=1`).join('&')),
 );
 
 const queryString = fc.oneof(
   fc.constant(''),
   params.map((value) => qs.stringify(value, { arrayFormat: 'indices' })),
-  fc.constantFrom('limit=NaN', 'limit=1e400', 'limit=-0', 'limit=0', `starting_after=${long(3_000)}`, `ending_before=cus_${long(3_000)}`, 'page=%00', `page=${long(3_000)}`, 'expand[0]=customer', 'include[0]=webhook_endpoint.signing_secret'),
+  fc.constantFrom(
+    'limit=NaN',
+    'limit=1e400',
+    'limit=-0',
+    'limit=0',
+    `starting_after=${long(3_000)}`,
+    `ending_before=cus_${long(3_000)}`,
+    'page=%00',
+    `page=${long(3_000)}`,
+    'expand[0]=customer',
+    'include[0]=webhook_endpoint.signing_secret',
+  ),
   fc.string({ maxLength: 60 }).map(encodeURIComponent),
 );
 
@@ -107,7 +186,17 @@ describe('fuzzing every route with malformed requests', () => {
         json: fc.oneof({ arbitrary: jsonBody, weight: 60 }, { arbitrary: hugeBody, weight: 1 }),
         form: fc.oneof({ arbitrary: formBody, weight: 60 }, { arbitrary: hugeBody.map((text) => `description=${text}`), weight: 1 }),
         auth: fc.constantFrom('owner', 'owner', 'owner', 'owner', 'publishable', 'stranger', 'live', 'none', 'long', 'basic', 'malformed'),
-        contentType: fc.constantFrom('right', 'right', 'right', 'json', 'form', 'none', 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x'),
+        contentType: fc.constantFrom(
+          'right',
+          'right',
+          'right',
+          'json',
+          'form',
+          'none',
+          'text/plain',
+          'application/json; charset=utf-16',
+          'multipart/form-data; boundary=x',
+        ),
         version: fc.constantFrom(undefined, undefined, undefined, '2026-10-28.endive', 'yesterday', long(3_000), '2026-10-28.', 'é'),
         context: fc.constantFrom(undefined, undefined, undefined, undefined, `acct_${long(3_000)}`, 'acct_nothere', '../', ''),
         idempotencyKey: fc.constantFrom(undefined, undefined, 'k', long(300), long(3_000)),
@@ -123,7 +212,18 @@ describe('fuzzing every route with malformed requests', () => {
         if (auth === 'long') headers.authorization = `Bearer sk_test_${long(3_000)}`;
         if (auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${long(500)}:x`).toString('base64')}`;
         if (auth === 'malformed') headers.authorization = 'Bearer';
-        const type = contentType === 'right' ? (v2 ? 'application/json' : 'application/x-www-form-urlencoded') : contentType === 'json' ? 'application/json' : contentType === 'form' ? 'application/x-www-form-urlencoded' : contentType === 'none' ? undefined : contentType;
+        const type =
+          contentType === 'right'
+            ? v2
+              ? 'application/json'
+              : 'application/x-www-form-urlencoded'
+            : contentType === 'json'
+              ? 'application/json'
+              : contentType === 'form'
+                ? 'application/x-www-form-urlencoded'
+                : contentType === 'none'
+                  ? undefined
+                  : contentType;
         if (type) headers['content-type'] = type;
         if (version !== undefined) headers['service-version'] = version;
         if (context !== undefined) headers['service-context'] = context;
@@ -152,7 +252,9 @@ describe('fuzzing every route with malformed requests', () => {
     } catch {
       return 'an error body that is not JSON';
     }
-    const keys = Object.keys(body.error ?? {}).sort().join(',');
+    const keys = Object.keys(body.error ?? {})
+      .sort()
+      .join(',');
     const v2 = call.path.startsWith('/v2');
     const expected = v2 ? ['code,message,type'] : ['code,message,param,type', 'code,decline_code,message,param,type'];
     if (!expected.includes(keys)) return `error keys ${keys || '(none)'}`;
@@ -173,9 +275,14 @@ describe('fuzzing every route with malformed requests', () => {
           try {
             const answer = await send(call);
             const problem = problemWith(call, answer);
-            if (problem) failures.push(`#${index} ${problem} (${answer.status}): ${call.method} ${call.path.slice(0, 120)}?${call.query.slice(0, 120)} ${JSON.stringify(call.headers).slice(0, 200)} ${String(call.body).slice(0, 200)}`);
+            if (problem)
+              failures.push(
+                `#${index} ${problem} (${answer.status}): ${call.method} ${call.path.slice(0, 120)}?${call.query.slice(0, 120)} ${JSON.stringify(call.headers).slice(0, 200)} ${String(call.body).slice(0, 200)}`,
+              );
           } catch (error) {
-            failures.push(`#${index} no answer within ${timeoutMs} ms or a broken connection (${(error as Error).message}): ${call.method} ${call.path.slice(0, 120)}`);
+            failures.push(
+              `#${index} no answer within ${timeoutMs} ms or a broken connection (${(error as Error).message}): ${call.method} ${call.path.slice(0, 120)}`,
+            );
           }
         }
       }),

@@ -32,8 +32,16 @@ describe('Idempotency-Key over HTTP', () => {
 
   it('replays the stored response for a retry, secret included, naming the original request', async () => {
     const key = randomUUID();
-    const first = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/retry'), headers: { 'idempotency-key': key } });
-    const retry = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/retry'), headers: { 'idempotency-key': key } });
+    const first = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/retry'),
+      headers: { 'idempotency-key': key },
+    });
+    const retry = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/retry'),
+      headers: { 'idempotency-key': key },
+    });
 
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -45,7 +53,11 @@ describe('Idempotency-Key over HTTP', () => {
     const key = randomUUID();
     await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/a'), headers: { 'idempotency-key': key } });
 
-    const other = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/b'), headers: { 'idempotency-key': key } });
+    const other = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/b'),
+      headers: { 'idempotency-key': key },
+    });
 
     expect(other.status).toBe(409);
     expect(other.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
@@ -68,8 +80,16 @@ describe('Idempotency-Key over HTTP', () => {
   it('scopes keys per account: another platform may use the same key for its own request', async () => {
     const key = randomUUID();
     const other = await newPlatform();
-    const mine = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/x'), headers: { 'idempotency-key': key } });
-    const theirs = await api('POST', '/v1/webhook_endpoints', { key: other.secret_key, form: form('http://127.0.0.1:9/y'), headers: { 'idempotency-key': key } });
+    const mine = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/x'),
+      headers: { 'idempotency-key': key },
+    });
+    const theirs = await api('POST', '/v1/webhook_endpoints', {
+      key: other.secret_key,
+      form: form('http://127.0.0.1:9/y'),
+      headers: { 'idempotency-key': key },
+    });
 
     expect(theirs.status).toBe(200);
     expect(theirs.body.id).not.toBe(mine.body.id);
@@ -78,12 +98,20 @@ describe('Idempotency-Key over HTTP', () => {
   it('does not keep validation failures, so a corrected retry with the same key succeeds', async () => {
     const key = randomUUID();
     const bad = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'enabled_events[0]=*', headers: { 'idempotency-key': key } });
-    const good = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/z'), headers: { 'idempotency-key': key } });
+    const good = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/z'),
+      headers: { 'idempotency-key': key },
+    });
     expect([bad.status, good.status]).toEqual([400, 200]);
   });
 
   it('refuses a key longer than 255 characters', async () => {
-    const answer = await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/z'), headers: { 'idempotency-key': 'k'.repeat(256) } });
+    const answer = await api('POST', '/v1/webhook_endpoints', {
+      key: platform.secret_key,
+      form: form('http://127.0.0.1:9/z'),
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+    });
     expect(answer.status).toBe(400);
   });
 });

@@ -14,14 +14,34 @@ describe('malformed input always gets a documented 4xx', () => {
   });
 
   const cases: Array<[string, () => Promise<{ status: number; body: any }>, number]> = [
-    ['a JSON body on a v1 endpoint', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, body: '{"url":', headers: { 'content-type': 'application/json' } }), 415],
-    ['a body with no content type', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, body: 'url=x', headers: { 'content-type': 'text/plain' } }), 415],
+    [
+      'a JSON body on a v1 endpoint',
+      () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, body: '{"url":', headers: { 'content-type': 'application/json' } }),
+      415,
+    ],
+    [
+      'a body with no content type',
+      () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, body: 'url=x', headers: { 'content-type': 'text/plain' } }),
+      415,
+    ],
     ['deep nesting', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'metadata[a][b][c][d][e][f][g][h]=1' }), 400],
-    ['too many parameters', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: Array.from({ length: 1200 }, (_, i) => `m${i}=1`).join('&') }), 400],
+    [
+      'too many parameters',
+      () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: Array.from({ length: 1200 }, (_, i) => `m${i}=1`).join('&') }),
+      400,
+    ],
     ['a 2 MB body', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: `description=${'x'.repeat(2 * 1024 * 1024)}` }), 413],
     ['an object where a string belongs', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url[a]=b&enabled_events[0]=*' }), 400],
-    ['a string where an array belongs', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=http://x.test&enabled_events=*' }), 400],
-    ['an unknown parameter', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=http://x.test&enabled_events[0]=*&foo=1' }), 400],
+    [
+      'a string where an array belongs',
+      () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=http://x.test&enabled_events=*' }),
+      400,
+    ],
+    [
+      'an unknown parameter',
+      () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=http://x.test&enabled_events[0]=*&foo=1' }),
+      400,
+    ],
     ['broken percent-encoding', () => api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: 'url=%E0%A4%A&enabled_events[0]=*' }), 400],
     ['a limit out of range', () => api('GET', '/v1/webhook_endpoints?limit=1000', { key: platform.secret_key }), 400],
     ['both cursors', () => api('GET', '/v1/webhook_endpoints?starting_after=we_1&ending_before=we_2', { key: platform.secret_key }), 400],
@@ -74,7 +94,10 @@ describe('inputs past the table’s limits are bounded before they reach a key',
   });
   const long = (length: number) => 'a'.repeat(length);
   const fifty = (prefix: string) => Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${prefix}${i}`, 'v']));
-  const form = (map: Record<string, string>) => Object.entries(map).map(([key, value]) => `metadata[${key}]=${value}`).join('&');
+  const form = (map: Record<string, string>) =>
+    Object.entries(map)
+      .map(([key, value]) => `metadata[${key}]=${value}`)
+      .join('&');
 
   it('answers ids, cursors, references and headers too long for a key with a 4xx in the documented shape', async () => {
     const answers = await Promise.all([
@@ -112,7 +135,10 @@ describe('inputs past the table’s limits are bounded before they reach a key',
   });
 
   it('refuses JSON arrays longer than form bodies may send', async () => {
-    const answer = await api('POST', '/v2/core/event_destinations', { key: platform.secret_key, json: { name: 'x', enabled_events: Array.from({ length: 300 }, () => 'v2.core.event_destination.ping') } });
+    const answer = await api('POST', '/v2/core/event_destinations', {
+      key: platform.secret_key,
+      json: { name: 'x', enabled_events: Array.from({ length: 300 }, () => 'v2.core.event_destination.ping') },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatchObject({ code: 'parameter_invalid' });
   });

@@ -6,8 +6,19 @@ import type { Meter } from '#shared/meters/meter.ts';
 import { newPlatform, stackTable } from '../support/stack.ts';
 
 const meter = (scope: Meter['scope'], id: string, eventName: string): Meter => ({
-  id, scope, created: 1, updated: 1, displayName: id, eventName, customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value',
-  formula: 'sum', eventTimeWindow: null, status: 'active', deactivatedAt: null, version: 1,
+  id,
+  scope,
+  created: 1,
+  updated: 1,
+  displayName: id,
+  eventName,
+  customerPayloadKey: 'service_customer_id',
+  valuePayloadKey: 'value',
+  formula: 'sum',
+  eventTimeWindow: null,
+  status: 'active',
+  deactivatedAt: null,
+  version: 1,
 });
 
 describe('the meter repository', () => {
@@ -40,7 +51,14 @@ describe('the meter repository', () => {
     expect(found?.status).toBe('active');
 
     // When the item changes behind the process's back (another Lambda on AWS), the remembered copy answers
-    await table.client.send(new UpdateCommand({ TableName: table.name, Key: { PK: meterKeys.pk(scope), SK: meterKeys.eventNameSk('remembered') }, UpdateExpression: 'SET meter.displayName = :name', ExpressionAttributeValues: { ':name': 'changed elsewhere' } }));
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: { PK: meterKeys.pk(scope), SK: meterKeys.eventNameSk('remembered') },
+        UpdateExpression: 'SET meter.displayName = :name',
+        ExpressionAttributeValues: { ':name': 'changed elsewhere' },
+      }),
+    );
     expect((await remembering.findByEventName(scope, 'remembered'))?.displayName).toBe('mtr_remembered');
     expect((await dynamoMeterRepository(table).findByEventName(scope, 'remembered'))?.displayName).toBe('changed elsewhere');
 

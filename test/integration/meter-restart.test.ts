@@ -10,7 +10,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'service-meter-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '500' };
-const client = (key: string, service: ServiceProcess) => new Stripe(key, { host: '127.0.0.1', port: Number(new URL(service.baseUrl).port), protocol: 'http', maxNetworkRetries: 0 });
+const client = (key: string, service: ServiceProcess) =>
+  new Stripe(key, { host: '127.0.0.1', port: Number(new URL(service.baseUrl).port), protocol: 'http', maxNetworkRetries: 0 });
 
 /** What one load loop learned: usage the service acknowledged, and usage whose fate it never told. */
 interface Tally {
@@ -20,7 +21,11 @@ interface Tally {
 
 async function post(service: ServiceProcess, key: string, path: string, body: unknown): Promise<number | undefined> {
   try {
-    const response = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     await response.text();
     return response.status;
   } catch {
@@ -41,7 +46,11 @@ describe('a crash and restart of the local stack in the middle of a load', () =>
     const tallies = customers.map((): Tally => ({ accepted: 0, unknown: 0 }));
     const singles = customers.slice(0, 4).map(async (customer, index) => {
       for (let i = 0; loading; i++) {
-        const status = await post(first, first.secretKey, '/v2/billing/meter_events', { event_name: 'restart_usage', payload: { service_customer_id: customer.id, value: '3' }, identifier: `single-${index}-${i}` });
+        const status = await post(first, first.secretKey, '/v2/billing/meter_events', {
+          event_name: 'restart_usage',
+          payload: { service_customer_id: customer.id, value: '3' },
+          identifier: `single-${index}-${i}`,
+        });
         if (status === 200) tallies[index]!.accepted += 3;
         else if (status === undefined || status >= 500) tallies[index]!.unknown += 3;
       }
@@ -49,7 +58,11 @@ describe('a crash and restart of the local stack in the middle of a load', () =>
     const streamer = (async () => {
       const tally = tallies[4]!;
       for (let i = 0; loading; i++) {
-        const events = Array.from({ length: 20 }, (_, j) => ({ event_name: 'restart_usage', payload: { service_customer_id: customers[4]!.id, value: '1' }, identifier: `stream-${i}-${j}` }));
+        const events = Array.from({ length: 20 }, (_, j) => ({
+          event_name: 'restart_usage',
+          payload: { service_customer_id: customers[4]!.id, value: '1' },
+          identifier: `stream-${i}-${j}`,
+        }));
         const status = await post(first, session.authentication_token, '/v2/billing/meter_event_stream', { events });
         if (status === 202) tally.accepted += 20;
         else if (status === undefined || status >= 500) tally.unknown += 20;
@@ -69,7 +82,11 @@ describe('a crash and restart of the local stack in the middle of a load', () =>
       const meterId = meters.data.find((meter) => meter.event_name === 'restart_usage')!.id;
       const now = Math.floor(Date.now() / 60_000) * 60;
       const usageOf = async (customer: string) => {
-        const page = await client(second.secretKey, second).billing.meters.listEventSummaries(meterId, { customer, start_time: now - 3600, end_time: now + 120 });
+        const page = await client(second.secretKey, second).billing.meters.listEventSummaries(meterId, {
+          customer,
+          start_time: now - 3600,
+          end_time: now + 120,
+        });
         return page.data[0]?.aggregated_value ?? 0;
       };
       for (const [index, customer] of customers.entries()) {

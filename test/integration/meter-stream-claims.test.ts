@@ -38,7 +38,11 @@ describe('stream events claimed for their batch and counted with its mark', () =
   /** A stream request of `count` events worth 1 each, as the worker receives it. */
   async function streamed(prefix: string, count: number): Promise<MeterWork> {
     queued.length = 0;
-    const events = Array.from({ length: count }, (_, i) => ({ event_name: 'claims_calls', identifier: `${prefix}-${i}`, payload: { service_customer_id: customer, value: '1' } }));
+    const events = Array.from({ length: count }, (_, i) => ({
+      event_name: 'claims_calls',
+      identifier: `${prefix}-${i}`,
+      payload: { service_customer_id: customer, value: '1' },
+    }));
     await service.acceptStream(caller, events);
     return queued[0]!;
   }
@@ -59,7 +63,14 @@ describe('stream events claimed for their batch and counted with its mark', () =
 
     // When another batch repeats 5 of those identifiers with 5 new ones
     queued.length = 0;
-    await service.acceptStream(caller, Array.from({ length: 10 }, (_, i) => ({ event_name: 'claims_calls', identifier: `once-${i + 5}`, payload: { service_customer_id: customer, value: '1' } })));
+    await service.acceptStream(
+      caller,
+      Array.from({ length: 10 }, (_, i) => ({
+        event_name: 'claims_calls',
+        identifier: `once-${i + 5}`,
+        payload: { service_customer_id: customer, value: '1' },
+      })),
+    );
     await processor.process([queued[0]!]);
 
     // Then only the 5 new ones count
@@ -72,7 +83,10 @@ describe('stream events claimed for their batch and counted with its mark', () =
     if (work.kind !== 'batch') throw new Error('expected a batch');
     const orphan = { PK: batchKeys.pk('mtrbatch_orphan_claims'), SK: batchKeys.dueSk() };
     await table.client.send(
-      new PutCommand({ TableName: table.name, Item: { ...orphan, entity: 'meter_event_batch_due', GSI2PK: meterWorkDue.gsi2pk('work', 0), GSI2SK: meterWorkDue.gsi2sk(1, orphan.PK) } }),
+      new PutCommand({
+        TableName: table.name,
+        Item: { ...orphan, entity: 'meter_event_batch_due', GSI2PK: meterWorkDue.gsi2pk('work', 0), GSI2SK: meterWorkDue.gsi2sk(1, orphan.PK) },
+      }),
     );
 
     // When the sweeper claims overdue work from a minute later
@@ -95,7 +109,12 @@ describe('stream events claimed for their batch and counted with its mark', () =
     const key = { PK: batchKeys.pk(work.batch.id), SK: batchKeys.sk() };
     await table.client.send(new DeleteCommand({ TableName: table.name, Key: { PK: key.PK, SK: batchKeys.dueSk() } }));
     await table.client.send(
-      new UpdateCommand({ TableName: table.name, Key: key, UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk', ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', 1), ':sk': meterWorkDue.gsi2sk(work.batch.created, key.PK) } }),
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+        ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', 1), ':sk': meterWorkDue.gsi2sk(work.batch.created, key.PK) },
+      }),
     );
 
     // When it is processed
@@ -117,7 +136,19 @@ describe('stream events claimed for their batch and counted with its mark', () =
       await table.client.send(
         new PutCommand({
           TableName: table.name,
-          Item: { ...key, entity: 'meter_event', ...input, scope, platformId: scope.accountId, created: work.batch.created, source: 'stream', batchId: work.batch.id, status: 'processed', meterId, expiresAt: Math.floor(Date.now() / 1000) + 3600 },
+          Item: {
+            ...key,
+            entity: 'meter_event',
+            ...input,
+            scope,
+            platformId: scope.accountId,
+            created: work.batch.created,
+            source: 'stream',
+            batchId: work.batch.id,
+            status: 'processed',
+            meterId,
+            expiresAt: Math.floor(Date.now() / 1000) + 3600,
+          },
         }),
       );
     }

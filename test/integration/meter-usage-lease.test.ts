@@ -100,14 +100,49 @@ describe('API events counted under the usage lease', () => {
 
   it('settles a stream worker that stopped under a lease when the batch comes back: each event counted once', async () => {
     const customer = `cus_${randomUUID()}`;
-    const meter: Meter = { id: 'mtr_lease', scope, created: now, updated: now, displayName: 'lease', eventName: 'lease_calls', customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null, status: 'active', deactivatedAt: null, version: 1 };
-    const processor = meterEventProcessor({ store, meters: { findByEventName: async () => meter, get: async () => meter }, customerExists: async () => true, errorWindowMillis: 60_000, clock: () => now });
-    const batch = { id: `mtrbatch_${randomUUID()}`, scope, platformId: scope.accountId, created: now, events: [1, 2].map((n) => ({ eventName: 'lease_calls', identifier: `${customer}-${n}`, payload: { service_customer_id: customer, value: String(n) }, timestamp: minute + 1_000 })) };
+    const meter: Meter = {
+      id: 'mtr_lease',
+      scope,
+      created: now,
+      updated: now,
+      displayName: 'lease',
+      eventName: 'lease_calls',
+      customerPayloadKey: 'service_customer_id',
+      valuePayloadKey: 'value',
+      formula: 'sum',
+      eventTimeWindow: null,
+      status: 'active',
+      deactivatedAt: null,
+      version: 1,
+    };
+    const processor = meterEventProcessor({
+      store,
+      meters: { findByEventName: async () => meter, get: async () => meter },
+      customerExists: async () => true,
+      errorWindowMillis: 60_000,
+      clock: () => now,
+    });
+    const batch = {
+      id: `mtrbatch_${randomUUID()}`,
+      scope,
+      platformId: scope.accountId,
+      created: now,
+      events: [1, 2].map((n) => ({
+        eventName: 'lease_calls',
+        identifier: `${customer}-${n}`,
+        payload: { service_customer_id: customer, value: String(n) },
+        timestamp: minute + 1_000,
+      })),
+    };
     const [first, second] = batch.events.map((input) => request(customer, input.identifier, Number(input.payload.value)));
     // A try that took the lease for both events, claimed the first, and stopped.
     const owner = `stream_${randomUUID()}`;
     const lease = { ...first!.lease, owner };
-    await store.takeLease(lease, [first!, second!].map((r) => ({ ...r.entry, owner })), now);
+    await store.takeLease(
+      lease,
+      [first!, second!].map((r) => ({ ...r.entry, owner })),
+      now,
+    );
     await store.claim({ ...first!.event, source: 'stream', batchId: batch.id, payload: batch.events[0]!.payload }, owner);
 
     now += 6_000;

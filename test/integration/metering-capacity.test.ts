@@ -45,7 +45,11 @@ const expected = {
 /** A table client whose calls are counted inside a call scope, on the local stack's DynamoDB. */
 function meteredTable() {
   const client = meterAwsCalls(
-    new DynamoDBClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    new DynamoDBClient({
+      endpoint: stack.env.DYNAMODB_ENDPOINT,
+      region: stack.env.AWS_REGION,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
     'dynamodb',
   );
   return makeTable(documentClient(client), stack.env.TABLE_NAME!);
@@ -89,23 +93,39 @@ describe('what a meter event costs in DynamoDB write units', () => {
 
   it('per event sent alone: the lease taken, the identifier claimed, the lease released with the event counted', async () => {
     const result = await measure(20, () =>
-      Promise.all(customers.map((customer, i) => service.create(origin, { event_name: 'capacity_calls', identifier: `capacity-api-${i}`, payload: { service_customer_id: customer, value: '1' } }))),
+      Promise.all(
+        customers.map((customer, i) =>
+          service.create(origin, { event_name: 'capacity_calls', identifier: `capacity-api-${i}`, payload: { service_customer_id: customer, value: '1' } }),
+        ),
+      ),
     );
     expect(result).toEqual(expected.api);
   });
 
   it('per event of a 100-event stream request: the batch, then one claim per event and the usage with the batch’s mark', async () => {
-    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-stream-${i}`, payload: { service_customer_id: customers[0]!, value: '1' } }));
+    const events = Array.from({ length: 100 }, (_, i) => ({
+      event_name: 'capacity_calls',
+      identifier: `capacity-stream-${i}`,
+      payload: { service_customer_id: customers[0]!, value: '1' },
+    }));
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
   });
 
   it('per event of a 100-event stream request over 100 customers: each counted at once under its lease', async () => {
-    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-lone-${i}`, payload: { service_customer_id: `cus_capacitylone${i}`, value: '1' } }));
+    const events = Array.from({ length: 100 }, (_, i) => ({
+      event_name: 'capacity_calls',
+      identifier: `capacity-lone-${i}`,
+      payload: { service_customer_id: `cus_capacitylone${i}`, value: '1' },
+    }));
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamLone);
   });
 
   it('per event of a 100-event stream request over 50 customers: the batch, then each customer’s two events under one lease', async () => {
-    const events = Array.from({ length: 100 }, (_, i) => ({ event_name: 'capacity_calls', identifier: `capacity-pairs-${i}`, payload: { service_customer_id: `cus_capacitypairs${i % 50}`, value: '1' } }));
+    const events = Array.from({ length: 100 }, (_, i) => ({
+      event_name: 'capacity_calls',
+      identifier: `capacity-pairs-${i}`,
+      payload: { service_customer_id: `cus_capacitypairs${i % 50}`, value: '1' },
+    }));
     expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamPairs);
   });
 

@@ -8,8 +8,7 @@ import { startServiceProcess } from '#local/service-process.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'service-persist-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const client = (key: string, baseUrl: string) =>
-  new Stripe(key, { host: '127.0.0.1', port: Number(new URL(baseUrl).port), protocol: 'http' });
+const client = (key: string, baseUrl: string) => new Stripe(key, { host: '127.0.0.1', port: Number(new URL(baseUrl).port), protocol: 'http' });
 
 describe('npm start', () => {
   it('keeps endpoints and the default keys across a stop and a restart', async () => {
@@ -33,7 +32,7 @@ describe('npm start', () => {
     }
   });
 
-  it('pins the default platform\'s test keys from SERVICE_SECRET_KEY and SERVICE_PUBLISHABLE_KEY, in memory', async () => {
+  it("pins the default platform's test keys from SERVICE_SECRET_KEY and SERVICE_PUBLISHABLE_KEY, in memory", async () => {
     const secretKey = 'sk_test_pinnedpinnedpinnedpinned01';
     const publishableKey = 'pk_test_pinnedpinnedpinnedpinned01';
     const service = await startServiceProcess(['--in-memory'], { SERVICE_SECRET_KEY: secretKey, SERVICE_PUBLISHABLE_KEY: publishableKey });

@@ -13,7 +13,12 @@ interface Thing extends OwnedResource {
 function stores() {
   const real = stackTable();
   let calls = 0;
-  const counting = { send: (command: never) => (calls++, real.client.send(command)) } as unknown as DynamoDBDocumentClient;
+  const counting = {
+    send: (command: never) => {
+      calls++;
+      return real.client.send(command);
+    },
+  } as unknown as DynamoDBDocumentClient;
   const prefix = `RECENT#${Date.now()}#${Math.random()}`;
   const keys = { pk: () => prefix, sk: (id: string) => `THING#${id}`, skPrefix: () => 'THING#' };
   return {
@@ -38,7 +43,13 @@ describe('recent reads of owned resources', () => {
 
     // When another process changes it (a write this process did not make)
     await real.client.send(
-      new UpdateCommand({ TableName: real.name, Key: { PK: prefix, SK: 'THING#a' }, UpdateExpression: 'SET #url = :url, version = :two', ExpressionAttributeNames: { '#url': 'url' }, ExpressionAttributeValues: { ':url': 'https://two.example', ':two': 2 } }),
+      new UpdateCommand({
+        TableName: real.name,
+        Key: { PK: prefix, SK: 'THING#a' },
+        UpdateExpression: 'SET #url = :url, version = :two',
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: { ':url': 'https://two.example', ':two': 2 },
+      }),
     );
 
     // Then a recent read still answers from the copy, with no call, while the copy is new enough

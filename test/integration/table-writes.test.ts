@@ -26,7 +26,10 @@ describe("the table's hot-path writes (plain commands on reused handler chains)"
       PK: first.PK,
       SK: 'ITEM',
       n: 10,
-      list: [{ at: 1, error: null }, { at: 2, error: 'HTTP 500' }],
+      list: [
+        { at: 1, error: null },
+        { at: 2, error: 'HTTP 500' },
+      ],
       nested: { a: 'x' },
     });
     expect(await table.get({ PK: second.PK, SK: 'ITEM' })).toEqual(second);
@@ -57,7 +60,13 @@ describe("the table's hot-path writes (plain commands on reused handler chains)"
     expect(await table.get(key)).toEqual({ ...key, owner: 'a' });
 
     // And the owner's delete removes it
-    await table.delete({ TableName: table.name, Key: key, ConditionExpression: '#owner = :owner', ExpressionAttributeNames: { '#owner': 'owner' }, ExpressionAttributeValues: { ':owner': 'a' } });
+    await table.delete({
+      TableName: table.name,
+      Key: key,
+      ConditionExpression: '#owner = :owner',
+      ExpressionAttributeNames: { '#owner': 'owner' },
+      ExpressionAttributeValues: { ':owner': 'a' },
+    });
     expect(await table.get(key)).toBeUndefined();
   });
 

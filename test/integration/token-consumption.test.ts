@@ -33,7 +33,11 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(19);
     for (const { reason } of lost) {
-      expect(reason).toMatchObject({ code: 'token_already_used', param: 'person_token', message: `You cannot use a Service token more than once: ${token.id}.` });
+      expect(reason).toMatchObject({
+        code: 'token_already_used',
+        param: 'person_token',
+        message: `You cannot use a Service token more than once: ${token.id}.`,
+      });
     }
     expect(await sdk(secretKey).tokens.retrieve(token.id)).toMatchObject({ id: token.id, used: true });
   });
@@ -90,11 +94,22 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
 
   it('returns a person token with its relationship and documents', async () => {
     const token = await client.tokens.create({
-      person: { first_name: 'Ada', dob: { day: 10, month: 12, year: 1985 }, relationship: { representative: true, executive: true, title: 'CTO' }, documents: { passport: { files: ['file_1'] } } },
+      person: {
+        first_name: 'Ada',
+        dob: { day: 10, month: 12, year: 1985 },
+        relationship: { representative: true, executive: true, title: 'CTO' },
+        documents: { passport: { files: ['file_1'] } },
+      },
     });
     await expect(consumer.consume(scope, token.id, 'person', 'person_token')).resolves.toMatchObject({
       type: 'person',
-      person: { first_name: 'Ada', dob: { day: 10, month: 12, year: 1985 }, relationship: { representative: true, executive: true, title: 'CTO' }, documents: { passport: { files: ['file_1'] } }, id_number_provided: false },
+      person: {
+        first_name: 'Ada',
+        dob: { day: 10, month: 12, year: 1985 },
+        relationship: { representative: true, executive: true, title: 'CTO' },
+        documents: { passport: { files: ['file_1'] } },
+        id_number_provided: false,
+      },
     });
   });
 
@@ -108,7 +123,9 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
       message: "No such token: 'tok_doesnotexist'",
     });
     await expect(consumer.consume({ ...scope, livemode: true }, person.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing' });
-    await expect(consumer.consume({ accountId: 'acct_other', livemode: false }, person.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(consumer.consume({ accountId: 'acct_other', livemode: false }, person.id, 'person', 'person_token')).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
     await expect(consumer.consume(scope, person.id, 'account', 'account_token')).rejects.toMatchObject({
       code: 'parameter_invalid',
       param: 'account_token',
@@ -130,7 +147,14 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     expect(item?.expiresAt).toBe(token.created + 600);
 
     // When its expiry passes (DynamoDB deletes expired items lazily, up to days later)
-    await table.client.send(new UpdateCommand({ TableName: table.name, Key: key, UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.name,
+        Key: key,
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
 
     // Then it can be neither retrieved nor used
     const retrieved = await api('GET', `/v1/tokens/${token.id}`, { key: secretKey });

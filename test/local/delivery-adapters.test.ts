@@ -36,7 +36,9 @@ async function startTarget() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    answerWith: (next: Respond) => void (respond = next),
+    answerWith: (next: Respond) => {
+      respond = next;
+    },
     stop: () => close(server),
   };
 }
@@ -204,7 +206,12 @@ describe('webhook sender', () => {
     });
 
     // When a body is sent with a long timeout
-    const attempt = await webhookSender({ timeoutMs: 10_000, egress: { allowPrivateInTestMode: true } }).send({ livemode: false, url: target.url, body: thinBody, secret });
+    const attempt = await webhookSender({ timeoutMs: 10_000, egress: { allowPrivateInTestMode: true } }).send({
+      livemode: false,
+      url: target.url,
+      body: thinBody,
+      secret,
+    });
 
     // Then it is delivered well before the timeout: the sender stopped reading
     expect(attempt).toMatchObject({ outcome: 'delivered', status: 200 });
@@ -404,7 +411,10 @@ describe('Event Grid sender', () => {
 
   it('fails without missingTarget when the topic refuses the event', async () => {
     // When an event with an empty id is sent
-    const attempt = await eventGridSender({ endpoint: receiver.endpoint, timeoutMs: 5_000 }).send({ topicName: 'service-acct_1-ed_1', event: { ...event, id: '' } });
+    const attempt = await eventGridSender({ endpoint: receiver.endpoint, timeoutMs: 5_000 }).send({
+      topicName: 'service-acct_1-ed_1',
+      event: { ...event, id: '' },
+    });
 
     // Then it failed on the 400, and the topic is not reported missing
     expect(attempt).toMatchObject({ outcome: 'failed', status: 400, error: 'HTTP 400', missingTarget: false });

@@ -54,7 +54,13 @@ describe('local EventBridge receiver', () => {
     expect(result.FailedEntryCount).toBe(0);
     expect(result.Entries).toHaveLength(2);
     expect(receiver.entries.map((recorded) => recorded.eventId)).toEqual(result.Entries?.map((accepted) => accepted.EventId));
-    expect(receiver.entries[0]).toMatchObject({ eventBusName: 'service-events', source: 'service.webhooks', detailType: 'webhook_endpoint.created', detail: { id: 'we_1' }, resources: [] });
+    expect(receiver.entries[0]).toMatchObject({
+      eventBusName: 'service-events',
+      source: 'service.webhooks',
+      detailType: 'webhook_endpoint.created',
+      detail: { id: 'we_1' },
+      resources: [],
+    });
     expect(receiver.entries[1]).toMatchObject({
       eventBusName: 'service-events',
       time: '2025-01-02T03:04:05Z',

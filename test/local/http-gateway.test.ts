@@ -135,7 +135,11 @@ describe('local HTTP gateway', () => {
   it('passes JSON and form bodies as text', async () => {
     // When JSON and a form are posted
     const json = await echoOf('/v1/things/th_1', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"name":"Zoë"}' });
-    const form = await echoOf('/v1/things/th_1', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'metadata[a]=1&name=Zo%C3%AB' });
+    const form = await echoOf('/v1/things/th_1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'metadata[a]=1&name=Zo%C3%AB',
+    });
 
     // Then both arrive as the text that was sent
     expect(json.event).toMatchObject({ routeKey: 'POST /v1/things/{id}', body: '{"name":"Zoë"}', isBase64Encoded: false, pathParameters: { id: 'th_1' } });
@@ -158,8 +162,17 @@ describe('local HTTP gateway', () => {
 
     // When a body at the limit, one byte over it, and an over-limit body without Content-Length are sent
     const atLimit = await fetch(`${gateway.url}/v1/things/th_1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(64 * 1024) });
-    const overLimit = await fetch(`${gateway.url}/v1/things/th_1`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x'.repeat(64 * 1024 + 1) });
-    const chunked = await rawRequest('POST', '/v1/things/th_1', { 'content-type': 'text/plain' }, Array.from({ length: 10 }, () => Buffer.alloc(16 * 1024, 'y')));
+    const overLimit = await fetch(`${gateway.url}/v1/things/th_1`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x'.repeat(64 * 1024 + 1),
+    });
+    const chunked = await rawRequest(
+      'POST',
+      '/v1/things/th_1',
+      { 'content-type': 'text/plain' },
+      Array.from({ length: 10 }, () => Buffer.alloc(16 * 1024, 'y')),
+    );
 
     // Then only the first reaches the handler; the others get API Gateway's 413
     expect(atLimit.status).toBe(200);
@@ -177,7 +190,13 @@ describe('local HTTP gateway', () => {
 
     // Then the fallback handler answers both
     expect(unknownPath.status).toBe(404);
-    expect(await unknownPath.json()).toEqual({ routeKey: '$default', rawPath: '/v2/nothing/here', method: 'GET', functionName: 'unmatchedRequest', pathParameters: null });
+    expect(await unknownPath.json()).toEqual({
+      routeKey: '$default',
+      rawPath: '/v2/nothing/here',
+      method: 'GET',
+      functionName: 'unmatchedRequest',
+      pathParameters: null,
+    });
     expect(wrongMethod.status).toBe(404);
     expect(await wrongMethod.json()).toMatchObject({ routeKey: '$default', method: 'DELETE' });
   });
@@ -267,7 +286,13 @@ describe('a handler slower than the gateway timeout', () => {
   it('gets 503 Service Unavailable, as at API Gateway’s integration timeout', async () => {
     // Given a gateway that waits 100 ms for handlers
     const logs: unknown[][] = [];
-    const impatient = await startHttpGateway({ port: 0, routes: fixtureRoutes, fallbackRoute, timeoutMs: 100, logger: { error: (...args) => void logs.push(args) } });
+    const impatient = await startHttpGateway({
+      port: 0,
+      routes: fixtureRoutes,
+      fallbackRoute,
+      timeoutMs: 100,
+      logger: { error: (...args) => void logs.push(args) },
+    });
     try {
       // When a handler takes 300 ms
       const response = await fetch(`${impatient.url}/v1/things?delayMs=300`);

@@ -55,10 +55,22 @@ function listeningAddresses(pids: number[]): string[] {
 /** /proc/net/tcp{,6} addresses: 32-bit words in host (little-endian) order. */
 function decodeAddress(hex: string): string {
   const words = hex.match(/.{8}/g)!.map((word) => word.match(/../g)!.reverse().join(''));
-  if (words.length === 1) return words[0]!.match(/../g)!.map((byte) => parseInt(byte, 16)).join('.');
+  if (words.length === 1)
+    return words[0]!
+      .match(/../g)!
+      .map((byte) => parseInt(byte, 16))
+      .join('.');
   const full = words.join('').toLowerCase();
-  if (full.startsWith('00000000000000000000ffff')) return `::ffff:${full.slice(24).match(/../g)!.map((byte) => parseInt(byte, 16)).join('.')}`;
-  return full.match(/.{4}/g)!.map((group) => group.replace(/^0+(?=.)/, '')).join(':');
+  if (full.startsWith('00000000000000000000ffff'))
+    return `::ffff:${full
+      .slice(24)
+      .match(/../g)!
+      .map((byte) => parseInt(byte, 16))
+      .join('.')}`;
+  return full
+    .match(/.{4}/g)!
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':');
 }
 
 const loopback = (address: string) => /^(127\.\d+\.\d+\.\d+|::ffff:127\.\d+\.\d+\.\d+|0:0:0:0:0:0:0:1):\d+$/.test(address);

@@ -79,7 +79,11 @@ describe('SQS emulator and queue poller', () => {
       new SendMessageBatchCommand({
         QueueUrl: queue.url,
         Entries: [
-          { Id: '1', MessageBody: '{"n":1}', MessageAttributes: { kind: { DataType: 'String', StringValue: 'test' }, raw: { DataType: 'Binary', BinaryValue: Buffer.from([1, 2]) } } },
+          {
+            Id: '1',
+            MessageBody: '{"n":1}',
+            MessageAttributes: { kind: { DataType: 'String', StringValue: 'test' }, raw: { DataType: 'Binary', BinaryValue: Buffer.from([1, 2]) } },
+          },
           { Id: '2', MessageBody: '{"n":2}' },
           { Id: '3', MessageBody: '{"n":3}' },
         ],
@@ -99,7 +103,11 @@ describe('SQS emulator and queue poller', () => {
       eventSourceARN: queue.arn,
       awsRegion: 'us-east-1',
       md5OfBody: createHash('md5').update('{"n":1}').digest('hex'),
-      attributes: { ApproximateReceiveCount: '1', SentTimestamp: expect.stringMatching(/^\d+$/), ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d+$/) },
+      attributes: {
+        ApproximateReceiveCount: '1',
+        SentTimestamp: expect.stringMatching(/^\d+$/),
+        ApproximateFirstReceiveTimestamp: expect.stringMatching(/^\d+$/),
+      },
       messageAttributes: {
         kind: { stringValue: 'test', stringListValues: [], binaryListValues: [], dataType: 'String' },
         raw: { binaryValue: Buffer.from([1, 2]).toString('base64'), stringListValues: [], binaryListValues: [], dataType: 'Binary' },
@@ -140,7 +148,15 @@ describe('SQS emulator and queue poller', () => {
   it('leaves the whole batch for redelivery when the handler throws', async () => {
     // Given two messages and a handler that fails on its first call only
     const queue = await testQueue(5);
-    await client.send(new SendMessageBatchCommand({ QueueUrl: queue.url, Entries: [{ Id: 'a', MessageBody: 'a' }, { Id: 'b', MessageBody: 'b' }] }));
+    await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: [
+          { Id: 'a', MessageBody: 'a' },
+          { Id: 'b', MessageBody: 'b' },
+        ],
+      }),
+    );
     const seen: string[][] = [];
     const logger = quietLogger();
     const handler = async (event: SQSEvent) => {
@@ -253,10 +269,16 @@ describe('SQS emulator and queue poller', () => {
     } as unknown as SQSClient;
     const arrive = (id: string) => {
       inbox.push({ MessageId: id, ReceiptHandle: id, Body: id });
-      arrivals.splice(0).forEach((wake) => wake());
+      for (const wake of arrivals.splice(0)) wake();
     };
     const at = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
-    poller = startQueuePoller({ sqsClient: fake, queueUrl: 'http://sqs.local/000000000000/scripted', queueArn: 'arn:aws:sqs:us-east-1:000000000000:scripted', handler: async () => undefined, deleteDelayMs: 100 });
+    poller = startQueuePoller({
+      sqsClient: fake,
+      queueUrl: 'http://sqs.local/000000000000/scripted',
+      queueArn: 'arn:aws:sqs:us-east-1:000000000000:scripted',
+      handler: async () => undefined,
+      deleteDelayMs: 100,
+    });
 
     // When m1's delete call is still running as m2 is handled (the pass takes m2 before m2's delay is up,
     // so m2's timer later finds nothing to do), and m3 comes after that
@@ -277,7 +299,14 @@ describe('SQS emulator and queue poller', () => {
     let busy = true;
     let handledAt: number | undefined;
     const started = Date.now();
-    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler: async () => void (handledAt ??= Date.now()), yieldTo: { busy: () => busy, maxDeferMs: 600 } });
+    poller = startQueuePoller({
+      sqsClient: client,
+      queueUrl: queue.url,
+      handler: async () => {
+        handledAt ??= Date.now();
+      },
+      yieldTo: { busy: () => busy, maxDeferMs: 600 },
+    });
 
     // When the API stays busy
     // Then nothing is taken before the longest wait, and the message is handled soon after it
@@ -322,7 +351,14 @@ describe('SQS emulator and queue poller', () => {
     const definition = { name: `poller-test-deleted-${Date.now()}`, urlVariable: 'UNUSED', visibilityTimeoutSeconds: 1, maxReceiveCount: 2 };
     const { url } = await sqs.createQueue(definition);
     await client.send(new DeleteQueueCommand({ QueueUrl: url }));
-    poller = startQueuePoller({ sqsClient: client, queueUrl: url, queueArn: 'arn:aws:sqs:us-east-1:000000000000:x', handler: worker.handler, retryPauseMs: 100, logger });
+    poller = startQueuePoller({
+      sqsClient: client,
+      queueUrl: url,
+      queueArn: 'arn:aws:sqs:us-east-1:000000000000:x',
+      handler: worker.handler,
+      retryPauseMs: 100,
+      logger,
+    });
     await vi.waitFor(() => expect(logger.errors.length).toBeGreaterThan(1), { timeout: 5_000 });
 
     // When the queue is back and gets a message

@@ -55,7 +55,12 @@ export function fakeIdempotencyStore(): IdempotencyStore & { items: Map<string, 
       const current = items.get(id(claim.scope, claim.key));
       const free = !current || current.expiresAt <= now || (current.state === 'in_progress' && current.lockedUntil < now);
       if (!free) return { claimed: false, record: view(current, now) };
-      items.set(id(claim.scope, claim.key), { state: 'in_progress', fingerprint: claim.fingerprint, lockedUntil: claim.lockedUntil, expiresAt: claim.expiresAt });
+      items.set(id(claim.scope, claim.key), {
+        state: 'in_progress',
+        fingerprint: claim.fingerprint,
+        lockedUntil: claim.lockedUntil,
+        expiresAt: claim.expiresAt,
+      });
       return { claimed: true };
     },
     async read(scope, key, now) {

@@ -37,8 +37,7 @@ export async function scanStackTable(filter: Omit<ScanCommandInput, 'TableName' 
 export const newPlatform = (options?: CreatePlatformOptions): Promise<CreatedPlatform> => createPlatform(platformStore(), options);
 
 /** The official SDK pointed at the local stack, exactly as a user would configure it. */
-export const sdk = (key: string, options: Stripe.StripeConfig = {}) =>
-  new Stripe(key, { host: '127.0.0.1', port: stack.port, protocol: 'http', ...options });
+export const sdk = (key: string, options: Stripe.StripeConfig = {}) => new Stripe(key, { host: '127.0.0.1', port: stack.port, protocol: 'http', ...options });
 
 export interface ApiCall {
   key?: string;

@@ -97,11 +97,18 @@ describe('the hosted form', () => {
   });
 
   it('reads a business type and the business fields it brings', () => {
-    const fields: RequirementField[] = ['identity.entity_type', 'identity.business_details.registered_name', 'identity.business_details.estimated_worker_count'];
+    const fields: RequirementField[] = [
+      'identity.entity_type',
+      'identity.business_details.registered_name',
+      'identity.business_details.estimated_worker_count',
+    ];
     expect(readFields(fields, { entity_type: 'company', registered_name: 'Engines Ltd', worker_count: '1,200' }, context).params).toEqual({
       identity: { entity_type: 'company', business_details: { registered_name: 'Engines Ltd', estimated_worker_count: 1200 } },
     });
-    expect(readFields(fields, { entity_type: 'pirate', registered_name: 'X', worker_count: 'many' }, context).issues.map((issue) => issue.input)).toEqual(['entity_type', 'worker_count']);
+    expect(readFields(fields, { entity_type: 'pirate', registered_name: 'X', worker_count: 'many' }, context).issues.map((issue) => issue.input)).toEqual([
+      'entity_type',
+      'worker_count',
+    ]);
   });
 
   it('leaves the source address out of the attestation when it is not an IP address', () => {

@@ -29,7 +29,10 @@ describe('account requirements', () => {
   });
 
   it('counts an address only with line1 and country, and restricts the capability while anything is currently due', () => {
-    const partial = account({ configuration: merchant, identity: { country: 'US', entity_type: 'company', business_details: { registered_name: 'Acme', address: { city: 'X' } } } });
+    const partial = account({
+      configuration: merchant,
+      identity: { country: 'US', entity_type: 'company', business_details: { registered_name: 'Acme', address: { city: 'X' } } },
+    });
     expect(descriptions(partial)).toContain('identity.business_details.address');
     expect(capabilityStates(partial).merchant.card_payments!.status).toBe('restricted');
   });
@@ -51,6 +54,8 @@ describe('v2 update merging', () => {
   });
 
   it('drops id number values at any depth', () => {
-    expect(withoutIdNumberValues({ individual: { id_numbers: [{ type: 'us_ssn', value: '000000000' }] } })).toEqual({ individual: { id_numbers: [{ type: 'us_ssn' }] } });
+    expect(withoutIdNumberValues({ individual: { id_numbers: [{ type: 'us_ssn', value: '000000000' }] } })).toEqual({
+      individual: { id_numbers: [{ type: 'us_ssn' }] },
+    });
   });
 });

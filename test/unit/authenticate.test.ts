@@ -31,7 +31,9 @@ describe('authentication', () => {
   it('refuses a missing, malformed or unknown key with an authentication error', async () => {
     await expect(authenticate({}, store, options)).rejects.toThrow(AuthenticationError);
     await expect(authenticate({ authorization: 'Token abc' }, store, options)).rejects.toThrow(AuthenticationError);
-    await expect(authenticate({ authorization: 'Bearer sk_test_0000000000000000000000000' }, store, options)).rejects.toThrow(/Invalid API Key provided: sk_test_…0000/);
+    await expect(authenticate({ authorization: 'Bearer sk_test_0000000000000000000000000' }, store, options)).rejects.toThrow(
+      /Invalid API Key provided: sk_test_…0000/,
+    );
   });
 
   it('refuses a publishable key except where allowed', async () => {
@@ -40,16 +42,16 @@ describe('authentication', () => {
     await expect(authenticate(headers, store, { allowPublishableKey: true, keyCacheMillis: 0 })).resolves.toMatchObject({ keyKind: 'publishable' });
   });
 
-  it('acts inside a connected account only when the key\'s platform controls it', async () => {
+  it("acts inside a connected account only when the key's platform controls it", async () => {
     await store.createAccount({ id: 'acct_connected', platformId: platform.account, livemode: false, features: { accountsV2: true }, created: 0 });
     const inside = await authenticate({ authorization: `Bearer ${platform.secret_key}`, 'service-context': 'acct_connected' }, store, options);
     expect(inside.scope.accountId).toBe('acct_connected');
-    await expect(
-      authenticate({ authorization: `Bearer ${other.secret_key}`, 'service-context': 'acct_connected' }, store, options),
-    ).rejects.toThrow(PermissionError);
-    await expect(
-      authenticate({ authorization: `Bearer ${other.secret_key}`, 'service-account': platform.account }, store, options),
-    ).rejects.toThrow(PermissionError);
+    await expect(authenticate({ authorization: `Bearer ${other.secret_key}`, 'service-context': 'acct_connected' }, store, options)).rejects.toThrow(
+      PermissionError,
+    );
+    await expect(authenticate({ authorization: `Bearer ${other.secret_key}`, 'service-account': platform.account }, store, options)).rejects.toThrow(
+      PermissionError,
+    );
   });
 
   it('acts inside a connected account only with a key of the mode the account was made in', async () => {
@@ -58,9 +60,15 @@ describe('authentication', () => {
     await store.createAccount({ id: 'acct_live_only', platformId: platform.account, livemode: true, features: { accountsV2: false }, created: 0 });
     await store.createAccount({ id: 'acct_before_modes', platformId: platform.account, features: { accountsV2: false }, created: 0 });
 
-    await expect(authenticate({ authorization: `Bearer ${live.secret_key}`, 'service-context': 'acct_test_only' }, store, options)).rejects.toThrow(PermissionError);
-    await expect(authenticate({ authorization: `Bearer ${platform.secret_key}`, 'service-context': 'acct_live_only' }, store, options)).rejects.toThrow(PermissionError);
-    await expect(authenticate({ authorization: `Bearer ${live.secret_key}`, 'service-context': 'acct_before_modes' }, store, options)).rejects.toThrow(PermissionError);
+    await expect(authenticate({ authorization: `Bearer ${live.secret_key}`, 'service-context': 'acct_test_only' }, store, options)).rejects.toThrow(
+      PermissionError,
+    );
+    await expect(authenticate({ authorization: `Bearer ${platform.secret_key}`, 'service-context': 'acct_live_only' }, store, options)).rejects.toThrow(
+      PermissionError,
+    );
+    await expect(authenticate({ authorization: `Bearer ${live.secret_key}`, 'service-context': 'acct_before_modes' }, store, options)).rejects.toThrow(
+      PermissionError,
+    );
     await expect(authenticate({ authorization: `Bearer ${live.secret_key}`, 'service-context': 'acct_live_only' }, store, options)).resolves.toMatchObject({
       scope: { accountId: 'acct_live_only', livemode: true },
     });

@@ -4,9 +4,9 @@ import { publicBaseUrl } from '#shared/http/base-url.ts';
 describe('the public base URL of links to this service', () => {
   it('follows the scheme and host the request came in on', () => {
     expect(publicBaseUrl({ 'x-forwarded-proto': 'http', host: '127.0.0.1:4242' }, '127.0.0.1:4242', null)).toBe('http://127.0.0.1:4242');
-    expect(publicBaseUrl({ 'x-forwarded-proto': 'https', host: 'abc123.execute-api.eu-west-1.amazonaws.com' }, 'abc123.execute-api.eu-west-1.amazonaws.com', null)).toBe(
-      'https://abc123.execute-api.eu-west-1.amazonaws.com',
-    );
+    expect(
+      publicBaseUrl({ 'x-forwarded-proto': 'https', host: 'abc123.execute-api.eu-west-1.amazonaws.com' }, 'abc123.execute-api.eu-west-1.amazonaws.com', null),
+    ).toBe('https://abc123.execute-api.eu-west-1.amazonaws.com');
     expect(publicBaseUrl({ 'x-forwarded-proto': 'https,http', host: '[::1]:8080' }, undefined, null)).toBe('https://[::1]:8080');
   });
 

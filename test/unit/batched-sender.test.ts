@@ -64,7 +64,9 @@ describe('batched sender', () => {
 
     const first = send(['first']);
     await turn();
-    const later = [send(['second']), (await turn(), send(['third']))];
+    const second = send(['second']);
+    await turn();
+    const later = [second, send(['third'])];
     await turn();
     await turn();
     expect(sqs.calls.map(bodiesOf)).toEqual([['first']]);
@@ -90,7 +92,10 @@ describe('batched sender', () => {
 
     await Promise.all([send([big('a'), big('b')]), send([big('c')]), send(['d'])]);
 
-    expect(sqs.calls.map((input) => bodiesOf(input).map((body) => body![0]))).toEqual([['a', 'b'], ['c', 'd']]);
+    expect(sqs.calls.map((input) => bodiesOf(input).map((body) => body![0]))).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
     for (const input of sqs.calls) expect(bytesOf(input)).toBeLessThanOrEqual(256 * kib);
   });
 
@@ -115,7 +120,9 @@ describe('batched sender', () => {
 
   it('rejects only the send whose entry SQS listed as failed', async () => {
     const sqs = fakeSqs((input) => ({
-      Failed: input.Entries!.filter((entry) => entry.MessageBody === 'bad').map((entry) => ({ Id: entry.Id, Code: 'InternalError', Message: 'try again', SenderFault: false })),
+      Failed: input
+        .Entries!.filter((entry) => entry.MessageBody === 'bad')
+        .map((entry) => ({ Id: entry.Id, Code: 'InternalError', Message: 'try again', SenderFault: false })),
     }));
     const send = batchedSender(queueUrl, sqs.client);
 

@@ -10,27 +10,72 @@ const scope = { accountId: 'acct_1', livemode: false };
 const now = 1_800_000_000_000;
 
 const event: ThinEvent = {
-  id: 'evt_1', scope, platformId: 'acct_1', type: 'v2.core.event_destination.ping', created: now,
-  relatedObject: null, changes: null, data: {}, reason: null, snapshotEventId: null,
+  id: 'evt_1',
+  scope,
+  platformId: 'acct_1',
+  type: 'v2.core.event_destination.ping',
+  created: now,
+  relatedObject: null,
+  changes: null,
+  data: {},
+  reason: null,
+  snapshotEventId: null,
 };
 
 const destination = (overrides: Partial<EventDestination> = {}): EventDestination => ({
-  id: 'ed_1', scope, created: now, updated: now, name: 'd', description: '', type: 'webhook_endpoint', eventPayload: 'thin',
-  enabledEvents: ['v2.core.event_destination.ping'], eventsFrom: null, snapshotApiVersion: null, metadata: null, status: 'enabled',
-  disabledReason: null, webhookEndpoint: { url: 'http://127.0.0.1:9/h', signingSecret: 'whsec_x' }, cloudoneEventbridge: null,
-  cloudtwoEventGrid: null, version: 1, ...overrides,
+  id: 'ed_1',
+  scope,
+  created: now,
+  updated: now,
+  name: 'd',
+  description: '',
+  type: 'webhook_endpoint',
+  eventPayload: 'thin',
+  enabledEvents: ['v2.core.event_destination.ping'],
+  eventsFrom: null,
+  snapshotApiVersion: null,
+  metadata: null,
+  status: 'enabled',
+  disabledReason: null,
+  webhookEndpoint: { url: 'http://127.0.0.1:9/h', signingSecret: 'whsec_x' },
+  cloudoneEventbridge: null,
+  cloudtwoEventGrid: null,
+  version: 1,
+  ...overrides,
 });
 
 const pending = (attempts = 0, nextAttemptAt = now): Delivery => ({
-  id: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' }, explicit: false,
-  status: 'pending', nextAttemptAt, created: now,
+  id: 'dlv_1',
+  event: { kind: 'thin', scope, id: 'evt_1' },
+  destination: { kind: 'event_destination', scope, id: 'ed_1' },
+  explicit: false,
+  status: 'pending',
+  nextAttemptAt,
+  created: now,
   attempts: Array.from({ length: attempts }, () => ({ at: now, outcome: 'failed' as const, status: 500, durationMs: 1, error: 'HTTP 500' })),
 });
 
-const message: DeliveryMessage = { deliveryId: 'dlv_1', event: { kind: 'thin', scope, id: 'evt_1' }, destination: { kind: 'event_destination', scope, id: 'ed_1' } };
-const answer = (outcome: 'delivered' | 'failed', missingTarget = false): DeliveryAttempt => ({ outcome, status: outcome === 'delivered' ? 200 : 500, durationMs: 3, error: outcome === 'failed' ? 'HTTP 500' : null, missingTarget });
+const message: DeliveryMessage = {
+  deliveryId: 'dlv_1',
+  event: { kind: 'thin', scope, id: 'evt_1' },
+  destination: { kind: 'event_destination', scope, id: 'ed_1' },
+};
+const answer = (outcome: 'delivered' | 'failed', missingTarget = false): DeliveryAttempt => ({
+  outcome,
+  status: outcome === 'delivered' ? 200 : 500,
+  durationMs: 3,
+  error: outcome === 'failed' ? 'HTTP 500' : null,
+  missingTarget,
+});
 
-function harness(options: { delivery?: Delivery; overdue?: Delivery[]; destination?: EventDestination | undefined; attempt?: DeliveryAttempt; random?: number; targetRecentMillis?: number }) {
+function harness(options: {
+  delivery?: Delivery;
+  overdue?: Delivery[];
+  destination?: EventDestination | undefined;
+  attempt?: DeliveryAttempt;
+  random?: number;
+  targetRecentMillis?: number;
+}) {
   const updates: DeliveryUpdate[] = [];
   const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
   const replaced: EventDestination[] = [];
@@ -39,7 +84,10 @@ function harness(options: { delivery?: Delivery; overdue?: Delivery[]; destinati
   const reads: string[] = [];
   const destinationReads: Array<{ recent?: { maxAgeMillis: number; accepts?: (found: EventDestination) => boolean } } | undefined> = [];
   const deliveries: DeliveryStore = {
-    get: async () => (reads.push('delivery'), options.delivery ?? pending()),
+    get: async () => {
+      reads.push('delivery');
+      return options.delivery ?? pending();
+    },
     update: async (_delivery, update) => {
       updates.push(update);
       return true;
@@ -49,9 +97,20 @@ function harness(options: { delivery?: Delivery; overdue?: Delivery[]; destinati
   };
   const service = deliveryService({
     deliveries,
-    events: { getThin: async () => (reads.push('event'), event), getSnapshot: async () => undefined, listThin: async () => ({ items: [], hasMore: false }), listSnapshot: async () => ({ items: [], hasMore: false }) },
+    events: {
+      getThin: async () => {
+        reads.push('event');
+        return event;
+      },
+      getSnapshot: async () => undefined,
+      listThin: async () => ({ items: [], hasMore: false }),
+      listSnapshot: async () => ({ items: [], hasMore: false }),
+    },
     destinations: {
-      get: async (_scope: unknown, _id: string, readOptions?: (typeof destinationReads)[number]) => (destinationReads.push(readOptions), stored),
+      get: async (_scope: unknown, _id: string, readOptions?: (typeof destinationReads)[number]) => {
+        destinationReads.push(readOptions);
+        return stored;
+      },
       replace: async (next: EventDestination) => {
         replaced.push(next);
         stored = next;
@@ -60,7 +119,12 @@ function harness(options: { delivery?: Delivery; overdue?: Delivery[]; destinati
     } as never,
     endpoints: { get: async () => undefined } as never,
     queue: { enqueue: async (messages, delay) => void enqueued.push({ count: messages.length, delay, messages }) },
-    webhooks: { send: async ({ body }) => (sent.push(body), options.attempt ?? answer('delivered')) },
+    webhooks: {
+      send: async ({ body }) => {
+        sent.push(body);
+        return options.attempt ?? answer('delivered');
+      },
+    },
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
     sweepGraceMillis: 60_000,
@@ -167,9 +231,16 @@ describe('delivering one event', () => {
     await ok.service.deliver(message);
     expect(ok.replaced[0]!.cloudoneEventbridge!.eventSourceStatus).toBe('active');
 
-    const gone = harness({ attempt: answer('failed', true), destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: cloudone }) });
+    const gone = harness({
+      attempt: answer('failed', true),
+      destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: cloudone }),
+    });
     await gone.service.deliver(message);
-    expect(gone.replaced[0]).toMatchObject({ status: 'disabled', disabledReason: 'no_cloudone_event_source_exists', cloudoneEventbridge: { eventSourceStatus: 'deleted' } });
+    expect(gone.replaced[0]).toMatchObject({
+      status: 'disabled',
+      disabledReason: 'no_cloudone_event_source_exists',
+      cloudoneEventbridge: { eventSourceStatus: 'deleted' },
+    });
     expect(gone.updates[0]).toMatchObject({ status: 'failed' });
   });
 });

@@ -4,7 +4,12 @@ import type { EventOrigin, Subscriber } from '#shared/events/event.ts';
 
 const platform = { accountId: 'acct_platform', livemode: false };
 const connected = { accountId: 'acct_connected', livemode: false };
-const origin = (scope = platform): EventOrigin => ({ scope, platformId: platform.accountId, request: { id: 'req_1', idempotencyKey: 'k' }, apiVersion: '2026-10-28.endive' });
+const origin = (scope = platform): EventOrigin => ({
+  scope,
+  platformId: platform.accountId,
+  request: { id: 'req_1', idempotencyKey: 'k' },
+  apiVersion: '2026-10-28.endive',
+});
 
 const subscriber = (id: string, overrides: Partial<Subscriber>): Subscriber => ({
   ref: { kind: 'event_destination', scope: platform, id },
@@ -49,7 +54,11 @@ describe('event fan-out', () => {
     const outbox = await events.prepare(origin(), [customerCreated]);
 
     expect(outbox.snapshotEvents).toHaveLength(1);
-    expect(outbox.thinEvents[0]).toMatchObject({ type: 'v1.customer.created', snapshotEventId: outbox.snapshotEvents[0]!.id, reason: { id: 'req_1', idempotencyKey: 'k' } });
+    expect(outbox.thinEvents[0]).toMatchObject({
+      type: 'v1.customer.created',
+      snapshotEventId: outbox.snapshotEvents[0]!.id,
+      reason: { id: 'req_1', idempotencyKey: 'k' },
+    });
     expect(outbox.deliveries.map((delivery) => delivery.destination.id).sort()).toEqual(['snapshot', 'thin_self', 'v1_all']);
     expect(outbox.snapshotEvents[0]!.pendingWebhooks).toBe(2);
     expect(outbox.deliveries.every((delivery) => delivery.status === 'pending' && delivery.attempts.length === 0)).toBe(true);
@@ -77,6 +86,8 @@ describe('event fan-out', () => {
     const thinAll = subscriber('x', { enabledEvents: ['*'] });
     expect(subscribes(thinAll, 'thin', 'v2.core.event_destination.ping', '@self')).toBe(false);
     expect(subscribes(subscriber('y', { payload: 'snapshot', enabledEvents: ['*'] }), 'snapshot', 'customer.created', '@self')).toBe(true);
-    expect(subscribes(subscriber('z', { enabledEvents: ['v1.customer.created'], eventsFrom: ['@organization_members'] }), 'thin', 'v1.customer.created', '@self')).toBe(false);
+    expect(
+      subscribes(subscriber('z', { enabledEvents: ['v1.customer.created'], eventsFrom: ['@organization_members'] }), 'thin', 'v1.customer.created', '@self'),
+    ).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ describe('request encoding', () => {
     expect(parseJsonBody('{"name":"x"}')).toEqual({ name: 'x' });
     expect(() => parseJsonBody('[1]')).toThrow(/must be a JSON object/);
     expect(() => parseJsonBody('{"a":')).toThrow(/not valid JSON/);
-    const deep = '{"a":'.repeat(30) + '1' + '}'.repeat(30);
+    const deep = `${'{"a":'.repeat(30)}1${'}'.repeat(30)}`;
     expect(() => parseJsonBody(deep)).toThrow(/nested more than/);
   });
 

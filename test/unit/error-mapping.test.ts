@@ -22,7 +22,10 @@ describe('error bodies', () => {
   });
 
   it('maps idempotency conflicts to 409, rate limits to 429 and wrong methods to 405 with Allow', () => {
-    expect(errorResponse(new IdempotencyError('x', 'idempotency_key_reused'), 'v2', 'r')).toMatchObject({ status: 409, body: { error: { type: 'idempotency_error' } } });
+    expect(errorResponse(new IdempotencyError('x', 'idempotency_key_reused'), 'v2', 'r')).toMatchObject({
+      status: 409,
+      body: { error: { type: 'idempotency_error' } },
+    });
     expect(errorResponse(new RateLimitError('x', 'lock_timeout'), 'v1', 'r')).toMatchObject({ status: 429, body: { error: { type: 'rate_limit_error' } } });
     expect(errorResponse(new MethodNotAllowedError('PUT', '/v1/x', ['GET']), 'v1', 'r')).toMatchObject({ status: 405, headers: { Allow: 'GET' } });
   });

@@ -16,7 +16,11 @@ const now = Date.UTC(2026, 5, 15, 12);
 function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingStore<T> {
   const items = new Map(initial.map((item) => [item.id, item]));
   return {
-    create: async (resource) => (items.has(resource.id) ? false : (items.set(resource.id, resource), true)),
+    create: async (resource) => {
+      if (items.has(resource.id)) return false;
+      items.set(resource.id, resource);
+      return true;
+    },
     get: async (_scope, id) => items.get(id),
     replace: async (next) => {
       if (items.get(next.id)?.version !== next.version - 1) return false;
@@ -63,7 +67,11 @@ const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => ({
 });
 
 function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Partial<Cardholder> = {}) {
-  const events = eventEmitter({ subscribers: { subscribersOf: async () => [] }, store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
+  const events = eventEmitter({
+    subscribers: { subscribersOf: async () => [] },
+    store: { commit: async () => undefined },
+    queue: { enqueue: async () => undefined },
+  });
   return authorizationService({
     repository: memoryStore(),
     cards: memoryStore(card(cardOverrides)),
@@ -98,8 +106,14 @@ describe('issuing authorizations (service with fakes)', () => {
 
   it('needs merchant_amount when the merchant currency differs, and refuses one that contradicts amount otherwise', async () => {
     const service = setup();
-    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_currency: 'eur' }))).rejects.toMatchObject({ code: 'parameter_missing', param: 'merchant_amount' });
-    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_amount: 999 }))).rejects.toMatchObject({ code: 'parameter_invalid', param: 'merchant_amount' });
+    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_currency: 'eur' }))).rejects.toMatchObject({
+      code: 'parameter_missing',
+      param: 'merchant_amount',
+    });
+    await expect(service.create(origin, params({ card: 'ic_1', amount: 1000, merchant_amount: 999 }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'merchant_amount',
+    });
   });
 
   it('takes the amount from amount_details when no amount is given', async () => {
@@ -113,7 +127,10 @@ describe('issuing authorizations (service with fakes)', () => {
     ['a blocked cardholder', {}, { status: 'blocked' as const }, 'cardholder_blocked'],
     ['an inactive cardholder', {}, { status: 'inactive' as const }, 'cardholder_inactive'],
   ])('declines an authorization on %s', async (_case, cardOverrides, cardholderOverrides, reason) => {
-    const declined = await setup(cardOverrides, cardholderOverrides).create(origin, params({ card: 'ic_1', amount: 100, merchant_data: { category: 'automated_fuel_dispensers' } }));
+    const declined = await setup(cardOverrides, cardholderOverrides).create(
+      origin,
+      params({ card: 'ic_1', amount: 100, merchant_data: { category: 'automated_fuel_dispensers' } }),
+    );
     expect(declined).toMatchObject({ approved: false, status: 'closed', estimatedAmount: false, authorizationCode: null });
     expect(declined.requestHistory[0]).toMatchObject({ approved: false, reason });
   });

@@ -5,7 +5,10 @@ import { InvalidRequestError } from '#shared/errors.ts';
 import { guardItemSizes, itemSize, maxItemBytes } from '#shared/data/item-size.ts';
 
 // Nothing listens here: a request that got past the guard would fail with a connection error instead.
-const client = () => guardItemSizes(new DynamoDBClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 }));
+const client = () =>
+  guardItemSizes(
+    new DynamoDBClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 }),
+  );
 
 describe('the item size guard', () => {
   it('sizes items as DynamoDB does: names and values, nested maps and lists', () => {
@@ -16,9 +19,9 @@ describe('the item size guard', () => {
   it('refuses a put whose item is over the limit with a 400 before anything is sent', async () => {
     const big = { PK: 'a', SK: 'b', blob: 'x'.repeat(maxItemBytes + 1) };
     await expect(client().send(new PutItemCommand({ TableName: 't', Item: marshall(big) }))).rejects.toBeInstanceOf(InvalidRequestError);
-    await expect(
-      client().send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: 't', Item: marshall(big) } }] })),
-    ).rejects.toMatchObject({ code: 'object_too_large' });
+    await expect(client().send(new TransactWriteItemsCommand({ TransactItems: [{ Put: { TableName: 't', Item: marshall(big) } }] }))).rejects.toMatchObject({
+      code: 'object_too_large',
+    });
   });
 
   it('lets a large transaction of small items through to the table', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MeterEventInput } from '#shared/meter-events/meter-event.ts';
-import { hasTooManyDigits, minuteOf, problemOf, readingOf, valueOf } from '#shared/meter-events/rules.ts';
+import { hasTooManyDigits, minuteOf, problemOf, readingOf, usageValueOf } from '#shared/meter-events/rules.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
@@ -9,17 +9,31 @@ const minute = 60 * 1000;
 const day = 24 * 60 * minute;
 
 const meter = (overrides: Partial<Meter> = {}): Meter => ({
-  id: 'mtr_1', scope, created: now, updated: now, displayName: 'API calls', eventName: 'api_call',
-  customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
-  status: 'active', deactivatedAt: null, version: 1, ...overrides,
+  id: 'mtr_1',
+  scope,
+  created: now,
+  updated: now,
+  displayName: 'API calls',
+  eventName: 'api_call',
+  customerPayloadKey: 'service_customer_id',
+  valuePayloadKey: 'value',
+  formula: 'sum',
+  eventTimeWindow: null,
+  status: 'active',
+  deactivatedAt: null,
+  version: 1,
+  ...overrides,
 });
 
 const event = (payload: Record<string, string> = { service_customer_id: 'cus_1', value: '3' }, timestamp = now): MeterEventInput => ({
-  eventName: 'api_call', identifier: 'idem_1', payload, timestamp,
+  eventName: 'api_call',
+  identifier: 'idem_1',
+  payload,
+  timestamp,
 });
 
 describe('problemOf', () => {
-  it('reads only the payload\'s own keys, never inherited ones such as constructor', () => {
+  it("reads only the payload's own keys, never inherited ones such as constructor", () => {
     const keyed = meter({ customerPayloadKey: 'constructor', valuePayloadKey: 'toString' });
     expect(problemOf(keyed, event({}), now)).toMatchObject({ sync: 'payload_no_customer_defined' });
     expect(problemOf(keyed, event({ constructor: 'cus_1' }), now)).toMatchObject({ sync: 'payload_no_value_defined' });
@@ -148,15 +162,15 @@ describe('readingOf', () => {
   });
 });
 
-describe('valueOf', () => {
+describe('usageValueOf', () => {
   it('is the payload value for sum and last meters', () => {
-    expect(valueOf(meter(), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(42);
-    expect(valueOf(meter({ formula: 'last', valuePayloadKey: 'tokens' }), event({ service_customer_id: 'cus_1', tokens: '7' }))).toBe(7);
+    expect(usageValueOf(meter(), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(42);
+    expect(usageValueOf(meter({ formula: 'last', valuePayloadKey: 'tokens' }), event({ service_customer_id: 'cus_1', tokens: '7' }))).toBe(7);
   });
 
   it('is 1 for a count meter whatever the payload holds', () => {
-    expect(valueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(1);
-    expect(valueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1' }))).toBe(1);
+    expect(usageValueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1', value: '42' }))).toBe(1);
+    expect(usageValueOf(meter({ formula: 'count' }), event({ service_customer_id: 'cus_1' }))).toBe(1);
   });
 });
 
@@ -165,11 +179,11 @@ describe('hasTooManyDigits', () => {
 
   it('is false for a 15-digit value and true for a 16-digit one', () => {
     expect(hasTooManyDigits(meter(), withValue('9'.repeat(15)))).toBe(false);
-    expect(hasTooManyDigits(meter(), withValue('1' + '0'.repeat(15)))).toBe(true);
+    expect(hasTooManyDigits(meter(), withValue(`1${'0'.repeat(15)}`))).toBe(true);
   });
 
   it('does not count leading zeros', () => {
-    expect(hasTooManyDigits(meter(), withValue('0' + '9'.repeat(15)))).toBe(false);
+    expect(hasTooManyDigits(meter(), withValue(`0${'9'.repeat(15)}`))).toBe(false);
   });
 
   it('is false for a count meter, which reads no value', () => {

@@ -22,7 +22,9 @@ describe('v2 page tokens', () => {
   it('refuses a token it did not make, a changed one, and one made for another list, account or mode', () => {
     const token = sealPageToken(key, binding, { params: { limit: '2' }, cursor: 'ed_2' });
     const [payload, mac] = token.split('.');
-    const forged = Buffer.from(JSON.stringify({ params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 }, cursor: 'ed_2' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ params: { include: ['webhook_endpoint.signing_secret'], limit: 10_000_000 }, cursor: 'ed_2' })).toString(
+      'base64url',
+    );
     for (const bad of ['not-a-token', `${forged}.${mac}`, forged, `${payload}.${mac}x`, `${payload}.${mac}.x`, 'a'.repeat(5000)]) {
       expect(() => openPageToken(key, binding, bad)).toThrow(InvalidRequestError);
     }

@@ -45,7 +45,7 @@ describe('webhook signatures', () => {
     expect(notification).toMatchObject({ id: 'evt_1', type: 'v2.core.event_destination.ping', related_object: { id: 'ed_1' } });
   });
 
-  it('have the SDK test helper\'s exact layout: t=<seconds>,v1=<64 lowercase hex>', () => {
+  it("have the SDK test helper's exact layout: t=<seconds>,v1=<64 lowercase hex>", () => {
     // Given a fixed timestamp
     const timestamp = 1_795_000_000;
 
@@ -64,9 +64,7 @@ describe('webhook signatures', () => {
 
     // When / Then both SDK entry points refuse it
     expect(() => sdk.webhooks.constructEvent(snapshotBody, header, secret)).toThrow(Stripe.errors.StripeSignatureVerificationError);
-    expect(() => sdk.parseEventNotification(thinBody, signatureHeader(thinBody, 'whsec_other', nowSeconds()), secret)).toThrow(
-      /No signatures found matching/,
-    );
+    expect(() => sdk.parseEventNotification(thinBody, signatureHeader(thinBody, 'whsec_other', nowSeconds()), secret)).toThrow(/No signatures found matching/);
   });
 
   it('are refused by the SDK once older than its 300 second tolerance', () => {

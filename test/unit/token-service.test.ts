@@ -61,7 +61,12 @@ describe('card tokens', () => {
   it('keeps brand, last4, expiry, funding and a fingerprint, never the number or the CVC', async () => {
     const { service, repository } = setup();
     const token = await service.create(testScope, card({ number: '4242 4242 4242 4242', cvc: '987' }), '203.0.113.9');
-    expect(token).toMatchObject({ type: 'card', used: false, clientIp: '203.0.113.9', card: { brand: 'Visa', last4: '4242', expMonth: 8, expYear: 2030, funding: 'credit', cvcProvided: true } });
+    expect(token).toMatchObject({
+      type: 'card',
+      used: false,
+      clientIp: '203.0.113.9',
+      card: { brand: 'Visa', last4: '4242', expMonth: 8, expYear: 2030, funding: 'credit', cvcProvided: true },
+    });
     const stored = JSON.stringify([...repository.items.values()]);
     expect(stored).not.toContain('4242424242424242');
     expect(stored).not.toContain('987');
@@ -94,19 +99,24 @@ describe('card tokens', () => {
     [{ cvc: '12' }, 'invalid_cvc', 'card[cvc]'],
     [{ cvc: '1234' }, 'invalid_cvc', 'card[cvc]'],
     [{ number: '378282246310005', cvc: '123' }, 'invalid_cvc', 'card[cvc]'],
-  ] as Array<[{ number?: string; exp_month?: string; exp_year?: string; cvc?: string }, string, string]>)('refuses %o with %s on %s', async (fields, code, param) => {
-    const { service } = setup();
-    const error = await failure(() => service.create(testScope, card(fields), null));
-    expect(error).toBeInstanceOf(CardError);
-    expect(error).toMatchObject({ code, param });
-    expect(error.message).not.toContain(fields.number ?? '4242424242424242');
-  });
+  ] as Array<[{ number?: string; exp_month?: string; exp_year?: string; cvc?: string }, string, string]>)(
+    'refuses %o with %s on %s',
+    async (fields, code, param) => {
+      const { service } = setup();
+      const error = await failure(() => service.create(testScope, card(fields), null));
+      expect(error).toBeInstanceOf(CardError);
+      expect(error).toMatchObject({ code, param });
+      expect(error.message).not.toContain(fields.number ?? '4242424242424242');
+    },
+  );
 
   it('accepts this month, two-digit years and a 4-digit Amex CVC', async () => {
     const { service } = setup();
     await expect(service.create(testScope, card({ exp_month: '6', exp_year: '2026' }), null)).resolves.toMatchObject({ type: 'card' });
     await expect(service.create(testScope, card({ exp_year: '31' }), null)).resolves.toMatchObject({ card: { expYear: 2031 } });
-    await expect(service.create(testScope, card({ number: '378282246310005', cvc: '1234' }), null)).resolves.toMatchObject({ card: { brand: 'American Express' } });
+    await expect(service.create(testScope, card({ number: '378282246310005', cvc: '1234' }), null)).resolves.toMatchObject({
+      card: { brand: 'American Express' },
+    });
   });
 
   it('declines a live card in test mode and a test card in live mode', async () => {
@@ -134,16 +144,35 @@ describe('token variants', () => {
 
   it('keeps person and account data without identity or tax numbers', async () => {
     const { service, repository } = setup();
-    const person = await service.create(testScope, { person: { first_name: 'Jenny', id_number: '123456789', id_number_secondary: 'X12345', ssn_last_4: '6789' } }, null);
-    expect(person).toMatchObject({ type: 'person', person: { first_name: 'Jenny', ssn_last_4: '6789', id_number_provided: true, id_number_secondary_provided: true, ssn_last_4_provided: true } });
+    const person = await service.create(
+      testScope,
+      { person: { first_name: 'Jenny', id_number: '123456789', id_number_secondary: 'X12345', ssn_last_4: '6789' } },
+      null,
+    );
+    expect(person).toMatchObject({
+      type: 'person',
+      person: { first_name: 'Jenny', ssn_last_4: '6789', id_number_provided: true, id_number_secondary_provided: true, ssn_last_4_provided: true },
+    });
     const account = await service.create(
       testScope,
-      { account: { business_type: 'company', company: { name: 'Acme', tax_id: '12-3456789', vat_id: 'DE123456789' }, individual: { id_number: '987654321' }, tos_shown_and_accepted: true } },
+      {
+        account: {
+          business_type: 'company',
+          company: { name: 'Acme', tax_id: '12-3456789', vat_id: 'DE123456789' },
+          individual: { id_number: '987654321' },
+          tos_shown_and_accepted: true,
+        },
+      },
       null,
     );
     expect(account).toMatchObject({
       type: 'account',
-      account: { business_type: 'company', company: { name: 'Acme', tax_id_provided: true, vat_id_provided: true }, individual: { id_number_provided: true }, tos_shown_and_accepted: true },
+      account: {
+        business_type: 'company',
+        company: { name: 'Acme', tax_id_provided: true, vat_id_provided: true },
+        individual: { id_number_provided: true },
+        tos_shown_and_accepted: true,
+      },
     });
     const stored = JSON.stringify([...repository.items.values()]);
     for (const secret of ['123456789', 'X12345', '12-3456789', 'DE123456789', '987654321']) expect(stored).not.toContain(secret);
@@ -169,13 +198,20 @@ describe('token consumption', () => {
     const person = await service.create(testScope, { person: { first_name: 'Jenny' } }, null);
     const cardToken = await service.create(testScope, card(), null);
 
-    await expect(consumer.consume(testScope, person.id, 'person', 'person_token')).resolves.toMatchObject({ id: person.id, type: 'person', person: { first_name: 'Jenny' } });
+    await expect(consumer.consume(testScope, person.id, 'person', 'person_token')).resolves.toMatchObject({
+      id: person.id,
+      type: 'person',
+      person: { first_name: 'Jenny' },
+    });
     await expect(consumer.consume(testScope, person.id, 'person', 'person_token')).rejects.toMatchObject({
       code: 'token_already_used',
       param: 'person_token',
       message: `You cannot use a Service token more than once: ${person.id}.`,
     });
-    await expect(consumer.consume(testScope, cardToken.id, 'account', 'account_token')).rejects.toMatchObject({ code: 'parameter_invalid', param: 'account_token' });
+    await expect(consumer.consume(testScope, cardToken.id, 'account', 'account_token')).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'account_token',
+    });
     await expect(consumer.consume(testScope, 'tok_missing', 'account', 'account_token')).rejects.toMatchObject({
       code: 'resource_missing',
       param: 'account_token',
@@ -192,6 +228,8 @@ describe('card error bodies', () => {
     expect(declined.body).toEqual({
       error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', param: 'card[number]', decline_code: 'test_mode_live_card' },
     });
-    expect(errorResponse(new CardError("Your card's security code is invalid.", 'invalid_cvc', 'card[cvc]'), 'v1', 'req_1').body.error).not.toHaveProperty('decline_code');
+    expect(errorResponse(new CardError("Your card's security code is invalid.", 'invalid_cvc', 'card[cvc]'), 'v1', 'req_1').body.error).not.toHaveProperty(
+      'decline_code',
+    );
   });
 });

@@ -12,9 +12,20 @@ const day = 24 * hour;
 const at = (dayOfMonth: number, hours: number, minutes = 0) => Date.UTC(2027, 0, dayOfMonth, hours, minutes);
 
 const meter = (overrides: Partial<Meter> = {}): Meter => ({
-  id: 'mtr_1', scope, created: at(1, 0), updated: at(1, 0), displayName: 'API calls', eventName: 'api_call',
-  customerPayloadKey: 'service_customer_id', valuePayloadKey: 'value', formula: 'sum', eventTimeWindow: null,
-  status: 'active', deactivatedAt: null, version: 1, ...overrides,
+  id: 'mtr_1',
+  scope,
+  created: at(1, 0),
+  updated: at(1, 0),
+  displayName: 'API calls',
+  eventName: 'api_call',
+  customerPayloadKey: 'service_customer_id',
+  valuePayloadKey: 'value',
+  formula: 'sum',
+  eventTimeWindow: null,
+  status: 'active',
+  deactivatedAt: null,
+  version: 1,
+  ...overrides,
 });
 
 const usage = (minute: number, total: number, events: number, last: MinuteUsage['last'] = null): MinuteUsage => ({ minute, total, events, last });
@@ -40,7 +51,9 @@ function harness(meters: Meter[], rows: Row[] = []) {
 const page = (overrides: Partial<PageRequest> = {}): PageRequest => ({ limit: 10, ...overrides });
 const query = (overrides: Partial<SummaryQuery> = {}): SummaryQuery => ({ customer: 'cus_1', start: at(10, 0), end: at(11, 0), ...overrides });
 const row = (minute: number, total: number, events: number, last: MinuteUsage['last'] = null, customerId = 'cus_1'): Row => ({
-  meterId: 'mtr_1', customerId, usage: usage(minute, total, events, last),
+  meterId: 'mtr_1',
+  customerId,
+  usage: usage(minute, total, events, last),
 });
 
 describe('usage summaries', () => {
@@ -50,14 +63,17 @@ describe('usage summaries', () => {
   });
 
   it('sums the totals of the customer minutes in [start, end) when not grouped', async () => {
-    const summaries = harness([meter()], [
-      row(at(9, 23, 59), 100, 1),
-      row(at(10, 0), 3, 1),
-      row(at(10, 12, 30), 4, 2),
-      row(at(10, 23, 59), 5, 1),
-      row(at(11, 0), 200, 1),
-      row(at(10, 5), 300, 1, null, 'cus_2'),
-    ]);
+    const summaries = harness(
+      [meter()],
+      [
+        row(at(9, 23, 59), 100, 1),
+        row(at(10, 0), 3, 1),
+        row(at(10, 12, 30), 4, 2),
+        row(at(10, 23, 59), 5, 1),
+        row(at(11, 0), 200, 1),
+        row(at(10, 5), 300, 1, null, 'cus_2'),
+      ],
+    );
 
     const result = await summaries.list(scope, 'mtr_1', query(), page());
 
@@ -76,11 +92,14 @@ describe('usage summaries', () => {
   });
 
   it('takes the value of the minute with the latest last timestamp for a last meter', async () => {
-    const summaries = harness([meter({ formula: 'last' })], [
-      row(at(10, 5), 10, 2, { value: 8, timestamp: at(10, 5) + 30_000 }),
-      row(at(10, 1), 10, 2, { value: 5, timestamp: at(10, 1) + 10_000 }),
-      row(at(10, 9), 10, 1, null),
-    ]);
+    const summaries = harness(
+      [meter({ formula: 'last' })],
+      [
+        row(at(10, 5), 10, 2, { value: 8, timestamp: at(10, 5) + 30_000 }),
+        row(at(10, 1), 10, 2, { value: 5, timestamp: at(10, 1) + 10_000 }),
+        row(at(10, 9), 10, 1, null),
+      ],
+    );
 
     const result = await summaries.list(scope, 'mtr_1', query(), page());
 
@@ -121,11 +140,14 @@ describe('usage summaries', () => {
   });
 
   it('applies the meter formula within each window', async () => {
-    const summaries = harness([meter({ formula: 'last' })], [
-      row(at(10, 0, 10), 1, 1, { value: 4, timestamp: at(10, 0, 10) }),
-      row(at(10, 0, 50), 1, 1, { value: 6, timestamp: at(10, 0, 50) }),
-      row(at(10, 1, 5), 1, 1, { value: 9, timestamp: at(10, 1, 5) }),
-    ]);
+    const summaries = harness(
+      [meter({ formula: 'last' })],
+      [
+        row(at(10, 0, 10), 1, 1, { value: 4, timestamp: at(10, 0, 10) }),
+        row(at(10, 0, 50), 1, 1, { value: 6, timestamp: at(10, 0, 50) }),
+        row(at(10, 1, 5), 1, 1, { value: 9, timestamp: at(10, 1, 5) }),
+      ],
+    );
 
     const result = await summaries.list(scope, 'mtr_1', query({ start: at(10, 0), end: at(10, 3), grouping: 'hour' }), page());
 

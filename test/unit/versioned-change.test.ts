@@ -14,7 +14,12 @@ function setup(conflicts: number) {
   let enqueued = 0;
   let failuresLeft = conflicts;
   const events = eventEmitter({
-    subscribers: { subscribersOf: async () => (audienceReads++, []) },
+    subscribers: {
+      subscribersOf: async () => {
+        audienceReads++;
+        return [];
+      },
+    },
     store: { commit: async () => undefined },
     queue: { enqueue: async () => void enqueued++ },
   });
@@ -35,7 +40,14 @@ function setup(conflicts: number) {
       origin,
       async () => stored,
       (current) => ({ ...current, name }),
-      (next) => [{ kind: 'snapshot', type: 'customer.updated', object: { id: next.id, object: 'customer' }, relatedObject: { id: next.id, type: 'customer', url: '/v1/customers/x_1' } }],
+      (next) => [
+        {
+          kind: 'snapshot',
+          type: 'customer.updated',
+          object: { id: next.id, object: 'customer' },
+          relatedObject: { id: next.id, type: 'customer', url: '/v1/customers/x_1' },
+        },
+      ],
     );
   return { change, stored: () => stored, audienceReads: () => audienceReads, enqueued: () => enqueued };
 }

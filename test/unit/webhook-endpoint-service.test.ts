@@ -47,18 +47,29 @@ function recordingEvents() {
   });
   return {
     written,
-    events: { ...events, prepare: async (...args: Parameters<typeof events.prepare>) => {
-      const outbox = await events.prepare(...args);
-      written.push(outbox);
-      return outbox;
-    } },
+    events: {
+      ...events,
+      prepare: async (...args: Parameters<typeof events.prepare>) => {
+        const outbox = await events.prepare(...args);
+        written.push(outbox);
+        return outbox;
+      },
+    },
   };
 }
 
-const origin = (scope: Scope): EventOrigin => ({ scope, platformId: scope.accountId, request: { id: 'req_1', idempotencyKey: null }, apiVersion: '2026-10-28.endive' });
+const origin = (scope: Scope): EventOrigin => ({
+  scope,
+  platformId: scope.accountId,
+  request: { id: 'req_1', idempotencyKey: null },
+  apiVersion: '2026-10-28.endive',
+});
 const serviceWith = (maxEndpoints = 16) => {
   const recorded = recordingEvents();
-  return { ...recorded, service: webhookEndpointService({ repository: memoryRepository(), events: recorded.events, maxEndpoints, egress: { allowPrivateInTestMode: true } }) };
+  return {
+    ...recorded,
+    service: webhookEndpointService({ repository: memoryRepository(), events: recorded.events, maxEndpoints, egress: { allowPrivateInTestMode: true } }),
+  };
 };
 
 const test: Scope = { accountId: 'acct_a', livemode: false };

@@ -10,7 +10,7 @@ import type { QueueWorker, Route, ScheduledJob } from '#functions/routes.ts';
 import { repositoryRoot, type ServiceFunction } from '#infra/service-function.ts';
 import { buildService, type ServiceEntries } from '#infra/service.ts';
 import type { StatefulStack } from '#infra/stateful-stack.ts';
-import { StatelessStack } from '#infra/stateless-stack.ts';
+import type { StatelessStack } from '#infra/stateless-stack.ts';
 
 export type { ServiceEntries };
 
@@ -31,7 +31,13 @@ export const fixtureWorker: QueueWorker = {
 export const fixtureEntries = {
   routes: [
     { name: 'listFixtures', method: 'GET', path: '/v1/fixtures', handler: 'test/infra/fixtures/http-route.ts', permissions: ['table:read'] },
-    { name: 'createFixture', method: 'POST', path: '/v1/fixtures', handler: 'test/infra/fixtures/http-route.ts', permissions: ['table:read', 'table:write', 'queue:deliveries:send'] },
+    {
+      name: 'createFixture',
+      method: 'POST',
+      path: '/v1/fixtures',
+      handler: 'test/infra/fixtures/http-route.ts',
+      permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+    },
   ] satisfies Route[],
   fallbackRoute: { name: 'unmatchedFixture', handler: 'test/infra/fixtures/http-route.ts', permissions: [] },
   queueWorkers: [fixtureWorker],

@@ -5,7 +5,10 @@ import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_stream: up to 100 events, authenticated by a session token, validated when processed. */
-export const handler = httpHandler({ params: meterEventStreamParams, authenticate: service.authenticateSession, rateLimit: 'meter_event_stream' }, async ({ caller, params }) => {
-  await service.acceptStream(caller, params.events);
-  return { status: 202, body: {} };
-});
+export const handler = httpHandler(
+  { params: meterEventStreamParams, authenticate: service.authenticateSession, rateLimit: 'meter_event_stream' },
+  async ({ caller, params }) => {
+    await service.acceptStream(caller, params.events);
+    return { status: 202, body: {} };
+  },
+);

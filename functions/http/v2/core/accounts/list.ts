@@ -11,5 +11,10 @@ export const handler = httpHandler({ params: listAccountsParams, v2List: true },
   const filters = { appliedConfigurations: params.applied_configurations, closed: params.closed };
   const page = await service.list(origin, { limit: params.limit ?? 20, startingAfter: paging!.cursor }, filters);
   const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
-  return { body: v2List(page.items.map((account) => serializeAccount(account)), next) };
+  return {
+    body: v2List(
+      page.items.map((account) => serializeAccount(account)),
+      next,
+    ),
+  };
 });

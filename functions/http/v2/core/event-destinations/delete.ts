@@ -1,4 +1,4 @@
-import { noParams } from '#shared/event-destinations/schemas.ts';
+import { noParams } from '#shared/http/params.ts';
 import { serializeDeletedEventDestination } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';

@@ -10,5 +10,10 @@ const service = wireEventDestinationService();
 export const handler = httpHandler({ params: listEventDestinationsParams, v2List: true }, async ({ caller, params, paging }) => {
   const page = await service.list(caller.scope, { limit: params.limit ?? 20, startingAfter: paging!.cursor });
   const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
-  return { body: v2List(page.items.map((destination) => serializeEventDestination(destination, params.include ?? [])), next) };
+  return {
+    body: v2List(
+      page.items.map((destination) => serializeEventDestination(destination, params.include ?? [])),
+      next,
+    ),
+  };
 });

@@ -1,3 +1,4 @@
+import { cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoAccountRepository, dynamoPersonRepository, dynamoUpdateSlots } from '#shared/data/account-repository.ts';
@@ -15,7 +16,7 @@ export const wireAccountService = () => {
     accounts: dynamoAccountRepository(table),
     persons: dynamoPersonRepository(table),
     events: wireEventEmitter(),
-    gate: accountsV2Gate(dynamoPlatformStore(table)),
+    gate: accountsV2Gate({ getAccount: readThrough(dynamoPlatformStore(table).getAccount, (id) => id, { ttlMillis: cacheWindows.accountsV2Gate() }) }),
     limiter: accountUpdateLimiter(dynamoUpdateSlots(table), config().ACCOUNT_UPDATE_CONCURRENCY),
     tokens: wireTokenConsumer(),
   });

@@ -5,19 +5,14 @@ import type { Table } from './client.ts';
 import { isConditionFailure } from './conditions.ts';
 import { accountSecret } from './keys.ts';
 
-/** Most accounts whose secrets one process keeps in memory. */
-const maxCachedKeys = 10_000;
-
 /**
  * The per-account secrets: 32 random bytes in a partition of their own, created by the first request that
- * needs one (a conditional put: when two race, both end up with the one that was written), then cached for
- * the life of the process, since they never change. A secret from before that partition existed (in the
+ * needs one (a conditional put: when two race, both end up with the one that was written). They never
+ * change, so the wiring caches them for the life of the process (`cachedAccountSecrets`). A secret from before that partition existed (in the
  * account's partition) is read from there in the same BatchGetItem and copied over, so fingerprints,
  * idempotency records and page tokens made with it stay valid.
  */
 export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
-  const cache = new Map<string, Promise<Buffer>>();
-
   async function load(accountId: string): Promise<Buffer> {
     const key = { PK: accountSecret.pk(accountId), SK: accountSecret.sk() };
     const [existing, legacy] = await Promise.all([table.get(key), table.get(accountSecret.legacy(accountId))]);
@@ -41,16 +36,5 @@ export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
     }
   }
 
-  return {
-    keyFor(accountId) {
-      let loading = cache.get(accountId);
-      if (!loading) {
-        if (cache.size >= maxCachedKeys) cache.clear();
-        loading = load(accountId);
-        cache.set(accountId, loading);
-        loading.catch(() => cache.delete(accountId));
-      }
-      return loading;
-    },
-  };
+  return { keyFor: load };
 }

@@ -1,7 +1,7 @@
 import { AuthenticationError, PermissionError } from '#shared/errors.ts';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { isIdShaped, quoted } from './bounds.ts';
-import type { AccountRecord, ApiKeyRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';
+import type { AccountRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';
 
 /** Who is calling and inside which account the request acts. */
 export interface Caller {
@@ -18,24 +18,6 @@ export interface Caller {
 export interface AuthenticateOptions {
   /** Only token creation accepts a publishable key. */
   allowPublishableKey: boolean;
-
-  /** How long a key record read from the store is trusted (a revocation takes effect within it). */
-  keyCacheMillis: number;
-}
-
-/** Most key records one process remembers. */
-const maxCachedKeys = 10_000;
-const keyCache = new Map<string, { record: ApiKeyRecord; until: number }>();
-
-async function findKey(store: PlatformStore, hash: string, now: number, cacheMillis: number): Promise<ApiKeyRecord | undefined> {
-  const cached = keyCache.get(hash);
-  if (cached && cached.until > now) return cached.record;
-  const record = await store.findApiKey(hash);
-  if (record && cacheMillis > 0) {
-    if (keyCache.size >= maxCachedKeys) keyCache.clear();
-    keyCache.set(hash, { record, until: now + cacheMillis });
-  }
-  return record;
 }
 
 function presentedKey(authorization: string | undefined): string {
@@ -75,7 +57,7 @@ export async function authenticate(
 ): Promise<Caller> {
   const key = presentedKey(headers.authorization);
   const shape = parseApiKey(key);
-  const record = shape ? await findKey(store, hashApiKey(key), now, options.keyCacheMillis) : undefined;
+  const record = shape ? await store.findApiKey(hashApiKey(key)) : undefined;
   if (!record) throw new AuthenticationError(`Invalid API Key provided: ${masked(key)}`, 'api_key_invalid');
   if (record.expiresAt !== undefined && record.expiresAt <= now) {
     throw new AuthenticationError(`Expired API Key provided: ${keyHint(key)}. It was rolled or revoked; use its replacement.`, 'api_key_expired');

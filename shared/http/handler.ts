@@ -15,6 +15,7 @@ import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
 import { derivedKey, type AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
+import { cachedAccountSecrets, cachedApiKeys } from '#shared/platform/wiring.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
@@ -78,8 +79,6 @@ export interface PipelinePorts {
   /** Keys the idempotency fingerprints and page tokens of each account. */
   secrets: AccountSecretStore;
   maxBodyBytes: number;
-  /** How long a key record read from the table is trusted (API_KEY_CACHE_SECONDS). */
-  keyCacheMillis: number;
   /** Counts requests against their limits, in a counter every process shares. */
   rateLimiter: RateLimiter;
   rateLimits: RateLimits;
@@ -92,11 +91,10 @@ function pipelinePorts(): PipelinePorts {
   if (!defaultPorts) {
     const table = serviceTable();
     defaultPorts = {
-      platformStore: dynamoPlatformStore(table),
+      platformStore: cachedApiKeys(dynamoPlatformStore(table)),
       idempotencyStore: dynamoIdempotencyStore(table),
-      secrets: dynamoAccountSecretStore(table),
+      secrets: cachedAccountSecrets(dynamoAccountSecretStore(table)),
       maxBodyBytes: config().MAX_BODY_BYTES,
-      keyCacheMillis: config().API_KEY_CACHE_SECONDS * 1000,
       rateLimiter: rateLimiter(dynamoRateCounter(table)),
       rateLimits: {
         perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
@@ -163,7 +161,7 @@ export async function serveRequest<S extends z.ZodType>(
   try {
     const caller = options.authenticate
       ? await options.authenticate(headers)
-      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false, keyCacheMillis: ports.keyCacheMillis });
+      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);

@@ -28,7 +28,6 @@ export interface MeterEventServicePorts {
 
 /** Meter event sessions last 15 minutes. */
 export const sessionLifetimeMillis = 15 * 60 * 1000;
-const sessionCacheMillis = 60_000;
 
 /**
  * Stream requests from this many events on go to the batch path: a small batch of n events of one customer
@@ -63,8 +62,6 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
     payload: params.payload,
     timestamp: params.timestamp ?? now,
   });
-
-  const sessions = new Map<string, { session: MeterEventSession; until: number }>();
 
   /** Counts a checked event into its minute's usage under the minute's lease (see `usageLeases`). */
   function countUnderLease(event: MeterEventRecord, meter: Meter): Promise<CountOutcome> {
@@ -250,11 +247,9 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       }
       const now = clock();
       const hash = hashToken(token);
-      const cached = sessions.get(hash);
-      const session = cached && cached.until > now ? cached.session : await store.findSession(hash);
+      const session = await store.findSession(hash);
       if (!session)
         throw new AuthenticationError('Invalid meter event session token; create a session with POST /v2/billing/meter_event_session.', 'api_key_invalid');
-      sessions.set(hash, { session, until: Math.min(now + sessionCacheMillis, session.expiresAt) });
       if (session.expiresAt <= now) {
         throw new SessionExpiredError(
           'The meter event session has expired; create a new one with POST /v2/billing/meter_event_session.',

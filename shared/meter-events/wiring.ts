@@ -1,3 +1,4 @@
+import { cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable, type Table } from '#shared/data/client.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -13,7 +14,6 @@ import { meterEventService, type MeterWorkQueue } from './service.ts';
 import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
 
-const customerCacheMillis = 10_000;
 const meterRecentMillis = 1_000;
 
 function meterWorkQueue(): MeterWorkQueue {
@@ -29,17 +29,14 @@ function meterWorkQueue(): MeterWorkQueue {
   };
 }
 
-/** Customers found stay found for a few seconds per warm process: one read per customer, not per event. */
+/** Whether a customer exists, kept for found customers only (`cacheWindows.foundCustomers`): one read per customer, not per event. */
 function foundCustomers(table: Table) {
   const customers = dynamoCustomerRepository(table);
-  const found = new Map<string, number>();
-  return async (scope: Scope, id: string) => {
-    const key = `${scope.accountId}|${scope.livemode}|${id}`;
-    if ((found.get(key) ?? 0) > Date.now()) return true;
-    const exists = (await customers.get(scope, id)) !== undefined;
-    if (exists) found.set(key, Date.now() + customerCacheMillis);
-    return exists;
-  };
+  return readThrough(
+    async (scope: Scope, id: string) => (await customers.get(scope, id)) !== undefined,
+    (scope, id) => `${scope.accountId}|${scope.livemode}|${id}`,
+    { ttlMillis: cacheWindows.foundCustomers(), keeps: (exists) => exists },
+  );
 }
 
 const ports = () => {
@@ -49,7 +46,8 @@ const ports = () => {
 
 /** The synchronous side (meter events, adjustments, sessions, the stream) on its real adapters. */
 export function wireMeterEventService() {
-  const { table, store } = ports();
+  const { table, store: uncached } = ports();
+  const store = { ...uncached, findSession: readThrough(uncached.findSession, (hash) => hash, { ttlMillis: cacheWindows.meterEventSessions() }) };
   // One meter read per second per warm process instead of one per event (see `recentMillis`).
   const meters = dynamoMeterRepository(table, { recentMillis: meterRecentMillis });
   return meterEventService({ store, meters, customerExists: foundCustomers(table), queue: meterWorkQueue() });

@@ -2,6 +2,7 @@ import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/client.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
+import { cachedAccountSecrets } from '#shared/platform/wiring.ts';
 import { tokenConsumer, type TokenConsumer } from './consume.ts';
 import { tokenService } from './service.ts';
 
@@ -9,7 +10,7 @@ import { tokenService } from './service.ts';
 export const wireTokenService = () =>
   tokenService({
     repository: dynamoTokenRepository(serviceTable()),
-    fingerprintKeys: dynamoAccountSecretStore(serviceTable()),
+    fingerprintKeys: cachedAccountSecrets(dynamoAccountSecretStore(serviceTable())),
     ttlMillis: config().TOKEN_TTL_MINUTES * 60_000,
   });
 

@@ -31,7 +31,6 @@ describe('the v2 request pipeline', () => {
       idempotencyStore: fakeIdempotencyStore(),
       secrets: fakeAccountSecretStore(),
       maxBodyBytes: 1024,
-      keyCacheMillis: 60_000,
       rateLimiter: async () => undefined,
       rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000 },
     };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuthenticationError, PermissionError } from '#shared/errors.ts';
+import { readThrough } from '#shared/cache.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { fakePlatformStore } from '../support/fakes.ts';
@@ -7,7 +8,7 @@ import { fakePlatformStore } from '../support/fakes.ts';
 const store = fakePlatformStore();
 let platform: CreatedPlatform;
 let other: CreatedPlatform;
-const options = { allowPublishableKey: false, keyCacheMillis: 0 };
+const options = { allowPublishableKey: false };
 
 beforeAll(async () => {
   platform = await createPlatform(store);
@@ -39,7 +40,7 @@ describe('authentication', () => {
   it('refuses a publishable key except where allowed', async () => {
     const headers = { authorization: `Bearer ${platform.publishable_key}` };
     await expect(authenticate(headers, store, options)).rejects.toThrow(PermissionError);
-    await expect(authenticate(headers, store, { allowPublishableKey: true, keyCacheMillis: 0 })).resolves.toMatchObject({ keyKind: 'publishable' });
+    await expect(authenticate(headers, store, { allowPublishableKey: true })).resolves.toMatchObject({ keyKind: 'publishable' });
   });
 
   it("acts inside a connected account only when the key's platform controls it", async () => {
@@ -88,10 +89,23 @@ describe('authentication', () => {
 
   it('keeps trusting a key it read for the cache window only', async () => {
     const own = await createPlatform(store);
-    const cached = { allowPublishableKey: false, keyCacheMillis: 1_000 };
-    await authenticate({ authorization: `Bearer ${own.secret_key}` }, store, cached, 0);
+    let now = 0;
+    const cached = {
+      ...store,
+      findApiKey: readThrough(
+        store.findApiKey,
+        (hash) => hash,
+        { ttlMillis: 1_000 },
+        () => now,
+      ),
+    };
+    const at = (time: number) => {
+      now = time;
+      return authenticate({ authorization: `Bearer ${own.secret_key}` }, cached, options, time);
+    };
+    await at(0);
     await revokeApiKey(store, own.secret_key, 0);
-    await expect(authenticate({ authorization: `Bearer ${own.secret_key}` }, store, cached, 500)).resolves.toMatchObject({ platformId: own.account });
-    await expect(authenticate({ authorization: `Bearer ${own.secret_key}` }, store, cached, 1_001)).rejects.toMatchObject({ code: 'api_key_expired' });
+    await expect(at(500)).resolves.toMatchObject({ platformId: own.account });
+    await expect(at(1_001)).rejects.toMatchObject({ code: 'api_key_expired' });
   });
 });

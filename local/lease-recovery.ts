@@ -1,4 +1,5 @@
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { meterUsage } from '#shared/data/keys.ts';
 import { entriesOf } from '#shared/data/meter-event-repository.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
@@ -11,19 +12,19 @@ import type { MeterWork } from '#shared/meter-events/meter-event.ts';
  * would wait for another event of its customer, meter and minute. The local stack queues these again when
  * it starts on kept data. Local only: the deployed functions have no Scan permission, and need none.
  */
-export async function leftSettleWork(client: DynamoDBDocumentClient, tableName: string, meters: Pick<MeterRepository, 'get'>): Promise<MeterWork[]> {
+export async function leftSettleWork(client: DynamoDBClient, tableName: string, meters: Pick<MeterRepository, 'get'>): Promise<MeterWork[]> {
   const work: MeterWork[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
   do {
     const page = await client.send(
       new ScanCommand({
         TableName: tableName,
         FilterExpression: 'begins_with(PK, :prefix) AND attribute_exists(leaseOwner)',
-        ExpressionAttributeValues: { ':prefix': meterUsage.prefix() },
+        ExpressionAttributeValues: marshall({ ':prefix': meterUsage.prefix() }),
         ExclusiveStartKey,
       }),
     );
-    for (const item of page.Items ?? []) {
+    for (const item of (page.Items ?? []).map((found) => unmarshall(found))) {
       const keys = meterUsage.parse(item.PK as string, item.SK as string);
       const entries = entriesOf(item);
       if (!keys || entries.length === 0) continue;

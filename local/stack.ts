@@ -4,7 +4,7 @@ import { functionCallScope } from './iam.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs, type QueueWorker, type ScheduledJob } from '#functions/routes.ts';
-import { documentClient, makeTable } from '#shared/data/client.ts';
+import { makeTable } from '#shared/data/table.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { batchedSender } from '#shared/messaging/batched-sender.ts';
@@ -140,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The handler modules read their configuration from the environment at cold start, as on Lambda.
     Object.assign(process.env, env);
 
-    const localTable = makeTable(documentClient(dynamoClient), localTableName);
+    const localTable = makeTable(dynamoClient, localTableName);
     const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore(localTable), {
       file: options.dataDir && join(options.dataDir, 'default-platform.json'),
       secretKey: options.secretKey,
@@ -148,7 +148,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     // Kept data may hold usage leases whose settle messages died with the last run's in-memory queues.
     if (options.dataDir) {
-      const settles = await leftSettleWork(localTable.client, localTableName, dynamoMeterRepository(localTable));
+      const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
       if (settles.length > 0)
         await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(settles.map((work) => JSON.stringify(work)));
     }

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
+import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
@@ -40,18 +39,14 @@ function fail(message: string): never {
 function targetTable(tableOption: string | undefined): Table {
   const tableName = tableOption ?? process.env.TABLE_NAME;
   if (tableName) {
-    return makeTable(documentClient(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT })), tableName);
+    return makeTable(tableClient({ endpoint: process.env.DYNAMODB_ENDPOINT }), tableName);
   }
   if (!existsSync(localStackStateFile)) {
     fail(`No local stack is running (${localStackStateFile} not found). Start it with 'npm start', or pass --table <name> for a deployed table.`);
   }
   const state = JSON.parse(readFileSync(localStackStateFile, 'utf8')) as LocalStackState;
-  const client = new DynamoDBClient({
-    endpoint: state.dynamodbEndpoint,
-    region: state.region,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  return makeTable(documentClient(client), state.tableName);
+  const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return makeTable(client, state.tableName);
 }
 
 async function main(): Promise<void> {

@@ -45,10 +45,10 @@ const unsignedSigV4: AuthScheme = {
 export const emulatorClientOptions = { credentials: emulatorCredentials, httpAuthSchemes: [unsignedSigV4] };
 
 /**
- * For clients that send plain SDK commands (SQS): the handler chain each command class resolves is built
- * once and reused, instead of sorting the middleware stack on every call (about a tenth of a call's CPU).
- * Not for the DynamoDB client: `@aws-sdk/lib-dynamodb` commands resolve to a handler bound to the first
- * command instance, so a cached one would resend that command's input.
+ * For clients that send plain SDK commands (DynamoDB through `shared/data/table.ts`, SQS): the handler
+ * chain each command class resolves is built once and reused, instead of sorting the middleware stack on
+ * every call (about a tenth of a call's CPU). Never with `@aws-sdk/lib-dynamodb` commands: they resolve to
+ * a handler bound to the first command instance, so a cached one would resend that command's input.
  */
 export const reusedHandlers = { cacheMiddleware: true } as const;
 

@@ -3,7 +3,7 @@ import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { config } from '#shared/config.ts';
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoAccountLinkRepository } from '#shared/data/account-link-repository.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { hostedFlow } from './hosted-flow.ts';
 import { accountLinkService } from './service.ts';
 

@@ -1,6 +1,6 @@
 import { cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountRepository, dynamoPersonRepository, dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';

@@ -1,5 +1,5 @@
 import { dynamoPriceRepository, dynamoProductRepository } from '#shared/data/billing-repositories.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { catalogueService } from './service.ts';
 

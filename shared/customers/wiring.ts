@@ -1,4 +1,4 @@
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { customerService } from './service.ts';

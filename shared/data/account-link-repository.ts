@@ -1,6 +1,5 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountLink, AccountLinkRepository } from '#shared/account-links/account-link.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { accountLink } from './keys.ts';
 
@@ -8,9 +7,9 @@ const day = 24 * 60 * 60 * 1000;
 const key = (secretHash: string) => ({ PK: accountLink.pk(secretHash), SK: accountLink.sk() });
 
 /** Runs a conditional update; false when its condition failed. */
-async function conditionally(table: Table, command: UpdateCommand): Promise<boolean> {
+async function conditionally(table: Table, input: Parameters<Table['update']>[0]): Promise<boolean> {
   try {
-    await table.client.send(command);
+    await table.update(input);
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;
@@ -24,17 +23,15 @@ async function conditionally(table: Table, command: UpdateCommand): Promise<bool
  * an expired link still redirects to its refresh_url for a day before it becomes unknown.
  */
 export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository {
-  const { client, name } = table;
+  const { name } = table;
   return {
     async create(link, secretHash) {
       const { expiresAt, ...rest } = link;
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          Item: { ...key(secretHash), entity: 'account_link', ...rest, linkExpiresAt: expiresAt, expiresAt: epochSeconds(expiresAt + day) },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
+      await table.put({
+        TableName: name,
+        Item: { ...key(secretHash), entity: 'account_link', ...rest, linkExpiresAt: expiresAt, expiresAt: epochSeconds(expiresAt + day) },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      });
     },
 
     async find(secretHash, now) {
@@ -54,38 +51,32 @@ export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository
     },
 
     open(secretHash, session, now) {
-      return conditionally(
-        table,
-        new UpdateCommand({
-          TableName: name,
-          Key: key(secretHash),
-          UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
-          ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':opened': 'opened',
-            ':fresh': 'fresh',
-            ':session': session.hash,
-            ':sessionExpiresAt': session.expiresAt,
-            ':now': now,
-            ':ttl': epochSeconds(session.expiresAt + day),
-          },
-        }),
-      );
+      return conditionally(table, {
+        TableName: name,
+        Key: key(secretHash),
+        UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
+        ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: {
+          ':opened': 'opened',
+          ':fresh': 'fresh',
+          ':session': session.hash,
+          ':sessionExpiresAt': session.expiresAt,
+          ':now': now,
+          ':ttl': epochSeconds(session.expiresAt + day),
+        },
+      });
     },
 
     complete(secretHash, sessionHash, now) {
-      return conditionally(
-        table,
-        new UpdateCommand({
-          TableName: name,
-          Key: key(secretHash),
-          UpdateExpression: 'SET #state = :completed, completedAt = :now',
-          ConditionExpression: '#state = :opened AND sessionHash = :session',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
-        }),
-      );
+      return conditionally(table, {
+        TableName: name,
+        Key: key(secretHash),
+        UpdateExpression: 'SET #state = :completed, completedAt = :now',
+        ConditionExpression: '#state = :opened AND sessionHash = :session',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
+      });
     },
   };
 }

@@ -1,7 +1,6 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountPerson, AccountRepository, PersonRepository, V2Account } from '#shared/accounts/account.ts';
 import type { UpdateSlots } from '#shared/accounts/update-limit.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { account, accountPerson, accountUpdateSlot, v2Account } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
@@ -53,27 +52,25 @@ export const dynamoPersonRepository = (table: Table): PersonRepository =>
  * conditional on still owning it: a write as cheap as a delete, and no DeleteItem grant). A crashed request's slot frees itself when its lease runs out.
  */
 export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlots {
-  const { client, name } = table;
+  const { name } = table;
   return {
-    async acquire(scope, accountId, owner, limit, now = Date.now()) {
+    async acquire(scope, accountId, owner, limit, now = table.clock()) {
       const start = Math.floor(Math.random() * limit);
       for (let i = 0; i < limit; i++) {
         const slot = (start + i) % limit;
         try {
-          await client.send(
-            new PutCommand({
-              TableName: name,
-              Item: {
-                PK: accountUpdateSlot.pk(scope, accountId),
-                SK: accountUpdateSlot.sk(slot),
-                owner,
-                leasedUntil: now + leaseMillis,
-                expiresAt: epochSeconds(now + leaseMillis) + 3600,
-              },
-              ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
-              ExpressionAttributeValues: { ':now': now },
-            }),
-          );
+          await table.put({
+            TableName: name,
+            Item: {
+              PK: accountUpdateSlot.pk(scope, accountId),
+              SK: accountUpdateSlot.sk(slot),
+              owner,
+              leasedUntil: now + leaseMillis,
+              expiresAt: epochSeconds(now + leaseMillis) + 3600,
+            },
+            ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
+            ExpressionAttributeValues: { ':now': now },
+          });
           return slot;
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
@@ -83,16 +80,14 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
     },
     async release(scope, accountId, slot, owner) {
       try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) },
-            UpdateExpression: 'SET leasedUntil = :released',
-            ConditionExpression: '#owner = :owner',
-            ExpressionAttributeNames: { '#owner': 'owner' },
-            ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
-          }),
-        );
+        await table.update({
+          TableName: name,
+          Key: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) },
+          UpdateExpression: 'SET leasedUntil = :released',
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
+        });
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { isConditionFailure } from './conditions.ts';
 import { accountSecret } from './keys.ts';
 
@@ -19,18 +18,16 @@ export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
     if (existing) return Buffer.from(existing.secret as string, 'base64');
     const secret = (legacy?.secret as string | undefined) ?? randomBytes(32).toString('base64');
     try {
-      await table.client.send(
-        new PutCommand({
-          TableName: table.name,
-          Item: { ...key, entity: 'account_secret', accountId, secret },
-          ConditionExpression: 'attribute_not_exists(PK)',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+      await table.put({
+        TableName: table.name,
+        Item: { ...key, entity: 'account_secret', accountId, secret },
+        ConditionExpression: 'attribute_not_exists(PK)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      });
       return Buffer.from(secret, 'base64');
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const winner = (error as { Item?: Record<string, { S?: string } | undefined> }).Item?.secret?.S;
+      const winner = (error as { Item?: { secret?: string } }).Item?.secret;
       if (!winner) throw error;
       return Buffer.from(winner, 'base64');
     }

@@ -1,6 +1,6 @@
 import type { Price, PriceRepository, Product, ProductRepository } from '#shared/catalogue/catalogue.ts';
 import type { Subscription, SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { price, product, subscription } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 

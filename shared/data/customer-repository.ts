@@ -1,5 +1,5 @@
 import type { Customer, CustomerRepository } from '#shared/customers/customer.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { customer } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 

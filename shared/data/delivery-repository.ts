@@ -1,7 +1,6 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { cancellationCodes, isConditionFailure } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { dueKeys, dueShards, perShardLimit } from './outbox-items.ts';
@@ -12,7 +11,7 @@ const toDelivery = (item: Record<string, unknown>): Delivery =>
 
 /** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
 export function dynamoDeliveryRepository(table: Table): DeliveryStore {
-  const { client, name } = table;
+  const { name } = table;
   const key = (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() });
   return {
     async get(id) {
@@ -47,22 +46,18 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
           await table.update(updateDelivery);
           return true;
         }
-        await client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Update: updateDelivery },
-              {
-                Update: {
-                  TableName: name,
-                  Key: { PK: snapshotKeys.pk(delivery.event.scope), SK: snapshotKeys.sk(delivery.event.id) },
-                  UpdateExpression: 'ADD pendingWebhooks :minusOne, failedWebhooks :failed',
-                  ConditionExpression: 'attribute_exists(PK)',
-                  ExpressionAttributeValues: { ':minusOne': -1, ':failed': update.settleSnapshotEvent.failed ? 1 : 0 },
-                },
-              },
-            ],
-          }),
-        );
+        await table.transact([
+          { Update: updateDelivery },
+          {
+            Update: {
+              TableName: name,
+              Key: { PK: snapshotKeys.pk(delivery.event.scope), SK: snapshotKeys.sk(delivery.event.id) },
+              UpdateExpression: 'ADD pendingWebhooks :minusOne, failedWebhooks :failed',
+              ConditionExpression: 'attribute_exists(PK)',
+              ExpressionAttributeValues: { ':minusOne': -1, ':failed': update.settleSnapshotEvent.failed ? 1 : 0 },
+            },
+          },
+        ]);
         return true;
       } catch (error) {
         const codes = cancellationCodes(error);
@@ -76,40 +71,36 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
     async overdue(dueBy, limit) {
       const shards = await Promise.all(
         Array.from({ length: dueShards }, (_, shard) =>
-          client.send(
-            new QueryCommand({
-              TableName: name,
-              IndexName: 'GSI2',
-              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
-              ExpressionAttributeValues: { ':pk': deliveryKeys.gsi2pk(shard), ':by': deliveryKeys.gsi2sk(dueBy, '~') },
-              Limit: perShardLimit(limit),
-            }),
-          ),
+          table.query({
+            TableName: name,
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+            ExpressionAttributeValues: { ':pk': deliveryKeys.gsi2pk(shard), ':by': deliveryKeys.gsi2sk(dueBy, '~') },
+            Limit: perShardLimit(limit),
+          }),
         ),
       );
-      return shards.flatMap((page) => (page.Items ?? []).map(toDelivery)).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+      return shards.flatMap((page) => page.items.map(toDelivery)).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
     },
 
     async reschedule(delivery, to) {
       const due = dueKeys(delivery.id, to);
       try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: key(delivery.id),
-            UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
-            ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':to': to,
-              ':from': delivery.nextAttemptAt,
-              ':pending': 'pending',
-              ':gsi2pk': due.GSI2PK,
-              ':gsi2sk': due.GSI2SK,
-              ':one': 1,
-            },
-          }),
-        );
+        await table.update({
+          TableName: name,
+          Key: key(delivery.id),
+          UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
+          ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':to': to,
+            ':from': delivery.nextAttemptAt,
+            ':pending': 'pending',
+            ':gsi2pk': due.GSI2PK,
+            ':gsi2sk': due.GSI2SK,
+            ':one': 1,
+          },
+        });
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;

@@ -2,7 +2,7 @@ import type { EventDestination } from '#shared/event-destinations/event-destinat
 import type { Subscriber } from '#shared/events/event.ts';
 import type { OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
-import type { BatchWriteRequests, Table } from './client.ts';
+import type { BatchWriteRequests, Table } from './table.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
 import { outboxItems } from './outbox-items.ts';
 

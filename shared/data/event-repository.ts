@@ -2,7 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventStore, TimeRange } from '#shared/events/event-store.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { epochSeconds } from './conditions.ts';
 import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 import { collect } from './owner-page.ts';

@@ -1,7 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { idempotency } from './keys.ts';
 
@@ -46,29 +45,28 @@ export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
 });
 
 /** DynamoDB adapter: one item per (account, mode, key hash), claimed with a conditional put, expired by TTL. */
-export function dynamoIdempotencyStore({ client, name }: Table): IdempotencyStore {
+export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
+  const { name } = table;
   const keyOf = idempotencyItemKey;
   return {
     async claim(claim, now) {
       try {
-        await client.send(
-          new PutCommand({
-            TableName: name,
-            Item: {
-              ...keyOf(claim.scope, claim.key),
-              entity: 'idempotency_key',
-              state: 'in_progress',
-              fingerprint: claim.fingerprint,
-              requestId: claim.requestId,
-              lockedUntil: claim.lockedUntil,
-              expiresAt: epochSeconds(claim.expiresAt),
-            },
-            // Free, expired, or held by a request that died without finishing.
-            ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now },
-          }),
-        );
+        await table.put({
+          TableName: name,
+          Item: {
+            ...keyOf(claim.scope, claim.key),
+            entity: 'idempotency_key',
+            state: 'in_progress',
+            fingerprint: claim.fingerprint,
+            requestId: claim.requestId,
+            lockedUntil: claim.lockedUntil,
+            expiresAt: epochSeconds(claim.expiresAt),
+          },
+          // Free, expired, or held by a request that died without finishing.
+          ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now },
+        });
         return { claimed: true };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
@@ -76,33 +74,29 @@ export function dynamoIdempotencyStore({ client, name }: Table): IdempotencyStor
       }
     },
     async read(scope, key, now) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: keyOf(scope, key), ConsistentRead: true }));
+      const Item = await table.getConsistent(keyOf(scope, key));
       return toRecord(Item, now, (sealed) => unseal(scope, key, sealed));
     },
     async complete(scope, key, response) {
-      await client.send(
-        new UpdateCommand({
-          TableName: name,
-          Key: keyOf(scope, key),
-          UpdateExpression: 'SET #state = :complete, sealedResponse = :sealed REMOVE lockedUntil',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':complete': 'complete', ':sealed': seal(scope, key, response) },
-        }),
-      );
+      await table.update({
+        TableName: name,
+        Key: keyOf(scope, key),
+        UpdateExpression: 'SET #state = :complete, sealedResponse = :sealed REMOVE lockedUntil',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':complete': 'complete', ':sealed': seal(scope, key, response) },
+      });
     },
     async release(scope, key) {
       // Unlocked rather than deleted: the next claim takes an in-progress record whose lock has passed.
       try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: keyOf(scope, key),
-            UpdateExpression: 'SET lockedUntil = :released',
-            ConditionExpression: '#state = :inProgress',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
-          }),
-        );
+        await table.update({
+          TableName: name,
+          Key: keyOf(scope, key),
+          UpdateExpression: 'SET lockedUntil = :released',
+          ConditionExpression: '#state = :inProgress',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
+        });
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
       }

@@ -4,7 +4,7 @@ import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholde
 import type { IssuingStore } from '#shared/issuing/store.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { issuingAuthorization, issuingCard, issuingCardholder } from './keys.ts';
 import { ownedResourceStore, type OwnedResourceKeys } from './owned-resources.ts';
 import { collect } from './owner-page.ts';

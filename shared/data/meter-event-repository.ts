@@ -1,6 +1,3 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Outbox } from '#shared/events/event.ts';
 import type {
   ErrorWindow,
@@ -19,7 +16,7 @@ import type {
 } from '#shared/meter-events/meter-event.ts';
 import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { cancellationCodes, epochSeconds, isConditionFailure } from './conditions.ts';
 import {
   meterErrorWindow,
@@ -85,10 +82,7 @@ export const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry
 const claimable = 'attribute_not_exists(PK) OR created < :cutoff';
 
 /** The item a failed condition found (`ReturnValuesOnConditionCheckFailure: ALL_OLD`), unmarshalled. */
-const oldItemOf = (error: unknown): Record<string, unknown> | undefined => {
-  const item = (error as { Item?: Record<string, AttributeValue> }).Item;
-  return item ? unmarshall(item) : undefined;
-};
+const oldItemOf = (error: unknown): Record<string, unknown> | undefined => (error as { Item?: Record<string, unknown> }).Item;
 
 const isTransactionConflict = (error: unknown) => (error as { name?: string })?.name === 'TransactionConflictException';
 const adjustmentKey = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({
@@ -127,7 +121,7 @@ interface PlannedGroup {
  * minute's totals in one transaction, which is what makes counting exactly once.
  */
 export function dynamoMeterEventStore(table: Table): MeterEventStore {
-  const { client, name } = table;
+  const { name } = table;
 
   async function conditional(write: () => Promise<unknown>): Promise<boolean> {
     try {
@@ -139,13 +133,13 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     }
   }
 
-  async function queryAll(input: QueryCommandInput): Promise<Record<string, unknown>[]> {
+  async function queryAll(input: Parameters<Table['query']>[0]): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
+      const page = await table.query({ ...input, ExclusiveStartKey });
+      items.push(...page.items);
+      ExclusiveStartKey = page.lastKey;
     } while (ExclusiveStartKey);
     return items;
   }
@@ -249,7 +243,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       }
     }
     try {
-      await client.send(new TransactWriteCommand({ TransactItems: actions }));
+      await table.transact(actions);
       return 'ok';
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -351,20 +345,17 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
   /** Claims a stream event's identifier for its batch; true if the batch holds it (now, or from an earlier try). */
   async function claim(change: RecordChange, now: number): Promise<boolean> {
     try {
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          Item: eventItem({ ...change.event, status: 'processed' }),
-          ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
-          ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
+      await table.put({
+        TableName: name,
+        Item: eventItem({ ...change.event, status: 'processed' }),
+        ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
+        ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      });
       return true;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const old = (error as { Item?: Record<string, { S?: string } | undefined> }).Item;
-      return change.event.batchId !== null && old?.batchId?.S === change.event.batchId;
+      return change.event.batchId !== null && oldItemOf(error)?.batchId === change.event.batchId;
     }
   }
 
@@ -388,7 +379,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     for (let round = 0; ; round++) {
       if (round > 50) throw new Error('Usage could not be applied: transactions kept conflicting');
       try {
-        await client.send(new TransactWriteCommand({ TransactItems: [usageAction({ group, keepLast }), mark] }));
+        await table.transact([usageAction({ group, keepLast }), mark]);
         return;
       } catch (error) {
         const codes = cancellationCodes(error);
@@ -503,7 +494,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     },
 
     async readLease(lease) {
-      const { Item } = await client.send(new GetCommand({ TableName: name, Key: leaseKey(lease), ConsistentRead: true }));
+      const Item = await table.getConsistent(leaseKey(lease));
       return { owner: Item?.leaseOwner as string | undefined, until: Item?.leaseUntil as number | undefined, entries: entriesOf(Item) };
     },
 
@@ -551,7 +542,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     },
 
     async getEvent(scope, identifier) {
-      const item = unexpired(await table.get(eventKey({ scope, identifier })), Date.now());
+      const item = unexpired(await table.get(eventKey({ scope, identifier })), table.clock());
       return item && item.entity === 'meter_event' ? toEvent(item) : undefined;
     },
 
@@ -586,7 +577,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       const PK = batchKeys.pk(batch.id);
       const expiresAt = epochSeconds(batch.created + batchRetentionMillis);
       const item = { PK, SK: batchKeys.sk(), entity: 'meter_event_batch', expiresAt, ...batch };
-      const put = (Item: Record<string, unknown>) => client.send(new PutCommand({ TableName: name, Item }));
+      const put = (Item: Record<string, unknown>) => table.put({ TableName: name, Item });
       if (!isLargeBatch(batch)) {
         await put({ ...item, ...workDue(PK, batch.created) });
         return;
@@ -598,35 +589,31 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     async finishBatch(batch) {
       const finish = (SK: string) =>
         conditional(() =>
-          client.send(
-            new UpdateCommand({
-              TableName: name,
-              Key: { PK: batchKeys.pk(batch.id), SK },
-              UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeValues: { ':now': Date.now() },
-            }),
-          ),
+          table.update({
+            TableName: name,
+            Key: { PK: batchKeys.pk(batch.id), SK },
+            UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
+            ConditionExpression: 'attribute_exists(PK)',
+            ExpressionAttributeValues: { ':now': table.clock() },
+          }),
         );
       // A large batch stored before due items existed holds its own place in the due index.
       if (!isLargeBatch(batch) || !(await finish(batchKeys.dueSk()))) await finish(batchKeys.sk());
     },
 
     async putSession(session, tokenHash) {
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          // `expiresAt` is the table's TTL attribute (seconds): the session's own expiry is kept apart.
-          Item: {
-            PK: sessionKeys.pk(tokenHash),
-            SK: sessionKeys.sk(),
-            entity: 'meter_event_session',
-            ...session,
-            sessionExpiresAt: session.expiresAt,
-            expiresAt: epochSeconds(session.expiresAt + day),
-          },
-        }),
-      );
+      await table.put({
+        TableName: name,
+        // `expiresAt` is the table's TTL attribute (seconds): the session's own expiry is kept apart.
+        Item: {
+          PK: sessionKeys.pk(tokenHash),
+          SK: sessionKeys.sk(),
+          entity: 'meter_event_session',
+          ...session,
+          sessionExpiresAt: session.expiresAt,
+          expiresAt: epochSeconds(session.expiresAt + day),
+        },
+      });
     },
 
     async findSession(tokenHash) {
@@ -660,16 +647,14 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
       await Promise.all(
         events.map((event) =>
           conditional(() =>
-            client.send(
-              new UpdateCommand({
-                TableName: name,
-                Key: eventKey(event),
-                UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
-                ConditionExpression: '#status = :accepted',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
-              }),
-            ),
+            table.update({
+              TableName: name,
+              Key: eventKey(event),
+              UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
+              ConditionExpression: '#status = :accepted',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
+            }),
           ),
         ),
       );
@@ -688,20 +673,18 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     },
 
     async completeAdjustment(adjustment) {
-      await conditional(() => client.send(new UpdateCommand(completeAdjustmentUpdate(adjustment))));
+      await conditional(() => table.update(completeAdjustmentUpdate(adjustment)));
     },
 
     async forgetLast(scope, meterId, customerId, minute, identifier) {
       await conditional(() =>
-        client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: { PK: usageKeys.pk(scope, meterId, customerId), SK: usageKeys.sk(minute) },
-            UpdateExpression: 'REMOVE lastValue, lastTimestamp, lastIdentifier',
-            ConditionExpression: 'lastIdentifier = :identifier',
-            ExpressionAttributeValues: { ':identifier': identifier },
-          }),
-        ),
+        table.update({
+          TableName: name,
+          Key: { PK: usageKeys.pk(scope, meterId, customerId), SK: usageKeys.sk(minute) },
+          UpdateExpression: 'REMOVE lastValue, lastTimestamp, lastIdentifier',
+          ConditionExpression: 'lastIdentifier = :identifier',
+          ExpressionAttributeValues: { ':identifier': identifier },
+        }),
       );
     },
 
@@ -744,47 +727,43 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
           for (let start = Math.floor(now / windowMillis) * windowMillis; ; start += windowMillis) {
             const key = { PK: pk, SK: meterErrorWindow.sk(start) };
             const counted = await conditional(() =>
-              client.send(
-                new UpdateCommand({
-                  TableName: name,
-                  Key: key,
-                  UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
-                  ConditionExpression: 'attribute_not_exists(reportedAt)',
-                  ExpressionAttributeNames: { '#scope': 'scope', ...names },
-                  ExpressionAttributeValues: {
-                    ':entity': 'meter_error_window',
-                    ':scope': first.scope,
-                    ':platformId': first.platformId,
-                    ':meterId': first.meterId,
-                    ':start': start,
-                    ':end': start + windowMillis,
-                    ':gsi2pk': meterWorkDue.gsi2pk('report', dueShardOf(pk)),
-                    ':gsi2sk': meterWorkDue.gsi2sk(start + windowMillis, `${pk}#${start}`),
-                    ':expiresAt': epochSeconds(start + errorWindowRetentionMillis),
-                    ':count': group.length,
-                    ...values,
-                  },
-                }),
-              ),
+              table.update({
+                TableName: name,
+                Key: key,
+                UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
+                ConditionExpression: 'attribute_not_exists(reportedAt)',
+                ExpressionAttributeNames: { '#scope': 'scope', ...names },
+                ExpressionAttributeValues: {
+                  ':entity': 'meter_error_window',
+                  ':scope': first.scope,
+                  ':platformId': first.platformId,
+                  ':meterId': first.meterId,
+                  ':start': start,
+                  ':end': start + windowMillis,
+                  ':gsi2pk': meterWorkDue.gsi2pk('report', dueShardOf(pk)),
+                  ':gsi2sk': meterWorkDue.gsi2sk(start + windowMillis, `${pk}#${start}`),
+                  ':expiresAt': epochSeconds(start + errorWindowRetentionMillis),
+                  ':count': group.length,
+                  ...values,
+                },
+              }),
             );
             if (!counted) continue;
             await Promise.all(
               [...codes.entries()].map(([code, list]) =>
                 conditional(() =>
-                  client.send(
-                    new UpdateCommand({
-                      TableName: name,
-                      Key: key,
-                      UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
-                      ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
-                      ExpressionAttributeNames: { '#samples': `samples_${code}` },
-                      ExpressionAttributeValues: {
-                        ':empty': [],
-                        ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
-                        ':max': maxSamplesPerCode,
-                      },
-                    }),
-                  ),
+                  table.update({
+                    TableName: name,
+                    Key: key,
+                    UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
+                    ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
+                    ExpressionAttributeNames: { '#samples': `samples_${code}` },
+                    ExpressionAttributeValues: {
+                      ':empty': [],
+                      ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
+                      ':max': maxSamplesPerCode,
+                    },
+                  }),
                 ),
               ),
             );
@@ -797,18 +776,16 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     async dueErrorWindows(endedBy, limit) {
       const shards = await Promise.all(
         Array.from({ length: dueShards }, (_, shard) =>
-          client.send(
-            new QueryCommand({
-              TableName: name,
-              IndexName: 'GSI2',
-              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
-              ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('report', shard), ':by': meterWorkDue.gsi2sk(endedBy, '~') },
-              Limit: perShardLimit(limit),
-            }),
-          ),
+          table.query({
+            TableName: name,
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+            ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('report', shard), ':by': meterWorkDue.gsi2sk(endedBy, '~') },
+            Limit: perShardLimit(limit),
+          }),
         ),
       );
-      return shards.flatMap((page) => (page.Items ?? []).map(errorWindowOf));
+      return shards.flatMap((page) => page.items.map(errorWindowOf));
     },
 
     markReported(window: ErrorWindow, outbox: Outbox) {
@@ -818,7 +795,7 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
         UpdateExpression: 'SET reportedAt = :now REMOVE GSI2PK, GSI2SK',
         // Errors counted since the window was read make it start over, so none is left out of the report.
         ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen',
-        ExpressionAttributeValues: { ':now': Date.now(), ':seen': window.errorCount },
+        ExpressionAttributeValues: { ':now': table.clock(), ':seen': window.errorCount },
       };
       return transactGuarded(table, [{ Update: update }], outbox);
     },
@@ -826,34 +803,30 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
     async claimOverdueWork(dueBy, retryAt, limit, maxSweeps) {
       const shards = await Promise.all(
         Array.from({ length: dueShards }, (_, shard) =>
-          client.send(
-            new QueryCommand({
-              TableName: name,
-              IndexName: 'GSI2',
-              KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
-              ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', shard), ':by': meterWorkDue.gsi2sk(dueBy, '~') },
-              Limit: perShardLimit(limit),
-            }),
-          ),
+          table.query({
+            TableName: name,
+            IndexName: 'GSI2',
+            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+            ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', shard), ':by': meterWorkDue.gsi2sk(dueBy, '~') },
+            Limit: perShardLimit(limit),
+          }),
         ),
       );
       const parked: string[] = [];
       const claimed = await Promise.all(
         shards
-          .flatMap((page) => page.Items ?? [])
+          .flatMap((page) => page.items)
           .map(async (item): Promise<MeterWork | undefined> => {
             /** An update of the item if its due time is still the one this sweep read (no other sweep took it). */
             const ifStillDue = (UpdateExpression: string, values: Record<string, unknown>) =>
               conditional(() =>
-                client.send(
-                  new UpdateCommand({
-                    TableName: name,
-                    Key: { PK: item.PK, SK: item.SK },
-                    UpdateExpression,
-                    ConditionExpression: 'GSI2SK = :seen',
-                    ExpressionAttributeValues: { ...values, ':seen': item.GSI2SK },
-                  }),
-                ),
+                table.update({
+                  TableName: name,
+                  Key: { PK: item.PK, SK: item.SK },
+                  UpdateExpression,
+                  ConditionExpression: 'GSI2SK = :seen',
+                  ExpressionAttributeValues: { ...values, ':seen': item.GSI2SK },
+                }),
               );
             if (((item.sweeps as number | undefined) ?? 0) >= maxSweeps) {
               if (await ifStillDue('SET parkedAt = :now REMOVE GSI2PK, GSI2SK', { ':now': retryAt })) parked.push(`${item.PK as string} ${item.SK as string}`);
@@ -869,10 +842,10 @@ export function dynamoMeterEventStore(table: Table): MeterEventStore {
             if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
             if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };
             if (item.entity === 'meter_event_batch_due') {
-              const batch = await table.get({ PK: item.PK, SK: batchKeys.sk() });
+              const batch = await table.get({ PK: item.PK as string, SK: batchKeys.sk() });
               if (batch) return { kind: 'batch', batch: strip<MeterEventBatch>(batch) };
               // Its batch was never stored (the request failed and was not acknowledged): nothing to do.
-              await client.send(new UpdateCommand({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' }));
+              await table.update({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' });
               return undefined;
             }
             return { kind: 'cancel', adjustment: strip<MeterEventAdjustment>(item) };

@@ -1,6 +1,6 @@
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { meter as keys } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 import { readRecent, recentKey, writeForgetting } from './recent-items.ts';

@@ -1,9 +1,7 @@
-import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { eventRetentionMillis, type Delivery, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { epochSeconds } from './conditions.ts';
+import type { TransactItem } from './table.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
-
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /**
  * The rate the due index is sized for: 10,000 due entries written and removed a second. At the targets it

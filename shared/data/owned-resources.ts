@@ -1,6 +1,6 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { counter } from './keys.ts';
 import { queryOwnerPage } from './owner-page.ts';
 import { readRecent, recentKey, writeForgetting } from './recent-items.ts';

@@ -1,6 +1,5 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Page, PageRequest } from '#shared/http/pagination.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 
 export interface OwnerPageQuery {
   pk: string;
@@ -15,16 +14,14 @@ export interface OwnerPageQuery {
  * Queries until `limit + 1` items passed the filter (DynamoDB applies `Limit` before filtering) or the
  * range is exhausted; the extra item only tells whether there is more.
  */
-export async function collect({ client }: Table, input: QueryCommandInput, limit: number): Promise<Page<Record<string, unknown>>> {
+export async function collect(table: Table, input: Parameters<Table['query']>[0], limit: number): Promise<Page<Record<string, unknown>>> {
   const filtered = input.FilterExpression !== undefined;
   const items: Record<string, unknown>[] = [];
   let start = input.ExclusiveStartKey;
   do {
-    const page = await client.send(
-      new QueryCommand({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
+    const page = await table.query({ ...input, ExclusiveStartKey: start, Limit: filtered ? Math.max(100, limit + 1) : limit + 1 - items.length });
+    items.push(...page.items);
+    start = page.lastKey;
   } while (items.length <= limit && start);
   return { items: items.slice(0, limit), hasMore: items.length > limit };
 }

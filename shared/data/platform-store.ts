@@ -1,6 +1,5 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { isConditionFailure } from './conditions.ts';
 import { account, apiKey } from './keys.ts';
 
@@ -24,16 +23,14 @@ const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
 
 /** DynamoDB adapter for accounts and API keys. */
 export function dynamoPlatformStore(table: Table): PlatformStore {
-  const { client, name } = table;
+  const { name } = table;
   return {
     async createAccount(record) {
-      await client.send(
-        new PutCommand({
-          TableName: name,
-          Item: { PK: account.pk(record.id), SK: account.sk(), entity: 'account', ...record },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        }),
-      );
+      await table.put({
+        TableName: name,
+        Item: { PK: account.pk(record.id), SK: account.sk(), entity: 'account', ...record },
+        ConditionExpression: 'attribute_not_exists(PK)',
+      });
     },
     async getAccount(id) {
       const Item = await table.get({ PK: account.pk(id), SK: account.sk() });
@@ -41,25 +38,23 @@ export function dynamoPlatformStore(table: Table): PlatformStore {
     },
     async createApiKey(record) {
       try {
-        await client.send(
-          new PutCommand({
-            TableName: name,
-            Item: {
-              PK: apiKey.pk(record.hash),
-              SK: apiKey.sk(),
-              GSI1PK: apiKey.gsi1pk(record.accountId),
-              GSI1SK: apiKey.gsi1sk(record.created, record.hash),
-              entity: 'api_key',
-              hash: record.hash,
-              accountId: record.accountId,
-              livemode: record.livemode,
-              kind: record.kind,
-              hint: record.hint,
-              created: record.created,
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          }),
-        );
+        await table.put({
+          TableName: name,
+          Item: {
+            PK: apiKey.pk(record.hash),
+            SK: apiKey.sk(),
+            GSI1PK: apiKey.gsi1pk(record.accountId),
+            GSI1SK: apiKey.gsi1sk(record.created, record.hash),
+            entity: 'api_key',
+            hash: record.hash,
+            accountId: record.accountId,
+            livemode: record.livemode,
+            kind: record.kind,
+            hint: record.hint,
+            created: record.created,
+          },
+          ConditionExpression: 'attribute_not_exists(PK)',
+        });
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;
@@ -72,17 +67,15 @@ export function dynamoPlatformStore(table: Table): PlatformStore {
     },
     async expireApiKey(hash, expiresAt) {
       try {
-        await client.send(
-          new UpdateCommand({
-            TableName: name,
-            Key: { PK: apiKey.pk(hash), SK: apiKey.sk() },
-            // Not `expiresAt`, the table's TTL attribute (which would delete the record): an expired key
-            // keeps answering "expired" and showing in the account's key list.
-            UpdateExpression: 'SET keyExpiresAt = :at',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':at': expiresAt },
-          }),
-        );
+        await table.update({
+          TableName: name,
+          Key: { PK: apiKey.pk(hash), SK: apiKey.sk() },
+          // Not `expiresAt`, the table's TTL attribute (which would delete the record): an expired key
+          // keeps answering "expired" and showing in the account's key list.
+          UpdateExpression: 'SET keyExpiresAt = :at',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':at': expiresAt },
+        });
         return true;
       } catch (error) {
         if (isConditionFailure(error)) return false;
@@ -90,15 +83,13 @@ export function dynamoPlatformStore(table: Table): PlatformStore {
       }
     },
     async listApiKeys(accountId) {
-      const { Items = [] } = await client.send(
-        new QueryCommand({
-          TableName: name,
-          IndexName: 'GSI1',
-          KeyConditionExpression: 'GSI1PK = :pk',
-          ExpressionAttributeValues: { ':pk': apiKey.gsi1pk(accountId) },
-        }),
-      );
-      return Items.map(toApiKey);
+      const { items } = await table.query({
+        TableName: name,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': apiKey.gsi1pk(accountId) },
+      });
+      return items.map(toApiKey);
     },
   };
 }

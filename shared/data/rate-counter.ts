@@ -1,5 +1,5 @@
 import type { RateCounter } from '#shared/http/rate-limit.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { isConditionFailure } from './conditions.ts';
 import { rateWindow } from './keys.ts';
 

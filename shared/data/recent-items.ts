@@ -1,4 +1,4 @@
-import type { ItemKey } from './client.ts';
+import type { ItemKey } from './table.ts';
 
 /**
  * Items this process read lately, for the few hot reads that may be a moment stale: the meter a meter

@@ -1,8 +1,8 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Outbox } from '#shared/events/event.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { cancellationCodes } from './conditions.ts';
-import { outboxItems, type TransactItem } from './outbox-items.ts';
+import { outboxItems } from './outbox-items.ts';
+import type { TransactItem } from './table.ts';
 
 /**
  * Writes a change and its outbox in one transaction. The first action carries the change's condition
@@ -10,7 +10,7 @@ import { outboxItems, type TransactItem } from './outbox-items.ts';
  */
 export async function transactGuarded(table: Table, items: TransactItem[], outbox: Outbox | undefined): Promise<boolean> {
   try {
-    await table.client.send(new TransactWriteCommand({ TransactItems: outboxItems(table.name, outbox, items) }));
+    await table.transact(outboxItems(table.name, outbox, items));
     return true;
   } catch (error) {
     if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;

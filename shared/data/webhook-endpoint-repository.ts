@@ -1,5 +1,5 @@
 import type { WebhookEndpoint, WebhookEndpointRepository } from '#shared/webhook-endpoints/webhook-endpoint.ts';
-import type { Table } from './client.ts';
+import type { Table } from './table.ts';
 import { webhookEndpoint } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 

@@ -2,7 +2,7 @@ import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
 import { countMetric, traced } from '#shared/observability.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
 import { dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';

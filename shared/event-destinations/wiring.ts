@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { eventDestinationService } from './service.ts';

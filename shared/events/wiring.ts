@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';

@@ -4,7 +4,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';

@@ -1,4 +1,4 @@
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAuthorizationRepository, dynamoCardholderRepository, dynamoCardRepository } from '#shared/data/issuing-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { authorizationService } from './authorization-service.ts';

@@ -1,6 +1,6 @@
 import { cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
-import { serviceTable, type Table } from '#shared/data/client.ts';
+import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';

@@ -1,4 +1,4 @@
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { meterService } from './service.ts';

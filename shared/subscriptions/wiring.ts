@@ -1,6 +1,6 @@
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { subscriptionService } from './service.ts';
 

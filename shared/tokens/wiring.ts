@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { cachedAccountSecrets } from '#shared/platform/wiring.ts';

@@ -1,5 +1,5 @@
 import { config } from '#shared/config.ts';
-import { serviceTable } from '#shared/data/client.ts';
+import { serviceTable } from '#shared/data/table.ts';
 import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { webhookEndpointService } from './service.ts';

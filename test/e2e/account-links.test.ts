@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -264,14 +263,12 @@ describe('account links: the hosted onboarding flow in a browser', () => {
   it('sends an expired link to refresh_url', async () => {
     const account = await merchantAccount(client);
     const link = await onboarding(account.id);
-    await stackTable().client.send(
-      new UpdateCommand({
-        TableName: stack.env.TABLE_NAME,
-        Key: itemKey(link.url),
-        UpdateExpression: 'SET linkExpiresAt = :past',
-        ExpressionAttributeValues: { ':past': Date.now() - 1000 },
-      }),
-    );
+    await stackTable().update({
+      TableName: stack.env.TABLE_NAME,
+      Key: itemKey(link.url),
+      UpdateExpression: 'SET linkExpiresAt = :past',
+      ExpressionAttributeValues: { ':past': Date.now() - 1000 },
+    });
 
     await page.goto(link.url);
 

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createHash } from 'node:crypto';
 import { meterEventSession } from '#shared/data/keys.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
@@ -252,20 +251,18 @@ describe('meter events through the official SDK', () => {
     const token = 'mes_tok_expired_for_the_test';
     const table = stackTable();
     const created = Date.now() - 20 * 60_000;
-    await table.client.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: {
-          PK: meterEventSession.pk(createHash('sha256').update(token).digest('hex')),
-          SK: meterEventSession.sk(),
-          id: 'mtrses_expired',
-          scope: { accountId: stack.defaultPlatform.account, livemode: false },
-          platformId: stack.defaultPlatform.account,
-          created,
-          sessionExpiresAt: created + 15 * 60_000,
-        },
-      }),
-    );
+    await table.put({
+      TableName: table.name,
+      Item: {
+        PK: meterEventSession.pk(createHash('sha256').update(token).digest('hex')),
+        SK: meterEventSession.sk(),
+        id: 'mtrses_expired',
+        scope: { accountId: stack.defaultPlatform.account, livemode: false },
+        platformId: stack.defaultPlatform.account,
+        created,
+        sessionExpiresAt: created + 15 * 60_000,
+      },
+    });
     const expired = await sdk(token)
       .v2.billing.meterEventStream.create({ events: [{ event_name: 'api_calls', payload: { service_customer_id: customer.id, value: '1' } }] })
       .catch((error: unknown) => error);

@@ -1,21 +1,22 @@
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { makeTable } from '#shared/data/client.ts';
-import { stackTable } from '../support/stack.ts';
+import { makeTable } from '#shared/data/table.ts';
+import { stackClient, stackTable } from '../support/stack.ts';
 
 describe('the batched getter', () => {
   it('sends the gets of one tick as one BatchGetItem and answers each with its own item', async () => {
     // Given 30 stored items and a table handle that counts calls
     const real = stackTable();
     const prefix = `BATCH#${Date.now()}`;
-    for (let i = 0; i < 30; i++) await real.client.send(new PutCommand({ TableName: real.name, Item: { PK: `${prefix}#${i}`, SK: 'ITEM', n: i } }));
+    for (let i = 0; i < 30; i++) await real.put({ TableName: real.name, Item: { PK: `${prefix}#${i}`, SK: 'ITEM', n: i } });
     let calls = 0;
+    const client = stackClient();
     const counting = {
       send: (command: never) => {
         calls++;
-        return real.client.send(command);
+        return client.send(command);
       },
-    } as unknown as DynamoDBDocumentClient;
+    } as unknown as DynamoDBClient;
     const table = makeTable(counting, real.name);
 
     // When 30 gets (and one for a missing item, and a duplicate) are issued together

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { meter as meterKeys } from '#shared/data/keys.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { Meter } from '#shared/meters/meter.ts';
@@ -51,14 +50,12 @@ describe('the meter repository', () => {
     expect(found?.status).toBe('active');
 
     // When the item changes behind the process's back (another Lambda on AWS), the remembered copy answers
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: { PK: meterKeys.pk(scope), SK: meterKeys.eventNameSk('remembered') },
-        UpdateExpression: 'SET meter.displayName = :name',
-        ExpressionAttributeValues: { ':name': 'changed elsewhere' },
-      }),
-    );
+    await table.update({
+      TableName: table.name,
+      Key: { PK: meterKeys.pk(scope), SK: meterKeys.eventNameSk('remembered') },
+      UpdateExpression: 'SET meter.displayName = :name',
+      ExpressionAttributeValues: { ':name': 'changed elsewhere' },
+    });
     expect((await remembering.findByEventName(scope, 'remembered'))?.displayName).toBe('mtr_remembered');
     expect((await dynamoMeterRepository(table).findByEventName(scope, 'remembered'))?.displayName).toBe('changed elsewhere');
 

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
@@ -82,12 +81,10 @@ describe('stream events claimed for their batch and counted with its mark', () =
     const work = await streamed('lost', 20);
     if (work.kind !== 'batch') throw new Error('expected a batch');
     const orphan = { PK: batchKeys.pk('mtrbatch_orphan_claims'), SK: batchKeys.dueSk() };
-    await table.client.send(
-      new PutCommand({
-        TableName: table.name,
-        Item: { ...orphan, entity: 'meter_event_batch_due', GSI2PK: meterWorkDue.gsi2pk('work', 0), GSI2SK: meterWorkDue.gsi2sk(1, orphan.PK) },
-      }),
-    );
+    await table.put({
+      TableName: table.name,
+      Item: { ...orphan, entity: 'meter_event_batch_due', GSI2PK: meterWorkDue.gsi2pk('work', 0), GSI2SK: meterWorkDue.gsi2sk(1, orphan.PK) },
+    });
 
     // When the sweeper claims overdue work from a minute later
     const later = Date.now() + 60_000;
@@ -107,15 +104,13 @@ describe('stream events claimed for their batch and counted with its mark', () =
     const work = await streamed('legacy', 20);
     if (work.kind !== 'batch') throw new Error('expected a batch');
     const key = { PK: batchKeys.pk(work.batch.id), SK: batchKeys.sk() };
-    await table.client.send(new DeleteCommand({ TableName: table.name, Key: { PK: key.PK, SK: batchKeys.dueSk() } }));
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
-        ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', 1), ':sk': meterWorkDue.gsi2sk(work.batch.created, key.PK) },
-      }),
-    );
+    await table.delete({ TableName: table.name, Key: { PK: key.PK, SK: batchKeys.dueSk() } });
+    await table.update({
+      TableName: table.name,
+      Key: key,
+      UpdateExpression: 'SET GSI2PK = :pk, GSI2SK = :sk',
+      ExpressionAttributeValues: { ':pk': meterWorkDue.gsi2pk('work', 1), ':sk': meterWorkDue.gsi2sk(work.batch.created, key.PK) },
+    });
 
     // When it is processed
     await processor.process([work]);
@@ -133,24 +128,22 @@ describe('stream events claimed for their batch and counted with its mark', () =
     // Given a try that claimed 4 of the 6 events for the batch, then stopped before counting
     for (const input of work.batch.events.slice(0, 4)) {
       const key = { PK: eventKeys.pk(scope, input.identifier), SK: eventKeys.sk() };
-      await table.client.send(
-        new PutCommand({
-          TableName: table.name,
-          Item: {
-            ...key,
-            entity: 'meter_event',
-            ...input,
-            scope,
-            platformId: scope.accountId,
-            created: work.batch.created,
-            source: 'stream',
-            batchId: work.batch.id,
-            status: 'processed',
-            meterId,
-            expiresAt: Math.floor(Date.now() / 1000) + 3600,
-          },
-        }),
-      );
+      await table.put({
+        TableName: table.name,
+        Item: {
+          ...key,
+          entity: 'meter_event',
+          ...input,
+          scope,
+          platformId: scope.accountId,
+          created: work.batch.created,
+          source: 'stream',
+          batchId: work.batch.id,
+          status: 'processed',
+          meterId,
+          expiresAt: Math.floor(Date.now() / 1000) + 3600,
+        },
+      });
     }
 
     // When the batch is processed again

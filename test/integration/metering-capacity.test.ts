@@ -1,7 +1,6 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
-import { documentClient, makeTable } from '#shared/data/client.ts';
+import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
@@ -45,14 +44,10 @@ const expected = {
 /** A table client whose calls are counted inside a call scope, on the local stack's DynamoDB. */
 function meteredTable() {
   const client = meterAwsCalls(
-    new DynamoDBClient({
-      endpoint: stack.env.DYNAMODB_ENDPOINT,
-      region: stack.env.AWS_REGION,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
+    tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
     'dynamodb',
   );
-  return makeTable(documentClient(client), stack.env.TABLE_NAME!);
+  return makeTable(client, stack.env.TABLE_NAME!);
 }
 
 async function writeUnits(work: () => Promise<unknown>): Promise<number> {

@@ -1,9 +1,9 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { makeTable } from '#shared/data/client.ts';
+import { makeTable } from '#shared/data/table.ts';
 import { ownedResourceStore } from '#shared/data/owned-resources.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import { stackTable } from '../support/stack.ts';
+import { stackClient, stackTable } from '../support/stack.ts';
 
 interface Thing extends OwnedResource {
   url: string;
@@ -13,12 +13,13 @@ interface Thing extends OwnedResource {
 function stores() {
   const real = stackTable();
   let calls = 0;
+  const client = stackClient();
   const counting = {
     send: (command: never) => {
       calls++;
-      return real.client.send(command);
+      return client.send(command);
     },
-  } as unknown as DynamoDBDocumentClient;
+  } as unknown as DynamoDBClient;
   const prefix = `RECENT#${Date.now()}#${Math.random()}`;
   const keys = { pk: () => prefix, sk: (id: string) => `THING#${id}`, skPrefix: () => 'THING#' };
   return {
@@ -42,15 +43,13 @@ describe('recent reads of owned resources', () => {
     expect(calls()).toBe(1);
 
     // When another process changes it (a write this process did not make)
-    await real.client.send(
-      new UpdateCommand({
-        TableName: real.name,
-        Key: { PK: prefix, SK: 'THING#a' },
-        UpdateExpression: 'SET #url = :url, version = :two',
-        ExpressionAttributeNames: { '#url': 'url' },
-        ExpressionAttributeValues: { ':url': 'https://two.example', ':two': 2 },
-      }),
-    );
+    await real.update({
+      TableName: real.name,
+      Key: { PK: prefix, SK: 'THING#a' },
+      UpdateExpression: 'SET #url = :url, version = :two',
+      ExpressionAttributeNames: { '#url': 'url' },
+      ExpressionAttributeValues: { ':url': 'https://two.example', ':two': 2 },
+    });
 
     // Then a recent read still answers from the copy, with no call, while the copy is new enough
     expect((await hot.get(scope, 'a', recently(1)))?.url).toBe('https://one.example');

@@ -3,7 +3,6 @@ import type Stripe from 'stripe';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { tokenConsumer, type TokenConsumer } from '#shared/tokens/consume.ts';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { token as tokenKeys } from '#shared/data/keys.ts';
 import { api, newPlatform, sdk, stackTable } from '../support/stack.ts';
 
@@ -147,14 +146,12 @@ describe('consuming account and person tokens (the port v2 accounts and persons 
     expect(item?.expiresAt).toBe(token.created + 600);
 
     // When its expiry passes (DynamoDB deletes expired items lazily, up to days later)
-    await table.client.send(
-      new UpdateCommand({
-        TableName: table.name,
-        Key: key,
-        UpdateExpression: 'SET expiresAt = :past',
-        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
-      }),
-    );
+    await table.update({
+      TableName: table.name,
+      Key: key,
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+    });
 
     // Then it can be neither retrieved nor used
     const retrieved = await api('GET', `/v1/tokens/${token.id}`, { key: secretKey });

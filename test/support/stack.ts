@@ -1,33 +1,40 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
-import { documentClient, makeTable, type Table } from '#shared/data/client.ts';
+import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, type CreatePlatformOptions, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 
 export const stack = inject('stack');
 
 /** The local stack's table, for arranging data and for checks on what is stored. */
-export function stackTable(): Table {
-  const client = new DynamoDBClient({
-    endpoint: stack.env.DYNAMODB_ENDPOINT,
-    region: stack.env.AWS_REGION,
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  return makeTable(documentClient(client), stack.env.TABLE_NAME!);
-}
+export const stackTable = (): Table => makeTable(stackClient(), stack.env.TABLE_NAME!);
+
+/** A DynamoDB client on the local stack's DynamoDB Local. */
+export const stackClient = (): DynamoDBClient =>
+  tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
 export const platformStore = () => dynamoPlatformStore(stackTable());
 
 /** Every item of the shared table (all pages: in a full run it outgrows one 1 MB scan page), optionally filtered. */
 export async function scanStackTable(filter: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'> = {}): Promise<Record<string, unknown>[]> {
-  const table = stackTable();
+  const client = stackClient();
+  const { ExpressionAttributeValues: values, ...rest } = filter;
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
+  let start: Record<string, AttributeValue> | undefined;
   do {
-    const page = await table.client.send(new ScanCommand({ ...filter, TableName: table.name, ExclusiveStartKey: start }));
-    items.push(...(page.Items ?? []));
+    const page = await client.send(
+      new ScanCommand({
+        ...rest,
+        ...(values ? { ExpressionAttributeValues: marshall(values) } : {}),
+        TableName: stack.env.TABLE_NAME!,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
     start = page.LastEvaluatedKey;
   } while (start);
   return items;

@@ -16,18 +16,83 @@ export const cacheWindows = {
   foundCustomers: () => 10_000,
   /** Per-account secrets never change once written. */
   accountSecrets: () => Number.POSITIVE_INFINITY,
+  /**
+   * The meter a meter event names (by event name). A deactivation reaches a warm meter-events process
+   * this late: an event accepted in that gap is refused when processed (processing reads meters afresh)
+   * and reported as `archived_meter`, like one accepted just before the deactivation.
+   */
+  metersByEventName: () => 1_000,
+  /** The destination or endpoint a delivery goes to (never older than the version its fan-out saw). */
+  deliveryTargets: () => 1_000,
+  /** The destination a ping acts on: a steady stream of pings reads it once a second. */
+  pingedDestinations: () => 1_000,
 };
 
-export interface CachePolicy<T> {
+/**
+ * What writes invalidate: a write through a store wrapped by `invalidating(store, topic)` empties, in its
+ * process, every cache made with that topic in `invalidatedBy`.
+ */
+export const cacheTopics = {
+  meters: 'meters',
+  eventDestinations: 'event-destinations',
+  webhookEndpoints: 'webhook-endpoints',
+} as const;
+
+export interface CachePolicy<T, A extends unknown[] = unknown[]> {
   /** How long a value read is trusted (ms); 0 reads every time. */
   ttlMillis: number;
   /** Most values kept; the least recently used goes first. */
   maxEntries: number;
   /** Which values are kept (default: all but `undefined`, so a missing item is read again). */
   keeps?: (value: T) => boolean;
+  /** Whether a kept value will do for this call (e.g. it is at least the version the caller knows of); else it is read again. */
+  accepts?: (value: T, ...args: A) => boolean;
+  /** Topics whose writes (in this process, {@link invalidating}) drop every value kept, and any read they overlapped. */
+  invalidatedBy?: readonly string[];
 }
 
 const defaultMaxEntries = 10_000;
+
+/** Per topic: how many writes began or ended in this process, and the caches to empty on each. */
+const topics = new Map<string, { writes: number; caches: Set<Map<string, unknown>> }>();
+const topic = (name: string) => {
+  let found = topics.get(name);
+  if (!found) {
+    found = { writes: 0, caches: new Set() };
+    topics.set(name, found);
+  }
+  return found;
+};
+const writesTo = (names: readonly string[]) => names.reduce((sum, name) => sum + topic(name).writes, 0);
+
+/** Empties every cache that `name`'s writes invalidate, in this process. */
+function noteWrite(name: string): void {
+  const found = topic(name);
+  found.writes++;
+  for (const entries of found.caches) entries.clear();
+}
+
+/**
+ * `store` with its `writes` methods announced to the caches invalidated by `name`, before and after each
+ * call: in one process (the local stack serves every handler in one) a cached copy is never older than
+ * the last write through the store. Other processes (other Lambdas) see the change within their window.
+ */
+export function invalidating<S extends object>(store: S, name: string, writes: ReadonlyArray<keyof S> = ['create', 'replace', 'delete'] as never): S {
+  const wrapped = { ...store };
+  for (const method of writes) {
+    const write = store[method];
+    if (typeof write !== 'function') continue;
+    wrapped[method] = (async (...args: unknown[]) => {
+      noteWrite(name);
+      try {
+        return await write.apply(store, args);
+      } finally {
+        noteWrite(name);
+      }
+    }) as S[keyof S];
+  }
+  return wrapped;
+}
 
 /**
  * The one cache mechanism: `read` wrapped so that a value read for a key is reused for `ttlMillis`, in a
@@ -37,11 +102,18 @@ const defaultMaxEntries = 10_000;
 export function readThrough<A extends unknown[], T>(
   read: (...args: A) => Promise<T>,
   keyOf: (...args: A) => string,
-  { ttlMillis, maxEntries = defaultMaxEntries, keeps = (value) => value !== undefined }: Partial<CachePolicy<T>> & Pick<CachePolicy<T>, 'ttlMillis'>,
+  {
+    ttlMillis,
+    maxEntries = defaultMaxEntries,
+    keeps = (value) => value !== undefined,
+    accepts,
+    invalidatedBy = [],
+  }: Partial<CachePolicy<T, A>> & Pick<CachePolicy<T, A>, 'ttlMillis'>,
   clock: () => number = Date.now,
 ): (...args: A) => Promise<T> {
   const entries = new Map<string, { value: Promise<T>; until: number }>();
-  return (...args) => {
+  for (const name of invalidatedBy) topic(name).caches.add(entries);
+  return async (...args) => {
     if (ttlMillis <= 0) return read(...args);
     const key = keyOf(...args);
     const now = clock();
@@ -49,8 +121,11 @@ export function readThrough<A extends unknown[], T>(
     entries.delete(key);
     if (found && found.until > now) {
       entries.set(key, found);
-      return found.value;
+      const value = await found.value;
+      if (!accepts || accepts(value, ...args)) return value;
+      if (entries.get(key) === found) entries.delete(key);
     }
+    const writesBefore = writesTo(invalidatedBy);
     const entry = { value: read(...args), until: now + ttlMillis };
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
@@ -58,8 +133,13 @@ export function readThrough<A extends unknown[], T>(
       if (entries.get(key) === entry) entries.delete(key);
     };
     entry.value.then((value) => {
-      if (!keeps(value)) drop();
+      // A read that overlapped a write may have seen the item as it was before: not kept.
+      if (!keeps(value) || writesTo(invalidatedBy) !== writesBefore) drop();
     }, drop);
     return entry.value;
   };
 }
+
+/** `read` remembered for the life of the returned function (one unit of work, e.g. one batch), misses too. */
+export const memoized = <A extends unknown[], T>(read: (...args: A) => Promise<T>, keyOf: (...args: A) => string): ((...args: A) => Promise<T>) =>
+  readThrough(read, keyOf, { ttlMillis: Number.POSITIVE_INFINITY, keeps: () => true });

@@ -18,11 +18,8 @@ export interface OwnedResourceStore<T extends OwnedResource> {
    * Kinds without a per-owner cap keep no counter and ignore `limit`.
    */
   create(resource: T, options?: { limit?: number; outbox?: Outbox }): Promise<boolean>;
-  /**
-   * The object. With `recent`, a copy this process read lately may answer instead of a read (see
-   * `shared/data/recent-items.ts`): for hot paths that can take an object a moment old, never for the API.
-   */
-  get(scope: Scope, id: string, options?: { recent?: { maxAgeMillis: number; accepts?: (object: T) => boolean } }): Promise<T | undefined>;
+  /** The object, if it exists. */
+  get(scope: Scope, id: string): Promise<T | undefined>;
   /** Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first. */
   replace(next: T, outbox?: Outbox): Promise<boolean>;
   /** Removes the object; false when it did not exist. */

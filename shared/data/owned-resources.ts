@@ -3,7 +3,6 @@ import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './table.ts';
 import { counter } from './keys.ts';
 import { queryOwnerPage } from './owner-page.ts';
-import { readRecent, recentKey, writeForgetting } from './recent-items.ts';
 import { transactGuarded } from './transactions.ts';
 
 export interface OwnedResourceKeys {
@@ -23,7 +22,6 @@ export function ownedResourceStore<T extends OwnedResource>(
 ): OwnedResourceStore<T> {
   const { name } = table;
   const { keys, entity, counterName } = options;
-  const recentKeyOf = (scope: Scope, id: string) => recentKey(name, { PK: keys.pk(scope), SK: keys.sk(id) });
   const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
   const fromItem = (item: Record<string, unknown>): T => {
     const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;
@@ -51,16 +49,11 @@ export function ownedResourceStore<T extends OwnedResource>(
     create(resource, { limit, outbox } = {}) {
       const put = { TableName: name, Item: toItem(resource), ConditionExpression: 'attribute_not_exists(PK)' };
       // The counter goes first: its failed condition is how a full owner shows up.
-      return writeForgetting(recentKeyOf(resource.scope, resource.id), () =>
-        transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox),
-      );
+      return transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox);
     },
-    get(scope, id, { recent } = {}) {
-      const read = async () => {
-        const Item = await table.get({ PK: keys.pk(scope), SK: keys.sk(id) });
-        return Item ? fromItem(Item) : undefined;
-      };
-      return recent ? readRecent(recentKeyOf(scope, id), recent, read) : read();
+    async get(scope, id) {
+      const Item = await table.get({ PK: keys.pk(scope), SK: keys.sk(id) });
+      return Item ? fromItem(Item) : undefined;
     },
     replace(next, outbox) {
       const put = {
@@ -69,11 +62,11 @@ export function ownedResourceStore<T extends OwnedResource>(
         ConditionExpression: 'attribute_exists(PK) AND version = :previous',
         ExpressionAttributeValues: { ':previous': next.version - 1 },
       };
-      return writeForgetting(recentKeyOf(next.scope, next.id), () => transactGuarded(table, [{ Put: put }], outbox));
+      return transactGuarded(table, [{ Put: put }], outbox);
     },
     delete(scope, id, outbox) {
       const remove = { TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) }, ConditionExpression: 'attribute_exists(PK)' };
-      return writeForgetting(recentKeyOf(scope, id), () => transactGuarded(table, [{ Delete: remove }, ...countBy(scope, -1)], outbox));
+      return transactGuarded(table, [{ Delete: remove }, ...countBy(scope, -1)], outbox);
     },
     async list(scope, page, where) {
       const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page, where });

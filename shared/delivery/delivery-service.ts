@@ -1,12 +1,12 @@
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
 import type { EventStore } from '#shared/events/event-store.ts';
-import { eventRetentionMillis, type AttemptRecord, type Delivery, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
+import { eventRetentionMillis, type AttemptRecord, type Delivery, type DestinationRef, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
 import { logger } from '#shared/logger.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { WebhookEndpointRepository } from '#shared/webhook-endpoints/webhook-endpoint.ts';
+import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { DeliveryAttempt } from './attempt.ts';
 import type { DeliveryStore } from './delivery-store.ts';
 import type { EventBridgePublisher } from './eventbridge-publisher.ts';
@@ -16,8 +16,13 @@ import type { WebhookSender } from './webhook-sender.ts';
 export interface DeliveryServicePorts {
   deliveries: DeliveryStore;
   events: EventStore;
+  /** Where a cloud target's answer about itself is recorded (first success activates, a missing target disables). */
   destinations: EventDestinationRepository;
-  endpoints: WebhookEndpointRepository;
+  /**
+   * The destination or v1 endpoint a delivery goes to. It may be a copy read a moment ago, but never one
+   * older than `ref.version`, the version the fan-out saw (when the record has one).
+   */
+  targets: (ref: DestinationRef) => Promise<EventDestination | WebhookEndpoint | undefined>;
   queue: DeliveryQueue;
   webhooks: WebhookSender;
   /** Absent when the deployment has no event bus configured. */
@@ -28,12 +33,6 @@ export interface DeliveryServicePorts {
   retrySchedule: { test: number[]; live: number[] };
   /** How late a pending delivery must be before the sweeper re-enqueues it. */
   sweepGraceMillis: number;
-  /**
-   * How long a destination this process read may serve later deliveries instead of a read per delivery
-   * (never a copy older than the version the delivery was fanned out with). A change made in another
-   * process (another Lambda) reaches this one within this time. @default 0 (read every time)
-   */
-  targetRecentMillis?: number;
   /** Told how each handled delivery ended (the deployed worker counts them as CloudWatch metrics). */
   outcomes?: { count(outcome: DeliveryOutcome): void };
   clock?: () => number;
@@ -71,7 +70,7 @@ type Target =
  * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
  */
 export function deliveryService(ports: DeliveryServicePorts) {
-  const { deliveries, events, destinations, endpoints, queue, webhooks, clock = Date.now, random = Math.random, targetRecentMillis = 0 } = ports;
+  const { deliveries, events, destinations, targets, queue, webhooks, clock = Date.now, random = Math.random } = ports;
   const count = (outcome: DeliveryOutcome) => ports.outcomes?.count(outcome);
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
@@ -81,22 +80,12 @@ export function deliveryService(ports: DeliveryServicePorts) {
     return event.kind === 'thin' ? events.getThin(event.scope, event.id, now) : events.getSnapshot(event.scope, event.id, now);
   }
 
-  /**
-   * Loads what a delivery needs, in parallel: the destination (a recent copy at least as new as the one the
-   * fan-out saw, else a read: it may have changed), the delivery and the event only when the message does
-   * not carry them.
-   */
+  /** Loads what a delivery needs, in parallel: the target, and the delivery and the event only when the message does not carry them. */
   async function load(message: DeliveryMessage, now: number) {
-    const { destination } = message;
-    const known = destination.version ?? Number.POSITIVE_INFINITY;
-    const options =
-      targetRecentMillis > 0 ? { recent: { maxAgeMillis: targetRecentMillis, accepts: (found: { version: number }) => found.version >= known } } : {};
     const [delivery, found, target] = await Promise.all([
       message.delivery ?? deliveries.get(message.deliveryId),
       eventOf(message, now),
-      destination.kind === 'event_destination'
-        ? destinations.get(destination.scope, destination.id, options)
-        : endpoints.get(destination.scope, destination.id, options),
+      targets(message.destination),
     ]);
     return { delivery, event: found, target };
   }

@@ -1,20 +1,21 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
+import { cacheTopics, cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { countMetric, traced } from '#shared/observability.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
-import { dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
-import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
+import { wireEventDestinationRepository } from '#shared/event-destinations/wiring.ts';
+import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
+import type { DestinationRef } from '#shared/events/event.ts';
+import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
+import { wireWebhookEndpointRepository } from '#shared/webhook-endpoints/wiring.ts';
 import { deliveryOutcomeMetrics, deliveryService } from './delivery-service.ts';
 import { eventBridgePublisher } from './eventbridge-publisher.ts';
 import { eventGridSender } from './event-grid-sender.ts';
 import { webhookSender } from './webhook-sender.ts';
-
-/** A warm worker reads a destination at most once a second (see `targetRecentMillis`). */
-const deliveryTargetRecentMillis = 1_000;
 
 /** The delivery service on its real adapters; the worker and the sweeper call this once at cold start. */
 export function wireDeliveryService() {
@@ -30,18 +31,29 @@ export function wireDeliveryService() {
   const eventGrid = settings.CLOUDTWO_EVENT_GRID_ENDPOINT
     ? eventGridSender({ endpoint: settings.CLOUDTWO_EVENT_GRID_ENDPOINT, timeoutMs: settings.DELIVERY_TIMEOUT_MS })
     : undefined;
+  const destinations = wireEventDestinationRepository();
+  const endpoints = wireWebhookEndpointRepository();
   return deliveryService({
     deliveries: dynamoDeliveryRepository(table),
     events: dynamoEventRepository(table),
-    destinations: dynamoEventDestinationRepository(table),
-    endpoints: dynamoWebhookEndpointRepository(table),
+    destinations,
+    // A warm worker reads a target at most once a window (`cacheWindows.deliveryTargets`), never older than the fan-out saw it.
+    targets: readThrough(
+      (ref: DestinationRef): Promise<EventDestination | WebhookEndpoint | undefined> =>
+        ref.kind === 'event_destination' ? destinations.get(ref.scope, ref.id) : endpoints.get(ref.scope, ref.id),
+      (ref) => `${ref.kind}|${ref.scope.accountId}|${ref.scope.livemode}|${ref.id}`,
+      {
+        ttlMillis: cacheWindows.deliveryTargets(),
+        accepts: (found, ref) => found !== undefined && found.version >= (ref.version ?? Number.POSITIVE_INFINITY),
+        invalidatedBy: [cacheTopics.eventDestinations, cacheTopics.webhookEndpoints],
+      },
+    ),
     queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL),
     webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, egress: { allowPrivateInTestMode: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
     eventBridge,
     eventGrid,
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
     sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
-    targetRecentMillis: deliveryTargetRecentMillis,
     outcomes: { count: (outcome) => countMetric(deliveryOutcomeMetrics[outcome]) },
   });
 }

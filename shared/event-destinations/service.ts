@@ -22,11 +22,8 @@ export interface EventDestinationServicePorts {
   maxDestinations: number;
   /** Partner part of cloudone event source names. */
   eventSourcePrefix: string;
-  /**
-   * How old a copy of the destination `ping` may act on (see `shared/data/recent-items.ts`): a steady
-   * stream of pings then reads the table once a second, not once per ping. 0 (the default) always reads.
-   */
-  pingRecentMillis?: number;
+  /** How `ping` finds the destination it acts on (default: `repository.get`). */
+  pinged?: (scope: Scope, id: string) => Promise<EventDestination | undefined>;
   /** Which webhook targets may be registered (live mode: public addresses only). */
   egress: EgressPolicy;
   clock?: () => number;
@@ -58,10 +55,10 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
 }
 
 export function eventDestinationService(ports: EventDestinationServicePorts) {
-  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pingRecentMillis = 0, egress, clock = Date.now } = ports;
+  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pinged = repository.get, egress, clock = Date.now } = ports;
 
-  async function existing(scope: Scope, id: string, recentMillis = 0): Promise<EventDestination> {
-    const destination = await repository.get(scope, id, { recent: { maxAgeMillis: recentMillis } });
+  async function existing(scope: Scope, id: string, find = repository.get): Promise<EventDestination> {
+    const destination = await find(scope, id);
     if (!destination) throw new NotFoundError(resource, id);
     return destination;
   }
@@ -234,7 +231,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
 
     /** Sends a `v2.core.event_destination.ping` event to this destination (only), and returns it. */
     async ping(origin: EventOrigin, id: string): Promise<ThinEvent> {
-      const destination = await existing(origin.scope, id, pingRecentMillis);
+      const destination = await existing(origin.scope, id, pinged);
       const outbox = await events.publish(origin, [
         {
           kind: 'thin',

@@ -1,18 +1,26 @@
+import { cacheTopics, cacheWindows, invalidating, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { eventDestinationService } from './service.ts';
 
+/** Event destinations whose writes invalidate this process's cached copies (`cacheTopics.eventDestinations`). */
+export const wireEventDestinationRepository = () => invalidating(dynamoEventDestinationRepository(serviceTable()), cacheTopics.eventDestinations);
+
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
-export const wireEventDestinationService = () =>
-  eventDestinationService({
-    repository: dynamoEventDestinationRepository(serviceTable()),
+export function wireEventDestinationService() {
+  const repository = wireEventDestinationRepository();
+  return eventDestinationService({
+    repository,
+    pinged: readThrough(repository.get, (scope, id) => `${scope.accountId}|${scope.livemode}|${id}`, {
+      ttlMillis: cacheWindows.pingedDestinations(),
+      invalidatedBy: [cacheTopics.eventDestinations],
+    }),
     authorizations: dynamoCloudtwoAuthorizationStore(serviceTable()),
     events: wireEventEmitter(),
     maxDestinations: config().MAX_EVENT_DESTINATIONS,
     eventSourcePrefix: config().CLOUDONE_EVENT_SOURCE_PREFIX,
-    // Pings answer from a destination read in the last second, like the table's own (eventually consistent) reads.
-    pingRecentMillis: 1000,
     egress: { allowPrivateInTestMode: config().WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });
+}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
+import { memoized } from '#shared/cache.ts';
+import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, RecordChange, UsageGroup } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, usageValueOf } from './rules.ts';
@@ -39,18 +40,9 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
   const leases = usageLeases(store, clock);
   async function process(work: MeterWork[]): Promise<void> {
     const now = clock();
-    const meterCache = new Map<string, Promise<Meter | undefined>>();
-    const meterFor = (scope: Scope, eventName: string) => {
-      const key = `${scopeKey(scope)}|${eventName}`;
-      if (!meterCache.has(key)) meterCache.set(key, meters.findByEventName(scope, eventName));
-      return meterCache.get(key)!;
-    };
-    const customerCache = new Map<string, Promise<boolean>>();
-    const customerFound = (scope: Scope, id: string) => {
-      const key = `${scopeKey(scope)}|${id}`;
-      if (!customerCache.has(key)) customerCache.set(key, customerExists(scope, id));
-      return customerCache.get(key)!;
-    };
+    // One read per meter and per customer in a batch.
+    const meterFor = memoized(meters.findByEventName, (scope: Scope, eventName: string) => `${scopeKey(scope)}|${eventName}`);
+    const customerFound = memoized(customerExists, (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`);
 
     // Every event of the batch once: the first of several with one identifier wins, the others are duplicates.
     const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { cacheWindows, readThrough } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -13,8 +13,6 @@ import { meterEventProcessor } from './processor.ts';
 import { meterEventService, type MeterWorkQueue } from './service.ts';
 import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
-
-const meterRecentMillis = 1_000;
 
 function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
@@ -48,8 +46,15 @@ const ports = () => {
 export function wireMeterEventService() {
   const { table, store: uncached } = ports();
   const store = { ...uncached, findSession: readThrough(uncached.findSession, (hash) => hash, { ttlMillis: cacheWindows.meterEventSessions() }) };
-  // One meter read per second per warm process instead of one per event (see `recentMillis`).
-  const meters = dynamoMeterRepository(table, { recentMillis: meterRecentMillis });
+  // One meter read per window per warm process instead of one per event (`cacheWindows.metersByEventName`).
+  const uncachedMeters = dynamoMeterRepository(table);
+  const meters = {
+    ...uncachedMeters,
+    findByEventName: readThrough(uncachedMeters.findByEventName, (scope, eventName) => `${scope.accountId}|${scope.livemode}|${eventName}`, {
+      ttlMillis: cacheWindows.metersByEventName(),
+      invalidatedBy: [cacheTopics.meters],
+    }),
+  };
   return meterEventService({ store, meters, customerExists: foundCustomers(table), queue: meterWorkQueue() });
 }
 

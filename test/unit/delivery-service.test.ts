@@ -3,7 +3,7 @@ import type { DeliveryAttempt } from '#shared/delivery/attempt.ts';
 import { deliveryService, maxSweepsWithoutAttempt } from '#shared/delivery/delivery-service.ts';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
-import type { Delivery, ThinEvent } from '#shared/events/event.ts';
+import type { Delivery, DestinationRef, ThinEvent } from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryMessage } from '#shared/events/ports.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
@@ -74,7 +74,6 @@ function harness(options: {
   destination?: EventDestination | undefined;
   attempt?: DeliveryAttempt;
   random?: number;
-  targetRecentMillis?: number;
 }) {
   const updates: DeliveryUpdate[] = [];
   const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
@@ -82,7 +81,7 @@ function harness(options: {
   let stored = 'destination' in options ? options.destination : destination();
   const sent: string[] = [];
   const reads: string[] = [];
-  const destinationReads: Array<{ recent?: { maxAgeMillis: number; accepts?: (found: EventDestination) => boolean } } | undefined> = [];
+  const destinationReads: DestinationRef[] = [];
   const deliveries: DeliveryStore = {
     get: async () => {
       reads.push('delivery');
@@ -107,17 +106,17 @@ function harness(options: {
       listSnapshot: async () => ({ items: [], hasMore: false }),
     },
     destinations: {
-      get: async (_scope: unknown, _id: string, readOptions?: (typeof destinationReads)[number]) => {
-        destinationReads.push(readOptions);
-        return stored;
-      },
+      get: async () => stored,
       replace: async (next: EventDestination) => {
         replaced.push(next);
         stored = next;
         return true;
       },
     } as never,
-    endpoints: { get: async () => undefined } as never,
+    targets: async (ref) => {
+      destinationReads.push(ref);
+      return ref.kind === 'event_destination' ? stored : undefined;
+    },
     queue: { enqueue: async (messages, delay) => void enqueued.push({ count: messages.length, delay, messages }) },
     webhooks: {
       send: async ({ body }) => {
@@ -128,7 +127,6 @@ function harness(options: {
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
     sweepGraceMillis: 60_000,
-    targetRecentMillis: options.targetRecentMillis,
     clock: () => now,
     random: () => options.random ?? 0.5,
   });
@@ -136,25 +134,10 @@ function harness(options: {
 }
 
 describe('delivering one event', () => {
-  it('lets a recent copy of the destination serve, never one older than the version the fan-out saw', async () => {
-    // Given a worker that may use destinations read in the last second
-    const { service, destinationReads } = harness({ targetRecentMillis: 1_000 });
-
-    // When it delivers a message fanned out with version 3 of the destination, and an older message without one
+  it('asks for the target the message names, with the version the fan-out saw (no older copy will do)', async () => {
+    const { service, destinationReads } = harness({});
     await service.deliver({ ...message, destination: { ...message.destination, version: 3 } });
-    await service.deliver(message);
-
-    // Then a copy of version 3 or later will do for the first, and only a fresh read for the second
-    const [versioned, unversioned] = destinationReads.map((read) => read?.recent);
-    expect(versioned?.maxAgeMillis).toBe(1_000);
-    expect(versioned?.accepts?.(destination({ version: 2 }))).toBe(false);
-    expect(versioned?.accepts?.(destination({ version: 3 }))).toBe(true);
-    expect(unversioned?.accepts?.(destination({ version: 99 }))).toBe(false);
-
-    // And a worker without the setting always reads
-    const plain = harness({});
-    await plain.service.deliver(message);
-    expect(plain.destinationReads[0]?.recent).toBeUndefined();
+    expect(destinationReads).toEqual([{ ...message.destination, version: 3 }]);
   });
 
   it('sends the thin notification and marks the delivery delivered', async () => {

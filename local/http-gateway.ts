@@ -5,7 +5,6 @@ import type { Duplex, Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { noteRequestEnded, noteRequestStarted, type ApiActivity } from '#local/api-activity.ts';
 import { createLambdaContext, localAccountId } from '#local/lambda-context.ts';
 import { compileRoutes, decode } from '#shared/http/route-match.ts';
 import type { Permission } from '#functions/permissions.ts';
@@ -70,8 +69,6 @@ export interface HttpGatewayOptions {
    * Runs before routing; returns true when it has taken care of the request (e.g. `/_local/*` diagnostics).
    */
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
-  /** Where requests are counted for the queue workers' thread (see `api-activity.ts`). */
-  apiActivity?: ApiActivity;
   /** @default console */
   logger?: HttpGatewayLogger;
 }
@@ -122,11 +119,6 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
 
   const server = createServer({ keepAlive: true }, (request, response) => {
     if (extraRoutes?.(request, response)) return;
-    const activity = options.apiActivity;
-    if (activity) {
-      noteRequestStarted(activity);
-      response.once('close', () => noteRequestEnded(activity));
-    }
     serve(request, response).catch((error: unknown) => {
       // A client that hangs up mid-upload is not a gateway failure.
       if (request.destroyed && !request.complete) return;

@@ -46,17 +46,6 @@ export interface QueuePollerOptions {
    * @default 1
    */
   concurrency?: number;
-  /**
-   * Before each receive, wait while `busy()` says the API has requests in flight, for at most `maxDeferMs`:
-   * locally, latency-tolerant background work gives way to the API it shares two cores with.
-   */
-  yieldTo?: { busy: () => boolean; maxDeferMs: number };
-  /**
-   * How long handled messages wait to be deleted, so that the deletes of batches finishing close together
-   * share one DeleteMessageBatch call (meanwhile they stay invisible, so they are not received again).
-   * @default 20
-   */
-  deleteDelayMs?: number;
   /** @default console */
   logger?: PollerLogger;
 }
@@ -71,21 +60,11 @@ export interface QueuePoller {
  * receive a batch, invoke the handler with an `SQSEvent`, then delete every message not listed in
  * `batchItemFailures`. A thrown error or an invalid response fails the whole batch (nothing is deleted);
  * failed messages come back after the queue's visibility timeout, and the queue's redrive policy moves them
- * to its dead-letter queue after `maxReceiveCount` receives. Up to `concurrency` batches at a time; the
- * deletes of batches that finish close together share DeleteMessageBatch calls.
+ * to its dead-letter queue after `maxReceiveCount` receives. Up to `concurrency` batches at a time; each
+ * batch's handled messages are deleted as soon as it ends (one DeleteMessageBatch call).
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const {
-    sqsClient,
-    queueUrl,
-    handler,
-    batchSize = 10,
-    waitTimeSeconds = 1,
-    timeoutMs = 60_000,
-    retryPauseMs = 1_000,
-    concurrency = 1,
-    deleteDelayMs = 20,
-  } = options;
+  const { sqsClient, queueUrl, handler, batchSize = 10, waitTimeSeconds = 1, timeoutMs = 60_000, retryPauseMs = 1_000, concurrency = 1 } = options;
   const logger = options.logger ?? console;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10) {
     throw new Error(`batchSize must be an integer from 1 to 10, got ${batchSize}`);
@@ -98,9 +77,6 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   let receiving: AbortController | undefined;
   const inFlight = new Set<Promise<void>>();
   let slotFreed: (() => void) | undefined;
-  let toDelete: Message[] = [];
-  let deleting: Promise<void> | undefined;
-  let deleteTimer: NodeJS.Timeout | undefined;
   let wakeFromPause: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((resume) => {
@@ -118,10 +94,6 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       if (inFlight.size >= concurrency) {
         await new Promise<void>((resume) => (slotFreed = resume));
         continue;
-      }
-      if (options.yieldTo) {
-        const until = Date.now() + options.yieldTo.maxDeferMs;
-        while (!stopping && options.yieldTo.busy() && Date.now() < until) await pause(25);
       }
       let messages: Message[];
       try {
@@ -158,7 +130,6 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       inFlight.add(batch);
     }
     while (inFlight.size > 0) await Promise.all(inFlight);
-    await flushDeletes();
   }
 
   async function handleBatch(messages: Message[], region: string, eventSourceARN: string): Promise<void> {
@@ -183,26 +154,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     }
     if (failed === 'all') return;
     const done = messages.filter((message) => !failed.has(message.MessageId ?? ''));
-    if (done.length === 0) return;
-    toDelete.push(...done);
-    deleteTimer ??= setTimeout(() => void flushDeletes(), deleteDelayMs);
-  }
-
-  /** Deletes what is waiting: one pass at a time; what finishes meanwhile joins the next, in calls of up to 10. */
-  function flushDeletes(): Promise<void> {
-    clearTimeout(deleteTimer);
-    deleteTimer = undefined;
-    // Reset in `finally`, after the assignment: a pass with nothing to do must not leave itself behind.
-    deleting ??= drainDeletes().finally(() => (deleting = undefined));
-    return deleting;
-  }
-
-  async function drainDeletes(): Promise<void> {
-    while (toDelete.length > 0) {
-      const batch = toDelete;
-      toDelete = [];
-      await deleteMessages(batch);
-    }
+    if (done.length > 0) await deleteMessages(done);
   }
 
   async function deleteMessages(messages: Message[]): Promise<void> {

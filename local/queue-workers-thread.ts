@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createModuleLoader } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
-import { apiBusy } from './api-activity.ts';
 import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';
 import { createLocalSqsClient } from './sqs.ts';
 
@@ -15,9 +14,7 @@ try {
   for (const worker of setup.workers) {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
     const { queueUrl, queueArn, batchSize, name: functionName, permissions } = worker;
-    const priority = setup.apiPriority;
-    const yieldTo = priority && worker.yieldsToApi ? { busy: () => apiBusy(priority.activity), maxDeferMs: priority.maxDeferMs } : undefined;
-    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, permissions, concurrency: setup.concurrency, yieldTo }));
+    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, permissions, concurrency: setup.concurrency }));
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
 } catch (error) {

@@ -1,6 +1,5 @@
 import { Worker } from 'node:worker_threads';
 import type { Permission } from '#functions/permissions.ts';
-import type { ApiActivity } from './api-activity.ts';
 
 /** One queue worker as its thread runs it: the handler module and the queue it polls. */
 export interface ThreadedQueueWorker {
@@ -12,8 +11,6 @@ export interface ThreadedQueueWorker {
   batchSize: number;
   /** Its route-table permissions, enforced as IAM would. */
   permissions: readonly Permission[];
-  /** Latency-tolerant (the route table gives it a batching window): it may wait while the API is busy. */
-  yieldsToApi: boolean;
 }
 
 export interface QueueWorkersSetup {
@@ -21,11 +18,6 @@ export interface QueueWorkersSetup {
   workers: ThreadedQueueWorker[];
   /** Batches each worker handles at once. */
   concurrency: number;
-  /**
-   * With API priority: the gateway's activity and how long a latency-tolerant worker may wait for the API
-   * to go quiet before it takes a batch anyway.
-   */
-  apiPriority?: { activity: ApiActivity; maxDeferMs: number };
 }
 
 export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };

@@ -16,18 +16,11 @@ export interface ServiceProcess {
 }
 
 /**
- * Node flags of the service process, the same as `npm start`'s (package.json). A 64 MiB young generation
- * (semi-space) instead of 16 MiB: a busy service makes mostly short-lived garbage (SDK calls, requests),
- * and scavenging it less often took about 7 % off the service's CPU per meter event.
- */
-const serviceNodeFlags = ['--max-semi-space-size=64'];
-
-/**
  * Runs `local/start.ts` (what `npm start` runs) in its own process and waits for its banner: for tests
  * of the command itself and for benchmarks that must not share an event loop with the service.
  */
 export function startServiceProcess(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...serviceNodeFlags, '--import', 'tsx', 'local/start.ts', '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

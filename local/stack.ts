@@ -11,7 +11,6 @@ import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { createApiActivity } from './api-activity.ts';
 import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
@@ -44,13 +43,6 @@ export interface LocalStackOptions {
   jobIntervalMs?: number;
   /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 8 */
   workerConcurrency?: number;
-  /**
-   * Background work gives way to the API: a queue worker the route table gives a batching window (it is
-   * latency-tolerant, like meter-event processing) waits up to this many milliseconds for the API to have no
-   * request in flight before it takes a batch. On two cores that keeps ingestion fast under load; processing
-   * catches up afterwards. On AWS the workers have compute of their own. Undefined: no waiting.
-   */
-  apiPriorityMaxDeferMs?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
   /** Quieter logs (tests). @default false */
@@ -156,7 +148,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const workers = (options.workers ?? queueWorkers).map((worker) => {
       const queue = sqs.queues.get(worker.queue) ?? sqs.queues.get(queues[worker.queue as keyof typeof queues]?.name ?? '');
       if (!queue) throw new Error(`Worker ${worker.name} consumes unknown queue ${worker.queue}`);
-      const yieldsToApi = (worker.maxBatchingWindowSeconds ?? 0) > 0;
       return {
         name: worker.name,
         handler: worker.handler,
@@ -164,12 +155,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         queueUrl: queue.url,
         queueArn: queue.arn,
         batchSize: Math.min(10, worker.batchSize ?? 10),
-        yieldsToApi,
       };
     });
-    const apiActivity = options.apiPriorityMaxDeferMs === undefined ? undefined : createApiActivity();
-    const apiPriority = apiActivity && { activity: apiActivity, maxDeferMs: options.apiPriorityMaxDeferMs! };
-    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, apiPriority });
+    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8 });
     stops.push(queueWorkerThread.stop);
 
     const load = createModuleLoader();
@@ -199,7 +187,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       loadHandler: load,
       region,
       extraRoutes: localDiagnostics(eventBridge, eventGrid),
-      apiActivity,
     });
     stops.push(gateway.stop);
 

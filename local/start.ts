@@ -21,7 +21,6 @@ try {
     publishableKey: process.env.SERVICE_PUBLISHABLE_KEY || undefined,
     workerConcurrency: process.env.LOCAL_WORKER_CONCURRENCY ? Number(process.env.LOCAL_WORKER_CONCURRENCY) : undefined,
     jobIntervalMs: process.env.LOCAL_JOB_INTERVAL_MS ? Number(process.env.LOCAL_JOB_INTERVAL_MS) : undefined,
-    apiPriorityMaxDeferMs: process.env.LOCAL_API_PRIORITY_MS ? Number(process.env.LOCAL_API_PRIORITY_MS) : undefined,
   });
   const { defaultPlatform: platform } = stack;
   process.stdout.write(

@@ -215,7 +215,7 @@ describe('SQS emulator and queue poller', () => {
     expect(mostAtOnce).toBe(2);
   });
 
-  it('deletes the messages of batches that finish close together in one DeleteMessageBatch call', async () => {
+  it("deletes each batch's handled messages as soon as it ends, in one DeleteMessageBatch call per batch", async () => {
     // Given four messages, a poller taking batches of one, four at a time, and a count of its delete calls
     const queue = await testQueue();
     for (const body of ['a', 'b', 'c', 'd']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
@@ -231,95 +231,16 @@ describe('SQS emulator and queue poller', () => {
     let handled = 0;
     const handler = async () => void handled++;
 
-    // When the four batches are handled within the delete delay of each other
-    poller = startQueuePoller({ sqsClient: counted, queueUrl: queue.url, handler, batchSize: 1, concurrency: 4, deleteDelayMs: 200 });
+    // When the four batches are handled
+    poller = startQueuePoller({ sqsClient: counted, queueUrl: queue.url, handler, batchSize: 1, concurrency: 4 });
 
-    // Then all four are deleted, by one call
+    // Then all four are deleted, one call each, as Lambda's event source mapping does
     await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
     await poller.stop();
     poller = undefined;
     counted.destroy();
     expect(handled).toBe(4);
-    expect(deleteCalls).toBe(1);
-  });
-
-  it('keeps deleting after a delete pass took messages handled while it ran, before their own delay was up', async () => {
-    // Given a scripted SQS client: messages arrive when the test says, and the first delete call is slow
-    const arrivals: Array<() => void> = [];
-    const inbox: Array<{ MessageId: string; ReceiptHandle: string; Body: string }> = [];
-    const deleted: string[] = [];
-    const deleteDurations = [300, 10];
-    const fake = {
-      config: { region: async () => 'us-east-1' },
-      async send(command: object, options?: { abortSignal?: AbortSignal }) {
-        if (command instanceof ReceiveMessageCommand) {
-          if (inbox.length === 0) {
-            await new Promise<void>((arrived) => {
-              arrivals.push(arrived);
-              options?.abortSignal?.addEventListener('abort', () => arrived());
-            });
-          }
-          return { Messages: inbox.splice(0) };
-        }
-        const { Entries = [] } = (command as { input: { Entries?: Array<{ ReceiptHandle?: string }> } }).input;
-        await new Promise((wake) => setTimeout(wake, deleteDurations.shift() ?? 0));
-        deleted.push(...Entries.map((entry) => entry.ReceiptHandle ?? ''));
-        return { Successful: Entries, Failed: [] };
-      },
-    } as unknown as SQSClient;
-    const arrive = (id: string) => {
-      inbox.push({ MessageId: id, ReceiptHandle: id, Body: id });
-      for (const wake of arrivals.splice(0)) wake();
-    };
-    const at = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
-    poller = startQueuePoller({
-      sqsClient: fake,
-      queueUrl: 'http://sqs.local/000000000000/scripted',
-      queueArn: 'arn:aws:sqs:us-east-1:000000000000:scripted',
-      handler: async () => undefined,
-      deleteDelayMs: 100,
-    });
-
-    // When m1's delete call is still running as m2 is handled (the pass takes m2 before m2's delay is up,
-    // so m2's timer later finds nothing to do), and m3 comes after that
-    arrive('m1');
-    await at(350);
-    arrive('m2');
-    await at(250);
-    arrive('m3');
-
-    // Then m3 is deleted too
-    await vi.waitFor(() => expect(deleted).toEqual(['m1', 'm2', 'm3']), { timeout: 2_000 });
-  });
-
-  it('gives way to a busy API: takes a batch once it is idle, or once the longest wait has passed', async () => {
-    // Given a message and a poller that yields while the API is busy, for at most 600 ms
-    const queue = await testQueue();
-    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'later' }));
-    let busy = true;
-    let handledAt: number | undefined;
-    const started = Date.now();
-    poller = startQueuePoller({
-      sqsClient: client,
-      queueUrl: queue.url,
-      handler: async () => {
-        handledAt ??= Date.now();
-      },
-      yieldTo: { busy: () => busy, maxDeferMs: 600 },
-    });
-
-    // When the API stays busy
-    // Then nothing is taken before the longest wait, and the message is handled soon after it
-    await vi.waitFor(() => expect(handledAt).toBeDefined(), { timeout: 5_000 });
-    expect(handledAt! - started).toBeGreaterThanOrEqual(550);
-
-    // And when the API is idle, the next message goes at once
-    busy = false;
-    handledAt = undefined;
-    const sent = Date.now();
-    await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'now' }));
-    await vi.waitFor(() => expect(handledAt).toBeDefined(), { timeout: 5_000 });
-    expect(handledAt! - sent).toBeLessThan(550);
+    expect(deleteCalls).toBe(4);
   });
 
   it('waits on stop for the batch in flight to finish and be deleted', async () => {

@@ -1,6 +1,6 @@
 import { RateLimitError } from '#shared/errors.ts';
 import type { Outbox } from '#shared/events/event.ts';
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** What every owned, versioned resource has. */

@@ -1,10 +1,9 @@
 import type { V2Account } from '#shared/accounts/account.ts';
 import { fieldsToCollect, type RequirementField } from '#shared/accounts/requirements.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
-import { RateLimitError, ServiceError } from '#shared/errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, ServiceError } from '#shared/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { defaultServiceVersion } from '#shared/http/api-version.ts';
-import { errorResponse } from '#shared/http/error-mapping.ts';
 import { hashSecret, isSecretShaped, newSecret, type AccountLink, type AccountLinkRepository } from './account-link.ts';
 import { inputForParam, readFields, type FormIssue, type FormValues } from './form.ts';
 
@@ -63,7 +62,18 @@ const fieldsFor = (account: V2Account, link: AccountLink): RequirementField[] =>
     futureRequirements: link.useCase.collection_options.future_requirements,
   });
 
-const statusOf = (error: ServiceError): number => errorResponse(error, 'v2', '').status;
+/**
+ * The status of a hosted page that shows what the account refused: the visitor's input (400), an account
+ * gone (404), not the platform's to change (403), changed meanwhile (409), or too many changes at once (429).
+ */
+function statusOf(error: ServiceError): number {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof PermissionError) return 403;
+  if (error instanceof ConflictError) return 409;
+  if (error instanceof RateLimitError) return 429;
+  if (error instanceof InvalidRequestError) return 400;
+  return 400;
+}
 
 /**
  * The hosted page behind an account link. The first visit opens the link (its single use, a conditional

@@ -1,9 +1,9 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { checkMetadataSize } from '#shared/http/params.ts';
+import { checkMetadataSize } from '#shared/metadata.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { blankAccount, type AccountPerson, type AccountRepository, type PersonRepository, type StoredConfiguration, type V2Account } from './account.ts';

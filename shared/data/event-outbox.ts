@@ -1,29 +1,12 @@
-import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
-import type { Subscriber } from '#shared/events/event.ts';
+import { destinationSubscriber } from '#shared/event-destinations/event-destination.ts';
 import type { OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
-import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
+import { endpointSubscriber } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { BatchWriteRequests, Table } from './table.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
 import { outboxItems } from './outbox-items.ts';
 
 const maxBatchWrite = 25;
 import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
-
-const destinationSubscriber = (destination: EventDestination): Subscriber => ({
-  ref: { kind: 'event_destination', scope: destination.scope, id: destination.id, version: destination.version },
-  payload: destination.eventPayload,
-  enabled: destination.status === 'enabled',
-  enabledEvents: destination.enabledEvents,
-  eventsFrom: destination.eventsFrom ?? ['@self'],
-});
-
-const endpointSubscriber = (endpoint: WebhookEndpoint): Subscriber => ({
-  ref: { kind: 'webhook_endpoint', scope: endpoint.scope, id: endpoint.id, version: endpoint.version },
-  payload: 'snapshot',
-  enabled: endpoint.status === 'enabled',
-  enabledEvents: endpoint.enabledEvents,
-  eventsFrom: endpoint.connect ? ['@self', '@accounts'] : ['@self'],
-});
 
 /** A platform's subscribers: its v2 event destinations and v1 webhook endpoints (two partition queries). */
 export function dynamoSubscriberDirectory(table: Table): SubscriberDirectory {

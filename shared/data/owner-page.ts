@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Table } from './table.ts';
 
 export interface OwnerPageQuery {

@@ -1,3 +1,4 @@
+import type { Subscriber } from '#shared/events/event.ts';
 import type { OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
@@ -53,3 +54,12 @@ export interface CloudtwoAuthorizationStore {
   list(accountId: string): Promise<CloudtwoAuthorization[]>;
   put(accountId: string, authorization: CloudtwoAuthorization): Promise<void>;
 }
+
+/** What a destination subscribes to: its payload kind and event types, from its own account unless `events_from` widens it. */
+export const destinationSubscriber = (destination: EventDestination): Subscriber => ({
+  ref: { kind: 'event_destination', scope: destination.scope, id: destination.id, version: destination.version },
+  payload: destination.eventPayload,
+  enabled: destination.status === 'enabled',
+  enabledEvents: destination.enabledEvents,
+  eventsFrom: destination.eventsFrom ?? ['@self'],
+});

@@ -1,5 +1,6 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { v1PageRequest, type Page } from '#shared/http/pagination.ts';
+import { v1PageRequest } from '#shared/http/pagination.ts';
+import type { Page } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { EventStore, TimeRange } from './event-store.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';

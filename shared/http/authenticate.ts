@@ -41,6 +41,12 @@ function presentedKey(authorization: string | undefined): string {
   );
 }
 
+/** The Bearer credentials of a request, or '' when it has none (a missing header or another scheme). */
+export function bearerToken(headers: Record<string, string | undefined>): string {
+  const [scheme = '', token = ''] = (headers.authorization ?? '').trim().split(/\s+/);
+  return scheme.toLowerCase() === 'bearer' ? token : '';
+}
+
 function masked(key: string): string {
   return parseApiKey(key) ? keyHint(key) : `${key.slice(0, 8)}…`;
 }

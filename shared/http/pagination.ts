@@ -1,19 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
-
-/** A page request in storage terms: newest first, optionally after or before a known id. */
-export interface PageRequest {
-  limit: number;
-  startingAfter?: string;
-  endingBefore?: string;
-}
-
-export interface Page<T> {
-  items: T[];
-  /** More items exist beyond this page in the direction of travel. */
-  hasMore: boolean;
-}
+import type { Page, PageRequest } from '#shared/paging.ts';
 
 /** Reads v1 `limit` / `starting_after` / `ending_before`; the two cursors cannot be combined. */
 export function v1PageRequest(params: { limit?: number; starting_after?: string; ending_before?: string }): PageRequest {

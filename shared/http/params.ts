@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { InvalidRequestError } from '#shared/errors.ts';
 
 /**
  * zod building blocks for request parameters. v1 form values and every query-string value arrive as
@@ -30,22 +29,6 @@ export const maxIdLength = 255;
 /** A reference to an object by id (`customer`, `price`, a cursor): bounded before it reaches a table key. */
 export const idParam = () => z.string().min(1).max(maxIdLength);
 
-/** Most keys a metadata map holds, after an update is merged in. */
-export const maxMetadataKeys = 50;
-
-/** Refuses a merged metadata map over 50 keys (each update alone may be within the bound while the sum is not). */
-export function checkMetadataSize<T extends Record<string, unknown> | null>(merged: T, param = 'metadata'): T {
-  const count = merged ? Object.keys(merged).length : 0;
-  if (count > maxMetadataKeys) {
-    throw new InvalidRequestError(
-      `metadata can have at most ${maxMetadataKeys} keys; with this update the object would have ${count}. Remove keys by setting them to an empty value.`,
-      'parameter_invalid',
-      param,
-    );
-  }
-  return merged;
-}
-
 /** A v1 value that may be sent as `''` to clear it; the empty string becomes `null`. */
 export const emptyable = <T extends z.ZodType>(schema: T) => z.union([z.literal('').transform(() => null), schema]);
 
@@ -62,17 +45,6 @@ export const metadataParam = () =>
       .record(metadataKey, z.union([metadataValue, z.number().transform(String)]))
       .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys'),
   );
-
-/** Applies a metadata update: `null` clears, empty values delete their key, others set. */
-export function mergeMetadata(current: Record<string, string>, update: Record<string, string> | null): Record<string, string> {
-  if (update === null) return {};
-  const merged = { ...current };
-  for (const [key, value] of Object.entries(update)) {
-    if (value === '') delete merged[key];
-    else merged[key] = value;
-  }
-  return checkMetadataSize(merged);
-}
 
 /** v1 `expand[]`: only the listed fields of this resource can be expanded. */
 export const expandParam = (expandable: readonly string[] = []) =>

@@ -1,5 +1,5 @@
 import type { TimeRange } from '#shared/events/event-store.ts';
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 

@@ -239,10 +239,9 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       return { session, token };
     },
 
-    /** The caller a stream request acts as, from the session token it presents as Bearer credentials. */
-    async authenticateSession(headers: Record<string, string | undefined>): Promise<Caller> {
-      const [scheme = '', token = ''] = (headers.authorization ?? '').trim().split(/\s+/);
-      if (scheme.toLowerCase() !== 'bearer' || !token) {
+    /** The caller a stream request acts as, from the session token it presents ('' when it presents none). */
+    async authenticateSession(token: string): Promise<Caller> {
+      if (!token) {
         throw new AuthenticationError('Authenticate with the authentication_token of a meter event session, as Bearer credentials.', 'api_key_missing');
       }
       const now = clock();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventStore, MinuteUsage } from './meter-event.ts';

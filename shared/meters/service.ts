@@ -3,7 +3,7 @@ import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import type { Page, PageRequest } from '#shared/http/pagination.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Meter, MeterRepository } from './meter.ts';

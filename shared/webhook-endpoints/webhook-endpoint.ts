@@ -1,3 +1,4 @@
+import type { Subscriber } from '#shared/events/event.ts';
 import type { OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
@@ -23,3 +24,12 @@ export interface WebhookEndpoint {
 
 /** Storage port for v1 webhook endpoints. Every write also writes the change's outbox, atomically. */
 export type WebhookEndpointRepository = OwnedResourceStore<WebhookEndpoint>;
+
+/** What a v1 endpoint subscribes to: snapshot events of its account, and of its connected accounts when `connect` is set. */
+export const endpointSubscriber = (endpoint: WebhookEndpoint): Subscriber => ({
+  ref: { kind: 'webhook_endpoint', scope: endpoint.scope, id: endpoint.id, version: endpoint.version },
+  payload: 'snapshot',
+  enabled: endpoint.status === 'enabled',
+  enabledEvents: endpoint.enabledEvents,
+  eventsFrom: endpoint.connect ? ['@self', '@accounts'] : ['@self'],
+});

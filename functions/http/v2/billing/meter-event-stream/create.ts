@@ -1,3 +1,4 @@
+import { bearerToken } from '#shared/http/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
@@ -6,7 +7,7 @@ const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_stream: up to 100 events, authenticated by a session token, validated when processed. */
 export const handler = httpHandler(
-  { params: meterEventStreamParams, authenticate: service.authenticateSession, rateLimit: 'meter_event_stream' },
+  { params: meterEventStreamParams, authenticate: (headers) => service.authenticateSession(bearerToken(headers)), rateLimit: 'meter_event_stream' },
   async ({ caller, params }) => {
     await service.acceptStream(caller, params.events);
     return { status: 202, body: {} };

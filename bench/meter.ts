@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { makeTable, tableClient } from '#shared/data/table.ts';
-import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';

@@ -1,7 +1,7 @@
 import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { meterUsage } from '#shared/data/keys.ts';
-import { entriesOf } from '#shared/data/meter-event-repository.ts';
+import { entriesOf } from '#shared/data/metering/leases.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 

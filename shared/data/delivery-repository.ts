@@ -3,7 +3,7 @@ import type { Delivery } from '#shared/events/event.ts';
 import type { Table } from './table.ts';
 import { cancellationCodes, isConditionFailure } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
-import { dueKeys, dueShards, perShardLimit } from './outbox-items.ts';
+import { dueEntry, dueItems } from './due-index.ts';
 
 const internal = ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt'];
 const toDelivery = (item: Record<string, unknown>): Delivery =>
@@ -21,7 +21,7 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
 
     async update(delivery, update) {
       const pending = update.status === 'pending' && update.nextAttemptAt !== null;
-      const due = pending ? dueKeys(delivery.id, update.nextAttemptAt!) : undefined;
+      const due = pending ? dueEntry('deliveries', delivery.id, update.nextAttemptAt!) : undefined;
       const values: Record<string, unknown> = {
         ':status': update.status,
         ':next': update.nextAttemptAt,
@@ -69,22 +69,11 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
     },
 
     async overdue(dueBy, limit) {
-      const shards = await Promise.all(
-        Array.from({ length: dueShards }, (_, shard) =>
-          table.query({
-            TableName: name,
-            IndexName: 'GSI2',
-            KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
-            ExpressionAttributeValues: { ':pk': deliveryKeys.gsi2pk(shard), ':by': deliveryKeys.gsi2sk(dueBy, '~') },
-            Limit: perShardLimit(limit),
-          }),
-        ),
-      );
-      return shards.flatMap((page) => page.items.map(toDelivery)).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+      return (await dueItems(table, 'deliveries', dueBy, limit)).map(toDelivery).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
     },
 
     async reschedule(delivery, to) {
-      const due = dueKeys(delivery.id, to);
+      const due = dueEntry('deliveries', delivery.id, to);
       try {
         await table.update({
           TableName: name,

@@ -153,8 +153,8 @@ export interface ErrorWindow {
   byCode: Array<{ code: string; count: number; samples: Array<{ message: string; identifier: string }> }>;
 }
 
-/** Storage port of the metering pipeline. */
-export interface MeterEventStore {
+/** Usage leases: the minute usage item a request holds while it counts its events. */
+export interface UsageLeaseStore {
   /**
    * Takes a usage lease unless another holder has it (undefined when held), writing `entries` (the events
    * the holder is about to count) into it. Returns the entries earlier holders left: each must be settled.
@@ -174,6 +174,10 @@ export interface MeterEventStore {
   claim(event: MeterEventRecord, owner: string): Promise<'claimed' | 'duplicate' | 'fenced'>;
   /** Settles an entry a stopped request left: fences its identifier against the request, or finds its claim standing. */
   settle(scope: Scope, entry: LeaseEntry): Promise<Settlement>;
+}
+
+/** Event records (by identifier), adjustments, stream batches, and the unfinished work among them. */
+export interface MeterEventRecordStore {
   getEvent(scope: Scope, identifier: string): Promise<MeterEventRecord | undefined>;
   /** Attaches the adjustment to its event and stores it; false when the event is already being cancelled or changed. */
   requestCancel(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
@@ -181,33 +185,12 @@ export interface MeterEventStore {
   putBatch(batch: MeterEventBatch): Promise<void>;
   /** Marks a stream batch processed. */
   finishBatch(batch: MeterEventBatch): Promise<void>;
-  putSession(session: MeterEventSession, tokenHash: string): Promise<void>;
-  findSession(tokenHash: string): Promise<MeterEventSession | undefined>;
-
-  /**
-   * Applies usage groups, each with its record changes in the same transaction (so each change counts
-   * once). Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of
-   * their group was applied, and the caller retries the group without them.
-   */
-  applyUsage(groups: UsageGroup[], now: number): Promise<RecordChange[]>;
   /** `accepted` → `invalid` for API events refused by processing. */
   markInvalid(events: MeterEventRecord[]): Promise<void>;
   /** Cancels an event that was never counted (`accepted` → `cancelled`), completing the adjustment; false if it changed meanwhile. */
   cancelUncounted(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
   /** Completes an adjustment whose event can no longer be cancelled (expired or refused meanwhile). */
   completeAdjustment(adjustment: MeterEventAdjustment): Promise<void>;
-  /** Clears a cancelled event's value as its minute's `last` value, if it was. */
-  forgetLast(scope: Scope, meterId: string, customerId: string, minute: number, identifier: string): Promise<void>;
-
-  usage(scope: Scope, meterId: string, customerId: string, from: number, to: number): Promise<MinuteUsage[]>;
-
-  /** Counts errors in the window of length `windowMillis` around `now` (or a later one if that was reported already). */
-  recordErrors(errors: MeterEventError[], now: number, windowMillis: number): Promise<void>;
-  /** Windows that ended by `endedBy` and are not reported yet. */
-  dueErrorWindows(endedBy: number, limit: number): Promise<ErrorWindow[]>;
-  /** Marks a window reported, writing the report's outbox with it; false when it was reported already. */
-  markReported(window: ErrorWindow, outbox: Outbox): Promise<boolean>;
-
   /**
    * Unfinished work whose due time is past: accepted events, batches and cancellations a crash left behind.
    * Claims each by pushing its due time to `retryAt` and counting the sweep; work already swept
@@ -215,3 +198,36 @@ export interface MeterEventStore {
    */
   claimOverdueWork(dueBy: number, retryAt: number, limit: number, maxSweeps: number): Promise<{ claimed: MeterWork[]; parked: string[] }>;
 }
+
+/** Meter event sessions, by the hash of their token. */
+export interface MeterEventSessionStore {
+  putSession(session: MeterEventSession, tokenHash: string): Promise<void>;
+  findSession(tokenHash: string): Promise<MeterEventSession | undefined>;
+}
+
+/** Usage per meter, customer and minute, and the record changes counted into it. */
+export interface UsageStore {
+  /**
+   * Applies usage groups, each with its record changes in the same transaction (so each change counts
+   * once). Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of
+   * their group was applied, and the caller retries the group without them.
+   */
+  applyUsage(groups: UsageGroup[], now: number): Promise<RecordChange[]>;
+  /** Clears a cancelled event's value as its minute's `last` value, if it was. */
+  forgetLast(scope: Scope, meterId: string, customerId: string, minute: number, identifier: string): Promise<void>;
+
+  usage(scope: Scope, meterId: string, customerId: string, from: number, to: number): Promise<MinuteUsage[]>;
+}
+
+/** Error windows: refused meter events counted per meter and window, until reported. */
+export interface ErrorWindowStore {
+  /** Counts errors in the window of length `windowMillis` around `now` (or a later one if that was reported already). */
+  recordErrors(errors: MeterEventError[], now: number, windowMillis: number): Promise<void>;
+  /** Windows that ended by `endedBy` and are not reported yet. */
+  dueErrorWindows(endedBy: number, limit: number): Promise<ErrorWindow[]>;
+  /** Marks a window reported, writing the report's outbox with it; false when it was reported already. */
+  markReported(window: ErrorWindow, outbox: Outbox): Promise<boolean>;
+}
+
+/** Storage of the metering pipeline: one store per concern, wired together. */
+export type MeterEventStore = UsageLeaseStore & MeterEventRecordStore & MeterEventSessionStore & UsageStore & ErrorWindowStore;

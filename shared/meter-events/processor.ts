@@ -115,7 +115,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
 
   /**
    * Where each stream event is counted: a batch's events of one customer, meter and minute from
-   * `minMarkedEvents` on with the batch's mark (about 1 write unit each, TABLE_DESIGN.md 9f), the others
+   * `minMarkedEvents` on with the batch's mark (about 1 write unit each, TABLE_DESIGN.md 19), the others
    * under the minute's lease, a few at a time (2 + n units for n events, 9e). Legacy API events and
    * cancellations go through the usage transaction.
    */

@@ -2,7 +2,7 @@ import { cacheTopics, cacheWindows, readThrough } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import type { Scope } from '#shared/platform/types.ts';

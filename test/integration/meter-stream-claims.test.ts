@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
-import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { Caller } from '#shared/http/authenticate.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
@@ -11,7 +11,7 @@ import { newPlatform, sdk, stackTable } from '../support/stack.ts';
 
 /**
  * Stream events of one batch, customer, meter and minute are claimed one by one and counted with the
- * batch's mark (TABLE_DESIGN.md, 9f): these are the ways that could count an event twice or lose it.
+ * batch's mark (TABLE_DESIGN.md, 19): these are the ways that could count an event twice or lose it.
  */
 describe('stream events claimed for their batch and counted with its mark', () => {
   const table = stackTable();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { leftSettleWork } from '#local/lease-recovery.ts';
-import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import type { LeaseEntry, MeterEventRecord, UsageLease } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { usageLeases } from '#shared/meter-events/usage-lease.ts';
@@ -11,7 +11,7 @@ import type { Scope } from '#shared/platform/types.ts';
 import { newPlatform, stackClient, stackTable } from '../support/stack.ts';
 
 /**
- * API events are counted in the write that ends their minute's usage lease (TABLE_DESIGN.md, 9e). These
+ * API events are counted in the write that ends their minute's usage lease (TABLE_DESIGN.md, 18). These
  * are the ways a request can stop half-way — after the take, after the claim, or only slowed down and
  * coming back after someone else settled it — and what must hold whatever happens: every event whose
  * identifier claim stands is counted exactly once, and no other.

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
 import { makeTable, tableClient } from '#shared/data/table.ts';
-import { dynamoMeterEventStore } from '#shared/data/meter-event-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import type { Caller } from '#shared/http/authenticate.ts';

@@ -1,0 +1,72 @@
+import { delivery, meterWorkDue } from './keys.ts';
+import type { Item, Table } from './table.ts';
+
+/**
+ * The rate the due index is sized for: 10,000 due entries written and removed a second. At the targets it
+ * takes far less since API meter events are counted on the request path (no entry): stream batches (2,500
+ * a second at 10,000 events/s in the smallest batched requests, 4 events) and deliveries (1M an hour,
+ * about 280 a second), ~5,600 writes/s. Kept at this size because a live table cannot lose shards: entries
+ * in a dropped shard would no longer be swept.
+ */
+const targetDueWritesPerSecond = 2 * 10_000;
+/** What one shard may take: well under the 1,000 WCU a partition takes, since time-ordered keys cannot split. */
+const maxShardWritesPerSecond = 700;
+
+/**
+ * GSI2 shards of the due index, a power of two derived from the target rate (32): at 20,000 due writes a
+ * second each shard takes about 625. Sweepers query every shard, so raising it is safe on a live table;
+ * lowering it is not.
+ */
+export const dueShards = 2 ** Math.ceil(Math.log2(targetDueWritesPerSecond / maxShardWritesPerSecond));
+
+/** Items one sweep reads from each shard: a sweep of `limit` items spread over the shards. */
+export const perShardLimit = (limit: number): number => Math.max(10, Math.ceil(limit / dueShards));
+
+/** Spreads pending deliveries over the GSI2 shards, so the sweeper's reads and the writes stay cool. */
+function dueShardOf(id: string): number {
+  let hash = 0;
+  for (let i = 0; i < id.length; i++) hash = (hash * 31 + id.charCodeAt(i)) >>> 0;
+  return hash % dueShards;
+}
+
+/** The queues of the due index: pending deliveries, unfinished meter work, and meter error windows to report. */
+export type DueQueue = 'deliveries' | 'meter-work' | 'meter-reports';
+
+const partitionOf: Record<DueQueue, (shard: number) => string> = {
+  deliveries: delivery.gsi2pk,
+  'meter-work': (shard) => meterWorkDue.gsi2pk('work', shard),
+  'meter-reports': (shard) => meterWorkDue.gsi2pk('report', shard),
+};
+const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
+  deliveries: delivery.gsi2sk,
+  'meter-work': meterWorkDue.gsi2sk,
+  'meter-reports': meterWorkDue.gsi2sk,
+};
+
+/**
+ * The GSI2 attributes that put an item in `queue`, due at `dueAt`: its shard is a hash of `shardBy` (its
+ * id unless given), its sort key the due time then `id`. An item leaves the queue by removing them.
+ */
+export const dueEntry = (queue: DueQueue, id: string, dueAt: number, shardBy = id) => ({
+  GSI2PK: partitionOf[queue](dueShardOf(shardBy)),
+  GSI2SK: sortKeyOf[queue](dueAt, id),
+});
+
+/**
+ * The items of `queue` due by `dueBy`: one Query per shard, all at once, each for about its share of
+ * `limit` (at least 10), earliest first within a shard. Deliveries and meter work are swept through this.
+ */
+export async function dueItems(table: Table, queue: DueQueue, dueBy: number, limit: number): Promise<Item[]> {
+  const shards = await Promise.all(
+    Array.from({ length: dueShards }, (_, shard) =>
+      table.query({
+        TableName: table.name,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+        ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':by': sortKeyOf[queue](dueBy, '~') },
+        Limit: perShardLimit(limit),
+      }),
+    ),
+  );
+  return shards.flatMap((page) => page.items);
+}

@@ -1,10 +1,18 @@
 import { Agent, request } from 'node:http';
 import { startLocalStack } from '#local/stack.ts';
+import { customer as customerKeys, webhookEndpoint as endpointKeys } from '#shared/data/keys.ts';
+import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { makeTable, tableClient } from '#shared/data/table.ts';
+import { createPlatform } from '#shared/platform/platform-service.ts';
+import { localTableName } from '#shared/data/table-schema.ts';
+import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**
  * `npm run bench:http`: requests per second and latency of the local stack's HTTP path (gateway,
- * authentication, DynamoDB Local) for a v1 retrieve and a v1 create at 32 requests in flight.
+ * authentication, DynamoDB Local) for v1 retrieves, lists, updates and creates at 32 requests in flight;
+ * then each operation one request at a time, with the AWS calls it made, next to DynamoDB Local's own
+ * floor for the table work it does (the same request shapes sent directly, in the same run).
  */
 const concurrency = 32;
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -14,11 +22,13 @@ const { port } = new URL(stack.baseUrl);
 const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 const auth = `Bearer ${stack.defaultPlatform.secret_key}`;
 
-function call(method: string, path: string, body?: string): Promise<number> {
+let lastCalls = '';
+function call(method: string, path: string, body?: string, key = auth): Promise<number> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { authorization: auth };
+    const headers: Record<string, string> = { authorization: key };
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
     const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+      lastCalls = String(res.headers['x-local-aws-calls'] ?? '');
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -74,5 +84,83 @@ await measure('GET /v1/webhook_endpoints/:id', (i) => call('GET', `/v1/webhook_e
 await measure('GET /v1/webhook_endpoints?limit=10', () => call('GET', '/v1/webhook_endpoints?limit=10'));
 // Two writers per endpoint: optimistic locking retries, as concurrent updates of one object do.
 await measure('POST /v1/webhook_endpoints/:id', (i) => call('POST', `/v1/webhook_endpoints/${idOf(i)}`, `metadata[n]=${i}`));
+await measure('POST /v1/customers (16 endpoints)', (i) => call('POST', '/v1/customers', `name=bench${i}`));
+
+// One request at a time, next to DynamoDB Local's floor for the same table work, in the same run.
+const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 300);
+const table = makeTable(withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })), localTableName);
+const scope = { accountId: stack.defaultPlatform.account, livemode: false };
+async function p50(runs: number, operation: (i: number) => Promise<unknown>) {
+  const latencies: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await operation(i);
+    latencies.push(performance.now() - started);
+  }
+  latencies.sort((a, b) => a - b);
+  return latencies[Math.floor(latencies.length / 2)]!;
+}
+/** The AWS calls one request makes (the local gateway's `x-local-aws-calls`, asked for one request only: measuring slows DynamoDB Local). */
+async function callsOf(operation: () => Promise<unknown>) {
+  process.env.LOCAL_AWS_CALLS = 'true';
+  await operation();
+  delete process.env.LOCAL_AWS_CALLS;
+  return lastCalls;
+}
+// A platform of its own with no endpoints: a customer create then writes the customer and its two events.
+const quiet = await createPlatform(dynamoPlatformStore(table));
+const quietAuth = `Bearer ${quiet.secret_key}`;
+const sample = (await (
+  await fetch(`${stack.baseUrl}/v1/customers`, {
+    method: 'POST',
+    headers: { authorization: quietAuth, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'name=sample',
+  })
+).json()) as { id: string };
+const customerItem = (await table.get({ PK: customerKeys.pk({ accountId: quiet.account, livemode: false }), SK: customerKeys.sk(sample.id) }))!;
+const endpointItem = await table.get({ PK: endpointKeys.pk(scope), SK: endpointKeys.sk(idOf(0)) });
+const rows: Array<[string, number, string, string, number]> = [];
+const compare = async (name: string, operation: (i: number) => Promise<unknown>, floorName: string, floor: (i: number) => Promise<unknown>) => {
+  await p50(30, operation);
+  await p50(30, floor);
+  rows.push([name, await p50(sequential, operation), await callsOf(() => operation(0)), floorName, await p50(sequential, floor)]);
+};
+await compare(
+  'GET /v1/webhook_endpoints/:id',
+  (i) => call('GET', `/v1/webhook_endpoints/${idOf(i)}`),
+  'GetItem',
+  () => table.getConsistent({ PK: endpointKeys.pk(scope), SK: endpointKeys.sk(idOf(0)) }),
+);
+await compare(
+  'GET /v1/webhook_endpoints?limit=10',
+  () => call('GET', '/v1/webhook_endpoints?limit=10'),
+  'Query of 11',
+  () =>
+    table.query({
+      TableName: localTableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': endpointKeys.pk(scope), ':prefix': endpointKeys.skPrefix() },
+      ScanIndexForward: false,
+      Limit: 11,
+    }),
+);
+await compare(
+  'POST /v1/webhook_endpoints/:id',
+  (i) => call('POST', `/v1/webhook_endpoints/${idOf(i)}`, `metadata[n]=${i}`),
+  'TransactWriteItems of 1',
+  (i) => table.transact([{ Put: { TableName: localTableName, Item: { ...endpointItem, PK: `BENCH#floor`, SK: `ENDPOINT#${i}` } } }]),
+);
+await compare(
+  'POST /v1/customers (no endpoints)',
+  (i) => call('POST', '/v1/customers', `name=seq${i}`, quietAuth),
+  'TransactWriteItems of 3',
+  (i) => table.transact([0, 1, 2].map((n) => ({ Put: { TableName: localTableName, Item: { ...customerItem, PK: `BENCH#floor`, SK: `CUSTOMER#${i}#${n}` } } }))),
+);
+console.log(`\none request at a time (${sequential} each; p50), next to DynamoDB Local's floor for the table work:`);
+for (const [name, ms, calls, floorName, floorMs] of rows) {
+  console.log(
+    `${name.padEnd(36)} p50 ${ms.toFixed(1).padStart(5)} ms   ${calls.padEnd(70)} floor (${floorName}) ${floorMs.toFixed(1)} ms   gap ${(ms - floorMs).toFixed(1)} ms`,
+  );
+}
 agent.destroy();
 await stack.stop();

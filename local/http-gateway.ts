@@ -158,7 +158,8 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       const { calls, readUnits, writeUnits } = callTotals(scope);
       if (measure && result && typeof result === 'object' && 'statusCode' in result) {
         const structured = result as { headers?: Record<string, unknown> };
-        structured.headers = { ...structured.headers, [awsCallsHeader]: `calls=${calls}; read=${readUnits}; write=${writeUnits}` };
+        const operations = scope.calls.map((call) => call.operation).join(',');
+        structured.headers = { ...structured.headers, [awsCallsHeader]: `calls=${calls}; read=${readUnits}; write=${writeUnits}; ops=${operations}` };
       }
     } catch (error) {
       if (error === timedOut) {

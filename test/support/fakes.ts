@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { eventEmitter } from '#shared/events/emitter.ts';
+import type { EventOrigin, Outbox } from '#shared/events/event.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
 
@@ -86,3 +89,76 @@ export function fakeAccountSecretStore(): AccountSecretStore {
     },
   };
 }
+
+const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
+
+/**
+ * In-memory OwnedResourceStore (customers, meters, endpoints, destinations, issuing objects…): scoped by
+ * owner and mode, capped by `limit`, versioned like the DynamoDB store, newest first. `items` is its content.
+ */
+export function memoryOwnedStore<T extends OwnedResource>(...initial: T[]): OwnedResourceStore<T> & { items: Map<string, T> } {
+  const items = new Map<string, T>();
+  const key = (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`;
+  for (const item of initial) items.set(key(item.scope, item.id), item);
+  const owned = (scope: Scope) => [...items.values()].filter((item) => scopeKey(item.scope) === scopeKey(scope));
+  const matches = (item: T, where: Record<string, unknown>) =>
+    Object.entries(where).every(([path, value]) => path.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown>)?.[part], item) === value);
+  return {
+    items,
+    async create(resource, { limit = Number.POSITIVE_INFINITY } = {}) {
+      if (items.has(key(resource.scope, resource.id)) || owned(resource.scope).length >= limit) return false;
+      items.set(key(resource.scope, resource.id), resource);
+      return true;
+    },
+    async get(scope, id) {
+      return items.get(key(scope, id));
+    },
+    async replace(next) {
+      if (items.get(key(next.scope, next.id))?.version !== next.version - 1) return false;
+      items.set(key(next.scope, next.id), next);
+      return true;
+    },
+    async delete(scope, id) {
+      return items.delete(key(scope, id));
+    },
+    async list(scope, page, where = {}) {
+      const newestFirst = owned(scope)
+        .filter((item) => matches(item, where))
+        .sort((a, b) => (a.id < b.id ? 1 : -1));
+      const after = page.startingAfter === undefined ? newestFirst : newestFirst.filter((item) => item.id < page.startingAfter!);
+      return { items: after.slice(0, page.limit), hasMore: after.length > page.limit };
+    },
+    async all(scope) {
+      return owned(scope);
+    },
+  };
+}
+
+/** A real event emitter on fakes (no subscribers): every outbox it prepares is kept in `written`. */
+export function recordingEmitter() {
+  const written: Outbox[] = [];
+  const events = eventEmitter({
+    subscribers: { subscribersOf: async () => [] },
+    store: { commit: async (outbox) => void written.push(outbox) },
+    queue: { enqueue: async () => undefined },
+  });
+  return {
+    written,
+    events: {
+      ...events,
+      prepare: async (...args: Parameters<typeof events.prepare>) => {
+        const outbox = await events.prepare(...args);
+        written.push(outbox);
+        return outbox;
+      },
+    },
+  };
+}
+
+/** The origin of a change made by `scope`'s own platform, as a request would carry it. */
+export const originOf = (scope: Scope): EventOrigin => ({
+  scope,
+  platformId: scope.accountId,
+  request: { id: 'req_1', idempotencyKey: null },
+  apiVersion: '2026-10-28.endive',
+});

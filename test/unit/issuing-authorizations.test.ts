@@ -7,28 +7,17 @@ import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { createdWindow, type IssuingStore } from '#shared/issuing/store.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
+import { memoryOwnedStore } from '../support/fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const origin: EventOrigin = { scope, platformId: 'acct_1', request: null, apiVersion: '2026-10-28.endive' };
 const now = Date.UTC(2026, 5, 15, 12);
 
 /** An in-memory store with the same version rule as the DynamoDB adapter. */
+/** The shared in-memory store, with the issuing list's query. */
 function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingStore<T> {
-  const items = new Map(initial.map((item) => [item.id, item]));
-  return {
-    create: async (resource) => {
-      if (items.has(resource.id)) return false;
-      items.set(resource.id, resource);
-      return true;
-    },
-    get: async (_scope, id) => items.get(id),
-    replace: async (next) => {
-      if (items.get(next.id)?.version !== next.version - 1) return false;
-      items.set(next.id, next);
-      return true;
-    },
-    list: async () => ({ items: [...items.values()].reverse(), hasMore: false }),
-  };
+  const store = memoryOwnedStore(...initial);
+  return { ...store, list: (scope, query) => store.list(scope, query.page, query.where) };
 }
 
 const holder: Cardholder = {

@@ -1,74 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { eventEmitter } from '#shared/events/emitter.ts';
-import type { EventOrigin, Outbox } from '#shared/events/event.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { webhookEndpointService } from '#shared/webhook-endpoints/service.ts';
-import type { WebhookEndpoint, WebhookEndpointRepository } from '#shared/webhook-endpoints/webhook-endpoint.ts';
+import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
+import { memoryOwnedStore, originOf, recordingEmitter } from '../support/fakes.ts';
 
-function memoryRepository(): WebhookEndpointRepository {
-  const items = new Map<string, WebhookEndpoint>();
-  const key = (scope: Scope, id: string) => `${scope.accountId}/${scope.livemode}/${id}`;
-  return {
-    async create(endpoint, { limit = Infinity } = {}) {
-      const owned = [...items.values()].filter((e) => e.scope.accountId === endpoint.scope.accountId && e.scope.livemode === endpoint.scope.livemode);
-      if (owned.length >= limit) return false;
-      items.set(key(endpoint.scope, endpoint.id), endpoint);
-      return true;
-    },
-    async get(scope, id) {
-      return items.get(key(scope, id));
-    },
-    async replace(next) {
-      const current = items.get(key(next.scope, next.id));
-      if (!current || current.version !== next.version - 1) return false;
-      items.set(key(next.scope, next.id), next);
-      return true;
-    },
-    async delete(scope, id) {
-      return items.delete(key(scope, id));
-    },
-    async list() {
-      return { items: [...items.values()].reverse(), hasMore: false };
-    },
-    async all() {
-      return [...items.values()];
-    },
-  };
-}
-
-/** A real emitter on fakes: every subscriber wants everything; outboxes are kept for inspection. */
-function recordingEvents() {
-  const written: Outbox[] = [];
-  const events = eventEmitter({
-    subscribers: { subscribersOf: async () => [] },
-    store: { commit: async (outbox) => void written.push(outbox) },
-    queue: { enqueue: async () => undefined },
-  });
-  return {
-    written,
-    events: {
-      ...events,
-      prepare: async (...args: Parameters<typeof events.prepare>) => {
-        const outbox = await events.prepare(...args);
-        written.push(outbox);
-        return outbox;
-      },
-    },
-  };
-}
-
-const origin = (scope: Scope): EventOrigin => ({
-  scope,
-  platformId: scope.accountId,
-  request: { id: 'req_1', idempotencyKey: null },
-  apiVersion: '2026-10-28.endive',
-});
+const origin = originOf;
 const serviceWith = (maxEndpoints = 16) => {
-  const recorded = recordingEvents();
+  const recorded = recordingEmitter();
   return {
     ...recorded,
-    service: webhookEndpointService({ repository: memoryRepository(), events: recorded.events, maxEndpoints, egress: { allowPrivateInTestMode: true } }),
+    service: webhookEndpointService({
+      repository: memoryOwnedStore<WebhookEndpoint>(),
+      events: recorded.events,
+      maxEndpoints,
+      egress: { allowPrivateInTestMode: true },
+    }),
   };
 };
 

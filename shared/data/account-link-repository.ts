@@ -1,10 +1,34 @@
-import type { AccountLink, AccountLinkRepository } from '#shared/account-links/account-link.ts';
+import * as z from 'zod';
+import { useCaseTypes, type AccountLink, type AccountLinkRepository } from '#shared/account-links/account-link.ts';
+import { configurationNames } from '#shared/accounts/capabilities.ts';
+import { orNull, scopeItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { accountLink } from './keys.ts';
 
 const day = 24 * 60 * 60 * 1000;
 const key = (secretHash: string) => ({ PK: accountLink.pk(secretHash), SK: accountLink.sk() });
+
+/** An account link item, parsed: the link's own expiry is `linkExpiresAt`; `expiresAt` is the TTL. */
+const accountLinkItem = z
+  .object({
+    account: z.string(),
+    scope: scopeItem,
+    platformId: z.string(),
+    useCase: z.object({
+      type: z.enum(useCaseTypes),
+      configurations: z.array(z.enum(configurationNames)),
+      refresh_url: z.string(),
+      return_url: orNull(z.string()),
+      collection_options: z.object({ fields: z.enum(['currently_due', 'eventually_due']), future_requirements: z.enum(['include', 'omit']) }),
+    }),
+    created: z.number(),
+    linkExpiresAt: z.number(),
+    state: z.enum(['fresh', 'opened', 'completed']),
+    sessionHash: orNull(z.string()),
+    sessionExpiresAt: orNull(z.number()),
+  })
+  .transform(({ linkExpiresAt, ...link }): AccountLink => ({ ...link, expiresAt: linkExpiresAt }));
 
 /** Runs a conditional update; false when its condition failed. */
 async function conditionally(table: Table, input: Parameters<Table['update']>[0]): Promise<boolean> {
@@ -37,17 +61,7 @@ export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository
     async find(secretHash, now) {
       const item = await table.get(key(secretHash));
       if (!item || (typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now)) return undefined;
-      return {
-        account: item.account as string,
-        scope: item.scope as AccountLink['scope'],
-        platformId: item.platformId as string,
-        useCase: item.useCase as AccountLink['useCase'],
-        created: item.created as number,
-        expiresAt: item.linkExpiresAt as number,
-        state: item.state as AccountLink['state'],
-        sessionHash: (item.sessionHash as string | undefined) ?? null,
-        sessionExpiresAt: (item.sessionExpiresAt as number | undefined) ?? null,
-      };
+      return accountLinkItem.parse(item);
     },
 
     open(secretHash, session, now) {

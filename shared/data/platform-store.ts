@@ -1,95 +1,108 @@
+import type { PutCommandInput, QueryCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
-import type { Table } from './table.ts';
-import { isConditionFailure } from './conditions.ts';
+import { whenConditionHolds } from './conditions.ts';
 import { account, apiKey } from './keys.ts';
+import type { Table } from './table.ts';
 
-const toAccount = (item: Record<string, unknown>): AccountRecord => ({
-  id: item.id as string,
-  platformId: (item.platformId as string | null) ?? null,
-  ...(typeof item.livemode === 'boolean' ? { livemode: item.livemode } : {}),
-  features: { accountsV2: Boolean((item.features as { accountsV2?: boolean } | undefined)?.accountsV2) },
-  created: item.created as number,
+/** An account item, parsed (keys and bookkeeping attributes dropped). */
+const accountItem = z.object({
+  id: z.string(),
+  platformId: z
+    .string()
+    .nullish()
+    .transform((id) => id ?? null),
+  livemode: z.boolean().optional(),
+  features: z
+    .object({ accountsV2: z.boolean().optional() })
+    .optional()
+    .transform((features) => ({ accountsV2: features?.accountsV2 === true })),
+  created: z.number(),
 });
 
-const toApiKey = (item: Record<string, unknown>): ApiKeyRecord => ({
-  hash: item.hash as string,
-  accountId: item.accountId as string,
-  livemode: item.livemode as boolean,
-  kind: item.kind as ApiKeyRecord['kind'],
-  hint: item.hint as string,
-  created: item.created as number,
-  ...(typeof item.keyExpiresAt === 'number' ? { expiresAt: item.keyExpiresAt } : {}),
-});
+/** An API key item, parsed: its expiry is stored as `keyExpiresAt`, not the table's TTL attribute. */
+const apiKeyItem = z
+  .object({
+    hash: z.string(),
+    accountId: z.string(),
+    livemode: z.boolean(),
+    kind: z.enum(['secret', 'publishable']),
+    hint: z.string(),
+    created: z.number(),
+    keyExpiresAt: z.number().optional(),
+  })
+  .transform(({ keyExpiresAt, ...key }): ApiKeyRecord => ({ ...key, ...(keyExpiresAt === undefined ? {} : { expiresAt: keyExpiresAt }) }));
+
+/** Accounts (TABLE_DESIGN.md 2): keys, item schema, and the command of each access pattern. */
+export const accountEntity = {
+  key: (id: string) => ({ PK: account.pk(id), SK: account.sk() }),
+  parse: (item: Record<string, unknown>): AccountRecord => accountItem.parse(item),
+  create: (tableName: string, record: AccountRecord): PutCommandInput => ({
+    TableName: tableName,
+    Item: { ...accountEntity.key(record.id), entity: 'account', ...record },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  }),
+};
+
+/** API keys (TABLE_DESIGN.md 1, 3, 4): keys, item schema, and the command of each access pattern. */
+export const apiKeyEntity = {
+  key: (hash: string) => ({ PK: apiKey.pk(hash), SK: apiKey.sk() }),
+  parse: (item: Record<string, unknown>): ApiKeyRecord => apiKeyItem.parse(item),
+  create: (tableName: string, record: ApiKeyRecord): PutCommandInput => ({
+    TableName: tableName,
+    Item: {
+      ...apiKeyEntity.key(record.hash),
+      GSI1PK: apiKey.gsi1pk(record.accountId),
+      GSI1SK: apiKey.gsi1sk(record.created, record.hash),
+      entity: 'api_key',
+      hash: record.hash,
+      accountId: record.accountId,
+      livemode: record.livemode,
+      kind: record.kind,
+      hint: record.hint,
+      created: record.created,
+    },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  }),
+  /**
+   * Not `expiresAt`, the table's TTL attribute (which would delete the record): an expired key keeps
+   * answering "expired" and showing in the account's key list.
+   */
+  expire: (tableName: string, hash: string, expiresAt: number): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: apiKeyEntity.key(hash),
+    UpdateExpression: 'SET keyExpiresAt = :at',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':at': expiresAt },
+  }),
+  listByAccount: (tableName: string, accountId: string): QueryCommandInput => ({
+    TableName: tableName,
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :pk',
+    ExpressionAttributeValues: { ':pk': apiKey.gsi1pk(accountId) },
+  }),
+};
 
 /** DynamoDB adapter for accounts and API keys. */
 export function dynamoPlatformStore(table: Table): PlatformStore {
   const { name } = table;
   return {
     async createAccount(record) {
-      await table.put({
-        TableName: name,
-        Item: { PK: account.pk(record.id), SK: account.sk(), entity: 'account', ...record },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      });
+      await table.put(accountEntity.create(name, record));
     },
     async getAccount(id) {
-      const Item = await table.get({ PK: account.pk(id), SK: account.sk() });
-      return Item ? toAccount(Item) : undefined;
+      const item = await table.get(accountEntity.key(id));
+      return item && accountEntity.parse(item);
     },
-    async createApiKey(record) {
-      try {
-        await table.put({
-          TableName: name,
-          Item: {
-            PK: apiKey.pk(record.hash),
-            SK: apiKey.sk(),
-            GSI1PK: apiKey.gsi1pk(record.accountId),
-            GSI1SK: apiKey.gsi1sk(record.created, record.hash),
-            entity: 'api_key',
-            hash: record.hash,
-            accountId: record.accountId,
-            livemode: record.livemode,
-            kind: record.kind,
-            hint: record.hint,
-            created: record.created,
-          },
-          ConditionExpression: 'attribute_not_exists(PK)',
-        });
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    createApiKey: (record) => whenConditionHolds(() => table.put(apiKeyEntity.create(name, record))),
     async findApiKey(hash) {
-      const Item = await table.get({ PK: apiKey.pk(hash), SK: apiKey.sk() });
-      return Item ? toApiKey(Item) : undefined;
+      const item = await table.get(apiKeyEntity.key(hash));
+      return item && apiKeyEntity.parse(item);
     },
-    async expireApiKey(hash, expiresAt) {
-      try {
-        await table.update({
-          TableName: name,
-          Key: { PK: apiKey.pk(hash), SK: apiKey.sk() },
-          // Not `expiresAt`, the table's TTL attribute (which would delete the record): an expired key
-          // keeps answering "expired" and showing in the account's key list.
-          UpdateExpression: 'SET keyExpiresAt = :at',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':at': expiresAt },
-        });
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    expireApiKey: (hash, expiresAt) => whenConditionHolds(() => table.update(apiKeyEntity.expire(name, hash, expiresAt))),
     async listApiKeys(accountId) {
-      const { items } = await table.query({
-        TableName: name,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': apiKey.gsi1pk(accountId) },
-      });
-      return items.map(toApiKey);
+      const { items } = await table.query(apiKeyEntity.listByAccount(name, accountId));
+      return items.map(apiKeyEntity.parse);
     },
   };
 }

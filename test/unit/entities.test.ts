@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
+import type { ApiKeyRecord } from '#shared/platform/types.ts';
+
+const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
+
+describe('entity access patterns (offline: the commands each pattern sends, and the items they parse)', () => {
+  it('creates an API key once, findable by hash and listed by account through GSI1 in creation order', () => {
+    const put = apiKeyEntity.create('t', key);
+    expect(put).toMatchObject({ TableName: 't', ConditionExpression: 'attribute_not_exists(PK)', Item: { PK: 'APIKEY#h1', SK: 'APIKEY', entity: 'api_key' } });
+    expect(put.Item!.GSI1PK).toBe(apiKeyEntity.listByAccount('t', 'acct_1').ExpressionAttributeValues![':pk']);
+    expect(apiKeyEntity.listByAccount('t', 'acct_1')).toMatchObject({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk' });
+  });
+
+  it("expires a key without touching the table's TTL attribute (the record must stay to answer 'expired')", () => {
+    const update = apiKeyEntity.expire('t', 'h1', 99);
+    expect(update.UpdateExpression).toBe('SET keyExpiresAt = :at');
+    expect(JSON.stringify(update)).not.toContain('expiresAt =');
+    expect(update.ConditionExpression).toBe('attribute_exists(PK)');
+  });
+
+  it('parses what the table answers: keys and bookkeeping dropped, the stored expiry read back, a malformed item refused', () => {
+    const item = { ...apiKeyEntity.create('t', key).Item, keyExpiresAt: 99 };
+    expect(apiKeyEntity.parse(item)).toEqual({ ...key, expiresAt: 99 });
+    expect(() => apiKeyEntity.parse({ ...item, kind: 'other' })).toThrow();
+    const account = accountEntity.create('t', { id: 'acct_2', platformId: null, features: { accountsV2: true }, created: 1 }).Item!;
+    expect(accountEntity.parse(account)).toEqual({ id: 'acct_2', platformId: null, features: { accountsV2: true }, created: 1 });
+    // An account stored before features existed reads as having none
+    expect(accountEntity.parse({ PK: 'ACCOUNT#acct_3', id: 'acct_3', created: 1 })).toEqual({
+      id: 'acct_3',
+      platformId: null,
+      features: { accountsV2: false },
+      created: 1,
+    });
+  });
+});

@@ -1,8 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
-import type { Table } from './table.ts';
-import { isConditionFailure } from './conditions.ts';
+import { isConditionFailure, oldItemOf } from './conditions.ts';
 import { accountSecret } from './keys.ts';
+import type { Table } from './table.ts';
+
+/** An account secret item (or its legacy copy), parsed: the secret, base64. */
+const secretItem = z.object({ secret: z.string() });
+
+/** Account secrets (TABLE_DESIGN.md 27): keys, item schema, and the command of each access pattern. */
+export const accountSecretEntity = {
+  key: (accountId: string) => ({ PK: accountSecret.pk(accountId), SK: accountSecret.sk() }),
+  legacyKey: accountSecret.legacy,
+  parse: (item: Record<string, unknown>): Buffer => Buffer.from(secretItem.parse(item).secret, 'base64'),
+  /** Written once: when two requests race, the loser's failed condition returns the winner's item. */
+  create: (tableName: string, accountId: string, secret: string): PutCommandInput => ({
+    TableName: tableName,
+    Item: { ...accountSecretEntity.key(accountId), entity: 'account_secret', accountId, secret },
+    ConditionExpression: 'attribute_not_exists(PK)',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+};
 
 /**
  * The per-account secrets: 32 random bytes in a partition of their own, created by the first request that
@@ -13,23 +32,16 @@ import { accountSecret } from './keys.ts';
  */
 export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
   async function load(accountId: string): Promise<Buffer> {
-    const key = { PK: accountSecret.pk(accountId), SK: accountSecret.sk() };
-    const [existing, legacy] = await Promise.all([table.get(key), table.get(accountSecret.legacy(accountId))]);
-    if (existing) return Buffer.from(existing.secret as string, 'base64');
-    const secret = (legacy?.secret as string | undefined) ?? randomBytes(32).toString('base64');
+    const [existing, legacy] = await Promise.all([table.get(accountSecretEntity.key(accountId)), table.get(accountSecretEntity.legacyKey(accountId))]);
+    if (existing) return accountSecretEntity.parse(existing);
+    const secret = legacy ? secretItem.parse(legacy).secret : randomBytes(32).toString('base64');
     try {
-      await table.put({
-        TableName: table.name,
-        Item: { ...key, entity: 'account_secret', accountId, secret },
-        ConditionExpression: 'attribute_not_exists(PK)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      });
+      await table.put(accountSecretEntity.create(table.name, accountId, secret));
       return Buffer.from(secret, 'base64');
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      const winner = (error as { Item?: { secret?: string } }).Item?.secret;
+      const winner = isConditionFailure(error) ? oldItemOf(error) : undefined;
       if (!winner) throw error;
-      return Buffer.from(winner, 'base64');
+      return accountSecretEntity.parse(winner);
     }
   }
 

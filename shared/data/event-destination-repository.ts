@@ -1,4 +1,11 @@
-import type { CloudtwoAuthorizationStore, EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
+import type { PutCommandInput, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import type {
+  CloudtwoAuthorization,
+  CloudtwoAuthorizationStore,
+  EventDestination,
+  EventDestinationRepository,
+} from '#shared/event-destinations/event-destination.ts';
 import type { Table } from './table.ts';
 import { cloudtwoAuthorization, eventDestination } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
@@ -7,35 +14,42 @@ import { ownedResourceStore } from './owned-resources.ts';
 export const dynamoEventDestinationRepository = (table: Table): EventDestinationRepository =>
   ownedResourceStore<EventDestination>(table, { entity: 'event_destination', keys: eventDestination, counterName: 'event_destinations' });
 
+/** A cloudtwo authorization item, parsed: its expiry is `authorizationExpiresAt`, not the table's TTL. */
+const cloudtwoAuthorizationItem = z
+  .object({ subscriptionId: z.string(), resourceGroupName: z.string(), authorizationExpiresAt: z.number() })
+  .transform(({ authorizationExpiresAt, ...authorization }): CloudtwoAuthorization => ({ ...authorization, expiresAt: authorizationExpiresAt }));
+
+/** cloudtwo partner authorizations (TABLE_DESIGN.md 43): keys, item schema, and the command of each access pattern. */
+export const cloudtwoAuthorizationEntity = {
+  parse: (item: Record<string, unknown>): CloudtwoAuthorization => cloudtwoAuthorizationItem.parse(item),
+  listByAccount: (tableName: string, accountId: string): QueryCommandInput => ({
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': cloudtwoAuthorization.pk(accountId), ':prefix': cloudtwoAuthorization.skPrefix() },
+  }),
+  /** Not the TTL attribute: an expired authorization must still answer "expired", not "none". */
+  put: (tableName: string, accountId: string, authorization: CloudtwoAuthorization): PutCommandInput => ({
+    TableName: tableName,
+    Item: {
+      PK: cloudtwoAuthorization.pk(accountId),
+      SK: cloudtwoAuthorization.sk(authorization.subscriptionId, authorization.resourceGroupName),
+      entity: 'cloudtwo_authorization',
+      subscriptionId: authorization.subscriptionId,
+      resourceGroupName: authorization.resourceGroupName,
+      authorizationExpiresAt: authorization.expiresAt,
+    },
+  }),
+};
+
 /** cloudtwo partner authorizations, kept in the platform account's partition. */
 export function dynamoCloudtwoAuthorizationStore(table: Table): CloudtwoAuthorizationStore {
-  const { name } = table;
   return {
     async list(accountId) {
-      const { items } = await table.query({
-        TableName: name,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':pk': cloudtwoAuthorization.pk(accountId), ':prefix': cloudtwoAuthorization.skPrefix() },
-      });
-      return items.map((item) => ({
-        subscriptionId: item.subscriptionId as string,
-        resourceGroupName: item.resourceGroupName as string,
-        expiresAt: item.authorizationExpiresAt as number,
-      }));
+      const { items } = await table.query(cloudtwoAuthorizationEntity.listByAccount(table.name, accountId));
+      return items.map(cloudtwoAuthorizationEntity.parse);
     },
     async put(accountId, authorization) {
-      await table.put({
-        TableName: name,
-        Item: {
-          PK: cloudtwoAuthorization.pk(accountId),
-          SK: cloudtwoAuthorization.sk(authorization.subscriptionId, authorization.resourceGroupName),
-          entity: 'cloudtwo_authorization',
-          subscriptionId: authorization.subscriptionId,
-          resourceGroupName: authorization.resourceGroupName,
-          // Not the TTL attribute: an expired authorization must still answer "expired", not "none".
-          authorizationExpiresAt: authorization.expiresAt,
-        },
-      });
+      await table.put(cloudtwoAuthorizationEntity.put(table.name, accountId, authorization));
     },
   };
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
+import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 
@@ -32,5 +34,21 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       features: { accountsV2: false },
       created: 1,
     });
+  });
+
+  it("keeps a cloudtwo authorization's expiry out of the TTL attribute, and reads it back", () => {
+    const authorization = { subscriptionId: 'sub', resourceGroupName: 'rg', expiresAt: 123 };
+    const put = cloudtwoAuthorizationEntity.put('t', 'acct_1', authorization);
+    expect(put.Item).not.toHaveProperty('expiresAt');
+    expect(cloudtwoAuthorizationEntity.parse(put.Item!)).toEqual(authorization);
+    expect(cloudtwoAuthorizationEntity.listByAccount('t', 'acct_1').ExpressionAttributeValues).toMatchObject({ ':pk': put.Item!.PK });
+  });
+
+  it('writes an account secret once and reads the bytes back', () => {
+    const secret = Buffer.alloc(32, 7).toString('base64');
+    const put = accountSecretEntity.create('t', 'acct_1', secret);
+    expect(put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    expect(accountSecretEntity.parse(put.Item!)).toEqual(Buffer.alloc(32, 7));
+    expect(() => accountSecretEntity.parse({ PK: 'x' })).toThrow();
   });
 });

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { itemSize } from '#shared/data/item-size.ts';
 import { tableSchema } from '#shared/data/table-schema.ts';
 
 /**
@@ -114,15 +115,15 @@ function capacityOf(output: Input | undefined): number {
   return list.reduce((sum: number, entry: { CapacityUnits?: number }) => sum + (entry.CapacityUnits ?? 0), 0);
 }
 
-const kilobytes = (item: unknown) => Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item ?? {})) / 1024));
+/** An item's size in KB, rounded up, by DynamoDB's rules (the table sends items marshalled). */
+const kilobytes = (item: unknown) => Math.max(1, Math.ceil(itemSize((item ?? {}) as Parameters<typeof itemSize>[0]) / 1024));
 const indexKeys = tableSchema.globalIndexes.map((index) => index.partitionKey);
 
 /**
  * The write units of a transaction as DynamoDB bills them: 2 per KB of each item (a condition check
  * too), plus 1 per KB for each index entry a put writes and 1 for each index key an update sets or
  * removes. Counted from the request because DynamoDB Local bills a whole multi-item transaction like a
- * single item; sizes are the request's (JSON, close to DynamoDB's own measure), an updated item counts
- * as 1 KB.
+ * single item; sizes by DynamoDB's rules from the marshalled request, an updated item counts as 1 KB.
  */
 function transactionWriteUnits(input: Input): number {
   let units = 0;

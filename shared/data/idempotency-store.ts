@@ -1,7 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import { epochSeconds, isConditionFailure, oldItemOf, whenConditionHolds } from './conditions.ts';
 import type { Table } from './table.ts';
-import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { idempotency } from './keys.ts';
 
 type IdempotencyScope = Parameters<typeof idempotency.pk>[0];
@@ -29,14 +31,11 @@ function unseal(scope: IdempotencyScope, key: string, sealed: string): StoredRes
   return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as StoredResponse;
 }
 
-function toRecord(item: Record<string, unknown> | undefined, now: number, open: (sealed: string) => StoredResponse): IdempotencyRecord {
-  // TTL deletion is lazy: an expired record counts as absent.
-  if (!item || (item.expiresAt as number) <= epochSeconds(now)) return { state: 'absent' };
-  if (item.state === 'complete') {
-    return { state: 'complete', fingerprint: item.fingerprint as string, response: open(item.sealedResponse as string) };
-  }
-  return { state: 'in_progress', fingerprint: item.fingerprint as string };
-}
+/** An idempotency record item, parsed. */
+const idempotencyItem = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('in_progress'), fingerprint: z.string(), expiresAt: z.number() }),
+  z.object({ state: z.literal('complete'), fingerprint: z.string(), expiresAt: z.number(), sealedResponse: z.string() }),
+]);
 
 /** Where the record of an idempotency key lives: its key is the SHA-256 of the idempotency key. */
 export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
@@ -44,62 +43,75 @@ export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
   SK: idempotency.sk(),
 });
 
+/** Idempotency records (TABLE_DESIGN.md 9, 10): keys, item schema, and the command of each access pattern. */
+export const idempotencyEntity = {
+  key: idempotencyItemKey,
+  /** The record an item holds at `now` (TTL deletion is lazy: an expired record counts as absent). */
+  parse(item: Record<string, unknown> | undefined, now: number, open: (sealed: string) => StoredResponse): IdempotencyRecord {
+    if (!item) return { state: 'absent' };
+    const record = idempotencyItem.parse(item);
+    if (record.expiresAt <= epochSeconds(now)) return { state: 'absent' };
+    return record.state === 'complete'
+      ? { state: 'complete', fingerprint: record.fingerprint, response: open(record.sealedResponse) }
+      : { state: 'in_progress', fingerprint: record.fingerprint };
+  },
+  /** Free, expired, or held by a request that died without finishing; a failed condition returns the holder's item. */
+  claim: (tableName: string, claim: IdempotencyClaim, now: number): PutCommandInput => ({
+    TableName: tableName,
+    Item: {
+      ...idempotencyItemKey(claim.scope, claim.key),
+      entity: 'idempotency_key',
+      state: 'in_progress',
+      fingerprint: claim.fingerprint,
+      requestId: claim.requestId,
+      lockedUntil: claim.lockedUntil,
+      expiresAt: epochSeconds(claim.expiresAt),
+    },
+    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+  complete: (tableName: string, scope: IdempotencyScope, key: string, sealed: string): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: idempotencyItemKey(scope, key),
+    UpdateExpression: 'SET #state = :complete, sealedResponse = :sealed REMOVE lockedUntil',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':complete': 'complete', ':sealed': sealed },
+  }),
+  /** Unlocked rather than deleted: the next claim takes an in-progress record whose lock has passed. */
+  release: (tableName: string, scope: IdempotencyScope, key: string): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: idempotencyItemKey(scope, key),
+    UpdateExpression: 'SET lockedUntil = :released',
+    ConditionExpression: '#state = :inProgress',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
+  }),
+};
+
 /** DynamoDB adapter: one item per (account, mode, key hash), claimed with a conditional put, expired by TTL. */
 export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
   const { name } = table;
-  const keyOf = idempotencyItemKey;
   return {
     async claim(claim, now) {
       try {
-        await table.put({
-          TableName: name,
-          Item: {
-            ...keyOf(claim.scope, claim.key),
-            entity: 'idempotency_key',
-            state: 'in_progress',
-            fingerprint: claim.fingerprint,
-            requestId: claim.requestId,
-            lockedUntil: claim.lockedUntil,
-            expiresAt: epochSeconds(claim.expiresAt),
-          },
-          // Free, expired, or held by a request that died without finishing.
-          ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now },
-        });
+        await table.put(idempotencyEntity.claim(name, claim, now));
         return { claimed: true };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        return { claimed: false, record: await this.read(claim.scope, claim.key, now) };
+        // The holder's item came back with the failure: no second read.
+        return { claimed: false, record: idempotencyEntity.parse(oldItemOf(error), now, (sealed) => unseal(claim.scope, claim.key, sealed)) };
       }
     },
     async read(scope, key, now) {
-      const Item = await table.getConsistent(keyOf(scope, key));
-      return toRecord(Item, now, (sealed) => unseal(scope, key, sealed));
+      return idempotencyEntity.parse(await table.getConsistent(idempotencyItemKey(scope, key)), now, (sealed) => unseal(scope, key, sealed));
     },
     async complete(scope, key, response) {
-      await table.update({
-        TableName: name,
-        Key: keyOf(scope, key),
-        UpdateExpression: 'SET #state = :complete, sealedResponse = :sealed REMOVE lockedUntil',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':complete': 'complete', ':sealed': seal(scope, key, response) },
-      });
+      await table.update(idempotencyEntity.complete(name, scope, key, seal(scope, key, response)));
     },
     async release(scope, key) {
-      // Unlocked rather than deleted: the next claim takes an in-progress record whose lock has passed.
-      try {
-        await table.update({
-          TableName: name,
-          Key: keyOf(scope, key),
-          UpdateExpression: 'SET lockedUntil = :released',
-          ConditionExpression: '#state = :inProgress',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
-        });
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await whenConditionHolds(() => table.update(idempotencyEntity.release(name, scope, key)));
     },
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, Outbox } from '#shared/events/event.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
@@ -162,3 +163,15 @@ export const originOf = (scope: Scope): EventOrigin => ({
   request: { id: 'req_1', idempotencyKey: null },
   apiVersion: '2026-10-28.endive',
 });
+
+/** In-memory MeterRepository: owned meters with an event name unique per owner and mode. */
+export function memoryMeterRepository(): MeterRepository & { items: Map<string, Meter> } {
+  const store = memoryOwnedStore<Meter>();
+  const named = (scope: Scope, eventName: string) =>
+    [...store.items.values()].find((meter) => scopeKey(meter.scope) === scopeKey(scope) && meter.eventName === eventName);
+  return {
+    ...store,
+    create: async (meter) => !named(meter.scope, meter.eventName) && store.create(meter),
+    findByEventName: async (scope, eventName) => named(scope, eventName),
+  };
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
 import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
+import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 
@@ -50,5 +51,22 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
     expect(accountSecretEntity.parse(put.Item!)).toEqual(Buffer.alloc(32, 7));
     expect(() => accountSecretEntity.parse({ PK: 'x' })).toThrow();
+  });
+
+  it('claims an idempotency key when free, expired or abandoned, and gets the holder back with a refusal (no second read)', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const claim = { scope, key: 'k', fingerprint: 'f', requestId: 'req', lockedUntil: 2_000, expiresAt: 86_400_000 };
+    const put = idempotencyEntity.claim('t', claim, 1_000);
+    expect(put.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+    expect(put.ConditionExpression).toContain('lockedUntil < :now');
+    const open = () => ({ status: 200, body: '{}', headers: {} }) as never;
+    expect(idempotencyEntity.parse(put.Item, 1_000, open)).toEqual({ state: 'in_progress', fingerprint: 'f' });
+    // Past its TTL (deleted lazily) it is absent; a completed one opens its sealed response
+    expect(idempotencyEntity.parse(put.Item, 86_400_000, open)).toEqual({ state: 'absent' });
+    expect(idempotencyEntity.parse({ ...put.Item, state: 'complete', sealedResponse: 'x' }, 1_000, open)).toMatchObject({
+      state: 'complete',
+      response: { status: 200 },
+    });
+    expect(() => idempotencyEntity.parse({ ...put.Item, state: 'complete' }, 1_000, open)).toThrow();
   });
 });

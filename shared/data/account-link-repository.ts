@@ -3,7 +3,7 @@ import { useCaseTypes, type AccountLink, type AccountLinkRepository } from '#sha
 import { configurationNames } from '#shared/accounts/capabilities.ts';
 import { orNull, scopeItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
-import { epochSeconds, isConditionFailure } from './conditions.ts';
+import { epochSeconds, whenConditionHolds } from './conditions.ts';
 import { accountLink } from './keys.ts';
 
 const day = 24 * 60 * 60 * 1000;
@@ -30,17 +30,6 @@ const accountLinkItem = z
   })
   .transform(({ linkExpiresAt, ...link }): AccountLink => ({ ...link, expiresAt: linkExpiresAt }));
 
-/** Runs a conditional update; false when its condition failed. */
-async function conditionally(table: Table, input: Parameters<Table['update']>[0]): Promise<boolean> {
-  try {
-    await table.update(input);
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
 /**
  * Account links, one partition per link (`ACCOUNT_LINK#<sha256 of secret>`). The link's own expiry is
  * `linkExpiresAt` (ms); `expiresAt` is the table's TTL (s), a day after the link or its session ends, so
@@ -65,32 +54,36 @@ export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository
     },
 
     open(secretHash, session, now) {
-      return conditionally(table, {
-        TableName: name,
-        Key: key(secretHash),
-        UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
-        ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: {
-          ':opened': 'opened',
-          ':fresh': 'fresh',
-          ':session': session.hash,
-          ':sessionExpiresAt': session.expiresAt,
-          ':now': now,
-          ':ttl': epochSeconds(session.expiresAt + day),
-        },
-      });
+      return whenConditionHolds(() =>
+        table.update({
+          TableName: name,
+          Key: key(secretHash),
+          UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
+          ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':opened': 'opened',
+            ':fresh': 'fresh',
+            ':session': session.hash,
+            ':sessionExpiresAt': session.expiresAt,
+            ':now': now,
+            ':ttl': epochSeconds(session.expiresAt + day),
+          },
+        }),
+      );
     },
 
     complete(secretHash, sessionHash, now) {
-      return conditionally(table, {
-        TableName: name,
-        Key: key(secretHash),
-        UpdateExpression: 'SET #state = :completed, completedAt = :now',
-        ConditionExpression: '#state = :opened AND sessionHash = :session',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
-      });
+      return whenConditionHolds(() =>
+        table.update({
+          TableName: name,
+          Key: key(secretHash),
+          UpdateExpression: 'SET #state = :completed, completedAt = :now',
+          ConditionExpression: '#state = :opened AND sessionHash = :session',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
+        }),
+      );
     },
   };
 }

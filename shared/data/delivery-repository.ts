@@ -1,7 +1,7 @@
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
 import type { Table } from './table.ts';
-import { cancellationCodes, isConditionFailure } from './conditions.ts';
+import { cancellationCodes, isConditionFailure, whenConditionHolds } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { dueEntry, dueItems } from './due-index.ts';
 
@@ -74,8 +74,8 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
 
     async reschedule(delivery, to) {
       const due = dueEntry('deliveries', delivery.id, to);
-      try {
-        await table.update({
+      return whenConditionHolds(() =>
+        table.update({
           TableName: name,
           Key: key(delivery.id),
           UpdateExpression: 'SET nextAttemptAt = :to, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
@@ -89,12 +89,8 @@ export function dynamoDeliveryRepository(table: Table): DeliveryStore {
             ':gsi2sk': due.GSI2SK,
             ':one': 1,
           },
-        });
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
+        }),
+      );
     },
   };
 }

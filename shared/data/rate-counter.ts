@@ -1,6 +1,6 @@
 import type { RateCounter } from '#shared/http/rate-limit.ts';
 import type { Table } from './table.ts';
-import { isConditionFailure } from './conditions.ts';
+import { whenConditionHolds } from './conditions.ts';
 import { rateWindow } from './keys.ts';
 
 /** Counter items outlive their second by this much (TTL), so a late reader never finds a fresh count. */
@@ -9,21 +9,16 @@ const keepSeconds = 60;
 /** DynamoDB adapter: one item per bucket and second, counted with a conditional `ADD` (one small write). */
 export function dynamoRateCounter(table: Table): RateCounter {
   return {
-    async take(bucket, second, limit, count) {
-      try {
-        await table.update({
+    take: (bucket, second, limit, count) =>
+      whenConditionHolds(() =>
+        table.update({
           TableName: table.name,
           Key: { PK: rateWindow.pk(bucket, second), SK: rateWindow.sk() },
           UpdateExpression: 'ADD #count :count SET expiresAt = :expires',
           ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
           ExpressionAttributeNames: { '#count': 'count' },
           ExpressionAttributeValues: { ':count': count, ':room': limit - count, ':expires': second + keepSeconds },
-        });
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+        }),
+      ),
   };
 }

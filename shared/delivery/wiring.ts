@@ -1,6 +1,6 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { meterAwsCalls } from '#shared/aws-calls.ts';
-import { cacheTopics, cacheWindows, readThrough } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { countMetric, traced } from '#shared/observability.ts';
 import { serviceTable } from '#shared/data/table.ts';
@@ -41,7 +41,7 @@ export function wireDeliveryService() {
     targets: readThrough(
       (ref: DestinationRef): Promise<EventDestination | WebhookEndpoint | undefined> =>
         ref.kind === 'event_destination' ? destinations.get(ref.scope, ref.id) : endpoints.get(ref.scope, ref.id),
-      (ref) => `${ref.kind}|${ref.scope.accountId}|${ref.scope.livemode}|${ref.id}`,
+      (ref) => scopedKey(ref.scope, ref.kind, ref.id),
       {
         ttlMillis: cacheWindows.deliveryTargets(),
         accepts: (found, ref) => found !== undefined && found.version >= (ref.version ?? Number.POSITIVE_INFINITY),

@@ -1,4 +1,4 @@
-import { cacheTopics, cacheWindows, invalidating, readThrough } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, invalidating, readThrough, scopedKey } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
@@ -13,7 +13,7 @@ export function wireEventDestinationService() {
   const repository = wireEventDestinationRepository();
   return eventDestinationService({
     repository,
-    pinged: readThrough(repository.get, (scope, id) => `${scope.accountId}|${scope.livemode}|${id}`, {
+    pinged: readThrough(repository.get, scopedKey, {
       ttlMillis: cacheWindows.pingedDestinations(),
       invalidatedBy: [cacheTopics.eventDestinations],
     }),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { memoized } from '#shared/cache.ts';
+import { memoized, scopedKey } from '#shared/cache.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, RecordChange, UsageGroup } from './meter-event.ts';
@@ -41,8 +41,8 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
   async function process(work: MeterWork[]): Promise<void> {
     const now = clock();
     // One read per meter and per customer in a batch.
-    const meterFor = memoized(meters.findByEventName, (scope: Scope, eventName: string) => `${scopeKey(scope)}|${eventName}`);
-    const customerFound = memoized(customerExists, (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`);
+    const meterFor = memoized(meters.findByEventName, scopedKey);
+    const customerFound = memoized(customerExists, scopedKey);
 
     // Every event of the batch once: the first of several with one identifier wins, the others are duplicates.
     const seen = new Set<string>();

@@ -1,4 +1,4 @@
-import { cacheTopics, cacheWindows, readThrough } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -30,11 +30,10 @@ function meterWorkQueue(): MeterWorkQueue {
 /** Whether a customer exists, kept for found customers only (`cacheWindows.foundCustomers`): one read per customer, not per event. */
 function foundCustomers(table: Table) {
   const customers = dynamoCustomerRepository(table);
-  return readThrough(
-    async (scope: Scope, id: string) => (await customers.get(scope, id)) !== undefined,
-    (scope, id) => `${scope.accountId}|${scope.livemode}|${id}`,
-    { ttlMillis: cacheWindows.foundCustomers(), keeps: (exists) => exists },
-  );
+  return readThrough(async (scope: Scope, id: string) => (await customers.get(scope, id)) !== undefined, scopedKey, {
+    ttlMillis: cacheWindows.foundCustomers(),
+    keeps: (exists) => exists,
+  });
 }
 
 const ports = () => {
@@ -50,7 +49,7 @@ export function wireMeterEventService() {
   const uncachedMeters = dynamoMeterRepository(table);
   const meters = {
     ...uncachedMeters,
-    findByEventName: readThrough(uncachedMeters.findByEventName, (scope, eventName) => `${scope.accountId}|${scope.livemode}|${eventName}`, {
+    findByEventName: readThrough(uncachedMeters.findByEventName, scopedKey, {
       ttlMillis: cacheWindows.metersByEventName(),
       invalidatedBy: [cacheTopics.meters],
     }),

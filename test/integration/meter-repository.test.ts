@@ -2,22 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import { newPlatform, stackTable } from '../support/stack.ts';
+import { meterFixture } from '../support/fakes.ts';
 
-const meter = (scope: Meter['scope'], id: string, eventName: string): Meter => ({
-  id,
-  scope,
-  created: 1,
-  updated: 1,
-  displayName: id,
-  eventName,
-  customerPayloadKey: 'service_customer_id',
-  valuePayloadKey: 'value',
-  formula: 'sum',
-  eventTimeWindow: null,
-  status: 'active',
-  deactivatedAt: null,
-  version: 1,
-});
+const meter = (scope: Meter['scope'], id: string, eventName: string): Meter => meterFixture({ scope, id, displayName: id, eventName });
 
 describe('the meter repository', () => {
   it('finds a meter by its event name within its owner and mode only', async () => {

@@ -6,9 +6,9 @@ import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import type { LeaseEntry, MeterEventRecord, UsageLease } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { usageLeases } from '#shared/meter-events/usage-lease.ts';
-import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { newPlatform, stackClient, stackTable } from '../support/stack.ts';
+import { meterFixture } from '../support/fakes.ts';
 
 /**
  * API events are counted in the write that ends their minute's usage lease (TABLE_DESIGN.md, 18). These
@@ -100,21 +100,7 @@ describe('API events counted under the usage lease', () => {
 
   it('settles a stream worker that stopped under a lease when the batch comes back: each event counted once', async () => {
     const customer = `cus_${randomUUID()}`;
-    const meter: Meter = {
-      id: 'mtr_lease',
-      scope,
-      created: now,
-      updated: now,
-      displayName: 'lease',
-      eventName: 'lease_calls',
-      customerPayloadKey: 'service_customer_id',
-      valuePayloadKey: 'value',
-      formula: 'sum',
-      eventTimeWindow: null,
-      status: 'active',
-      deactivatedAt: null,
-      version: 1,
-    };
+    const meter = meterFixture({ id: 'mtr_lease', scope, created: now, updated: now, displayName: 'lease', eventName: 'lease_calls' });
     const processor = meterEventProcessor({
       store,
       meters: { findByEventName: async () => meter, get: async () => meter },

@@ -175,3 +175,20 @@ export function memoryMeterRepository(): MeterRepository & { items: Map<string, 
     findByEventName: async (scope, eventName) => named(scope, eventName),
   };
 }
+
+/** An active `sum` meter with the default payload keys, as the service creates one; `overrides` change it. */
+export const meterFixture = (overrides: Partial<Meter> & Pick<Meter, 'scope'>): Meter => ({
+  id: 'mtr_1',
+  created: 1,
+  updated: 1,
+  displayName: 'API calls',
+  eventName: 'api_call',
+  customerPayloadKey: 'service_customer_id',
+  valuePayloadKey: 'value',
+  formula: 'sum',
+  eventTimeWindow: null,
+  status: 'active',
+  deactivatedAt: null,
+  version: 1,
+  ...overrides,
+});

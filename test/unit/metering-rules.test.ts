@@ -2,28 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { MeterEventInput } from '#shared/meter-events/meter-event.ts';
 import { hasTooManyDigits, minuteOf, problemOf, readingOf, usageValueOf } from '#shared/meter-events/rules.ts';
 import type { Meter } from '#shared/meters/meter.ts';
+import { meterFixture } from '../support/fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const now = 1_800_000_000_000;
 const minute = 60 * 1000;
 const day = 24 * 60 * minute;
 
-const meter = (overrides: Partial<Meter> = {}): Meter => ({
-  id: 'mtr_1',
-  scope,
-  created: now,
-  updated: now,
-  displayName: 'API calls',
-  eventName: 'api_call',
-  customerPayloadKey: 'service_customer_id',
-  valuePayloadKey: 'value',
-  formula: 'sum',
-  eventTimeWindow: null,
-  status: 'active',
-  deactivatedAt: null,
-  version: 1,
-  ...overrides,
-});
+const meter = (overrides: Partial<Meter> = {}): Meter => meterFixture({ scope, created: now, updated: now, ...overrides });
 
 const event = (payload: Record<string, string> = { service_customer_id: 'cus_1', value: '3' }, timestamp = now): MeterEventInput => ({
   eventName: 'api_call',

@@ -5,28 +5,14 @@ import type { MinuteUsage } from '#shared/meter-events/meter-event.ts';
 import { serializeUsageSummary, type SummaryQuery, usageSummaries } from '#shared/meter-events/summaries.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { meterFixture } from '../support/fakes.ts';
 
 const scope: Scope = { accountId: 'acct_1', livemode: false };
 const hour = 60 * 60 * 1000;
 const day = 24 * hour;
 const at = (dayOfMonth: number, hours: number, minutes = 0) => Date.UTC(2027, 0, dayOfMonth, hours, minutes);
 
-const meter = (overrides: Partial<Meter> = {}): Meter => ({
-  id: 'mtr_1',
-  scope,
-  created: at(1, 0),
-  updated: at(1, 0),
-  displayName: 'API calls',
-  eventName: 'api_call',
-  customerPayloadKey: 'service_customer_id',
-  valuePayloadKey: 'value',
-  formula: 'sum',
-  eventTimeWindow: null,
-  status: 'active',
-  deactivatedAt: null,
-  version: 1,
-  ...overrides,
-});
+const meter = (overrides: Partial<Meter> = {}): Meter => meterFixture({ scope, created: at(1, 0), updated: at(1, 0), ...overrides });
 
 const usage = (minute: number, total: number, events: number, last: MinuteUsage['last'] = null): MinuteUsage => ({ minute, total, events, last });
 

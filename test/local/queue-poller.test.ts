@@ -169,10 +169,9 @@ describe('SQS emulator and queue poller', () => {
 
     // Then both messages come back once and are deleted after the successful attempt
     await vi.waitFor(() => expect(seen.flat()).toHaveLength(4), { timeout: 5_000 });
-    expect(seen).toEqual([
-      ['a#1', 'b#1'],
-      ['a#2', 'b#2'],
-    ]);
+    // (the retried messages may come back in one receive or in two, as SQS does not keep batches together)
+    expect(seen[0]).toEqual(['a#1', 'b#1']);
+    expect(seen.slice(1).flat().sort()).toEqual(['a#2', 'b#2']);
     await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
     expect(logger.errors.map(([message]) => message)).toEqual([expect.stringContaining('whole batch of 2 will be retried')]);
   });

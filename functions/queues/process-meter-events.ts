@@ -6,24 +6,29 @@ import { wireMeterEventProcessor } from '#shared/meter-events/wiring.ts';
 const processor = wireMeterEventProcessor();
 
 /**
- * Meter-events queue worker. A batch is processed as a whole (usage is aggregated across it); a failure
- * returns every message for redelivery, which counts nothing twice. An unreadable message fails alone.
+ * Meter-events queue worker. A batch is processed together (usage is aggregated across it); the messages
+ * of work that failed come back for redelivery, which counts nothing twice, and so does the whole batch
+ * when a failure touches all of it. An unreadable message fails alone.
  */
 export const handler = async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
   const work: MeterWork[] = [];
+  const messageOf = new Map<MeterWork, string>();
   const unreadable: string[] = [];
   for (const record of event.Records) {
     try {
-      work.push(JSON.parse(record.body) as MeterWork);
+      const item = JSON.parse(record.body) as MeterWork;
+      work.push(item);
+      messageOf.set(item, record.messageId);
     } catch {
       unreadable.push(record.messageId);
     }
   }
+  let failed: MeterWork[];
   try {
-    await processor.process(work);
+    failed = await processor.process(work);
   } catch (error) {
     logger.error('Meter event batch failed; it will be redelivered', { error: error as Error, messages: event.Records.length });
     return { batchItemFailures: event.Records.map((record) => ({ itemIdentifier: record.messageId })) };
   }
-  return { batchItemFailures: unreadable.map((itemIdentifier) => ({ itemIdentifier })) };
+  return { batchItemFailures: [...unreadable, ...failed.map((item) => messageOf.get(item)!)].map((itemIdentifier) => ({ itemIdentifier })) };
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { memoized, scopedKey } from '#shared/cache.ts';
+import { logger } from '#shared/logger.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, RecordChange, UsageGroup } from './meter-event.ts';
@@ -24,8 +25,11 @@ const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
  * existed, so that a batch retried across an upgrade meets the path its first try took.
  */
 const minMarkedEvents = 3;
-/** Stream events counted under one take of a lease: 6 entries keep the minute's item under 1 KB. */
-const maxLeasedEvents = 6;
+/**
+ * Stream events counted under one take of a lease: a group's small share of a whole batch of ten messages
+ * (under 3 each) in one take and one release, the minute's item then about 2 KB while it is held.
+ */
+const maxLeasedEvents = 20;
 
 /**
  * The asynchronous side of metering: applies a batch of queued work to the usage aggregates exactly once.
@@ -38,7 +42,11 @@ const maxLeasedEvents = 6;
  */
 export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = Date.now }: MeterEventProcessorPorts) {
   const leases = usageLeases(store, clock);
-  async function process(work: MeterWork[]): Promise<void> {
+  /**
+   * Processes a batch of work; returns the items to try again (their messages come back, the rest of the
+   * batch is done). An error that touches the whole batch throws.
+   */
+  async function process(work: MeterWork[]): Promise<MeterWork[]> {
     const now = clock();
     // One read per meter and per customer in a batch.
     const meterFor = memoized(meters.findByEventName, scopedKey);
@@ -47,6 +55,13 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     // Every event of the batch once: the first of several with one identifier wins, the others are duplicates.
     const seen = new Set<string>();
     const events: MeterEventRecord[] = [];
+    // The work items of each stream batch (a batch queued twice comes as two).
+    const batchWork = new Map<string, MeterWork[]>();
+    const retry = new Set<MeterWork>();
+    const retrying = (items: MeterWork[]) => (error: unknown) => {
+      logger.warn('Meter work failed; its messages are retried', { error: error as Error, items: items.length });
+      for (const item of items) retry.add(item);
+    };
     const admit = (event: MeterEventRecord) => {
       const key = `${scopeKey(event.scope)}|${event.identifier}`;
       if (seen.has(key)) return;
@@ -57,6 +72,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       if (item.kind === 'event') admit(item.event);
       if (item.kind === 'batch') {
         const { batch } = item;
+        batchWork.set(batch.id, [...(batchWork.get(batch.id) ?? []), item]);
         for (const input of batch.events) {
           admit({
             ...input,
@@ -105,12 +121,15 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     );
 
     // Changes refused here were counted already (a redelivery), or are duplicates of a counted identifier.
+    // A lease that stays held fails its group alone: the messages of the group's events come back.
     const { marked, leased } = route([...groups.values()]);
-    await Promise.all([store.applyUsage(marked, now), ...leased.map((group) => countLeased(group))]);
+    const workOf = (group: UsageGroup) => [...new Set(group.changes.flatMap((change) => batchWork.get(change.event.batchId ?? '') ?? []))];
+    await Promise.all([store.applyUsage(marked, now), ...leased.map((group) => countLeased(group).catch(retrying(workOf(group))))]);
     await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
-    await Promise.all(work.flatMap((item) => (item.kind === 'batch' ? [store.finishBatch(item.batch)] : [])));
-    await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry)] : [])));
-    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now);
+    await Promise.all(work.flatMap((item) => (item.kind === 'batch' && !retry.has(item) ? [store.finishBatch(item.batch)] : [])));
+    await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry).catch(retrying([item]))] : [])));
+    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now).catch(retrying([item]));
+    return work.filter((item) => retry.has(item));
   }
 
   /**

@@ -10,8 +10,12 @@ export const settleDelaySeconds = 10;
 
 export type CountOutcome = 'counted' | 'busy' | 'duplicate' | 'fenced';
 
-/** How often the worker tries a held lease (with a growing pause, about 6 s in all) before its batch is retried. */
-const maxLeaseWaits = 15;
+/**
+ * How long the worker tries a held lease (pauses growing to 250 ms) before the messages of its events are
+ * retried: half the worker's timeout, so that a queue of concurrent workers on one minute, each holding it
+ * for three round trips, is waited out rather than turned into redeliveries.
+ */
+const maxLeaseWaitMillis = 15_000;
 
 type LeaseStore = Pick<MeterEventStore, 'takeLease' | 'releaseLease' | 'readLease' | 'claim' | 'settle'>;
 
@@ -67,17 +71,18 @@ export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
      */
     async countStreamed(lease: UsageLease, events: Array<{ event: MeterEventRecord; entry: Omit<LeaseEntry, 'owner'> }>): Promise<void> {
       const entries = events.map(({ entry }) => ({ ...entry, owner: lease.owner }));
+      const deadline = clock() + maxLeaseWaitMillis;
       let leftovers = await store.takeLease(lease, entries, clock());
       for (let round = 0; !leftovers; round++) {
-        if (round >= maxLeaseWaits) throw new Error(`The usage lease of meter ${lease.meter.id} stayed held; the batch is retried`);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** round) * (0.5 + Math.random())));
+        if (clock() >= deadline) throw new Error(`The usage lease of meter ${lease.meter.id} stayed held; its events are retried`);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250, 20 * 2 ** round) * (0.5 + Math.random())));
         leftovers = await store.takeLease(lease, entries, clock());
       }
       const counted = await settleAll(lease, leftovers);
       const claims = await Promise.all(events.map(({ event }) => store.claim(event, lease.owner)));
       for (const [index, entry] of entries.entries()) if (claims[index] === 'claimed') counted.push({ entry, setsLast: true });
       await store.releaseLease(lease, counted, [lease.owner, ...leftovers.map((left) => left.owner)]);
-      if (claims.includes('fenced')) throw new Error(`Stream events of meter ${lease.meter.id} were fenced off a slow worker; the batch is retried`);
+      if (claims.includes('fenced')) throw new Error(`Stream events of meter ${lease.meter.id} were fenced off a slow worker; they are retried`);
     },
 
     /**

@@ -137,6 +137,41 @@ describe('API events counted under the usage lease', () => {
     expect(await usageOf(customer)).toMatchObject({ total: 3, events: 2 });
   });
 
+  it('sends back only the messages whose events wait on a lease that stays held; the rest of the batch is counted', async () => {
+    const [held, free] = [`cus_${randomUUID()}`, `cus_${randomUUID()}`];
+    const meter = meterFixture({ id: 'mtr_lease', scope, created: now, updated: now, displayName: 'lease', eventName: 'lease_calls' });
+    // Each look at the clock is a second later: the worker's wait for the held lease runs out at once.
+    const processor = meterEventProcessor({
+      store,
+      meters: { findByEventName: async () => meter, get: async () => meter },
+      customerExists: async () => true,
+      errorWindowMillis: 60_000,
+      clock: () => (now += 1_000),
+    });
+    const batchOf = (customer: string) => ({
+      kind: 'batch' as const,
+      batch: {
+        id: `mtrbatch_${randomUUID()}`,
+        scope,
+        platformId: scope.accountId,
+        created: now,
+        events: [{ eventName: 'lease_calls', identifier: `${customer}-1`, payload: { service_customer_id: customer, value: '2' }, timestamp: minute + 1_000 }],
+      },
+    });
+    const [waiting, counted] = [batchOf(held), batchOf(free)];
+    const holder = { ...request(held, `holder-${held}`, 1).lease, owner: `holder_${randomUUID()}` };
+    expect(await store.takeLease(holder, [], now + 3_600_000)).toEqual([]);
+
+    expect(await processor.process([waiting, counted])).toEqual([waiting]);
+    expect(await usageOf(free)).toMatchObject({ total: 2, events: 1 });
+    expect(await usageOf(held)).toMatchObject({ total: 0, events: 0 });
+
+    // Once the lease is released, the message that came back is counted.
+    await store.releaseLease(holder, [], [holder.owner]);
+    expect(await processor.process([waiting])).toEqual([]);
+    expect(await usageOf(held)).toMatchObject({ total: 2, events: 1 });
+  });
+
   it('finds a lease left with an entry in the table (the local stack’s recovery of settle messages lost with its queues)', async () => {
     const customer = `cus_${randomUUID()}`;
     const stopped = request(customer, `lost-${customer}`, 6);

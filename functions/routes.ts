@@ -397,12 +397,15 @@ export interface QueueWorker {
 }
 
 export const queueWorkers: QueueWorker[] = [
-  /** Sends one delivery (webhook POST, EventBridge put or Event Grid post) and records the attempt. */
+  /**
+   * Turns a change's fan-out into its deliveries (removing the fan-out record), or sends one delivery
+   * (webhook POST, EventBridge put or Event Grid post) and records the attempt.
+   */
   {
     name: 'deliverEvent',
     queue: 'deliveries',
     handler: 'functions/queues/deliver-event.ts',
-    permissions: ['table:read', 'table:write', 'queue:deliveries:send', 'bus:put'],
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send', 'bus:put'],
     batchSize: 10,
     maxConcurrency: 50,
   },

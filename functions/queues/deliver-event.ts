@@ -1,18 +1,26 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { wireDeliveryService } from '#shared/delivery/wiring.ts';
-import type { DeliveryMessage } from '#shared/events/ports.ts';
+import { isFanOutMessage, type DeliveriesQueueMessage } from '#shared/events/ports.ts';
+import { wireFanOutService } from '#shared/events/wiring.ts';
 import { flushMetrics } from '#shared/observability.ts';
 
 const service = wireDeliveryService();
+const fanOuts = wireFanOutService();
 const processor = new BatchProcessor(EventType.SQS);
 
-const deliverRecord = (record: SQSRecord) => service.deliver(JSON.parse(record.body) as DeliveryMessage);
+const handleRecord = (record: SQSRecord) => {
+  const message = JSON.parse(record.body) as DeliveriesQueueMessage;
+  return isFanOutMessage(message) ? fanOuts.run(message) : service.deliver(message);
+};
 
-/** Deliveries queue worker: one delivery per message, records processed in parallel, failures reported per item. */
+/**
+ * Deliveries queue worker: a fan-out message becomes its deliveries, a delivery message one attempt;
+ * records processed in parallel, failures reported per item.
+ */
 export const handler = async (event: SQSEvent, context: Context) => {
   try {
-    return await processPartialResponse(event, deliverRecord, processor, { context });
+    return await processPartialResponse(event, handleRecord, processor, { context });
   } finally {
     flushMetrics();
   }

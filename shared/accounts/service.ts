@@ -146,7 +146,7 @@ export function accountService({ accounts, persons, events, gate, limiter, token
       let account = applyAccountParams(blankAccount(newId('acct', now), origin.scope, now), rest, now);
       const identity = await tokenIdentity(origin.scope, token);
       if (identity) account = { ...account, identity: applyIdentity(account.identity, identity, now) };
-      const outbox = await events.prepare(origin, accountCreatedEvents(account));
+      const outbox = events.prepare(origin, accountCreatedEvents(account));
       await accounts.create(account, origin.platformId, outbox);
       await events.dispatch(outbox);
       return account;
@@ -220,7 +220,7 @@ export function accountService({ accounts, persons, events, gate, limiter, token
         let person = applyPersonParams(blank, fields, now);
         const fromToken = await personTokenFields(origin.scope, token);
         if (fromToken) person = applyPersonParams(person, fromToken, now);
-        const outbox = await events.prepare(origin, personEvents('created', person));
+        const outbox = events.prepare(origin, personEvents('created', person));
         await persons.create(person, { outbox });
         await events.dispatch(outbox);
         return person;
@@ -264,7 +264,7 @@ export function accountService({ accounts, persons, events, gate, limiter, token
       const account = await open(origin.scope, accountId);
       const person = await existingPerson(account, id);
       return limiter(origin.scope, accountId, async () => {
-        const outbox = await events.prepare(origin, personEvents('deleted', person));
+        const outbox = events.prepare(origin, personEvents('deleted', person));
         if (!(await persons.delete(person.scope, id, outbox))) throw new NotFoundError('person', id);
         await events.dispatch(outbox);
         return person;

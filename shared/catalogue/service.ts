@@ -75,7 +75,7 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
 
   /** Writes a new object with its created event, then queues the event's deliveries. */
   async function store<T>(origin: EventOrigin, created: T, event: EventInput, write: (outbox: Outbox) => Promise<unknown>): Promise<T> {
-    const outbox = await events.prepare(origin, [event]);
+    const outbox = events.prepare(origin, [event]);
     await write(outbox);
     await events.dispatch(outbox);
     return created;

@@ -84,7 +84,7 @@ export function customerService({ repository, events, clock = Date.now }: Custom
         version: 1,
       };
       const customer = applyParams(blank, params);
-      const outbox = await events.prepare(origin, [change('customer.created', customer)]);
+      const outbox = events.prepare(origin, [change('customer.created', customer)]);
       await repository.create(customer, { outbox });
       await events.dispatch(outbox);
       return customer;
@@ -104,7 +104,7 @@ export function customerService({ repository, events, clock = Date.now }: Custom
 
     async delete(origin: EventOrigin, id: string): Promise<void> {
       const current = await existing(origin.scope, id);
-      const outbox = await events.prepare(origin, [change('customer.deleted', current)]);
+      const outbox = events.prepare(origin, [change('customer.deleted', current)]);
       if (!(await repository.delete(origin.scope, id, outbox))) throw new NotFoundError('customer', id);
       await events.dispatch(outbox);
     },

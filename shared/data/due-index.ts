@@ -1,4 +1,4 @@
-import { delivery, meterWorkDue } from './keys.ts';
+import { delivery, fanOut, meterWorkDue } from './keys.ts';
 import type { Item, Table } from './table.ts';
 
 /**
@@ -29,16 +29,18 @@ function dueShardOf(id: string): number {
   return hash % dueShards;
 }
 
-/** The queues of the due index: pending deliveries, unfinished meter work, and meter error windows to report. */
-export type DueQueue = 'deliveries' | 'meter-work' | 'meter-reports';
+/** The queues of the due index: pending deliveries and fan-outs, unfinished meter work, and meter error windows to report. */
+export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports';
 
 const partitionOf: Record<DueQueue, (shard: number) => string> = {
   deliveries: delivery.gsi2pk,
+  'fan-outs': fanOut.gsi2pk,
   'meter-work': (shard) => meterWorkDue.gsi2pk('work', shard),
   'meter-reports': (shard) => meterWorkDue.gsi2pk('report', shard),
 };
 const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
   deliveries: delivery.gsi2sk,
+  'fan-outs': fanOut.gsi2sk,
   'meter-work': meterWorkDue.gsi2sk,
   'meter-reports': meterWorkDue.gsi2sk,
 };

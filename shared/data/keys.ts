@@ -73,6 +73,15 @@ export const delivery = {
   gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
 };
 
+/** The record of a change's events still to be fanned out (written with the change, removed by the fan-out). */
+export const fanOut = {
+  pk: (id: string) => `FAN_OUT#${id}`,
+  sk: () => 'FAN_OUT',
+  /** GSI2, sparse: fan-outs not done yet, by shard, in due-time order (the sweeper's). */
+  gsi2pk: (shard: number) => `FAN_OUTS_DUE#${shard}`,
+  gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
+};
+
 /** cloudtwo partner authorizations of a platform, registered by an operator. */
 export const cloudtwoAuthorization = {
   pk: (accountId: string) => `ACCOUNT#${accountId}`,

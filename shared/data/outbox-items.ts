@@ -1,8 +1,8 @@
-import { eventRetentionMillis, type Delivery, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
+import { eventRetentionMillis, type Delivery, type FanOut, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { epochSeconds } from './conditions.ts';
 import { dueEntry } from './due-index.ts';
 import type { TransactItem } from './table.ts';
-import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
+import { delivery as deliveryKeys, fanOut as fanOutKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 
 export const thinEventItem = (event: ThinEvent) => ({
   PK: thinKeys.pk(event.scope),
@@ -30,15 +30,29 @@ export const deliveryItem = (delivery: Delivery) => ({
   ...delivery,
 });
 
-/** DynamoDB allows 100 actions per transaction; fan-out is bounded well below by the destination caps. */
-const maxTransactionItems = 100;
+/** A fan-out record, due (for the sweeper) from when it is written until the fan-out removes it. */
+export const fanOutItem = (fanOut: FanOut) => ({
+  PK: fanOutKeys.pk(fanOut.id),
+  SK: fanOutKeys.sk(),
+  ...dueEntry('fan-outs', fanOut.id, fanOut.created),
+  entity: 'fan_out',
+  expiresAt: epochSeconds(fanOut.created + eventRetentionMillis),
+  sweeps: 0,
+  ...fanOut,
+});
+
+/** DynamoDB allows 100 actions per transaction; a fan-out is bounded well below by the destination caps. */
+export const maxTransactionItems = 100;
 
 /** The puts that write an outbox, to go into the same transaction as the change it belongs to. */
 export function outboxItems(tableName: string, outbox: Outbox | undefined, alongside: TransactItem[] = []): TransactItem[] {
   if (!outbox) return alongside;
-  const puts = [...outbox.thinEvents.map(thinEventItem), ...outbox.snapshotEvents.map(snapshotEventItem), ...outbox.deliveries.map(deliveryItem)].map(
-    (Item): TransactItem => ({ Put: { TableName: tableName, Item } }),
-  );
+  const puts = [
+    ...outbox.thinEvents.map(thinEventItem),
+    ...outbox.snapshotEvents.map(snapshotEventItem),
+    ...outbox.deliveries.map(deliveryItem),
+    ...(outbox.fanOut ? [fanOutItem(outbox.fanOut)] : []),
+  ].map((Item): TransactItem => ({ Put: { TableName: tableName, Item } }));
   const items = [...alongside, ...puts];
   if (items.length > maxTransactionItems) {
     throw new Error(`A change with its events needs ${items.length} writes, more than one transaction holds (${maxTransactionItems}).`);

@@ -62,4 +62,5 @@ export const destinationSubscriber = (destination: EventDestination): Subscriber
   enabled: destination.status === 'enabled',
   enabledEvents: destination.enabledEvents,
   eventsFrom: destination.eventsFrom ?? ['@self'],
+  created: destination.created,
 });

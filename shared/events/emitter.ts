@@ -9,34 +9,31 @@ import {
   type EventInput,
   type EventKind,
   type EventOrigin,
+  type FanOut,
   type Outbox,
+  type RelatedObject,
   type SnapshotEvent,
   type Subscriber,
   type ThinEvent,
 } from './event.ts';
-import { deliveryMessage, type DeliveryQueue, type OutboxStore, type SubscriberDirectory } from './ports.ts';
+import { deliveryMessage, fanOutMessage, type DeliveriesQueueMessage, type DeliveryQueue, type OutboxStore } from './ports.ts';
 
 /**
  * The one port every capability calls when state changes. A change is written together with its outbox
- * (its events and one delivery per matching destination), then the deliveries go on the queue. A crash
- * between the write and the enqueue loses nothing: the sweeper finds deliveries that are due.
+ * (its events, and the record of their fan-out), then the fan-out goes on the deliveries queue, where the
+ * worker turns it into one delivery per matching destination. The request reads no subscribers. A crash
+ * between the write and the enqueue loses nothing: the sweeper finds fan-outs and deliveries that are due.
  */
 export interface EventEmitter {
-  /** The destinations and endpoints the origin's events may fan out to (one read, reusable across retries). */
-  audienceOf(origin: EventOrigin): Promise<Subscriber[]>;
-  /**
-   * Builds the events of a change and the deliveries they fan out to; writes nothing. Reads the audience
-   * unless given one.
-   */
-  prepare(origin: EventOrigin, inputs: EventInput[], audience?: Subscriber[]): Promise<Outbox>;
-  /** After the outbox was written (with the change it belongs to): enqueues its deliveries. */
+  /** Builds the events of a change and the record of their fan-out (or a ping's one delivery); writes nothing. */
+  prepare(origin: EventOrigin, inputs: EventInput[]): Outbox;
+  /** After the outbox was written (with the change it belongs to): enqueues its fan-out and deliveries. */
   dispatch(outbox: Outbox): Promise<void>;
   /** prepare, write the outbox on its own, dispatch: for changes that write nothing else. */
   publish(origin: EventOrigin, inputs: EventInput[]): Promise<Outbox>;
 }
 
 export interface EventEmitterPorts {
-  subscribers: SubscriberDirectory;
   store: OutboxStore;
   queue: DeliveryQueue;
   clock?: () => number;
@@ -52,27 +49,44 @@ export function subscribes(subscriber: Subscriber, payload: EventKind, type: str
   return typeMatches && subscriber.eventsFrom.includes(source);
 }
 
-export function eventEmitter({ subscribers, store, queue, clock = Date.now }: EventEmitterPorts): EventEmitter {
-  const delivery = (kind: EventKind, event: { id: string; scope: Scope }, destination: DestinationRef, now: number, explicit = false): Delivery => ({
-    id: newId('dlv', now),
-    event: { kind, scope: event.scope, id: event.id },
-    destination,
-    explicit,
-    status: 'pending',
-    attempts: [],
-    nextAttemptAt: now,
-    created: now,
-  });
+/** The object an event reports created (its type ends in `.created`, v1 and v2 alike), if any. */
+const createdBy = (type: string, relatedObject: RelatedObject | null): string | null => (type.endsWith('.created') ? (relatedObject?.id ?? null) : null);
 
-  const audienceOf = (origin: EventOrigin): Promise<Subscriber[]> =>
-    subscribers.subscribersOf({ accountId: origin.platformId, livemode: origin.scope.livemode });
+const newDelivery = (kind: EventKind, event: { id: string; scope: Scope }, destination: DestinationRef, now: number, explicit = false): Delivery => ({
+  id: newId('dlv', now),
+  event: { kind, scope: event.scope, id: event.id },
+  destination,
+  explicit,
+  status: 'pending',
+  attempts: [],
+  nextAttemptAt: now,
+  created: now,
+});
 
-  async function prepare(origin: EventOrigin, inputs: EventInput[], given?: Subscriber[]): Promise<Outbox> {
+/**
+ * The deliveries a fan-out makes: one per event and enabled subscriber of its type, payload style and
+ * source; and each snapshot event's `pending_webhooks` (its deliveries' count). The audience is read when
+ * the fan-out runs, so subscribers the change came before are left out: those created after it, and the
+ * one it created (a subscriber is not told of its own creation).
+ */
+export function deliveriesOf(fanOut: FanOut, audience: Subscriber[], now: number): { deliveries: Delivery[]; pendingWebhooks: Map<string, number> } {
+  const deliveries: Delivery[] = [];
+  const pendingWebhooks = new Map<string, number>();
+  const created = new Set(fanOut.events.map((event) => event.creates));
+  const before = audience.filter((subscriber) => subscriber.created <= fanOut.created && !created.has(subscriber.ref.id));
+  for (const { ref, type } of fanOut.events) {
+    const matching = before.filter((subscriber) => subscribes(subscriber, ref.kind, type, fanOut.source));
+    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, ref, subscriber.ref, now)));
+    if (ref.kind === 'snapshot') pendingWebhooks.set(ref.id, matching.length);
+  }
+  return { deliveries, pendingWebhooks };
+}
+
+export function eventEmitter({ store, queue, clock = Date.now }: EventEmitterPorts): EventEmitter {
+  function prepare(origin: EventOrigin, inputs: EventInput[]): Outbox {
     const now = clock();
     const outbox = emptyOutbox();
-    const fansOut = inputs.some((input) => input.kind === 'snapshot' || !input.only);
-    const audience = given ?? (fansOut ? await audienceOf(origin) : []);
-    const source = sourceOf(origin);
+    const fanning: FanOut['events'] = [];
     const base = { scope: origin.scope, platformId: origin.platformId, created: now };
 
     const thinEvent = (fields: Omit<ThinEvent, 'id' | 'scope' | 'platformId' | 'created' | 'reason'>): ThinEvent => {
@@ -95,16 +109,15 @@ export function eventEmitter({ subscribers, store, queue, clock = Date.now }: Ev
           failedWebhooks: 0,
         };
         outbox.snapshotEvents.push(snapshot);
-        for (const subscriber of audience) {
-          if (subscribes(subscriber, 'snapshot', snapshot.type, source)) outbox.deliveries.push(delivery('snapshot', snapshot, subscriber.ref, now));
-        }
-        snapshot.pendingWebhooks = outbox.deliveries.filter((item) => item.event.id === snapshot.id).length;
+        fanning.push({
+          ref: { kind: 'snapshot', scope: snapshot.scope, id: snapshot.id },
+          type: snapshot.type,
+          creates: createdBy(input.type, input.relatedObject),
+        });
         const mirror = thinMirrorOf(input.type);
         if (mirror) {
           const thin = thinEvent({ type: mirror, relatedObject: input.relatedObject, changes: null, data: null, snapshotEventId: snapshot.id });
-          for (const subscriber of audience) {
-            if (subscribes(subscriber, 'thin', mirror, source)) outbox.deliveries.push(delivery('thin', thin, subscriber.ref, now));
-          }
+          fanning.push({ ref: { kind: 'thin', scope: thin.scope, id: thin.id }, type: thin.type, creates: createdBy(input.type, input.relatedObject) });
         }
         continue;
       }
@@ -115,34 +128,34 @@ export function eventEmitter({ subscribers, store, queue, clock = Date.now }: Ev
         data: input.data ?? null,
         snapshotEventId: null,
       });
-      if (input.only) {
-        outbox.deliveries.push(delivery('thin', thin, input.only, now, true));
-        continue;
-      }
-      for (const subscriber of audience) {
-        if (subscribes(subscriber, 'thin', thin.type, source)) outbox.deliveries.push(delivery('thin', thin, subscriber.ref, now));
-      }
+      if (input.only) outbox.deliveries.push(newDelivery('thin', thin, input.only, now, true));
+      else fanning.push({ ref: { kind: 'thin', scope: thin.scope, id: thin.id }, type: thin.type, creates: createdBy(thin.type, thin.relatedObject) });
+    }
+    if (fanning.length > 0) {
+      const platform = { accountId: origin.platformId, livemode: origin.scope.livemode };
+      outbox.fanOut = { id: newId('fan', now), platform, source: sourceOf(origin), events: fanning, created: now };
     }
     return outbox;
   }
 
   async function dispatch(outbox: Outbox): Promise<void> {
-    if (outbox.deliveries.length === 0) return;
+    const thinEvents = new Map(outbox.thinEvents.map((event) => [event.id, event]));
+    const messages: DeliveriesQueueMessage[] = outbox.deliveries.map((delivery) => deliveryMessage(delivery, thinEvents.get(delivery.event.id)));
+    if (outbox.fanOut) messages.push(fanOutMessage(outbox.fanOut, outbox.thinEvents));
+    if (messages.length === 0) return;
     try {
-      const thinEvents = new Map(outbox.thinEvents.map((event) => [event.id, event]));
-      await queue.enqueue(outbox.deliveries.map((delivery) => deliveryMessage(delivery, thinEvents.get(delivery.event.id))));
+      await queue.enqueue(messages);
     } catch (error) {
-      // The deliveries are written; the sweeper enqueues them once they are overdue.
-      logger.warn('Could not enqueue deliveries; the sweeper will', { error: error as Error, count: outbox.deliveries.length });
+      // The fan-out and deliveries are written; the sweeper enqueues them once they are overdue.
+      logger.warn('Could not enqueue a fan-out or deliveries; the sweeper will', { error: error as Error, count: messages.length });
     }
   }
 
   return {
-    audienceOf,
     prepare,
     dispatch,
     async publish(origin, inputs) {
-      const outbox = await prepare(origin, inputs);
+      const outbox = prepare(origin, inputs);
       await store.commit(outbox);
       await dispatch(outbox);
       return outbox;

@@ -107,11 +107,30 @@ export interface Delivery {
   sweeps?: number;
 }
 
-/** Everything one change writes besides itself: its events and their deliveries. */
+/**
+ * The events of one change still to be fanned out to the platform's subscribers: written with the change
+ * (its record is the promise that the fan-out happens), carried by one queue message, and turned into
+ * deliveries by the deliveries worker, which removes the record in the same transaction.
+ */
+export interface FanOut {
+  id: string;
+  /** The platform (and mode) whose destinations and endpoints the events go to. */
+  platform: Scope;
+  /** `@self` or `@accounts`: where the events happened, as subscribers filter it. */
+  source: string;
+  /** Each event with its type, and the id of the object it reports created, if it does (a subscriber is not told of its own creation). */
+  events: Array<{ ref: EventRef; type: string; creates: string | null }>;
+  created: number;
+  /** Times the sweeper re-queued it (a worker that keeps failing on it). */
+  sweeps?: number;
+}
+
+/** Everything one change writes besides itself: its events, their fan-out, and explicit deliveries (a ping). */
 export interface Outbox {
   thinEvents: ThinEvent[];
   snapshotEvents: SnapshotEvent[];
   deliveries: Delivery[];
+  fanOut: FanOut | null;
 }
 
 /** A change as a capability reports it to the emitter. */
@@ -143,6 +162,8 @@ export interface Subscriber {
   enabledEvents: string[];
   /** `@self`, `@accounts`, `@organization_members`, `@organization_members/@accounts`. */
   eventsFrom: string[];
+  /** When the destination or endpoint was created: it receives the events of changes made from then on. */
+  created: number;
 }
 
-export const emptyOutbox = (): Outbox => ({ thinEvents: [], snapshotEvents: [], deliveries: [] });
+export const emptyOutbox = (): Outbox => ({ thinEvents: [], snapshotEvents: [], deliveries: [], fanOut: null });

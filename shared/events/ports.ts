@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import type { Delivery, DestinationRef, EventRef, Outbox, Subscriber, ThinEvent } from './event.ts';
+import type { Delivery, DestinationRef, EventRef, FanOut, Outbox, Subscriber, ThinEvent } from './event.ts';
 
 /** The destinations and v1 endpoints of a platform (one mode) that events may fan out to. */
 export interface SubscriberDirectory {
@@ -25,9 +25,35 @@ export interface DeliveryMessage {
   thinEvent?: ThinEvent;
 }
 
+/** The fan-out of a change's events, on the deliveries queue. */
+export interface FanOutMessage {
+  fanOut: FanOut;
+  /** Small thin events travel on, into their deliveries' messages. */
+  thinEvents: ThinEvent[];
+}
+
+export type DeliveriesQueueMessage = DeliveryMessage | FanOutMessage;
+
+export const isFanOutMessage = (message: DeliveriesQueueMessage): message is FanOutMessage => 'fanOut' in message;
+
 export interface DeliveryQueue {
   /** Puts messages on the queue, optionally delayed (at most 900 s, SQS's limit). */
-  enqueue(messages: DeliveryMessage[], delaySeconds?: number): Promise<void>;
+  enqueue(messages: DeliveriesQueueMessage[], delaySeconds?: number): Promise<void>;
+}
+
+/** Fan-out records: written with their change (in its outbox), removed as their deliveries are written. */
+export interface FanOutStore {
+  /**
+   * Writes the deliveries, sets each snapshot event's `pending_webhooks`, and removes the record, in one
+   * transaction; false if the record is gone (another worker fanned it out).
+   */
+  complete(fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): Promise<boolean>;
+  /** Records written at or before `dueBy` and still there, at most `limit` per call. */
+  overdue(dueBy: number, limit: number): Promise<FanOut[]>;
+  /** Moves a record's due time to `to` and counts the sweep; false if it is gone or was swept meanwhile. */
+  reschedule(fanOut: FanOut, to: number): Promise<boolean>;
+  /** Takes a record out of the due index for good (a fan-out the worker keeps failing on). */
+  park(fanOut: FanOut): Promise<void>;
 }
 
 /** Thin events up to this size ride along, so that a batch of 10 messages stays well inside SQS's 256 KiB. */
@@ -37,6 +63,18 @@ export function deliveryMessage(delivery: Delivery, thinEvent?: ThinEvent): Deli
   const message: DeliveryMessage = { deliveryId: delivery.id, event: delivery.event, destination: delivery.destination, delivery };
   if (thinEvent && thinEvent.id === delivery.event.id && Buffer.byteLength(JSON.stringify(thinEvent)) <= maxCarriedEventBytes) {
     message.thinEvent = thinEvent;
+  }
+  return message;
+}
+
+/** A fan-out's message, with as many of the outbox's thin events as fit in what one delivery message may carry. */
+export function fanOutMessage(fanOut: FanOut, thinEvents: ThinEvent[]): FanOutMessage {
+  const message: FanOutMessage = { fanOut, thinEvents: [] };
+  let bytes = 0;
+  for (const thinEvent of thinEvents) {
+    bytes += Buffer.byteLength(JSON.stringify(thinEvent));
+    if (bytes > maxCarriedEventBytes) break;
+    message.thinEvents.push(thinEvent);
   }
   return message;
 }

@@ -1,13 +1,12 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { EventEmitter } from './emitter.ts';
-import type { EventInput, EventOrigin, Subscriber } from './event.ts';
+import type { EventInput, EventOrigin } from './event.ts';
 
 /**
  * Changes one stored object and emits the events of the change with it: read, apply, write conditionally
  * on the version together with the outbox, then enqueue; a concurrent writer makes it start over.
- * `apply` may refuse the change by throwing. The audience is read once, on the first attempt: a retry's
- * window between its read and its conditional write is then a single round trip.
+ * `apply` may refuse the change by throwing.
  */
 export async function changeAndEmit<T extends OwnedResource>(
   ports: { repository: Pick<OwnedResourceStore<T>, 'replace'>; events: EventEmitter },
@@ -16,13 +15,10 @@ export async function changeAndEmit<T extends OwnedResource>(
   apply: (current: T) => T,
   eventsOf: (next: T, current: T) => EventInput[],
 ): Promise<T> {
-  let audience: Subscriber[] | undefined;
   return withOptimisticRetries(async () => {
     const current = await load();
     const next = { ...apply(current), version: current.version + 1 };
-    const inputs = eventsOf(next, current);
-    if (inputs.length > 0) audience ??= await ports.events.audienceOf(origin);
-    const outbox = await ports.events.prepare(origin, inputs, audience ?? []);
+    const outbox = ports.events.prepare(origin, eventsOf(next, current));
     if (!(await ports.repository.replace(next, outbox))) return undefined;
     await ports.events.dispatch(outbox);
     return next;

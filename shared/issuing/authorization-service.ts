@@ -311,7 +311,7 @@ export function authorizationService({ repository, cards, cardholders, events, c
         amountFinalized: false,
         version: 1,
       };
-      const outbox = await events.prepare(origin, [created(authorization)]);
+      const outbox = events.prepare(origin, [created(authorization)]);
       await repository.create(authorization, { outbox });
       await events.dispatch(outbox);
       return authorization;

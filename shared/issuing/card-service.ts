@@ -70,7 +70,7 @@ export function cardService({ repository, cardholders, events, clock = Date.now 
         metadata: Object.fromEntries(Object.entries(params.metadata ?? {}).filter(([, value]) => value !== '')),
         version: 1,
       };
-      const outbox = await events.prepare(origin, [snapshotInput('issuing_card.created', serializeCard(card, cardholder), `/v1/issuing/cards/${card.id}`)]);
+      const outbox = events.prepare(origin, [snapshotInput('issuing_card.created', serializeCard(card, cardholder), `/v1/issuing/cards/${card.id}`)]);
       await repository.create(card, { outbox });
       await events.dispatch(outbox);
       return { card, cardholder };

@@ -67,7 +67,7 @@ export function cardholderService({ repository, events, clock = Date.now }: Card
         metadata: Object.fromEntries(Object.entries(params.metadata ?? {}).filter(([, value]) => value !== '')),
         version: 1,
       };
-      const outbox = await events.prepare(origin, [
+      const outbox = events.prepare(origin, [
         snapshotInput('issuing_cardholder.created', serializeCardholder(cardholder), `/v1/issuing/cardholders/${cardholder.id}`),
       ]);
       await repository.create(cardholder, { outbox });

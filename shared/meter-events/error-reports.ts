@@ -50,7 +50,7 @@ export function errorReporter({ store, events, clock = Date.now }: ErrorReporter
       let reported = 0;
       for (const window of windows) {
         const origin = { scope: window.scope, platformId: window.platformId, request: null, apiVersion: defaultServiceVersion };
-        const outbox = await events.prepare(origin, [reportOf(window)]);
+        const outbox = events.prepare(origin, [reportOf(window)]);
         // A window that took more errors since it was read is reported by the next run, whole.
         if (await store.markReported(window, outbox)) {
           await events.dispatch(outbox);

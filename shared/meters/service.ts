@@ -61,7 +61,7 @@ export function meterService({ repository, events, clock = Date.now }: MeterServ
         deactivatedAt: null,
         version: 1,
       };
-      const outbox = await events.prepare(origin, [change('billing.meter.created', meter)]);
+      const outbox = events.prepare(origin, [change('billing.meter.created', meter)]);
       if (!(await repository.create(meter, outbox))) {
         throw new InvalidRequestError(`A meter with event_name '${params.event_name}' already exists.`, 'meter_event_name_taken', 'event_name');
       }

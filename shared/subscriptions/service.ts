@@ -149,7 +149,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         description: params.description ?? null,
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
       };
-      const outbox = await events.prepare(origin, [event('customer.subscription.created', subscription, rendering)]);
+      const outbox = events.prepare(origin, [event('customer.subscription.created', subscription, rendering)]);
       await subscriptions.create(subscription, { outbox });
       await events.dispatch(outbox);
       return subscription;

@@ -58,7 +58,7 @@ export function webhookEndpointService({ repository, events, maxEndpoints, egres
         secret: `whsec_${randomBase62(32)}`,
         version: 1,
       };
-      const outbox = await events.prepare(origin, [change('webhook_endpoint.created', endpoint)]);
+      const outbox = events.prepare(origin, [change('webhook_endpoint.created', endpoint)]);
       if (!(await repository.create(endpoint, { limit: maxEndpoints, outbox }))) {
         throw new InvalidRequestError(
           `You have reached the maximum of ${maxEndpoints} webhook endpoints in ${scope.livemode ? 'live' : 'test'} mode. Delete one before adding another.`,
@@ -93,7 +93,7 @@ export function webhookEndpointService({ repository, events, maxEndpoints, egres
 
     async delete(origin: EventOrigin, id: string): Promise<void> {
       const current = await existing(origin.scope, id);
-      const outbox = await events.prepare(origin, [change('webhook_endpoint.deleted', current)]);
+      const outbox = events.prepare(origin, [change('webhook_endpoint.deleted', current)]);
       if (!(await repository.delete(origin.scope, id, outbox))) throw new NotFoundError(resource, id);
       await events.dispatch(outbox);
     },

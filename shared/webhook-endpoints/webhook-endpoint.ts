@@ -32,4 +32,5 @@ export const endpointSubscriber = (endpoint: WebhookEndpoint): Subscriber => ({
   enabled: endpoint.status === 'enabled',
   enabledEvents: endpoint.enabledEvents,
   eventsFrom: endpoint.connect ? ['@self', '@accounts'] : ['@self'],
+  created: endpoint.created,
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
+import { dynamoOutboxStore } from '#shared/data/event-outbox.ts';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { Delivery } from '#shared/events/event.ts';
 import { newPlatform, scanStackTable, sdk, stackTable } from '../support/stack.ts';
@@ -33,7 +33,6 @@ describe('the delivery outbox', () => {
       webhook_endpoint: { url: receiver.url },
     });
     const crashing = eventEmitter({
-      subscribers: dynamoSubscriberDirectory(stackTable()),
       store: dynamoOutboxStore(stackTable()),
       queue: {
         enqueue: async () => {
@@ -59,6 +58,45 @@ describe('the delivery outbox', () => {
     await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id) ? true : undefined), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id)).toHaveLength(1);
+  });
+
+  it('still fans out an event whose fan-out was written but never enqueued (a crash in between), once', async () => {
+    // Given a destination subscribed to a type, and an emitter whose process "dies" right after writing the outbox
+    const platform = await newPlatform();
+    const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({
+      name: 'fanned',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v2.core.event_destination.ping'],
+      webhook_endpoint: { url: receiver.url },
+    });
+    const crashing = eventEmitter({
+      store: dynamoOutboxStore(stackTable()),
+      queue: {
+        enqueue: async () => {
+          throw new Error('worker killed before the enqueue');
+        },
+      },
+    });
+    const scope = { accountId: platform.account, livemode: false };
+
+    // When an event of that type is emitted through it to whoever subscribes
+    const outbox = await crashing.publish({ scope, platformId: platform.account, request: null, apiVersion: '2026-10-28.endive' }, [
+      {
+        kind: 'thin',
+        type: 'v2.core.event_destination.ping',
+        relatedObject: { id: destination.id, type: 'v2.core.event_destination', url: `/v2/core/event_destinations/${destination.id}` },
+        data: {},
+      },
+    ]);
+    expect(outbox.fanOut).not.toBeNull();
+
+    // Then the sweeper finds the overdue fan-out, and the receiver gets the event anyway, once
+    const id = outbox.thinEvents[0]!.id;
+    const before = receiver.received.length;
+    await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === id) ? true : undefined), 20_000);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === id)).toHaveLength(1);
   });
 
   it('records every attempt, gives up after the retry schedule, and reports the event as not delivered', async () => {

@@ -135,11 +135,10 @@ export function memoryOwnedStore<T extends OwnedResource>(...initial: T[]): Owne
   };
 }
 
-/** A real event emitter on fakes (no subscribers): every outbox it prepares is kept in `written`. */
+/** A real event emitter on fakes: every outbox it prepares is kept in `written`. */
 export function recordingEmitter() {
   const written: Outbox[] = [];
   const events = eventEmitter({
-    subscribers: { subscribersOf: async () => [] },
     store: { commit: async (outbox) => void written.push(outbox) },
     queue: { enqueue: async () => undefined },
   });
@@ -147,8 +146,8 @@ export function recordingEmitter() {
     written,
     events: {
       ...events,
-      prepare: async (...args: Parameters<typeof events.prepare>) => {
-        const outbox = await events.prepare(...args);
+      prepare: (...args: Parameters<typeof events.prepare>) => {
+        const outbox = events.prepare(...args);
         written.push(outbox);
         return outbox;
       },

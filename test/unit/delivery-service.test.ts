@@ -4,7 +4,7 @@ import { deliveryService, maxSweepsWithoutAttempt } from '#shared/delivery/deliv
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Delivery, DestinationRef, ThinEvent } from '#shared/events/event.ts';
-import { deliveryMessage, type DeliveryMessage } from '#shared/events/ports.ts';
+import { deliveryMessage, type DeliveriesQueueMessage, type DeliveryMessage } from '#shared/events/ports.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const now = 1_800_000_000_000;
@@ -76,7 +76,7 @@ function harness(options: {
   random?: number;
 }) {
   const updates: DeliveryUpdate[] = [];
-  const enqueued: Array<{ count: number; delay?: number; messages: DeliveryMessage[] }> = [];
+  const enqueued: Array<{ count: number; delay?: number; messages: DeliveriesQueueMessage[] }> = [];
   const replaced: EventDestination[] = [];
   let stored = 'destination' in options ? options.destination : destination();
   const sent: string[] = [];

@@ -57,7 +57,6 @@ const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => ({
 
 function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Partial<Cardholder> = {}) {
   const events = eventEmitter({
-    subscribers: { subscribersOf: async () => [] },
     store: { commit: async () => undefined },
     queue: { enqueue: async () => undefined },
   });

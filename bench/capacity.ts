@@ -143,12 +143,12 @@ try {
     await settle(wait);
     const cost = workerCosts(before).get(name);
     if (!cost) throw new Error(`${label}: no ${name} invocation seen`);
-    const divisor = per === 'event' ? 100 : cost.records;
+    const divisor = per === 'event' ? 100 : per === 'change' ? 20 : cost.records;
     rows.push(
       `| ${label} (${cost.invocations} invocations), per ${per} | ${(cost.calls / divisor).toFixed(2)} | ${(cost.read / divisor).toFixed(2)} | ${(cost.write / divisor).toFixed(2)} |`,
     );
   };
-  await workerRow('`deliverEvent`: 40 webhook deliveries', 'deliverEvent', 'delivery', async () => {
+  await workerRow('`deliverEvent`: 20 changes fanned out to 2 endpoints each (20 fan-outs, 40 deliveries)', 'deliverEvent', 'change', async () => {
     for (let i = 0; i < 20; i++) await call('POST', `/v1/customers/${customer.id}`, { form: `name=Load-${i}` });
   });
   await workerRow(

@@ -99,6 +99,25 @@ describe('the delivery outbox', () => {
     expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === id)).toHaveLength(1);
   });
 
+  it('removes the fan-out record of a change nobody subscribes to, and writes no delivery', async () => {
+    // Given a platform with no destinations or endpoints
+    const platform = await newPlatform();
+
+    // When a customer is created
+    const customer = await sdk(platform.secret_key).customers.create({ name: 'unheard' });
+    const [event] = (await sdk(platform.secret_key).events.list({ type: 'customer.created' })).data;
+
+    // Then its fan-out runs and leaves nothing behind
+    const records = () =>
+      scanStackTable({
+        FilterExpression: 'entity = :fanOut AND platform.accountId = :account',
+        ExpressionAttributeValues: { ':fanOut': 'fan_out', ':account': platform.account },
+      });
+    await eventually(async () => ((await records()).length === 0 ? true : undefined));
+    expect(event!.data.object).toMatchObject({ id: customer.id });
+    expect(await deliveriesOf(event!.id)).toEqual([]);
+  });
+
   it('records every attempt, gives up after the retry schedule, and reports the event as not delivered', async () => {
     // Given a v1 endpoint whose receiver always fails
     const own = sdk((await newPlatform()).secret_key);

@@ -158,7 +158,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       const { calls, readUnits, writeUnits } = callTotals(scope);
       if (measure && result && typeof result === 'object' && 'statusCode' in result) {
         const structured = result as { headers?: Record<string, unknown> };
-        const operations = scope.calls.map((call) => call.operation).join(',');
+        const operations = scope.calls.map((call) => `${call.operation}(${call.millis.toFixed(1)} ms)`).join(',');
         structured.headers = { ...structured.headers, [awsCallsHeader]: `calls=${calls}; read=${readUnits}; write=${writeUnits}; ops=${operations}` };
       }
     } catch (error) {

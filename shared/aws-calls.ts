@@ -20,6 +20,8 @@ export interface AwsCall {
   actions: AwsAction[];
   readUnits: number;
   writeUnits: number;
+  /** How long the call took, from the client's middleware to its answer. */
+  millis: number;
 }
 
 /**
@@ -163,10 +165,12 @@ export function meterAwsCalls<T extends MiddlewareClient>(client: T, service: Se
       scope.authorize?.(actions);
       const measured = scope.measure === true && service === 'dynamodb';
       const input = measured && args.input.ReturnConsumedCapacity === undefined ? { ...args.input, ReturnConsumedCapacity: 'INDEXES' } : args.input;
+      const started = performance.now();
       const result = await next({ ...args, input });
+      const millis = performance.now() - started;
       const units = !measured ? 0 : operation === 'TransactWriteItems' ? transactionWriteUnits(args.input) : capacityOf(result.output);
       const reads = service === 'dynamodb' && dynamoReads.has(operation);
-      scope.calls.push({ operation, actions, readUnits: reads ? units : 0, writeUnits: reads ? 0 : units });
+      scope.calls.push({ operation, actions, readUnits: reads ? units : 0, writeUnits: reads ? 0 : units, millis });
       return result;
     },
     { step: 'initialize', name: 'meterAwsCalls', override: true },

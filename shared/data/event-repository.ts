@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EventStore, TimeRange } from '#shared/events/event-store.ts';
+import type { EventRepository, TimeRange } from '#shared/events/event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { Table } from './table.ts';
@@ -51,7 +51,7 @@ function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput
 }
 
 /** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
-export function dynamoEventRepository(table: Table): EventStore {
+export function dynamoEventRepository(table: Table): EventRepository {
   const { name } = table;
   /** The stored item if it exists and its retention has not passed (TTL deletion is lazy). */
   async function getFresh<T>(key: { PK: string; SK: string }, now: number): Promise<T | undefined> {

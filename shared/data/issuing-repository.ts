@@ -1,7 +1,7 @@
 import type { Authorization, AuthorizationRepository } from '#shared/issuing/authorization.ts';
 import type { CardRepository, IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholder.ts';
-import type { IssuingStore } from '#shared/issuing/store.ts';
+import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import type { Table } from './table.ts';
@@ -14,7 +14,7 @@ import { collect } from './owner-page.ts';
  * version, with the change's outbox), lists newest first. Ids are time-ordered, so a `created` window is
  * a sort-key range (`SK BETWEEN`); equality filters (card, cardholder, status, …) are a FilterExpression.
  */
-function issuingStore<T extends OwnedResource>(table: Table, entity: string, keys: OwnedResourceKeys, idPrefix: string): IssuingStore<T> {
+function issuingStore<T extends OwnedResource>(table: Table, entity: string, keys: OwnedResourceKeys, idPrefix: string): IssuingRepository<T> {
   const { create, get, replace } = ownedResourceStore<T>(table, { entity, keys });
   const fromItem = (item: Record<string, unknown>): T => {
     const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;

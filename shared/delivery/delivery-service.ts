@@ -1,5 +1,5 @@
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
-import type { EventStore } from '#shared/events/event-store.ts';
+import type { EventRepository } from '#shared/events/event-repository.ts';
 import { eventRetentionMillis, type AttemptRecord, type Delivery, type DestinationRef, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
@@ -15,7 +15,7 @@ import type { WebhookSender } from './webhook-sender.ts';
 
 export interface DeliveryServicePorts {
   deliveries: DeliveryStore;
-  events: EventStore;
+  events: EventRepository;
   /** Where a cloud target's answer about itself is recorded (first success activates, a missing target disables). */
   destinations: EventDestinationRepository;
   /**

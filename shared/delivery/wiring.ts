@@ -4,7 +4,7 @@ import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache
 import { config } from '#shared/config.ts';
 import { countMetric, traced } from '#shared/observability.ts';
 import { serviceTable } from '#shared/data/table.ts';
-import { dynamoDeliveryRepository } from '#shared/data/delivery-repository.ts';
+import { dynamoDeliveryStore } from '#shared/data/delivery-store.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
 import { wireEventDestinationRepository } from '#shared/event-destinations/wiring.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
@@ -34,7 +34,7 @@ export function wireDeliveryService() {
   const destinations = wireEventDestinationRepository();
   const endpoints = wireWebhookEndpointRepository();
   return deliveryService({
-    deliveries: dynamoDeliveryRepository(table),
+    deliveries: dynamoDeliveryStore(table),
     events: dynamoEventRepository(table),
     destinations,
     // A warm worker reads a target at most once a window (`cacheWindows.deliveryTargets`), never older than the fan-out saw it.

@@ -1,8 +1,7 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { v1PageRequest } from '#shared/http/pagination.ts';
-import type { Page } from '#shared/paging.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { EventStore, TimeRange } from './event-store.ts';
+import type { EventRepository, TimeRange } from './event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 import type { ListSnapshotEventsParams } from './schemas.ts';
 
@@ -29,7 +28,7 @@ function timeRange(bounds: Bounds | undefined, unit: number): TimeRange | undefi
 }
 
 /** Reading events: thin (v2) and snapshot (v1), 30 days back. */
-export function eventService({ store, clock = Date.now }: { store: EventStore; clock?: () => number }) {
+export function eventService({ store, clock = Date.now }: { store: EventRepository; clock?: () => number }) {
   return {
     async retrieveThin(scope: Scope, id: string): Promise<ThinEvent> {
       const event = await store.getThin(scope, id, clock());
@@ -53,17 +52,13 @@ export function eventService({ store, clock = Date.now }: { store: EventStore; c
       return event;
     },
 
-    listSnapshot(scope: Scope, params: ListSnapshotEventsParams): Promise<Page<SnapshotEvent>> {
+    listSnapshot(scope: Scope, page: PageRequest, params: ListSnapshotEventsParams): Promise<Page<SnapshotEvent>> {
       if (params.type !== undefined && params.types !== undefined) {
         throw new InvalidRequestError('You may only specify one of these parameters: type, types.', 'parameter_invalid', 'types');
       }
       const types = params.type === '*' ? undefined : params.type !== undefined ? [params.type] : params.types;
       const created = params.created && 'eq' in params.created ? { gte: params.created.eq, lte: params.created.eq } : params.created;
-      return store.listSnapshot(
-        scope,
-        { page: v1PageRequest(params), types, created: timeRange(created, 1000), deliverySuccess: params.delivery_success },
-        clock(),
-      );
+      return store.listSnapshot(scope, { page, types, created: timeRange(created, 1000), deliverySuccess: params.delivery_success }, clock());
     },
   };
 }

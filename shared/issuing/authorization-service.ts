@@ -4,8 +4,7 @@ import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import { v1PageRequest } from '#shared/http/pagination.ts';
-import type { Page } from '#shared/paging.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -33,7 +32,7 @@ import type {
   ReverseAuthorizationParams,
 } from './schemas.ts';
 import { serializeAuthorization, serializeCard, serializeCardholder, type AuthorizationExpansions } from './serializers.ts';
-import { createdWindow } from './store.ts';
+import { createdWindow } from './repository.ts';
 
 export interface AuthorizationServicePorts {
   repository: AuthorizationRepository;
@@ -408,9 +407,9 @@ export function authorizationService({ repository, cards, cardholders, events, c
 
     retrieve: existing,
 
-    list(scope: Scope, params: ListAuthorizationsParams): Promise<Page<Authorization>> {
+    list(scope: Scope, page: PageRequest, params: ListAuthorizationsParams): Promise<Page<Authorization>> {
       return repository.list(scope, {
-        page: v1PageRequest(params),
+        page,
         where: { cardId: params.card, cardholderId: params.cardholder, status: params.status },
         created: createdWindow(params.created),
       });

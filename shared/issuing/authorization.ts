@@ -1,7 +1,7 @@
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder } from './cardholder.ts';
-import type { IssuingStore } from './store.ts';
+import type { IssuingRepository } from './repository.ts';
 
 export type AuthorizationStatus = 'pending' | 'closed' | 'expired' | 'reversed';
 
@@ -112,7 +112,7 @@ export interface Authorization extends OwnedResource {
   amountFinalized: boolean;
 }
 
-export type AuthorizationRepository = IssuingStore<Authorization>;
+export type AuthorizationRepository = IssuingRepository<Authorization>;
 
 /**
  * The rule for authorizations made on an **estimated amount**, the only ones `finalize_amount` applies to:

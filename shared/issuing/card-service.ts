@@ -3,15 +3,14 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
-import { v1PageRequest } from '#shared/http/pagination.ts';
-import type { Page } from '#shared/paging.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CardRepository, IssuingCard } from './card.ts';
 import type { Cardholder, CardholderRepository } from './cardholder.ts';
 import type { CreateCardParams, ListCardsParams } from './schemas.ts';
 import { serializeCard } from './serializers.ts';
-import { createdWindow } from './store.ts';
+import { createdWindow } from './repository.ts';
 
 export interface CardServicePorts {
   repository: CardRepository;
@@ -82,9 +81,9 @@ export function cardService({ repository, cardholders, events, clock = Date.now 
       return { card, cardholder: await holderOf(card) };
     },
 
-    async list(scope: Scope, params: ListCardsParams): Promise<Page<CardWithHolder>> {
+    async list(scope: Scope, request: PageRequest, params: ListCardsParams): Promise<Page<CardWithHolder>> {
       const page = await repository.list(scope, {
-        page: v1PageRequest(params),
+        page: request,
         where: { cardholderId: params.cardholder, status: params.status, type: params.type },
         created: createdWindow(params.created),
       });

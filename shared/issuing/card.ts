@@ -1,5 +1,5 @@
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import type { IssuingStore } from './store.ts';
+import type { IssuingRepository } from './repository.ts';
 
 /** An issuing card. The full number and CVC are not kept: only what the card object shows. */
 export interface IssuingCard extends OwnedResource {
@@ -16,4 +16,4 @@ export interface IssuingCard extends OwnedResource {
   metadata: Record<string, string>;
 }
 
-export type CardRepository = IssuingStore<IssuingCard>;
+export type CardRepository = IssuingRepository<IssuingCard>;

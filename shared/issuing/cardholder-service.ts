@@ -2,14 +2,13 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
-import { v1PageRequest } from '#shared/http/pagination.ts';
-import type { Page } from '#shared/paging.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Cardholder, CardholderIndividual, CardholderRepository } from './cardholder.ts';
 import type { CreateCardholderParams, ListCardholdersParams } from './schemas.ts';
 import { serializeCardholder } from './serializers.ts';
-import { createdWindow } from './store.ts';
+import { createdWindow } from './repository.ts';
 
 export interface CardholderServicePorts {
   repository: CardholderRepository;
@@ -81,9 +80,9 @@ export function cardholderService({ repository, events, clock = Date.now }: Card
       return cardholder;
     },
 
-    list(scope: Scope, params: ListCardholdersParams): Promise<Page<Cardholder>> {
+    list(scope: Scope, page: PageRequest, params: ListCardholdersParams): Promise<Page<Cardholder>> {
       return repository.list(scope, {
-        page: v1PageRequest(params),
+        page,
         where: { email: params.email, phoneNumber: params.phone_number, status: params.status, type: params.type },
         created: createdWindow(params.created),
       });

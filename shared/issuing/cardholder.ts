@@ -1,6 +1,6 @@
 import type { Address } from '#shared/customers/customer.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import type { IssuingStore } from './store.ts';
+import type { IssuingRepository } from './repository.ts';
 
 /** The v1 address shape, the same as a customer's. */
 export type IssuingAddress = Address;
@@ -30,4 +30,4 @@ export interface Cardholder extends OwnedResource {
   metadata: Record<string, string>;
 }
 
-export type CardholderRepository = IssuingStore<Cardholder>;
+export type CardholderRepository = IssuingRepository<Cardholder>;

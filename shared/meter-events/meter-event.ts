@@ -102,6 +102,12 @@ export type MeterWork =
   /** Sent (delayed) as an API request takes a lease: settles the request's event if the request stopped. */
   | { kind: 'settle'; lease: UsageLease; entry: LeaseEntry };
 
+/** Where accepted work goes to be processed (the meter-events queue). */
+export interface MeterWorkQueue {
+  /** Queues work, held back `delaySeconds` (up to 900) if given. */
+  send(work: MeterWork[], delaySeconds?: number): Promise<void>;
+}
+
 /** Usage of one meter and customer in one minute of event time. */
 export interface MinuteUsage {
   minute: number;

@@ -6,16 +6,10 @@ import { newId, randomBase62 } from '#shared/ids.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Meter } from '#shared/meters/meter.ts';
-import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWork } from './meter-event.ts';
+import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWorkQueue } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, usageValueOf } from './rules.ts';
 import { settleDelaySeconds, usageLeases, type CountOutcome } from './usage-lease.ts';
 import type { CreateMeterEventAdjustmentParams, CreateMeterEventParams } from './schemas.ts';
-
-/** Where accepted work goes to be processed (the meter-events queue). */
-export interface MeterWorkQueue {
-  /** Queues work, held back `delaySeconds` (up to 900) if given. */
-  send(work: MeterWork[], delaySeconds?: number): Promise<void>;
-}
 
 export interface MeterEventServicePorts {
   store: MeterEventStore;

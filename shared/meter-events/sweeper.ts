@@ -1,6 +1,6 @@
 import { logger } from '#shared/logger.ts';
 import type { MeterEventStore } from './meter-event.ts';
-import type { MeterWorkQueue } from './service.ts';
+import type { MeterWorkQueue } from './meter-event.ts';
 
 export interface MeterWorkSweeperPorts {
   store: Pick<MeterEventStore, 'claimOverdueWork'>;

@@ -10,7 +10,8 @@ import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { errorReporter } from './error-reports.ts';
 import type { MeterWork } from './meter-event.ts';
 import { meterEventProcessor } from './processor.ts';
-import { meterEventService, type MeterWorkQueue } from './service.ts';
+import type { MeterWorkQueue } from './meter-event.ts';
+import { meterEventService } from './service.ts';
 import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
 

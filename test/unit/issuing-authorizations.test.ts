@@ -5,7 +5,7 @@ import { authorizationService } from '#shared/issuing/authorization-service.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { createdWindow, type IssuingStore } from '#shared/issuing/store.ts';
+import { createdWindow, type IssuingRepository } from '#shared/issuing/repository.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import { memoryOwnedStore } from '../support/fakes.ts';
 
@@ -15,7 +15,7 @@ const now = Date.UTC(2026, 5, 15, 12);
 
 /** An in-memory store with the same version rule as the DynamoDB adapter. */
 /** The shared in-memory store, with the issuing list's query. */
-function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingStore<T> {
+function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingRepository<T> {
   const store = memoryOwnedStore(...initial);
   return { ...store, list: (scope, query) => store.list(scope, query.page, query.where) };
 }

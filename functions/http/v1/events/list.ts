@@ -2,12 +2,12 @@ import { wireEventService } from '#shared/events/wiring.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';
 import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
 
 const service = wireEventService();
 
 /** GET /v1/events: newest first, filtered by type(s), created and delivery_success. */
 export const handler = httpHandler({ params: listSnapshotEventsParams }, async ({ caller, params }) => {
-  const page = await service.listSnapshot(caller.scope, params);
+  const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
   return { body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event)) }) };
 });

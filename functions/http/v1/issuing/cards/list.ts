@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
 import { listCardsParams } from '#shared/issuing/schemas.ts';
 import { serializeCard } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
@@ -8,6 +8,6 @@ const service = wireCardService();
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
 export const handler = httpHandler({ params: listCardsParams }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, params);
+  const page = await service.list(caller.scope, v1PageRequest(params), params);
   return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }) };
 });

@@ -10,7 +10,7 @@ const toDelivery = (item: Record<string, unknown>): Delivery =>
   Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as unknown as Delivery;
 
 /** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
-export function dynamoDeliveryRepository(table: Table): DeliveryStore {
+export function dynamoDeliveryStore(table: Table): DeliveryStore {
   const { name } = table;
   const key = (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() });
   return {

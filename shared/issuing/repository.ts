@@ -1,4 +1,4 @@
-import type { TimeRange } from '#shared/events/event-store.ts';
+import type { TimeRange } from '#shared/events/event-repository.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -12,7 +12,7 @@ export interface IssuingListQuery {
 }
 
 /** Storage of one issuing kind (cardholders, cards, authorizations): in the owner's partition, versioned. */
-export interface IssuingStore<T extends OwnedResource> extends Pick<OwnedResourceStore<T>, 'create' | 'get' | 'replace'> {
+export interface IssuingRepository<T extends OwnedResource> extends Pick<OwnedResourceStore<T>, 'create' | 'get' | 'replace'> {
   list(scope: Scope, query: IssuingListQuery): Promise<Page<T>>;
 }
 

@@ -27,7 +27,7 @@ export interface SnapshotEventQuery {
 }
 
 /** Reading stored events (they are written through outboxes). Expired events are never returned. */
-export interface EventStore {
+export interface EventRepository {
   getThin(scope: Scope, id: string, now: number): Promise<ThinEvent | undefined>;
   listThin(scope: Scope, query: ThinEventQuery, now: number): Promise<Page<ThinEvent>>;
   getSnapshot(scope: Scope, id: string, now: number): Promise<SnapshotEvent | undefined>;

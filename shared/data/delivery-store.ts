@@ -1,13 +1,12 @@
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
+import { recordOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { cancellationCodes, isConditionFailure, whenConditionHolds } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { dueEntry, dueItems } from './due-index.ts';
 
-const internal = ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt'];
-const toDelivery = (item: Record<string, unknown>): Delivery =>
-  Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as unknown as Delivery;
+const toDelivery = (item: Record<string, unknown>) => recordOf<Delivery>(item);
 
 /** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
 export function dynamoDeliveryStore(table: Table): DeliveryStore {

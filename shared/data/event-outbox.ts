@@ -5,6 +5,7 @@ import { endpointSubscriber } from '#shared/webhook-endpoints/webhook-endpoint.t
 import { cancellationCodes, failedCondition, whenConditionHolds } from './conditions.ts';
 import { dueEntry, dueItems } from './due-index.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
+import { recordOf } from './item-schemas.ts';
 import { fanOut as fanOutKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { deliveryItem, maxTransactionItems, outboxItems } from './outbox-items.ts';
 import type { BatchWriteRequests, Table, TransactItem } from './table.ts';
@@ -46,9 +47,7 @@ export function dynamoOutboxStore(table: Table): OutboxStore {
   };
 }
 
-const internal = ['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt'];
-const toFanOut = (item: Record<string, unknown>): FanOut =>
-  Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as unknown as FanOut;
+const toFanOut = (item: Record<string, unknown>) => recordOf<FanOut>(item);
 
 /**
  * Fan-out records (TABLE_DESIGN.md, 9): written in their change's transaction, due for the sweeper from

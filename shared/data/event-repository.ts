@@ -5,10 +5,8 @@ import { idBoundAt } from '#shared/ids.ts';
 import type { Table } from './table.ts';
 import { epochSeconds } from './conditions.ts';
 import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
+import { recordOf } from './item-schemas.ts';
 import { collect } from './owner-page.ts';
-
-const internal = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'entity', 'expiresAt'];
-const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.includes(key))) as T;
 
 /** Sort-key bounds for a creation window, from the time encoded in event ids. */
 function skRange(prefix: string, created: TimeRange | undefined): { lo: string; hi: string } {
@@ -56,7 +54,7 @@ export function dynamoEventRepository(table: Table): EventRepository {
   /** The stored item if it exists and its retention has not passed (TTL deletion is lazy). */
   async function getFresh<T>(key: { PK: string; SK: string }, now: number): Promise<T | undefined> {
     const item = await table.get(key);
-    return item && (item.expiresAt as number) > epochSeconds(now) ? strip<T>(item) : undefined;
+    return item && (item.expiresAt as number) > epochSeconds(now) ? recordOf<T>(item) : undefined;
   }
 
   return {
@@ -82,7 +80,7 @@ export function dynamoEventRepository(table: Table): EventRepository {
               },
       };
       const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit);
-      return { items: page.items.map((item) => strip<ThinEvent>(item)), hasMore: page.hasMore };
+      return { items: page.items.map((item) => recordOf<ThinEvent>(item)), hasMore: page.hasMore };
     },
 
     getSnapshot: (scope, id, now) => getFresh<SnapshotEvent>({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) }, now),
@@ -106,7 +104,7 @@ export function dynamoEventRepository(table: Table): EventRepository {
         ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
       };
       const page = await collect(table, withFilter(input, filter), query.page.limit);
-      const items = page.items.map((item) => strip<SnapshotEvent>(item));
+      const items = page.items.map((item) => recordOf<SnapshotEvent>(item));
       return { items: forward ? items.reverse() : items, hasMore: page.hasMore };
     },
   };

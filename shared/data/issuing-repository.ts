@@ -4,6 +4,7 @@ import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholde
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
+import { recordOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { issuingAuthorization, issuingCard, issuingCardholder } from './keys.ts';
 import { ownedResourceStore, type OwnedResourceKeys } from './owned-resources.ts';
@@ -16,10 +17,7 @@ import { collect } from './owner-page.ts';
  */
 function issuingStore<T extends OwnedResource>(table: Table, entity: string, keys: OwnedResourceKeys, idPrefix: string): IssuingRepository<T> {
   const { create, get, replace } = ownedResourceStore<T>(table, { entity, keys });
-  const fromItem = (item: Record<string, unknown>): T => {
-    const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;
-    return resource as unknown as T;
-  };
+  const fromItem = (item: Record<string, unknown>) => recordOf<T>(item);
   return {
     create,
     get,

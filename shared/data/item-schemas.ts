@@ -3,5 +3,15 @@ import * as z from 'zod';
 /** Pieces of the item schemas the stores parse what the table answers with (a malformed item fails loudly). */
 export const scopeItem = z.object({ accountId: z.string(), livemode: z.boolean() });
 
+/** The table's keys and bookkeeping attributes: no domain record carries them. */
+const bookkeeping = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
+
+/**
+ * An item as the record it stores: without its keys and bookkeeping attributes (and `alsoDrop`, ones a
+ * store keeps for itself). For records written whole by their own store, whose shape the write fixed.
+ */
+export const recordOf = <T>(item: Record<string, unknown>, alsoDrop: readonly string[] = []): T =>
+  Object.fromEntries(Object.entries(item).filter(([key]) => !bookkeeping.has(key) && !alsoDrop.includes(key))) as T;
+
 /** An attribute that may be absent or null on older items; read as null. */
 export const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value): z.output<T> | null => value ?? null);

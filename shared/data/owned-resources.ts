@@ -1,5 +1,6 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { recordOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { counter } from './keys.ts';
 import { queryOwnerPage } from './owner-page.ts';
@@ -23,10 +24,7 @@ export function ownedResourceStore<T extends OwnedResource>(
   const { name } = table;
   const { keys, entity, counterName } = options;
   const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
-  const fromItem = (item: Record<string, unknown>): T => {
-    const { PK: _pk, SK: _sk, entity: _entity, ...resource } = item;
-    return resource as unknown as T;
-  };
+  const fromItem = (item: Record<string, unknown>) => recordOf<T>(item);
   /** The counter update of a capped kind (none for uncapped kinds), conditional on the cap when one is given. */
   function countBy(scope: Scope, delta: number, limit?: number) {
     if (counterName === undefined) return [];

@@ -1,5 +1,6 @@
 import type { MeterEventAdjustment, MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds } from '../conditions.ts';
+import { recordOf } from '../item-schemas.ts';
 import { meterEvent as eventKeys, meterEventAdjustment as adjustmentKeys } from '../keys.ts';
 
 const hour = 60 * 60 * 1000;
@@ -10,9 +11,8 @@ export const adjustmentRetentionMillis = 30 * day;
 export const batchRetentionMillis = 7 * day;
 export const errorWindowRetentionMillis = 30 * day;
 
-const internal = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt', 'claimedBy']);
-/** An item without its keys and bookkeeping attributes. */
-export const strip = <T>(item: Record<string, unknown>): T => Object.fromEntries(Object.entries(item).filter(([key]) => !internal.has(key))) as T;
+/** An item without its keys, bookkeeping attributes, and the lease claim's owner. */
+export const strip = <T>(item: Record<string, unknown>): T => recordOf<T>(item, ['claimedBy']);
 /** TTL deletion is lazy: an item past its expiry is treated as gone. */
 export const unexpired = (item: Record<string, unknown> | undefined, now: number) =>
   item && (typeof item.expiresAt !== 'number' || item.expiresAt * 1000 > now) ? item : undefined;

@@ -1,17 +1,39 @@
+import * as z from 'zod';
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
-import { recordOf } from './item-schemas.ts';
+import { scopeItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { cancellationCodes, isConditionFailure, whenConditionHolds } from './conditions.ts';
 import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { dueEntry, dueItems } from './due-index.ts';
+import { deliveryItem } from './outbox-items.ts';
 
-const toDelivery = (item: Record<string, unknown>) => recordOf<Delivery>(item);
+const deliverySchema = z.object({
+  id: z.string(),
+  event: z.object({ kind: z.enum(['thin', 'snapshot']), scope: scopeItem, id: z.string() }),
+  destination: z.object({ kind: z.enum(['event_destination', 'webhook_endpoint']), scope: scopeItem, id: z.string(), version: z.number().optional() }),
+  explicit: z.boolean().default(false),
+  status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  attempts: z.array(
+    z.object({ at: z.number(), outcome: z.enum(['delivered', 'failed']), status: z.number().nullable(), durationMs: z.number(), error: z.string().nullable() }),
+  ),
+  nextAttemptAt: z.number().nullable(),
+  created: z.number(),
+  sweeps: z.number().optional(),
+});
+
+/** Deliveries (TABLE_DESIGN.md 40–42): keys, item, and the item schema every read parses. */
+export const deliveryEntity = {
+  key: (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() }),
+  item: deliveryItem,
+  parse: (item: Record<string, unknown>): Delivery => deliverySchema.parse(item),
+};
+const toDelivery = deliveryEntity.parse;
 
 /** DynamoDB adapter for deliveries; pending ones are visible to the sweeper through the sparse GSI2. */
 export function dynamoDeliveryStore(table: Table): DeliveryStore {
   const { name } = table;
-  const key = (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() });
+  const { key } = deliveryEntity;
   return {
     async get(id) {
       const Item = await table.get(key(id));

@@ -1,13 +1,15 @@
 import { destinationSubscriber } from '#shared/event-destinations/event-destination.ts';
-import type { FanOut } from '#shared/events/event.ts';
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
+import type { Delivery, FanOut } from '#shared/events/event.ts';
 import type { FanOutStore, OutboxStore, SubscriberDirectory } from '#shared/events/ports.ts';
 import { endpointSubscriber } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { cancellationCodes, failedCondition, whenConditionHolds } from './conditions.ts';
 import { dueEntry, dueItems } from './due-index.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
-import { recordOf } from './item-schemas.ts';
+import { scopeItem } from './item-schemas.ts';
 import { fanOut as fanOutKeys, snapshotEvent as snapshotKeys } from './keys.ts';
-import { deliveryItem, maxTransactionItems, outboxItems } from './outbox-items.ts';
+import { deliveryItem, fanOutItem, maxTransactionItems, outboxItems } from './outbox-items.ts';
 import type { BatchWriteRequests, Table, TransactItem } from './table.ts';
 import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
 
@@ -47,34 +49,82 @@ export function dynamoOutboxStore(table: Table): OutboxStore {
   };
 }
 
-const toFanOut = (item: Record<string, unknown>) => recordOf<FanOut>(item);
+const fanOutSchema = z.object({
+  id: z.string(),
+  platform: scopeItem,
+  source: z.string(),
+  events: z.array(
+    z.object({
+      ref: z.object({ kind: z.enum(['thin', 'snapshot']), scope: scopeItem, id: z.string() }),
+      type: z.string(),
+      creates: z.string().nullable(),
+    }),
+  ),
+  created: z.number(),
+  sweeps: z.number().optional(),
+});
+
+/** Fan-out records (TABLE_DESIGN.md 35, 35a, 35b): keys, item schema, and the commands of each access pattern. */
+export const fanOutEntity = {
+  key: (id: string) => ({ PK: fanOutKeys.pk(id), SK: fanOutKeys.sk() }),
+  /** The record as its change's transaction writes it (due for the sweeper from then on). */
+  item: fanOutItem,
+  parse: (item: Record<string, unknown>): FanOut => fanOutSchema.parse(item),
+  /**
+   * Fan out once (35a): delete the record if it is still there, put each delivery, set each snapshot
+   * event's `pending_webhooks` (those with deliveries). The delete comes first: its failed condition means
+   * another worker fanned it out.
+   */
+  complete(tableName: string, fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): TransactItem[] {
+    const actions: TransactItem[] = [
+      { Delete: { TableName: tableName, Key: fanOutEntity.key(fanOut.id), ConditionExpression: 'attribute_exists(PK)' } },
+      ...deliveries.map((delivery): TransactItem => ({ Put: { TableName: tableName, Item: deliveryItem(delivery) } })),
+    ];
+    for (const { ref } of fanOut.events) {
+      const pending = pendingWebhooks.get(ref.id) ?? 0;
+      if (ref.kind !== 'snapshot' || pending === 0) continue;
+      actions.push({
+        Update: {
+          TableName: tableName,
+          Key: { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) },
+          UpdateExpression: 'SET pendingWebhooks = :pending',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':pending': pending },
+        },
+      });
+    }
+    return actions;
+  },
+  /** The sweeper's claim (35b): moves the due time, if no other sweep moved it since this one read it. */
+  reschedule(tableName: string, fanOut: FanOut, to: number): UpdateCommandInput {
+    const due = dueEntry('fan-outs', fanOut.id, to);
+    return {
+      TableName: tableName,
+      Key: fanOutEntity.key(fanOut.id),
+      UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
+      ConditionExpression: 'sweeps = :seen',
+      ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1, ':seen': fanOut.sweeps ?? 0 },
+    };
+  },
+  /** Out of the due index for good, the record kept (see docs/operations.md, *Parked work*). */
+  park: (tableName: string, id: string): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: fanOutEntity.key(id),
+    UpdateExpression: 'SET parked = :true REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':true': true },
+  }),
+};
 
 /**
- * Fan-out records (TABLE_DESIGN.md, 9): written in their change's transaction, due for the sweeper from
- * then on, and removed in the transaction that writes their deliveries, so a fan-out happens once.
+ * Fan-out records: written in their change's transaction, due for the sweeper from then on, and removed in
+ * the transaction that writes their deliveries, so a fan-out happens once.
  */
 export function dynamoFanOutStore(table: Table): FanOutStore {
   const { name } = table;
-  const key = (id: string) => ({ PK: fanOutKeys.pk(id), SK: fanOutKeys.sk() });
   return {
     async complete(fanOut, deliveries, pendingWebhooks) {
-      const actions: TransactItem[] = [
-        { Delete: { TableName: name, Key: key(fanOut.id), ConditionExpression: 'attribute_exists(PK)' } },
-        ...deliveries.map((delivery): TransactItem => ({ Put: { TableName: name, Item: deliveryItem(delivery) } })),
-      ];
-      for (const { ref } of fanOut.events) {
-        const pending = pendingWebhooks.get(ref.id) ?? 0;
-        if (ref.kind !== 'snapshot' || pending === 0) continue;
-        actions.push({
-          Update: {
-            TableName: name,
-            Key: { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) },
-            UpdateExpression: 'SET pendingWebhooks = :pending',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':pending': pending },
-          },
-        });
-      }
+      const actions = fanOutEntity.complete(name, fanOut, deliveries, pendingWebhooks);
       if (actions.length > maxTransactionItems) {
         throw new Error(`Fan-out ${fanOut.id} makes ${deliveries.length} deliveries, more than one transaction holds (${maxTransactionItems}).`);
       }
@@ -90,32 +140,13 @@ export function dynamoFanOutStore(table: Table): FanOutStore {
     },
 
     async overdue(dueBy, limit) {
-      return (await dueItems(table, 'fan-outs', dueBy, limit)).map(toFanOut);
+      return (await dueItems(table, 'fan-outs', dueBy, limit)).map(fanOutEntity.parse);
     },
 
-    async reschedule(fanOut, to) {
-      const due = dueEntry('fan-outs', fanOut.id, to);
-      return whenConditionHolds(() =>
-        table.update({
-          TableName: name,
-          Key: key(fanOut.id),
-          UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
-          ConditionExpression: 'sweeps = :seen',
-          ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1, ':seen': fanOut.sweeps ?? 0 },
-        }),
-      );
-    },
+    reschedule: (fanOut, to) => whenConditionHolds(() => table.update(fanOutEntity.reschedule(name, fanOut, to))),
 
     async park(fanOut) {
-      await whenConditionHolds(() =>
-        table.update({
-          TableName: name,
-          Key: key(fanOut.id),
-          UpdateExpression: 'SET parked = :true REMOVE GSI2PK, GSI2SK',
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':true': true },
-        }),
-      );
+      await whenConditionHolds(() => table.update(fanOutEntity.park(name, fanOut.id)));
     },
   };
 }

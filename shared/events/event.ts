@@ -88,10 +88,10 @@ export interface AttemptRecord {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
 
-/** One event on its way to one destination: the outbox record written with the event. */
 /** Events are kept 30 days, deliveries as long as their events. */
 export const eventRetentionMillis = 30 * 24 * 60 * 60 * 1000;
 
+/** One event on its way to one destination: written by the event's fan-out (a ping's, with the ping). */
 export interface Delivery {
   id: string;
   event: EventRef;

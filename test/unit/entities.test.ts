@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
 import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
+import { deliveryEntity } from '#shared/data/delivery-store.ts';
+import { fanOutEntity } from '#shared/data/event-outbox.ts';
 import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
+import type { Delivery, FanOut } from '#shared/events/event.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 
@@ -68,5 +71,57 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       response: { status: 200 },
     });
     expect(() => idempotencyEntity.parse({ ...put.Item, state: 'complete' }, 1_000, open)).toThrow();
+  });
+
+  it('writes a fan-out record due for the sweeper, fans it out once, and claims it for a sweep only if unchanged', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const fanOut: FanOut = {
+      id: 'fan_1',
+      platform: scope,
+      source: '@self',
+      events: [
+        { ref: { kind: 'snapshot', scope, id: 'evt_s' }, type: 'customer.created', creates: 'cus_1' },
+        { ref: { kind: 'thin', scope, id: 'evt_t' }, type: 'v1.customer.created', creates: 'cus_1' },
+      ],
+      created: 5_000,
+    };
+    const item = fanOutEntity.item(fanOut);
+    expect(item).toMatchObject({ ...fanOutEntity.key('fan_1'), entity: 'fan_out', sweeps: 0, GSI2SK: expect.stringMatching(/^0+5000#fan_1$/) });
+    expect(fanOutEntity.parse(item)).toEqual({ ...fanOut, sweeps: 0 });
+    expect(() => fanOutEntity.parse({ ...item, events: [{ ref: { kind: 'other' } }] })).toThrow();
+
+    const delivery = { id: 'dlv_1', destination: { kind: 'webhook_endpoint', scope, id: 'we_1' }, event: fanOut.events[0]!.ref } as Delivery;
+    const actions = fanOutEntity.complete('t', fanOut, [delivery], new Map([['evt_s', 1]]));
+    // The record's delete first (its failed condition tells that another worker did it), then the delivery, then pending_webhooks
+    expect(actions[0]).toEqual({ Delete: { TableName: 't', Key: fanOutEntity.key('fan_1'), ConditionExpression: 'attribute_exists(PK)' } });
+    expect(actions[1]!.Put!.Item).toMatchObject({ id: 'dlv_1', entity: 'delivery' });
+    expect(actions[2]!.Update).toMatchObject({ UpdateExpression: 'SET pendingWebhooks = :pending', ExpressionAttributeValues: { ':pending': 1 } });
+    expect(fanOutEntity.complete('t', fanOut, [], new Map([['evt_s', 0]]))).toHaveLength(1);
+
+    expect(fanOutEntity.reschedule('t', { ...fanOut, sweeps: 2 }, 9_000)).toMatchObject({
+      ConditionExpression: 'sweeps = :seen',
+      ExpressionAttributeValues: { ':seen': 2, ':gsi2sk': expect.stringMatching(/^0+9000#fan_1$/) },
+    });
+    expect(fanOutEntity.park('t', 'fan_1').UpdateExpression).toBe('SET parked = :true REMOVE GSI2PK, GSI2SK');
+  });
+
+  it('reads a delivery back as written, an older one without `explicit` as not explicit, and refuses a malformed one', () => {
+    const scope = { accountId: 'acct_1', livemode: true };
+    const delivery: Delivery = {
+      id: 'dlv_1',
+      event: { kind: 'thin', scope, id: 'evt_1' },
+      destination: { kind: 'event_destination', scope, id: 'ed_1', version: 3 },
+      explicit: false,
+      status: 'pending',
+      attempts: [{ at: 1, outcome: 'failed', status: 500, durationMs: 12, error: 'HTTP 500' }],
+      nextAttemptAt: 2,
+      created: 1,
+    };
+    const item = deliveryEntity.item(delivery);
+    expect(item).toMatchObject({ ...deliveryEntity.key('dlv_1'), entity: 'delivery', GSI2SK: expect.stringMatching(/^0+2#dlv_1$/) });
+    expect(deliveryEntity.parse(item)).toEqual(delivery);
+    const { explicit: _explicit, ...older } = item;
+    expect(deliveryEntity.parse(older).explicit).toBe(false);
+    expect(() => deliveryEntity.parse({ ...item, status: 'lost' })).toThrow();
   });
 });

@@ -52,7 +52,7 @@ export function eventService({ store, clock = Date.now }: { store: EventReposito
       return event;
     },
 
-    listSnapshot(scope: Scope, page: PageRequest, params: ListSnapshotEventsParams): Promise<Page<SnapshotEvent>> {
+    async listSnapshot(scope: Scope, page: PageRequest, params: ListSnapshotEventsParams): Promise<Page<SnapshotEvent>> {
       if (params.type !== undefined && params.types !== undefined) {
         throw new InvalidRequestError('You may only specify one of these parameters: type, types.', 'parameter_invalid', 'types');
       }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { hashSecret, type AccountLink } from '#shared/account-links/account-link.ts';
+import { createAccountLinkParams } from '#shared/account-links/schemas.ts';
+import { accountLinkService } from '#shared/account-links/service.ts';
+import { blankAccount, type V2Account } from '#shared/accounts/account.ts';
+import { NotFoundError } from '#shared/errors.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import { originOf } from '../support/fakes.ts';
+
+const scope: Scope = { accountId: 'acct_platformlinks', livemode: false };
+const now = 1_800_000_000_000;
+
+function setup(account: V2Account) {
+  const stored = new Map<string, AccountLink>();
+  const limited: string[] = [];
+  const service = accountLinkService({
+    accounts: {
+      retrieve: async (_origin, id) => {
+        if (id !== account.id) throw new NotFoundError('account', id);
+        return account;
+      },
+    },
+    limiter: (_owner, accountId, work) => {
+      limited.push(accountId);
+      return work();
+    },
+    links: {
+      create: async (link, secretHash) => void stored.set(secretHash, link),
+      find: async (secretHash) => stored.get(secretHash),
+      open: async () => false,
+      complete: async () => false,
+    },
+    ttlMinutes: 5,
+    clock: () => now,
+    secret: () => 'the-secret',
+  });
+  return { service, stored, limited };
+}
+
+const withCustomer = (): V2Account => {
+  const account = blankAccount('acct_connected1', scope, now);
+  return { ...account, configuration: { ...account.configuration, customer: { applied: true } } as V2Account['configuration'] };
+};
+const onboarding = (account: string, configurations: string[]) =>
+  createAccountLinkParams.parse({
+    account,
+    use_case: { type: 'account_onboarding', account_onboarding: { configurations, refresh_url: 'https://example.com/refresh' } },
+  });
+
+describe('account links (service with fakes)', () => {
+  it('stores a fresh link under the hash of its secret, expiring after the TTL, inside the account’s update limit', async () => {
+    const { service, stored, limited } = setup(withCustomer());
+    const { link, secret } = await service.create(originOf(scope), onboarding('acct_connected1', ['customer', 'customer']));
+    expect(secret).toBe('the-secret');
+    expect(stored.get(hashSecret('the-secret'))).toBe(link);
+    expect(link).toMatchObject({
+      state: 'fresh',
+      expiresAt: now + 5 * 60_000,
+      useCase: { type: 'account_onboarding', configurations: ['customer'], return_url: null, collection_options: { fields: 'currently_due' } },
+    });
+    expect(limited).toEqual(['acct_connected1']);
+  });
+
+  it('refuses configurations the account does not have applied, and a closed account', async () => {
+    const { service, stored } = setup(withCustomer());
+    await expect(service.create(originOf(scope), onboarding('acct_connected1', ['merchant']))).rejects.toMatchObject({
+      code: 'configs_must_match_to_use_account_links',
+      param: 'use_case.account_onboarding.configurations',
+    });
+    const closed = setup({ ...withCustomer(), closed: true });
+    await expect(closed.service.create(originOf(scope), onboarding('acct_connected1', ['customer']))).rejects.toMatchObject({ code: 'account_closed' });
+    expect(stored.size).toBe(0);
+  });
+});

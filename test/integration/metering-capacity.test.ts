@@ -56,6 +56,16 @@ async function writeUnits(work: () => Promise<unknown>): Promise<number> {
   return callTotals(scope).writeUnits;
 }
 
+/**
+ * A stream request's 15 KB batch item may take one write unit more or less from run to run: DynamoDB sizes
+ * a number by its significant digits, so the events' timestamps move the item across a kilobyte now and
+ * then. The processing figure is exact.
+ */
+function expectBatchCost(actual: { request: number; processing: number }, wanted: { request: number; processing: number }) {
+  expect(actual.processing).toBe(wanted.processing);
+  expect(Math.abs(actual.request - wanted.request)).toBeLessThanOrEqual(0.0100001);
+}
+
 describe('what a meter event costs in DynamoDB write units', () => {
   let origin: EventOrigin;
   let caller: Caller;
@@ -103,7 +113,7 @@ describe('what a meter event costs in DynamoDB write units', () => {
       identifier: `capacity-stream-${i}`,
       payload: { service_customer_id: customers[0]!, value: '1' },
     }));
-    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.stream100);
+    expectBatchCost(await measure(100, () => service.acceptStream(caller, events)), expected.stream100);
   });
 
   it('per event of a 100-event stream request over 100 customers: each counted at once under its lease', async () => {
@@ -121,7 +131,7 @@ describe('what a meter event costs in DynamoDB write units', () => {
       identifier: `capacity-pairs-${i}`,
       payload: { service_customer_id: `cus_capacitypairs${i % 50}`, value: '1' },
     }));
-    expect(await measure(100, () => service.acceptStream(caller, events))).toEqual(expected.streamPairs);
+    expectBatchCost(await measure(100, () => service.acceptStream(caller, events)), expected.streamPairs);
   });
 
   it('per event of a one-event stream request', async () => {

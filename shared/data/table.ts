@@ -51,7 +51,7 @@ export interface Table {
   readonly clock: Clock;
   /**
    * GetItem, batched: every `get` issued in the same turn of the event loop goes out in one BatchGetItem
-   * (up to 100 keys). A worker's batch of records, and requests a busy process answers together, share one
+   * (up to 100 keys; a get alone in its turn is one GetItem). A worker's batch of records, and requests a busy process answers together, share one
    * call: DynamoDB's cost is mostly per request, not per key.
    */
   get(key: ItemKey): Promise<Item | undefined>;
@@ -112,6 +112,12 @@ function batchedGetter(send: Send, name: string): Table['get'] {
       try {
         const found = new Map<string, Item>();
         let keys = chunk.map((entry) => marshalled(entry.key)!);
+        if (keys.length === 1) {
+          // A get alone in its turn is a plain GetItem: the same read units, and no batch to unpack.
+          const { Item } = await send(new GetItemCommand({ TableName: name, Key: keys[0]! }));
+          if (Item) found.set(idOf(chunk[0]!.key), unmarshall(Item));
+          keys = [];
+        }
         for (let round = 0; keys.length > 0; round++) {
           const { Responses, UnprocessedKeys } = await send(new BatchGetItemCommand({ RequestItems: { [name]: { Keys: keys } } }));
           for (const item of Responses?.[name] ?? []) {

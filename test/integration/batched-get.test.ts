@@ -10,11 +10,13 @@ describe('the batched getter', () => {
     const prefix = `BATCH#${Date.now()}`;
     for (let i = 0; i < 30; i++) await real.put({ TableName: real.name, Item: { PK: `${prefix}#${i}`, SK: 'ITEM', n: i } });
     let calls = 0;
+    const sent: string[] = [];
     const client = stackClient();
     const counting = {
-      send: (command: never) => {
+      send: (command: { constructor: { name: string } }) => {
         calls++;
-        return client.send(command);
+        sent.push(command.constructor.name);
+        return client.send(command as never);
       },
     } as unknown as DynamoDBClient;
     const table = makeTable(counting, real.name);
@@ -33,8 +35,10 @@ describe('the batched getter', () => {
     expect(items[30]).toBeUndefined();
     expect(items[31]?.n).toBe(3);
 
-    // And a later get is a new call
-    await table.get({ PK: `${prefix}#0`, SK: 'ITEM' });
-    expect(calls).toBe(2);
+    // And a later get alone is a new call, a plain GetItem
+    expect(await table.get({ PK: `${prefix}#0`, SK: 'ITEM' })).toMatchObject({ n: 0 });
+    expect(await table.get({ PK: `${prefix}#missing`, SK: 'ITEM' })).toBeUndefined();
+    expect(calls).toBe(3);
+    expect(sent.slice(-2)).toEqual(['GetItemCommand', 'GetItemCommand']);
   });
 });

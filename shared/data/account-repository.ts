@@ -3,6 +3,7 @@ import type { UpdateSlots } from '#shared/accounts/update-limit.ts';
 import type { Table } from './table.ts';
 import { epochSeconds, isConditionFailure } from './conditions.ts';
 import { account, accountPerson, accountUpdateSlot, v2Account } from './keys.ts';
+import { envelopeOf } from './item-schemas.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 import { transactGuarded } from './transactions.ts';
 
@@ -12,7 +13,7 @@ import { transactGuarded } from './transactions.ts';
  * platform act inside it with `Service-Context`.
  */
 export function dynamoAccountRepository(table: Table): AccountRepository {
-  const store = ownedResourceStore<V2Account>(table, { entity: 'v2_account', keys: v2Account });
+  const store = ownedResourceStore<V2Account>(table, { entity: 'v2_account', keys: v2Account, parse: envelopeOf<V2Account>() });
   return {
     ...store,
     async create(created, platformId, outbox) {
@@ -44,7 +45,7 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
 
 /** Persons live in their account's partition, uncapped. */
 export const dynamoPersonRepository = (table: Table): PersonRepository =>
-  ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson });
+  ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson, parse: envelopeOf<AccountPerson>() });
 
 /**
  * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot with a

@@ -6,13 +6,54 @@ import type {
   EventDestination,
   EventDestinationRepository,
 } from '#shared/event-destinations/event-destination.ts';
+import { metadataItem, orNull, ownedItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { cloudtwoAuthorization, eventDestination } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 
+const eventDestinationItem = z.object({
+  ...ownedItem,
+  created: z.number(),
+  updated: z.number(),
+  name: z.string(),
+  description: z.string(),
+  type: z.enum(['webhook_endpoint', 'cloudone_eventbridge', 'cloudtwo_event_grid']),
+  eventPayload: z.enum(['thin', 'snapshot']),
+  enabledEvents: z.array(z.string()),
+  eventsFrom: orNull(z.array(z.string())),
+  snapshotApiVersion: orNull(z.string()),
+  metadata: orNull(metadataItem),
+  status: z.enum(['enabled', 'disabled']),
+  disabledReason: orNull(z.enum(['user', 'no_cloudone_event_source_exists', 'no_cloudtwo_partner_topic_exists'])),
+  webhookEndpoint: orNull(z.object({ url: z.string(), signingSecret: z.string() })),
+  cloudoneEventbridge: orNull(
+    z.object({
+      accountId: z.string(),
+      region: z.string(),
+      eventSourceName: z.string(),
+      eventSourceArn: z.string(),
+      eventSourceStatus: z.enum(['active', 'deleted', 'pending', 'unknown']),
+    }),
+  ),
+  cloudtwoEventGrid: orNull(
+    z.object({
+      region: z.string(),
+      resourceGroupName: z.string(),
+      subscriptionId: z.string(),
+      partnerTopicName: z.string(),
+      partnerTopicStatus: z.enum(['activated', 'deleted', 'never_activated', 'unknown']),
+    }),
+  ),
+});
+
 /** DynamoDB adapter: destinations live in their owner's partition, capped per owner by `COUNTER#event_destinations`. */
 export const dynamoEventDestinationRepository = (table: Table): EventDestinationRepository =>
-  ownedResourceStore<EventDestination>(table, { entity: 'event_destination', keys: eventDestination, counterName: 'event_destinations' });
+  ownedResourceStore<EventDestination>(table, {
+    entity: 'event_destination',
+    keys: eventDestination,
+    counterName: 'event_destinations',
+    parse: (item) => eventDestinationItem.parse(item),
+  });
 
 /** A cloudtwo authorization item, parsed: its expiry is `authorizationExpiresAt`, not the table's TTL. */
 const cloudtwoAuthorizationItem = z

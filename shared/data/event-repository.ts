@@ -2,11 +2,58 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventRepository, TimeRange } from '#shared/events/event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './table.ts';
 import { epochSeconds } from './conditions.ts';
 import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
-import { recordOf } from './item-schemas.ts';
+import * as z from 'zod';
+import { orNull, scopeItem } from './item-schemas.ts';
+import { snapshotEventItem, thinEventItem } from './outbox-items.ts';
 import { collect } from './owner-page.ts';
+
+const requestReason = z.object({ id: z.string(), idempotencyKey: orNull(z.string()) });
+const objectRecord = z.record(z.string(), z.unknown());
+
+const thinEventSchema = z.object({
+  id: z.string(),
+  scope: scopeItem,
+  platformId: z.string(),
+  type: z.string(),
+  created: z.number(),
+  relatedObject: orNull(z.object({ id: z.string(), type: z.string(), url: z.string() })),
+  changes: orNull(z.object({ before: z.unknown(), after: z.unknown() })),
+  data: orNull(objectRecord),
+  reason: orNull(requestReason),
+  snapshotEventId: orNull(z.string()),
+});
+
+const snapshotEventSchema = z.object({
+  id: z.string(),
+  scope: scopeItem,
+  platformId: z.string(),
+  type: z.string(),
+  created: z.number(),
+  apiVersion: z.string(),
+  object: objectRecord,
+  previousAttributes: orNull(objectRecord),
+  request: orNull(requestReason),
+  pendingWebhooks: z.number().default(0),
+  failedWebhooks: z.number().default(0),
+});
+
+/** Thin events (TABLE_DESIGN.md 36–38): keys, the item the outbox writes, and the schema every read parses. */
+export const thinEventEntity = {
+  key: (scope: Scope, id: string) => ({ PK: thinKeys.pk(scope), SK: thinKeys.sk(id) }),
+  item: thinEventItem,
+  parse: (item: Record<string, unknown>): ThinEvent => thinEventSchema.parse(item),
+};
+
+/** Snapshot events (TABLE_DESIGN.md 36, 39): keys, the item the outbox writes, and the schema every read parses. */
+export const snapshotEventEntity = {
+  key: (scope: Scope, id: string) => ({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) }),
+  item: snapshotEventItem,
+  parse: (item: Record<string, unknown>): SnapshotEvent => snapshotEventSchema.parse(item),
+};
 
 /** Sort-key bounds for a creation window, from the time encoded in event ids. */
 function skRange(prefix: string, created: TimeRange | undefined): { lo: string; hi: string } {
@@ -52,13 +99,13 @@ function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput
 export function dynamoEventRepository(table: Table): EventRepository {
   const { name } = table;
   /** The stored item if it exists and its retention has not passed (TTL deletion is lazy). */
-  async function getFresh<T>(key: { PK: string; SK: string }, now: number): Promise<T | undefined> {
+  async function getFresh<T>(key: { PK: string; SK: string }, now: number, parse: (item: Record<string, unknown>) => T): Promise<T | undefined> {
     const item = await table.get(key);
-    return item && (item.expiresAt as number) > epochSeconds(now) ? recordOf<T>(item) : undefined;
+    return item && typeof item.expiresAt === 'number' && item.expiresAt > epochSeconds(now) ? parse(item) : undefined;
   }
 
   return {
-    getThin: (scope, id, now) => getFresh<ThinEvent>({ PK: thinKeys.pk(scope), SK: thinKeys.sk(id) }, now),
+    getThin: (scope, id, now) => getFresh(thinEventEntity.key(scope, id), now, thinEventEntity.parse),
 
     async listThin(scope, query, now) {
       const { lo, hi } = skRange('EVENT#', query.created);
@@ -80,10 +127,10 @@ export function dynamoEventRepository(table: Table): EventRepository {
               },
       };
       const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit);
-      return { items: page.items.map((item) => recordOf<ThinEvent>(item)), hasMore: page.hasMore };
+      return { items: page.items.map(thinEventEntity.parse), hasMore: page.hasMore };
     },
 
-    getSnapshot: (scope, id, now) => getFresh<SnapshotEvent>({ PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(id) }, now),
+    getSnapshot: (scope, id, now) => getFresh(snapshotEventEntity.key(scope, id), now, snapshotEventEntity.parse),
 
     async listSnapshot(scope, query, now) {
       const { lo, hi } = skRange('EVENT#', query.created);
@@ -104,7 +151,7 @@ export function dynamoEventRepository(table: Table): EventRepository {
         ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
       };
       const page = await collect(table, withFilter(input, filter), query.page.limit);
-      const items = page.items.map((item) => recordOf<SnapshotEvent>(item));
+      const items = page.items.map(snapshotEventEntity.parse);
       return { items: forward ? items.reverse() : items, hasMore: page.hasMore };
     },
   };

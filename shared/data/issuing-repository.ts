@@ -4,7 +4,7 @@ import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholde
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import { recordOf } from './item-schemas.ts';
+import { envelopeOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { issuingAuthorization, issuingCard, issuingCardholder } from './keys.ts';
 import { ownedResourceStore, type OwnedResourceKeys } from './owned-resources.ts';
@@ -16,8 +16,8 @@ import { collect } from './owner-page.ts';
  * a sort-key range (`SK BETWEEN`); equality filters (card, cardholder, status, …) are a FilterExpression.
  */
 function issuingStore<T extends OwnedResource>(table: Table, entity: string, keys: OwnedResourceKeys, idPrefix: string): IssuingRepository<T> {
-  const { create, get, replace } = ownedResourceStore<T>(table, { entity, keys });
-  const fromItem = (item: Record<string, unknown>) => recordOf<T>(item);
+  const fromItem = envelopeOf<T>();
+  const { create, get, replace } = ownedResourceStore<T>(table, { entity, keys, parse: fromItem });
   return {
     create,
     get,

@@ -15,3 +15,22 @@ export const recordOf = <T>(item: Record<string, unknown>, alsoDrop: readonly st
 
 /** An attribute that may be absent or null on older items; read as null. */
 export const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value): z.output<T> | null => value ?? null);
+
+export const metadataItem = z.record(z.string(), z.string());
+
+/** What every owned resource's item has (see `OwnedResource`). */
+export const ownedItem = { id: z.string(), scope: scopeItem, version: z.number() };
+
+const ownedEnvelope = z.looseObject(ownedItem);
+
+/**
+ * The reader of an owned kind whose record is a large nested document written whole by its store (v2
+ * accounts and persons, subscriptions, issuing objects): the fields the store relies on (`id`, `scope`,
+ * `version`) are checked, and the rest is taken as the write left it.
+ */
+export const envelopeOf =
+  <T>() =>
+  (item: Record<string, unknown>): T => {
+    ownedEnvelope.parse(item);
+    return recordOf<T>(item);
+  };

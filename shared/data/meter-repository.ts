@@ -1,8 +1,25 @@
+import * as z from 'zod';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
+import { orNull, ownedItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { meter as keys } from './keys.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 import { transactGuarded } from './transactions.ts';
+
+const meterSchema = z.object({
+  ...ownedItem,
+  created: z.number(),
+  updated: z.number(),
+  displayName: z.string(),
+  eventName: z.string(),
+  customerPayloadKey: z.string(),
+  valuePayloadKey: z.string(),
+  formula: z.enum(['count', 'last', 'sum']),
+  eventTimeWindow: orNull(z.enum(['day', 'hour'])),
+  status: z.enum(['active', 'inactive']),
+  deactivatedAt: orNull(z.number()),
+});
+const parseMeter = (item: Record<string, unknown>): Meter => meterSchema.parse(item);
 
 /**
  * DynamoDB adapter: meters live in their owner's partition next to one `METER_EVENT_NAME#<name>` item
@@ -10,7 +27,7 @@ import { transactGuarded } from './transactions.ts';
  * the meter, rewritten with every change, so a meter event finds its meter in a single read.
  */
 export function dynamoMeterRepository(table: Table): MeterRepository {
-  const store = ownedResourceStore<Meter>(table, { entity: 'meter', keys });
+  const store = ownedResourceStore<Meter>(table, { entity: 'meter', keys, parse: parseMeter });
   const meterItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.sk(meter.id), entity: 'meter', ...meter });
   const nameItem = (meter: Meter) => ({
     PK: keys.pk(meter.scope),
@@ -37,7 +54,7 @@ export function dynamoMeterRepository(table: Table): MeterRepository {
     async findByEventName(scope, eventName) {
       const claim = await table.get({ PK: keys.pk(scope), SK: keys.eventNameSk(eventName) });
       if (!claim) return undefined;
-      return (claim.meter as Meter | undefined) ?? store.get(scope, claim.meterId as string);
+      return claim.meter ? parseMeter(claim.meter as Record<string, unknown>) : store.get(scope, String(claim.meterId));
     },
   };
 }

@@ -1,6 +1,5 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { recordOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { counter } from './keys.ts';
 import { queryOwnerPage } from './owner-page.ts';
@@ -13,18 +12,17 @@ export interface OwnedResourceKeys {
 }
 
 /**
- * DynamoDB store for owned resources. Objects live in their owner's partition; for capped kinds a counter
+ * DynamoDB store for owned resources; `parse` is the kind's item schema, which every read goes through. Objects live in their owner's partition; for capped kinds a counter
  * item (`counterName`) enforces the per-owner cap atomically; every write carries the change's outbox in
  * the same transaction.
  */
 export function ownedResourceStore<T extends OwnedResource>(
   table: Table,
-  options: { entity: string; keys: OwnedResourceKeys; counterName?: string },
+  options: { entity: string; keys: OwnedResourceKeys; counterName?: string; parse: (item: Record<string, unknown>) => T },
 ): OwnedResourceStore<T> {
   const { name } = table;
-  const { keys, entity, counterName } = options;
+  const { keys, entity, counterName, parse: fromItem } = options;
   const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
-  const fromItem = (item: Record<string, unknown>) => recordOf<T>(item);
   /** The counter update of a capped kind (none for uncapped kinds), conditional on the cap when one is given. */
   function countBy(scope: Scope, delta: number, limit?: number) {
     if (counterName === undefined) return [];

@@ -1,12 +1,83 @@
-import type { ConsumableTokenType, Token, TokenOf, TokenRepository, TokenType } from '#shared/tokens/token.ts';
+import * as z from 'zod';
+import type { AccountTokenData, PersonTokenData } from '#shared/tokens/schemas.ts';
+import type { ConsumableTokenType, Token, TokenOf, TokenRepository } from '#shared/tokens/token.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './table.ts';
-import { epochSeconds, isConditionFailure } from './conditions.ts';
+import { epochSeconds, isConditionFailure, oldItemOf } from './conditions.ts';
+import { orNull, scopeItem } from './item-schemas.ts';
 import { token as tokenKeys } from './keys.ts';
 
-const fromItem = (item: Record<string, unknown>): Token => {
-  const { PK: _pk, SK: _sk, entity: _entity, usedAt: _usedAt, expiresAt, ...token } = item;
-  return { ...token, expiresAt: (expiresAt as number) * 1000 } as unknown as Token;
+// Optional fields read as null on items written before they existed.
+const nullableString = orNull(z.string());
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const tokenBase = {
+  id: z.string(),
+  scope: scopeItem,
+  created: z.number(),
+  /** Stored in seconds (the TTL attribute), read back in milliseconds. */
+  expiresAt: z.number().transform((seconds) => seconds * 1000),
+  clientIp: nullableString,
+  used: z.boolean(),
 };
+
+const tokenSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...tokenBase,
+    type: z.literal('card'),
+    card: z.object({
+      id: z.string(),
+      brand: z.enum(['Visa', 'MasterCard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'UnionPay', 'Unknown']),
+      last4: z.string(),
+      expMonth: z.number(),
+      expYear: z.number(),
+      funding: z.enum(['credit', 'debit', 'prepaid', 'unknown']),
+      country: nullableString,
+      fingerprint: z.string(),
+      cvcProvided: z.boolean(),
+      name: nullableString,
+      currency: nullableString,
+      preferredNetwork: nullableString,
+      address: z.object({
+        city: nullableString,
+        country: nullableString,
+        line1: nullableString,
+        line2: nullableString,
+        state: nullableString,
+        zip: nullableString,
+      }),
+    }),
+  }),
+  z.object({
+    ...tokenBase,
+    type: z.literal('bank_account'),
+    bankAccount: z.object({
+      id: z.string(),
+      country: z.string(),
+      currency: z.string(),
+      last4: z.string(),
+      routingNumber: nullableString,
+      accountHolderName: nullableString,
+      accountHolderType: orNull(z.enum(['company', 'individual'])),
+      accountType: orNull(z.enum(['checking', 'futsu', 'savings', 'toza'])),
+      fingerprint: z.string(),
+    }),
+  }),
+  z.object({ ...tokenBase, type: z.literal('cvc_update'), cvcUpdate: z.object({ cvcProvided: z.literal(true) }) }),
+  z.object({ ...tokenBase, type: z.literal('pii'), pii: z.object({ id_number_provided: z.boolean() }) }),
+  // A person's or an account's parameters as validated when the token was made (the request schema's
+  // output, sensitive numbers replaced by flags): checked here to be an object.
+  z.object({ ...tokenBase, type: z.literal('person'), person: z.custom<PersonTokenData>(isObject) }),
+  z.object({ ...tokenBase, type: z.literal('account'), account: z.custom<AccountTokenData>(isObject) }),
+]);
+
+/** Tokens (TABLE_DESIGN.md 25, 26): keys, item (`expiresAt` in seconds, the TTL attribute), the schema every read parses. */
+export const tokenEntity = {
+  key: (scope: Scope, id: string) => ({ PK: tokenKeys.pk(scope, id), SK: tokenKeys.sk() }),
+  item: (token: Token) => ({ ...tokenEntity.key(token.scope, token.id), entity: 'token', ...token, expiresAt: epochSeconds(token.expiresAt) }),
+  parse: (item: Record<string, unknown>): Token => tokenSchema.parse(item),
+};
+const fromItem = tokenEntity.parse;
 
 /** TTL deletion is lazy (up to days late): an item past its expiry is treated as gone. */
 const expired = (item: Record<string, unknown>, now: number) => typeof item.expiresAt === 'number' && item.expiresAt <= epochSeconds(now);
@@ -22,19 +93,19 @@ export function dynamoTokenRepository(table: Table): TokenRepository {
     async create(token) {
       await table.put({
         TableName: name,
-        Item: { PK: tokenKeys.pk(token.scope, token.id), SK: tokenKeys.sk(), entity: 'token', ...token, expiresAt: epochSeconds(token.expiresAt) },
+        Item: tokenEntity.item(token),
         ConditionExpression: 'attribute_not_exists(PK)',
       });
     },
     async get(scope, id, now) {
-      const item = await table.get({ PK: tokenKeys.pk(scope, id), SK: tokenKeys.sk() });
+      const item = await table.get(tokenEntity.key(scope, id));
       return item && !expired(item, now) ? fromItem(item) : undefined;
     },
     async consume<T extends ConsumableTokenType>(scope: Parameters<TokenRepository['consume']>[0], id: string, type: T, now: number) {
       try {
         const Attributes = await table.update({
           TableName: name,
-          Key: { PK: tokenKeys.pk(scope, id), SK: tokenKeys.sk() },
+          Key: tokenEntity.key(scope, id),
           UpdateExpression: 'SET used = :true, usedAt = :now',
           ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
           ExpressionAttributeNames: { '#type': 'type' },
@@ -45,9 +116,9 @@ export function dynamoTokenRepository(table: Table): TokenRepository {
         return { outcome: 'consumed' as const, token: fromItem(Attributes!) as TokenOf<T> };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
-        const old = (error as { Item?: Record<string, unknown> }).Item;
+        const old = oldItemOf(error);
         if (!old || expired(old, now)) return { outcome: 'missing' as const };
-        const actualType = old.type as TokenType;
+        const actualType = fromItem(old).type;
         return actualType === type ? { outcome: 'used' as const } : { outcome: 'wrong_type' as const, actualType };
       }
     },

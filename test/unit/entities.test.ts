@@ -3,10 +3,13 @@ import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
 import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
 import { deliveryEntity } from '#shared/data/delivery-store.ts';
 import { fanOutEntity } from '#shared/data/event-outbox.ts';
+import { snapshotEventEntity, thinEventEntity } from '#shared/data/event-repository.ts';
 import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
-import type { Delivery, FanOut } from '#shared/events/event.ts';
+import type { Delivery, FanOut, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
+import { tokenEntity } from '#shared/data/token-repository.ts';
+import type { Token } from '#shared/tokens/token.ts';
 
 const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
 
@@ -123,5 +126,80 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const { explicit: _explicit, ...older } = item;
     expect(deliveryEntity.parse(older).explicit).toBe(false);
     expect(() => deliveryEntity.parse({ ...item, status: 'lost' })).toThrow();
+  });
+
+  it('reads thin and snapshot events back as the outbox wrote them, related by object through GSI1, and refuses a malformed one', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const thin: ThinEvent = {
+      id: 'evt_1',
+      scope,
+      platformId: 'acct_p',
+      type: 'v2.core.account.updated',
+      created: 1_000,
+      relatedObject: { id: 'acct_1', type: 'v2.core.account', url: '/v2/core/accounts/acct_1' },
+      changes: null,
+      data: null,
+      reason: { id: 'req_1', idempotencyKey: null },
+      snapshotEventId: null,
+    };
+    const thinItem = thinEventEntity.item(thin);
+    expect(thinItem).toMatchObject({ ...thinEventEntity.key(scope, 'evt_1'), entity: 'thin_event', GSI1SK: 'EVENT#evt_1' });
+    expect(thinItem.expiresAt).toBeGreaterThan(1);
+    expect(thinEventEntity.parse(thinItem)).toEqual(thin);
+    expect(() => thinEventEntity.parse({ ...thinItem, scope: 'acct_1' })).toThrow();
+
+    const snapshot: SnapshotEvent = {
+      id: 'evt_2',
+      scope,
+      platformId: 'acct_p',
+      type: 'customer.created',
+      created: 1_000,
+      apiVersion: '2026-10-28.endive',
+      object: { id: 'cus_1', object: 'customer' },
+      previousAttributes: null,
+      request: null,
+      pendingWebhooks: 2,
+      failedWebhooks: 0,
+    };
+    const snapshotItem = snapshotEventEntity.item(snapshot);
+    expect(snapshotItem).toMatchObject({ ...snapshotEventEntity.key(scope, 'evt_2'), entity: 'snapshot_event' });
+    expect(snapshotEventEntity.parse(snapshotItem)).toEqual(snapshot);
+    const { failedWebhooks: _failed, ...older } = snapshotItem;
+    expect(snapshotEventEntity.parse(older).failedWebhooks).toBe(0);
+    expect(() => snapshotEventEntity.parse({ ...snapshotItem, object: 'cus_1' })).toThrow();
+  });
+
+  it("stores a token's expiry as the TTL attribute in seconds, reads it back in milliseconds, and refuses an unknown type", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const token: Token = {
+      id: 'tok_1',
+      scope,
+      created: 1_000,
+      expiresAt: 601_000,
+      clientIp: null,
+      used: false,
+      type: 'bank_account',
+      bankAccount: {
+        id: 'ba_1',
+        country: 'US',
+        currency: 'usd',
+        last4: '6789',
+        routingNumber: '110000000',
+        accountHolderName: null,
+        accountHolderType: 'individual',
+        accountType: null,
+        fingerprint: 'f1',
+      },
+    };
+    const item = tokenEntity.item(token);
+    expect(item).toMatchObject({ ...tokenEntity.key(scope, 'tok_1'), entity: 'token', expiresAt: 601 });
+    expect(tokenEntity.parse({ ...item, usedAt: 5 })).toEqual(token);
+    const { accountHolderName: _name, ...olderAccount } = token.type === 'bank_account' ? token.bankAccount : ({} as never);
+    expect(tokenEntity.parse({ ...item, bankAccount: olderAccount })).toEqual(token);
+    expect(() => tokenEntity.parse({ ...item, type: 'cheque' })).toThrow();
+    const { bankAccount: _bankAccount, ...base }: Record<string, unknown> = item;
+    const person = { ...base, type: 'person', person: { first_name: 'Ada', id_number_provided: false } };
+    expect(tokenEntity.parse(person)).toMatchObject({ type: 'person', person: { first_name: 'Ada' } });
+    expect(() => tokenEntity.parse({ ...person, person: 'Ada' })).toThrow();
   });
 });

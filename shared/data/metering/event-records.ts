@@ -1,10 +1,10 @@
-import type { MeterEventAdjustment, MeterEventBatch, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
+import type { MeterEventBatch, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterEventAdjustment as adjustmentKeys, meterEventBatch as batchKeys } from '../keys.ts';
 import type { Table } from '../table.ts';
 import { transactGuarded } from '../transactions.ts';
-import { adjustmentKey, adjustmentRetentionMillis, batchRetentionMillis, eventKey, strip, toEvent, unexpired } from './items.ts';
+import { adjustmentKey, adjustmentRetentionMillis, batchRetentionMillis, eventKey, toAdjustment, toBatch, toEvent, unexpired } from './items.ts';
 import { usagePlanner } from './usage-planner.ts';
 
 /**
@@ -53,7 +53,7 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
 
     async getAdjustment(scope, id) {
       const item = await table.get(adjustmentKey({ scope, id }));
-      return item ? strip<MeterEventAdjustment>(item) : undefined;
+      return item ? toAdjustment(item) : undefined;
     },
 
     async putBatch(batch) {
@@ -144,15 +144,15 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
           });
           if (!moved) return undefined;
           if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
-          if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: strip<MeterEventBatch>(item) };
+          if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: toBatch(item) };
           if (item.entity === 'meter_event_batch_due') {
             const batch = await table.get({ PK: item.PK as string, SK: batchKeys.sk() });
-            if (batch) return { kind: 'batch', batch: strip<MeterEventBatch>(batch) };
+            if (batch) return { kind: 'batch', batch: toBatch(batch) };
             // Its batch was never stored (the request failed and was not acknowledged): nothing to do.
             await table.update({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' });
             return undefined;
           }
-          return { kind: 'cancel', adjustment: strip<MeterEventAdjustment>(item) };
+          return { kind: 'cancel', adjustment: toAdjustment(item) };
         }),
       );
       return { claimed: claimed.filter((work): work is MeterWork => work !== undefined), parked };

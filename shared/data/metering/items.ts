@@ -1,6 +1,7 @@
-import type { MeterEventAdjustment, MeterEventRecord } from '#shared/meter-events/meter-event.ts';
+import * as z from 'zod';
+import type { MeterEventAdjustment, MeterEventBatch, MeterEventRecord, MeterEventSession } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds } from '../conditions.ts';
-import { recordOf } from '../item-schemas.ts';
+import { orNull, scopeItem } from '../item-schemas.ts';
 import { meterEvent as eventKeys, meterEventAdjustment as adjustmentKeys } from '../keys.ts';
 
 const hour = 60 * 60 * 1000;
@@ -11,8 +12,38 @@ export const adjustmentRetentionMillis = 30 * day;
 export const batchRetentionMillis = 7 * day;
 export const errorWindowRetentionMillis = 30 * day;
 
-/** An item without its keys, bookkeeping attributes, and the lease claim's owner. */
-export const strip = <T>(item: Record<string, unknown>): T => recordOf<T>(item, ['claimedBy']);
+const eventInput = { eventName: z.string(), identifier: z.string(), payload: z.record(z.string(), z.string()), timestamp: z.number() };
+const origin = { scope: scopeItem, platformId: z.string(), created: z.number() };
+
+const eventSchema = z.object({
+  ...eventInput,
+  ...origin,
+  source: z.enum(['api', 'stream']),
+  batchId: orNull(z.string()),
+  status: z.enum(['accepted', 'processed', 'invalid', 'cancelled']),
+  meterId: orNull(z.string()),
+  cancelAdjustmentId: orNull(z.string()),
+});
+const adjustmentSchema = z.object({
+  id: z.string(),
+  ...origin,
+  eventName: z.string(),
+  type: z.literal('cancel'),
+  cancelIdentifier: z.string(),
+  status: z.enum(['pending', 'complete']),
+});
+const batchSchema = z.object({ id: z.string(), ...origin, events: z.array(z.object(eventInput)) });
+/** A session's own expiry is `sessionExpiresAt`: `expiresAt` is the table's TTL attribute (seconds). */
+const sessionSchema = z.object({ id: z.string(), ...origin, sessionExpiresAt: z.number() }).transform(({ sessionExpiresAt, ...session }) => ({
+  ...session,
+  expiresAt: sessionExpiresAt,
+}));
+
+/** What each metering item stores, parsed from what the table answers (keys, bookkeeping and lease claims dropped). */
+export const toEvent = (item: Record<string, unknown>): MeterEventRecord => eventSchema.parse(item);
+export const toAdjustment = (item: Record<string, unknown>): MeterEventAdjustment => adjustmentSchema.parse(item);
+export const toBatch = (item: Record<string, unknown>): MeterEventBatch => batchSchema.parse(item);
+export const toSession = (item: Record<string, unknown>): MeterEventSession => sessionSchema.parse(item);
 /** TTL deletion is lazy: an item past its expiry is treated as gone. */
 export const unexpired = (item: Record<string, unknown> | undefined, now: number) =>
   item && (typeof item.expiresAt !== 'number' || item.expiresAt * 1000 > now) ? item : undefined;
@@ -36,8 +67,3 @@ export function eventItem(event: MeterEventRecord) {
     ...(cancelAdjustmentId ? { cancelAdjustmentId } : {}),
   };
 }
-
-export const toEvent = (item: Record<string, unknown>): MeterEventRecord => {
-  const event = strip<MeterEventRecord>(item);
-  return { ...event, cancelAdjustmentId: event.cancelAdjustmentId ?? null };
-};

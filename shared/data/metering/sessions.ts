@@ -1,8 +1,8 @@
-import type { MeterEventSession, MeterEventSessionStore } from '#shared/meter-events/meter-event.ts';
+import type { MeterEventSessionStore } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds } from '../conditions.ts';
 import { meterEventSession as sessionKeys } from '../keys.ts';
 import type { Table } from '../table.ts';
-import { day, strip } from './items.ts';
+import { day, toSession } from './items.ts';
 
 /** Meter event sessions, one partition per token hash; the table's TTL removes them a day after they expire. */
 export function dynamoMeterEventSessionStore(table: Table): MeterEventSessionStore {
@@ -25,9 +25,7 @@ export function dynamoMeterEventSessionStore(table: Table): MeterEventSessionSto
 
     async findSession(tokenHash) {
       const item = await table.get({ PK: sessionKeys.pk(tokenHash), SK: sessionKeys.sk() });
-      if (!item) return undefined;
-      const { sessionExpiresAt, ...session } = strip<MeterEventSession & { sessionExpiresAt: number }>(item);
-      return { ...session, expiresAt: sessionExpiresAt };
+      return item ? toSession(item) : undefined;
     },
   };
 }

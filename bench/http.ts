@@ -148,7 +148,6 @@ const sample = (await (
   })
 ).json()) as { id: string };
 const customerItem = (await table.get({ PK: customerKeys.pk({ accountId: quiet.account, livemode: false }), SK: customerKeys.sk(sample.id) }))!;
-const endpointItem = await table.get({ PK: endpointKeys.pk(scope), SK: endpointKeys.sk(idOf(0)) });
 const rows: Array<[string, number, string, string, number]> = [];
 const compare = async (name: string, operation: (i: number) => Promise<unknown>, floorName: string, floor: (i: number) => Promise<unknown>) => {
   await interleavedP50(
@@ -178,31 +177,40 @@ await compare(
       Limit: 11,
     }),
 );
+// A change's path: (a read,) one transaction (the object, its events, the fan-out record), then one queue
+// send. Its floor makes the same items with the product's pure builders and sends the same fan-out message
+// to the deliveries queue, so the worker's fan-out that follows loads DynamoDB Local for both alike; the
+// gap is then the service's own time.
+const sqs = createLocalSqsClient(stack.sqs.endpoint);
+const floorEmitter = eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
+async function floorChange(platform: string, type: string, object: Record<string, unknown>, url: string, write: Record<string, unknown>) {
+  const origin = { scope: { accountId: platform, livemode: false }, platformId: platform, request: null, apiVersion: '2026-10-28.endive' };
+  const outbox = floorEmitter.prepare(origin, [{ kind: 'snapshot', type, object, relatedObject: { id: String(object.id), type: String(object.object), url } }]);
+  await table.transact(outboxItems(localTableName, outbox, [{ Put: { TableName: localTableName, Item: write } }]));
+  const message = JSON.stringify(fanOutMessage(outbox.fanOut!, outbox.thinEvents));
+  await sqs.send(new SendMessageBatchCommand({ QueueUrl: stack.env.DELIVERIES_QUEUE_URL!, Entries: [{ Id: '0', MessageBody: message }] }));
+}
 await compare(
   'POST /v1/webhook_endpoints/:id',
   (i) => call('POST', `/v1/webhook_endpoints/${idOf(i)}`, `metadata[n]=${i}`),
-  'TransactWriteItems of 1',
-  (i) => table.transact([{ Put: { TableName: localTableName, Item: { ...endpointItem, PK: `BENCH#floor`, SK: `ENDPOINT#${i}` } } }]),
+  'GetItem, TransactWriteItems, SendMessageBatch',
+  async (i) => {
+    const current = (await table.get({ PK: endpointKeys.pk(scope), SK: endpointKeys.sk(idOf(i)) }))!;
+    const object = { id: current.id, object: 'webhook_endpoint', url: current.url, metadata: { n: String(i) } };
+    await floorChange(scope.accountId, 'webhook_endpoint.updated', object, `/v1/webhook_endpoints/${current.id}`, {
+      ...current,
+      PK: 'BENCH#floor',
+      SK: `ENDPOINT#${i}`,
+    });
+  },
 );
-// A create's path: one transaction (the customer, its two events, the fan-out record), then one queue send.
-// The floor makes the same items with the product's pure builders and sends the same fan-out message to the
-// deliveries queue, so the worker's fan-out that follows (two queries, one delete) loads DynamoDB Local for
-// both alike; the gap is then the service's own time.
-const sqs = createLocalSqsClient(stack.sqs.endpoint);
-const floorEmitter = eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
-const quietScope = { accountId: quiet.account, livemode: false };
 await compare(
   'POST /v1/customers (no endpoints)',
   (i) => call('POST', '/v1/customers', `name=seq${i}`, quietAuth),
   'TransactWriteItems of 4, SendMessageBatch',
-  async (i) => {
+  (i) => {
     const object = { ...customerItem, id: `cus_floor${i}` };
-    const outbox = floorEmitter.prepare({ scope: quietScope, platformId: quiet.account, request: null, apiVersion: '2026-10-28.endive' }, [
-      { kind: 'snapshot', type: 'customer.created', object, relatedObject: { id: object.id, type: 'customer', url: `/v1/customers/${object.id}` } },
-    ]);
-    await table.transact(outboxItems(localTableName, outbox, [{ Put: { TableName: localTableName, Item: { ...object, SK: `CUSTOMER#floor${i}` } } }]));
-    const message = JSON.stringify(fanOutMessage(outbox.fanOut!, outbox.thinEvents));
-    await sqs.send(new SendMessageBatchCommand({ QueueUrl: stack.env.DELIVERIES_QUEUE_URL!, Entries: [{ Id: '0', MessageBody: message }] }));
+    return floorChange(quiet.account, 'customer.created', object, `/v1/customers/${object.id}`, { ...object, SK: `CUSTOMER#floor${i}` });
   },
 );
 console.log(`\none request at a time (${sequential} each, taking turns with the floor; p50), next to DynamoDB Local's floor for the table work:`);

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
-import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
+import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
       case 'roll-key': {
         const key = rest[0] ?? fail('roll-key needs the key (or its SHA-256).');
         const hours = values['expires-in-hours'] === undefined ? 0 : Number(values['expires-in-hours']);
-        if (!Number.isFinite(hours) || hours < 0 || hours > 24 * 7) fail('--expires-in-hours must be a number of hours from 0 to 168.');
+        if (!Number.isFinite(hours) || hours < 0 || hours * 3_600_000 > maxRollGraceMillis) fail('--expires-in-hours must be a number of hours from 0 to 168.');
         process.stdout.write(`${JSON.stringify(await rollApiKey(store, key, { expiresAt: Date.now() + hours * 3_600_000 }))}\n`);
         return;
       }

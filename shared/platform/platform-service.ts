@@ -27,11 +27,23 @@ function checkKey(key: string, kind: KeyKind, livemode: boolean): void {
   }
 }
 
+/** The keys to issue (generated unless given), checked before anything is written: well formed, and nobody's yet. */
+async function newKeys(store: PlatformStore, options: Pick<CreatePlatformOptions, 'livemode' | 'secretKey' | 'publishableKey'>) {
+  const livemode = options.livemode ?? false;
+  const keys = [
+    [options.secretKey ?? generateApiKey('secret', livemode), 'secret'],
+    [options.publishableKey ?? generateApiKey('publishable', livemode), 'publishable'],
+  ] as const;
+  for (const [key, kind] of keys) checkKey(key, kind, livemode);
+  for (const [key] of keys) {
+    if (await store.findApiKey(hashApiKey(key))) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+  }
+  return { livemode, keys };
+}
+
 /** Creates a platform account with one secret and one publishable key of the chosen mode. */
 export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = Date.now()): Promise<CreatedPlatform> {
-  const livemode = options.livemode ?? false;
-  if (options.secretKey) checkKey(options.secretKey, 'secret', livemode);
-  if (options.publishableKey) checkKey(options.publishableKey, 'publishable', livemode);
+  await newKeys(store, options);
   const account = newId('acct', now);
   await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
   return issueApiKeys(store, account, options, now);
@@ -44,15 +56,11 @@ export async function issueApiKeys(
   options: Pick<CreatePlatformOptions, 'livemode' | 'secretKey' | 'publishableKey'> = {},
   now = Date.now(),
 ): Promise<CreatedPlatform> {
-  const livemode = options.livemode ?? false;
-  const secretKey = options.secretKey ?? generateApiKey('secret', livemode);
-  const publishableKey = options.publishableKey ?? generateApiKey('publishable', livemode);
-  checkKey(secretKey, 'secret', livemode);
-  checkKey(publishableKey, 'publishable', livemode);
-  for (const [key, kind] of [
-    [secretKey, 'secret'],
-    [publishableKey, 'publishable'],
-  ] as const) {
+  if (!(await store.getAccount(account))) throw new InvalidRequestError(`No such account: '${account}'`, 'resource_missing');
+  const { livemode, keys } = await newKeys(store, options);
+  const [[secretKey], [publishableKey]] = keys;
+  // A key taken between the check and here (a concurrent issue of the same given key) still fails here.
+  for (const [key, kind] of keys) {
     const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
     if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
   }
@@ -71,13 +79,18 @@ async function storedKey(store: PlatformStore, keyOrHash: string) {
 /** Revokes a key now. Processes that read it in the last API_KEY_CACHE_SECONDS may accept it until then. */
 export async function revokeApiKey(store: PlatformStore, keyOrHash: string, now = Date.now()): Promise<{ account: string; revoked: string }> {
   const record = await storedKey(store, keyOrHash);
-  await store.expireApiKey(record.hash, now);
+  // Revoking again keeps the first revocation's time.
+  await store.expireApiKey(record.hash, Math.min(now, record.expiresAt ?? now));
   return { account: record.accountId, revoked: record.hint };
 }
 
+/** The longest a rolled key keeps working: a week. */
+export const maxRollGraceMillis = 7 * 24 * 60 * 60 * 1000;
+
 /**
  * Rolls a key: issues a new key of the same kind and mode to the same account, and makes the old one stop
- * working at `expiresAt` (now by default; later gives clients time to switch).
+ * working at `expiresAt` (now by default; later, up to a week, gives clients time to switch). Rolling a
+ * key again never moves its expiry later.
  */
 export async function rollApiKey(
   store: PlatformStore,
@@ -85,6 +98,10 @@ export async function rollApiKey(
   options: { expiresAt?: number } = {},
   now = Date.now(),
 ): Promise<{ account: string; key: string; rolled: string; rolled_key_expires_at: string }> {
+  const requested = options.expiresAt ?? now;
+  if (!Number.isFinite(requested) || requested > now + maxRollGraceMillis) {
+    throw new InvalidRequestError('A rolled key can keep working for at most a week.', 'parameter_invalid');
+  }
   const record = await storedKey(store, keyOrHash);
   if (record.expiresAt !== undefined && record.expiresAt <= now)
     throw new InvalidRequestError(`The key ${record.hint} has already expired.`, 'api_key_expired');
@@ -98,7 +115,7 @@ export async function rollApiKey(
     created: now,
   });
   if (!created) throw new Error('Generated an API key that already exists');
-  const expiresAt = Math.max(now, options.expiresAt ?? now);
+  const expiresAt = Math.min(Math.max(now, requested), record.expiresAt ?? Number.POSITIVE_INFINITY);
   await store.expireApiKey(record.hash, expiresAt);
   return { account: record.accountId, key, rolled: record.hint, rolled_key_expires_at: new Date(expiresAt).toISOString() };
 }

@@ -5,20 +5,12 @@ import { authorizationService } from '#shared/issuing/authorization-service.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { createdWindow, type IssuingRepository } from '#shared/issuing/repository.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
-import { memoryOwnedStore } from '../support/fakes.ts';
+import { createdWindow } from '#shared/issuing/repository.ts';
+import { memoryIssuingRepository } from '../support/issuing-fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const origin: EventOrigin = { scope, platformId: 'acct_1', request: null, apiVersion: '2026-10-28.endive' };
 const now = Date.UTC(2026, 5, 15, 12);
-
-/** An in-memory store with the same version rule as the DynamoDB adapter. */
-/** The shared in-memory store, with the issuing list's query. */
-function memoryStore<T extends OwnedResource>(...initial: T[]): IssuingRepository<T> {
-  const store = memoryOwnedStore(...initial);
-  return { ...store, list: (scope, query) => store.list(scope, query.page, query.where) };
-}
 
 const holder: Cardholder = {
   id: 'ich_1',
@@ -61,9 +53,9 @@ function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Pa
     queue: { enqueue: async () => undefined },
   });
   return authorizationService({
-    repository: memoryStore(),
-    cards: memoryStore(card(cardOverrides)),
-    cardholders: memoryStore({ ...holder, ...cardholderOverrides }),
+    repository: memoryIssuingRepository(),
+    cards: memoryIssuingRepository(card(cardOverrides)),
+    cardholders: memoryIssuingRepository({ ...holder, ...cardholderOverrides }),
     events,
     clock: () => now,
   });

@@ -259,7 +259,11 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
      */
     async acceptStream(caller: Caller, events: StreamEvent[]): Promise<void> {
       const now = clock();
-      const inputs = events.map((event) => normalize(event, now));
+      // An identifier sent twice in one request counts its first event, whichever path each would take.
+      const identifiers = new Set<string>();
+      const inputs = events
+        .map((event) => normalize(event, now))
+        .filter((input) => !identifiers.has(input.identifier) && Boolean(identifiers.add(input.identifier)));
       const alone = inputs.length < minBatchedEvents ? inputs.map(() => true) : await aloneInRequest(caller, inputs);
       const atOnce = inputs.length < minBatchedEvents || alone.filter(Boolean).length >= minLoneShare * inputs.length;
       const left = atOnce

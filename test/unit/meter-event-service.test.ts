@@ -661,6 +661,20 @@ describe('meter events (service with the shared fakes)', () => {
       expect(await usageOf('cus_9')).toEqual([]);
     });
 
+    it('counts the first of two events with one identifier even when the later one is alone and counted at once', async () => {
+      const { service, store, usageOf } = await setup();
+      const lone = customers.slice(0, 8).map((customer, index) => streamed(customer, index === 0 ? 'X' : `lone_${index}`));
+      await service.acceptStream(
+        await callerOf(service),
+        stream(streamed('cus_9', 'X', { payload: { service_customer_id: 'cus_9', value: '100' } }), streamed('cus_9', 'Y'), ...lone),
+      );
+
+      const events = [...store.batches.values()].flatMap((batch) => batch.events);
+      expect(events.filter((each) => each.identifier === 'X')).toEqual([expect.objectContaining({ payload: { service_customer_id: 'cus_9', value: '100' } })]);
+      expect(events.some((each) => each.payload.service_customer_id === customers[0])).toBe(false);
+      expect(await usageOf(customers[0]!)).toEqual([]);
+    });
+
     it('sends a larger request with fewer than 80% lone events to processing whole', async () => {
       const { service, store, usageOf } = await setup();
       await service.acceptStream(

@@ -45,12 +45,11 @@ export function cardService({ repository, cardholders, events, clock = Date.now 
       const today = new Date(now);
       const expYear = params.exp_year ?? today.getUTCFullYear() + validityYears;
       const expMonth = params.exp_month ?? today.getUTCMonth() + 1;
-      if (expYear < today.getUTCFullYear() || (expYear === today.getUTCFullYear() && expMonth < today.getUTCMonth() + 1)) {
-        throw new InvalidRequestError(
-          'The card expiry (exp_month, exp_year) cannot be in the past.',
-          'invalid_expiry_year',
-          params.exp_year !== undefined ? 'exp_year' : 'exp_month',
-        );
+      if (expYear < today.getUTCFullYear()) {
+        throw new InvalidRequestError('The card expiry (exp_month, exp_year) cannot be in the past.', 'invalid_expiry_year', 'exp_year');
+      }
+      if (expYear === today.getUTCFullYear() && expMonth < today.getUTCMonth() + 1) {
+        throw new InvalidRequestError('The card expiry (exp_month, exp_year) cannot be in the past.', 'invalid_expiry_month', 'exp_month');
       }
       const card: IssuingCard = {
         id: newId('ic', now),

@@ -222,7 +222,9 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
     const pastYear = await failure(cards.create(origin, cardParams(cardholder.id, { exp_month: 12, exp_year: 2025 })));
     expect(pastYear).toBeInstanceOf(InvalidRequestError);
     expect(pastYear).toMatchObject({ code: 'invalid_expiry_year', param: 'exp_year' });
-    await expect(cards.create(origin, cardParams(cardholder.id, { exp_month: 11, exp_year: 2026 }))).rejects.toBeInstanceOf(InvalidRequestError);
+    const pastMonth = await failure(cards.create(origin, cardParams(cardholder.id, { exp_month: 11, exp_year: 2026 })));
+    expect(pastMonth).toBeInstanceOf(InvalidRequestError);
+    expect(pastMonth).toMatchObject({ code: 'invalid_expiry_month', param: 'exp_month' });
     // Without exp_year, the expiry is three years out, so no month makes it past.
     expect((await cards.create(origin, cardParams(cardholder.id, { exp_month: 1 }))).card).toMatchObject({ expMonth: 1, expYear: 2029 });
 

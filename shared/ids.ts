@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 /** Base62 in ASCII order, so that ids compare like the times they were made. */
 const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -46,6 +46,17 @@ export function newId(prefix: string, now: number = Date.now()): string {
     sequence = 0;
   }
   return `${prefix}_1${base62(now, 8)}${base62(sequence % 3844, 2)}${randomBase62(14)}`;
+}
+
+/**
+ * An id of `newId`'s shape whose characters after the time come from `seed` (SHA-256), not chance: the
+ * same seed and time always give the same id. For records a retried step must find again, not duplicate.
+ */
+export function derivedId(prefix: string, at: number, seed: string): string {
+  const digest = createHash('sha256').update(seed).digest();
+  let tail = '';
+  for (let i = 0; tail.length < 16; i++) tail += alphabet[digest[i]! % 62];
+  return `${prefix}_1${base62(at, 8)}${tail}`;
 }
 
 /** Extracts the creation time (ms) encoded by `newId`, or undefined for ids it did not make. */

@@ -95,6 +95,12 @@ export const fanOutEntity = {
     }
     return actions;
   },
+  /**
+   * The deliveries of a fan-out too large for one transaction (35c), written ahead of its completion: puts
+   * if absent (their ids are derived from the fan-out, so a rerun finds those already written).
+   */
+  writeDeliveries: (tableName: string, deliveries: Delivery[]): TransactItem[] =>
+    deliveries.map((delivery) => ({ Put: { TableName: tableName, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' } })),
   /** The sweeper's claim (35b): moves the due time, if no other sweep moved it since this one read it. */
   reschedule(tableName: string, fanOut: FanOut, to: number): UpdateCommandInput {
     const due = dueEntry('fan-outs', fanOut.id, to);
@@ -116,6 +122,21 @@ export const fanOutEntity = {
   }),
 };
 
+/** Runs a transaction of puts if absent, again without those that found their item there, until none is left. */
+async function putAbsent(table: Table, puts: TransactItem[]): Promise<void> {
+  for (let remaining = puts; remaining.length > 0; ) {
+    try {
+      await table.transact(remaining);
+      return;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      const rest = codes ? remaining.filter((_, i) => !failedCondition(codes[i])) : remaining;
+      if (rest.length === remaining.length) throw error;
+      remaining = rest;
+    }
+  }
+}
+
 /**
  * Fan-out records: written in their change's transaction, due for the sweeper from then on, and removed in
  * the transaction that writes their deliveries, so a fan-out happens once.
@@ -124,12 +145,17 @@ export function dynamoFanOutStore(table: Table): FanOutStore {
   const { name } = table;
   return {
     async complete(fanOut, deliveries, pendingWebhooks) {
-      const actions = fanOutEntity.complete(name, fanOut, deliveries, pendingWebhooks);
-      if (actions.length > maxTransactionItems) {
-        throw new Error(`Fan-out ${fanOut.id} makes ${deliveries.length} deliveries, more than one transaction holds (${maxTransactionItems}).`);
-      }
+      let actions = fanOutEntity.complete(name, fanOut, deliveries, pendingWebhooks);
       // Nobody subscribes: the record's removal alone, a plain conditional delete at half a transaction's price.
       if (actions.length === 1) return whenConditionHolds(() => table.delete(actions[0]!.Delete!));
+      if (actions.length > maxTransactionItems) {
+        // More than one transaction holds: the deliveries first, a transaction at a time, then the record's
+        // removal with the counts. A crash in between leaves the record due; its rerun skips what exists.
+        for (let start = 0; start < deliveries.length; start += maxTransactionItems) {
+          await putAbsent(table, fanOutEntity.writeDeliveries(name, deliveries.slice(start, start + maxTransactionItems)));
+        }
+        actions = fanOutEntity.complete(name, fanOut, [], pendingWebhooks);
+      }
       try {
         await table.transact(actions);
         return true;

@@ -1,4 +1,4 @@
-import { newId } from '#shared/ids.ts';
+import { derivedId, newId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { thinMirrorOf } from './catalogue.ts';
@@ -52,8 +52,15 @@ export function subscribes(subscriber: Subscriber, payload: EventKind, type: str
 /** The object an event reports created (its type ends in `.created`, v1 and v2 alike), if any. */
 const createdBy = (type: string, relatedObject: RelatedObject | null): string | null => (type.endsWith('.created') ? (relatedObject?.id ?? null) : null);
 
-const newDelivery = (kind: EventKind, event: { id: string; scope: Scope }, destination: DestinationRef, now: number, explicit = false): Delivery => ({
-  id: newId('dlv', now),
+const newDelivery = (
+  kind: EventKind,
+  event: { id: string; scope: Scope },
+  destination: DestinationRef,
+  now: number,
+  explicit = false,
+  id = newId('dlv', now),
+): Delivery => ({
+  id,
   event: { kind, scope: event.scope, id: event.id },
   destination,
   explicit,
@@ -76,7 +83,9 @@ export function deliveriesOf(fanOut: FanOut, audience: Subscriber[], now: number
   const before = audience.filter((subscriber) => subscriber.created <= fanOut.created && !created.has(subscriber.ref.id));
   for (const { ref, type } of fanOut.events) {
     const matching = before.filter((subscriber) => subscribes(subscriber, ref.kind, type, fanOut.source));
-    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, ref, subscriber.ref, now)));
+    // Ids derived from the fan-out, event and subscriber: a fan-out run again writes the same deliveries.
+    const idOf = (subscriber: Subscriber) => derivedId('dlv', fanOut.created, `${fanOut.id}/${ref.id}/${subscriber.ref.kind}/${subscriber.ref.id}`);
+    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, ref, subscriber.ref, now, false, idOf(subscriber))));
     if (ref.kind === 'snapshot') pendingWebhooks.set(ref.id, matching.length);
   }
   return { deliveries, pendingWebhooks };

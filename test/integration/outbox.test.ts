@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoOutboxStore } from '#shared/data/event-outbox.ts';
-import { eventEmitter } from '#shared/events/emitter.ts';
-import type { Delivery } from '#shared/events/event.ts';
+import { deliveryEntity } from '#shared/data/delivery-store.ts';
+import { dynamoFanOutStore, dynamoOutboxStore, fanOutEntity } from '#shared/data/event-outbox.ts';
+import { outboxItems } from '#shared/data/outbox-items.ts';
+import { deliveriesOf as fannedOut, eventEmitter } from '#shared/events/emitter.ts';
+import type { Delivery, Subscriber } from '#shared/events/event.ts';
 import { newPlatform, scanStackTable, sdk, stackTable } from '../support/stack.ts';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -97,6 +99,48 @@ describe('the delivery outbox', () => {
     await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === id) ? true : undefined), 20_000);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === id)).toHaveLength(1);
+  });
+
+  it('fans out more deliveries than one transaction holds, and a rerun after a crash midway duplicates none', async () => {
+    // Given a change of 8 events and 16 subscribers to each: 128 deliveries (due a day from now, so no
+    // sweeper touches them), and one fan-out whose first 60 deliveries were written before its worker died
+    const table = stackTable();
+    const store = dynamoFanOutStore(table);
+    const scope = { accountId: `acct_bigfanout${Date.now()}`, livemode: false };
+    const emitter = eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
+    const audience: Subscriber[] = Array.from({ length: 16 }, (_, i) => ({
+      ref: { kind: 'event_destination', scope, id: `ed_big${i}` },
+      payload: 'thin',
+      enabled: true,
+      enabledEvents: ['v2.core.account.updated'],
+      eventsFrom: ['@self'],
+      created: 0,
+    }));
+    const change = () => {
+      const outbox = emitter.prepare(
+        { scope, platformId: scope.accountId, request: null, apiVersion: '2026-10-28.endive' },
+        Array.from({ length: 8 }, () => ({ kind: 'thin' as const, type: 'v2.core.account.updated', relatedObject: null, data: {} })),
+      );
+      return { outbox, ...fannedOut(outbox.fanOut!, audience, Date.now() + 86_400_000) };
+    };
+    const whole = change();
+    const crashed = change();
+    await table.transact([...outboxItems(table.name, whole.outbox), ...outboxItems(table.name, crashed.outbox)]);
+    await table.transact(fanOutEntity.writeDeliveries(table.name, crashed.deliveries.slice(0, 60)));
+    const stored = async (deliveries: Delivery[]) =>
+      (await Promise.all(deliveries.map((delivery) => table.get(deliveryEntity.key(delivery.id))))).filter(Boolean);
+
+    // When both fan out, and then run again (a redelivered message)
+    expect(whole.deliveries).toHaveLength(128);
+    expect(await store.complete(whole.outbox.fanOut!, whole.deliveries, whole.pendingWebhooks)).toBe(true);
+    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toBe(true);
+    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toBe(false);
+
+    // Then every delivery is written once, and both records are gone
+    expect(await stored(whole.deliveries)).toHaveLength(128);
+    expect(await stored(crashed.deliveries)).toHaveLength(128);
+    expect(await table.get(fanOutEntity.key(whole.outbox.fanOut!.id))).toBeUndefined();
+    expect(await table.get(fanOutEntity.key(crashed.outbox.fanOut!.id))).toBeUndefined();
   });
 
   it('removes the fan-out record of a change nobody subscribes to, and writes no delivery', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliveriesOf, eventEmitter, subscribes } from '#shared/events/emitter.ts';
+import { idTime } from '#shared/ids.ts';
 import type { Delivery, EventOrigin, FanOut, Subscriber } from '#shared/events/event.ts';
 import { fanOutService } from '#shared/events/fan-out.ts';
 import { isFanOutMessage, type DeliveriesQueueMessage } from '#shared/events/ports.ts';
@@ -109,6 +110,20 @@ describe('event fan-out', () => {
     expect(deliveries.map((delivery) => delivery.destination.id).sort()).toEqual(['snapshot', 'thin_self', 'v1_all']);
     expect(pendingWebhooks.get(outbox.snapshotEvents[0]!.id)).toBe(2);
     expect(deliveries.every((delivery) => delivery.status === 'pending' && delivery.attempts.length === 0 && delivery.nextAttemptAt === now)).toBe(true);
+  });
+
+  it('gives a fan-out run again the same delivery ids (one per event and subscriber), so a rerun finds what it wrote', () => {
+    const { events } = emitter();
+    const outbox = events.prepare(origin(), [customerCreated]);
+
+    const first = deliveriesOf(outbox.fanOut!, audience, now).deliveries.map((delivery) => delivery.id);
+    const again = deliveriesOf(outbox.fanOut!, audience, now + 60_000).deliveries.map((delivery) => delivery.id);
+    const other = deliveriesOf(events.prepare(origin(), [customerCreated]).fanOut!, audience, now).deliveries.map((delivery) => delivery.id);
+
+    expect(again).toEqual(first);
+    expect(new Set(first).size).toBe(first.length);
+    expect(first.every((id) => /^dlv_1[0-9A-Za-z]{24}$/.test(id) && idTime(id) === outbox.fanOut!.created)).toBe(true);
+    expect(other.filter((id) => first.includes(id))).toEqual([]);
   });
 
   it('leaves out subscribers the change came before: one created after it, and the one it created', () => {

@@ -15,6 +15,10 @@ import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.t
 
 const maxBatchWrite = 25;
 
+const putDelivery =
+  (tableName: string) =>
+  (delivery: Delivery): TransactItem => ({ Put: { TableName: tableName, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' } });
+
 /** A platform's subscribers: its v2 event destinations and v1 webhook endpoints (two partition queries). */
 export function dynamoSubscriberDirectory(table: Table): SubscriberDirectory {
   const destinations = dynamoEventDestinationRepository(table);
@@ -71,14 +75,15 @@ export const fanOutEntity = {
   item: fanOutItem,
   parse: (item: Record<string, unknown>): FanOut => fanOutSchema.parse(item),
   /**
-   * Fan out once (35a): delete the record if it is still there, put each delivery, set each snapshot
-   * event's `pending_webhooks` (those with deliveries). The delete comes first: its failed condition means
-   * another worker fanned it out.
+   * Fan out once (35a): delete the record if it is still there, put each delivery if absent, add each
+   * snapshot event's `pending_webhooks` (those with deliveries; added, since a delivery an interrupted run
+   * wrote may have settled already). The delete comes first: its failed condition means another worker
+   * fanned it out; a delivery's, that an interrupted run wrote it (then 35c).
    */
   complete(tableName: string, fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): TransactItem[] {
     const actions: TransactItem[] = [
       { Delete: { TableName: tableName, Key: fanOutEntity.key(fanOut.id), ConditionExpression: 'attribute_exists(PK)' } },
-      ...deliveries.map((delivery): TransactItem => ({ Put: { TableName: tableName, Item: deliveryItem(delivery) } })),
+      ...deliveries.map(putDelivery(tableName)),
     ];
     for (const { ref } of fanOut.events) {
       const pending = pendingWebhooks.get(ref.id) ?? 0;
@@ -87,7 +92,7 @@ export const fanOutEntity = {
         Update: {
           TableName: tableName,
           Key: { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) },
-          UpdateExpression: 'SET pendingWebhooks = :pending',
+          UpdateExpression: 'ADD pendingWebhooks :pending',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeValues: { ':pending': pending },
         },
@@ -96,11 +101,14 @@ export const fanOutEntity = {
     return actions;
   },
   /**
-   * The deliveries of a fan-out too large for one transaction (35c), written ahead of its completion: puts
-   * if absent (their ids are derived from the fan-out, so a rerun finds those already written).
+   * Deliveries written ahead of their fan-out's completion (35c: too many for one transaction, or some
+   * written by an interrupted run): while the record is there, each put if absent (ids are derived from
+   * the fan-out, so a rerun finds those already written). At most 99 deliveries.
    */
-  writeDeliveries: (tableName: string, deliveries: Delivery[]): TransactItem[] =>
-    deliveries.map((delivery) => ({ Put: { TableName: tableName, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' } })),
+  writeDeliveries: (tableName: string, fanOut: FanOut, deliveries: Delivery[]): TransactItem[] => [
+    { ConditionCheck: { TableName: tableName, Key: fanOutEntity.key(fanOut.id), ConditionExpression: 'attribute_exists(PK)' } },
+    ...deliveries.map(putDelivery(tableName)),
+  ],
   /** The sweeper's claim (35b): moves the due time, if no other sweep moved it since this one read it. */
   reschedule(tableName: string, fanOut: FanOut, to: number): UpdateCommandInput {
     const due = dueEntry('fan-outs', fanOut.id, to);
@@ -122,19 +130,31 @@ export const fanOutEntity = {
   }),
 };
 
-/** Runs a transaction of puts if absent, again without those that found their item there, until none is left. */
-async function putAbsent(table: Table, puts: TransactItem[]): Promise<void> {
-  for (let remaining = puts; remaining.length > 0; ) {
-    try {
-      await table.transact(remaining);
-      return;
-    } catch (error) {
-      const codes = cancellationCodes(error);
-      const rest = codes ? remaining.filter((_, i) => !failedCondition(codes[i])) : remaining;
-      if (rest.length === remaining.length) throw error;
-      remaining = rest;
+/**
+ * Writes a fan-out's deliveries ahead of its completion (35c), at most 99 to a transaction, each put if
+ * absent while the record is there. Answers those it wrote, or undefined once the record is gone.
+ */
+async function writeAhead(table: Table, fanOut: FanOut, deliveries: Delivery[]): Promise<Delivery[] | undefined> {
+  const written: Delivery[] = [];
+  for (let start = 0; start < deliveries.length; start += maxTransactionItems - 1) {
+    let chunk = deliveries.slice(start, start + maxTransactionItems - 1);
+    while (chunk.length > 0) {
+      try {
+        await table.transact(fanOutEntity.writeDeliveries(table.name, fanOut, chunk));
+        written.push(...chunk);
+        break;
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes) throw error;
+        if (failedCondition(codes[0])) return undefined;
+        // Those an interrupted run wrote are due already: the rest again without them.
+        const rest = chunk.filter((_, i) => !failedCondition(codes[i + 1]));
+        if (rest.length === chunk.length) throw error;
+        chunk = rest;
+      }
     }
   }
+  return written;
 }
 
 /**
@@ -145,22 +165,29 @@ export function dynamoFanOutStore(table: Table): FanOutStore {
   const { name } = table;
   return {
     async complete(fanOut, deliveries, pendingWebhooks) {
-      let actions = fanOutEntity.complete(name, fanOut, deliveries, pendingWebhooks);
+      const actions = fanOutEntity.complete(name, fanOut, deliveries, pendingWebhooks);
       // Nobody subscribes: the record's removal alone, a plain conditional delete at half a transaction's price.
-      if (actions.length === 1) return whenConditionHolds(() => table.delete(actions[0]!.Delete!));
-      if (actions.length > maxTransactionItems) {
-        // More than one transaction holds: the deliveries first, a transaction at a time, then the record's
-        // removal with the counts. A crash in between leaves the record due; its rerun skips what exists.
-        for (let start = 0; start < deliveries.length; start += maxTransactionItems) {
-          await putAbsent(table, fanOutEntity.writeDeliveries(name, deliveries.slice(start, start + maxTransactionItems)));
+      if (actions.length === 1) return (await whenConditionHolds(() => table.delete(actions[0]!.Delete!))) ? [] : undefined;
+      if (actions.length <= maxTransactionItems) {
+        try {
+          await table.transact(actions);
+          return deliveries;
+        } catch (error) {
+          const codes = cancellationCodes(error);
+          if (failedCondition(codes?.[0])) return undefined;
+          // Unless some deliveries exist (a run interrupted after writing them ahead), a real failure.
+          if (!codes?.some(failedCondition)) throw error;
         }
-        actions = fanOutEntity.complete(name, fanOut, [], pendingWebhooks);
       }
+      // Too many for one transaction, or partly written: the deliveries ahead, then the record's removal
+      // with the counts. A crash in between leaves the record due, and its rerun skips what exists.
+      const written = await writeAhead(table, fanOut, deliveries);
+      if (!written) return undefined;
       try {
-        await table.transact(actions);
-        return true;
+        await table.transact(fanOutEntity.complete(name, fanOut, [], pendingWebhooks));
+        return written;
       } catch (error) {
-        if (failedCondition(cancellationCodes(error)?.[0])) return false;
+        if (failedCondition(cancellationCodes(error)?.[0])) return undefined;
         throw error;
       }
     },

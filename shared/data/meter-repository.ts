@@ -3,7 +3,7 @@ import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import { orNull, ownedItem } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { meter as keys } from './keys.ts';
-import { ownedResourceStore } from './owned-resources.ts';
+import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
 import { transactGuarded } from './transactions.ts';
 
 const meterSchema = z.object({
@@ -27,8 +27,9 @@ const parseMeter = (item: Record<string, unknown>): Meter => meterSchema.parse(i
  * the meter, rewritten with every change, so a meter event finds its meter in a single read.
  */
 export function dynamoMeterRepository(table: Table): MeterRepository {
-  const store = ownedResourceStore<Meter>(table, { entity: 'meter', keys, parse: parseMeter });
-  const meterItem = (meter: Meter) => ({ PK: keys.pk(meter.scope), SK: keys.sk(meter.id), entity: 'meter', ...meter });
+  const kind = { entity: 'meter', keys, parse: parseMeter };
+  const store = ownedResourceStore<Meter>(table, kind);
+  const meters = ownedEntity<Meter>(kind);
   const nameItem = (meter: Meter) => ({
     PK: keys.pk(meter.scope),
     SK: keys.eventNameSk(meter.eventName),
@@ -40,17 +41,10 @@ export function dynamoMeterRepository(table: Table): MeterRepository {
     ...store,
     create(meter, outbox) {
       const claim = { TableName: table.name, Item: nameItem(meter), ConditionExpression: 'attribute_not_exists(PK)' };
-      return transactGuarded(table, [{ Put: claim }, { Put: { TableName: table.name, Item: meterItem(meter) } }], outbox);
+      // The name's claim first: its failed condition is how a taken event name shows up.
+      return transactGuarded(table, [{ Put: claim }, ...meters.create(table.name, meter)], outbox);
     },
-    replace(next, outbox) {
-      const put = {
-        TableName: table.name,
-        Item: meterItem(next),
-        ConditionExpression: 'attribute_exists(PK) AND version = :previous',
-        ExpressionAttributeValues: { ':previous': next.version - 1 },
-      };
-      return transactGuarded(table, [{ Put: put }, { Put: { TableName: table.name, Item: nameItem(next) } }], outbox);
-    },
+    replace: (next, outbox) => transactGuarded(table, [...meters.replace(table.name, next), { Put: { TableName: table.name, Item: nameItem(next) } }], outbox),
     async findByEventName(scope, eventName) {
       const claim = await table.get({ PK: keys.pk(scope), SK: keys.eventNameSk(eventName) });
       if (!claim) return undefined;

@@ -1,6 +1,6 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './table.ts';
+import type { Table, TransactItem } from './table.ts';
 import { counter } from './keys.ts';
 import { queryOwnerPage } from './owner-page.ts';
 import { transactGuarded } from './transactions.ts';
@@ -11,26 +11,31 @@ export interface OwnedResourceKeys {
   skPrefix: () => string;
 }
 
+/** An owned kind: its entity name, keys, per-owner counter (capped kinds only) and item schema. */
+export interface OwnedKind<T extends OwnedResource> {
+  entity: string;
+  keys: OwnedResourceKeys;
+  counterName?: string;
+  parse: (item: Record<string, unknown>) => T;
+}
+
 /**
- * DynamoDB store for owned resources; `parse` is the kind's item schema, which every read goes through. Objects live in their owner's partition; for capped kinds a counter
- * item (`counterName`) enforces the per-owner cap atomically; every write carries the change's outbox in
- * the same transaction.
+ * An owned kind's access patterns (TABLE_DESIGN.md 7–8, and each kind's rows) as pure builders of the
+ * transaction actions its store sends: objects live in their owner's partition; for capped kinds a
+ * counter item keeps the per-owner cap atomically, and goes first so that its failed condition is how a
+ * full owner shows up; replace is conditional on the version before.
  */
-export function ownedResourceStore<T extends OwnedResource>(
-  table: Table,
-  options: { entity: string; keys: OwnedResourceKeys; counterName?: string; parse: (item: Record<string, unknown>) => T },
-): OwnedResourceStore<T> {
-  const { name } = table;
-  const { keys, entity, counterName, parse: fromItem } = options;
-  const toItem = (resource: T) => ({ PK: keys.pk(resource.scope), SK: keys.sk(resource.id), entity, ...resource });
+export function ownedEntity<T extends OwnedResource>({ entity, keys, counterName, parse }: OwnedKind<T>) {
+  const key = (scope: Scope, id: string) => ({ PK: keys.pk(scope), SK: keys.sk(id) });
+  const item = (resource: T) => ({ ...key(resource.scope, resource.id), entity, ...resource });
   /** The counter update of a capped kind (none for uncapped kinds), conditional on the cap when one is given. */
-  function countBy(scope: Scope, delta: number, limit?: number) {
+  const countBy = (tableName: string, scope: Scope, delta: number, limit?: number): TransactItem[] => {
     if (counterName === undefined) return [];
     const capped = limit !== undefined;
     return [
       {
         Update: {
-          TableName: name,
+          TableName: tableName,
           Key: { PK: counter.pk(scope), SK: counter.sk(counterName) },
           UpdateExpression: 'ADD #count :delta',
           ...(capped ? { ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' } : {}),
@@ -39,31 +44,47 @@ export function ownedResourceStore<T extends OwnedResource>(
         },
       },
     ];
-  }
+  };
+  return {
+    key,
+    item,
+    parse,
+    create: (tableName: string, resource: T, limit?: number): TransactItem[] => [
+      ...countBy(tableName, resource.scope, 1, limit),
+      { Put: { TableName: tableName, Item: item(resource), ConditionExpression: 'attribute_not_exists(PK)' } },
+    ],
+    replace: (tableName: string, next: T): TransactItem[] => [
+      {
+        Put: {
+          TableName: tableName,
+          Item: item(next),
+          ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+          ExpressionAttributeValues: { ':previous': next.version - 1 },
+        },
+      },
+    ],
+    delete: (tableName: string, scope: Scope, id: string): TransactItem[] => [
+      { Delete: { TableName: tableName, Key: key(scope, id), ConditionExpression: 'attribute_exists(PK)' } },
+      ...countBy(tableName, scope, -1),
+    ],
+  };
+}
+
+/** DynamoDB store for an owned kind: sends its entity's actions, each write with the change's outbox in the same transaction. */
+export function ownedResourceStore<T extends OwnedResource>(table: Table, kind: OwnedKind<T>): OwnedResourceStore<T> {
+  const { name } = table;
+  const { keys } = kind;
+  const commands = ownedEntity(kind);
+  const { parse: fromItem } = commands;
 
   const store: OwnedResourceStore<T> = {
-    create(resource, { limit, outbox } = {}) {
-      const put = { TableName: name, Item: toItem(resource), ConditionExpression: 'attribute_not_exists(PK)' };
-      // The counter goes first: its failed condition is how a full owner shows up.
-      return transactGuarded(table, [...countBy(resource.scope, 1, limit), { Put: put }], outbox);
-    },
+    create: (resource, { limit, outbox } = {}) => transactGuarded(table, commands.create(name, resource, limit), outbox),
     async get(scope, id) {
-      const Item = await table.get({ PK: keys.pk(scope), SK: keys.sk(id) });
+      const Item = await table.get(commands.key(scope, id));
       return Item ? fromItem(Item) : undefined;
     },
-    replace(next, outbox) {
-      const put = {
-        TableName: name,
-        Item: toItem(next),
-        ConditionExpression: 'attribute_exists(PK) AND version = :previous',
-        ExpressionAttributeValues: { ':previous': next.version - 1 },
-      };
-      return transactGuarded(table, [{ Put: put }], outbox);
-    },
-    delete(scope, id, outbox) {
-      const remove = { TableName: name, Key: { PK: keys.pk(scope), SK: keys.sk(id) }, ConditionExpression: 'attribute_exists(PK)' };
-      return transactGuarded(table, [{ Delete: remove }, ...countBy(scope, -1)], outbox);
-    },
+    replace: (next, outbox) => transactGuarded(table, commands.replace(name, next), outbox),
+    delete: (scope, id, outbox) => transactGuarded(table, commands.delete(name, scope, id), outbox),
     async list(scope, page, where) {
       const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page, where });
       return { items: result.items.map(fromItem), hasMore: result.hasMore };

@@ -15,8 +15,11 @@ const tokenBase = {
   id: z.string(),
   scope: scopeItem,
   created: z.number(),
-  /** Stored in seconds (the TTL attribute), read back in milliseconds. */
-  expiresAt: z.number().transform((seconds) => seconds * 1000),
+  /** Stored in seconds (the TTL attribute), read back in milliseconds; tokens from before it never expire. */
+  expiresAt: z
+    .number()
+    .optional()
+    .transform((seconds) => (seconds === undefined ? Number.POSITIVE_INFINITY : seconds * 1000)),
   clientIp: nullableString,
   used: z.boolean(),
 };

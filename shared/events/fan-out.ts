@@ -24,8 +24,9 @@ export function fanOutService({ subscribers, store, queue, sweepGraceMillis, max
     /** Handles one fan-out message; a redelivered one finds its record gone and does nothing. */
     async run({ fanOut, thinEvents }: FanOutMessage): Promise<void> {
       const now = clock();
-      const { deliveries, pendingWebhooks } = deliveriesOf(fanOut, await subscribers.subscribersOf(fanOut.platform), now);
-      if (!(await store.complete(fanOut, deliveries, pendingWebhooks)) || deliveries.length === 0) return;
+      const planned = deliveriesOf(fanOut, await subscribers.subscribersOf(fanOut.platform), now);
+      const deliveries = await store.complete(fanOut, planned.deliveries, planned.pendingWebhooks);
+      if (!deliveries || deliveries.length === 0) return;
       const carried = new Map(thinEvents.map((event) => [event.id, event]));
       try {
         await queue.enqueue(deliveries.map((delivery) => deliveryMessage(delivery, carried.get(delivery.event.id))));

@@ -44,10 +44,11 @@ export interface DeliveryQueue {
 /** Fan-out records: written with their change (in its outbox), removed as their deliveries are written. */
 export interface FanOutStore {
   /**
-   * Writes the deliveries, sets each snapshot event's `pending_webhooks`, and removes the record, in one
-   * transaction; false if the record is gone (another worker fanned it out).
+   * Writes the deliveries, adds each snapshot event's `pending_webhooks`, and removes the record (in one
+   * transaction when they fit). Answers the deliveries this call wrote (those an earlier, interrupted run
+   * wrote are due already), or undefined if the record is gone (another worker fanned it out).
    */
-  complete(fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): Promise<boolean>;
+  complete(fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): Promise<Delivery[] | undefined>;
   /** Records written at or before `dueBy` and still there, at most `limit` per call. */
   overdue(dueBy: number, limit: number): Promise<FanOut[]>;
   /** Moves a record's due time to `to` and counts the sweep; false if it is gone or was swept meanwhile. */

@@ -41,12 +41,27 @@ async function newKeys(store: PlatformStore, options: Pick<CreatePlatformOptions
   return { livemode, keys };
 }
 
+/** Stores checked keys for an account. */
+async function storeKeys(
+  store: PlatformStore,
+  account: string,
+  { livemode, keys }: Awaited<ReturnType<typeof newKeys>>,
+  now: number,
+): Promise<CreatedPlatform> {
+  // A key taken between the check and here (a concurrent issue of the same given key) still fails here.
+  for (const [key, kind] of keys) {
+    const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
+    if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+  }
+  return { account, secret_key: keys[0][0], publishable_key: keys[1][0] };
+}
+
 /** Creates a platform account with one secret and one publishable key of the chosen mode. */
 export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = Date.now()): Promise<CreatedPlatform> {
-  await newKeys(store, options);
+  const keys = await newKeys(store, options);
   const account = newId('acct', now);
   await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
-  return issueApiKeys(store, account, options, now);
+  return storeKeys(store, account, keys, now);
 }
 
 /** Adds a secret and a publishable key of one mode to an existing account (generated unless given). */
@@ -57,14 +72,7 @@ export async function issueApiKeys(
   now = Date.now(),
 ): Promise<CreatedPlatform> {
   if (!(await store.getAccount(account))) throw new InvalidRequestError(`No such account: '${account}'`, 'resource_missing');
-  const { livemode, keys } = await newKeys(store, options);
-  const [[secretKey], [publishableKey]] = keys;
-  // A key taken between the check and here (a concurrent issue of the same given key) still fails here.
-  for (const [key, kind] of keys) {
-    const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
-    if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
-  }
-  return { account, secret_key: secretKey, publishable_key: publishableKey };
+  return storeKeys(store, account, await newKeys(store, options), now);
 }
 
 /** A key as the operator names it: the key itself, or the SHA-256 hex of it (as `show-platform` lists). */

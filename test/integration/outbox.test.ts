@@ -116,25 +116,43 @@ describe('the delivery outbox', () => {
       eventsFrom: ['@self'],
       created: 0,
     }));
-    const change = () => {
+    const change = (events = 8) => {
       const outbox = emitter.prepare(
         { scope, platformId: scope.accountId, request: null, apiVersion: '2026-10-28.endive' },
-        Array.from({ length: 8 }, () => ({ kind: 'thin' as const, type: 'v2.core.account.updated', relatedObject: null, data: {} })),
+        Array.from({ length: events }, () => ({ kind: 'thin' as const, type: 'v2.core.account.updated', relatedObject: null, data: {} })),
       );
       return { outbox, ...fannedOut(outbox.fanOut!, audience, Date.now() + 86_400_000) };
     };
     const whole = change();
     const crashed = change();
     await table.transact([...outboxItems(table.name, whole.outbox), ...outboxItems(table.name, crashed.outbox)]);
-    await table.transact(fanOutEntity.writeDeliveries(table.name, crashed.deliveries.slice(0, 60)));
+    await table.transact(fanOutEntity.writeDeliveries(table.name, crashed.outbox.fanOut!, crashed.deliveries.slice(0, 60)));
     const stored = async (deliveries: Delivery[]) =>
       (await Promise.all(deliveries.map((delivery) => table.get(deliveryEntity.key(delivery.id))))).filter(Boolean);
 
     // When both fan out, and then run again (a redelivered message)
     expect(whole.deliveries).toHaveLength(128);
-    expect(await store.complete(whole.outbox.fanOut!, whole.deliveries, whole.pendingWebhooks)).toBe(true);
-    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toBe(true);
-    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toBe(false);
+    expect(await store.complete(whole.outbox.fanOut!, whole.deliveries, whole.pendingWebhooks)).toHaveLength(128);
+    // Only the 68 it wrote are for this run to enqueue: the 60 before are due for the sweeper already
+    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toEqual(crashed.deliveries.slice(60));
+    expect(await store.complete(crashed.outbox.fanOut!, crashed.deliveries, crashed.pendingWebhooks)).toBeUndefined();
+
+    // And a fan-out that fits one transaction, rerun after an interrupted run wrote 5 of its deliveries,
+    // one of which the sweeper already delivered, writes only the rest and leaves that one as it is
+    const small = change(2);
+    await table.transact(outboxItems(table.name, small.outbox));
+    await table.transact(fanOutEntity.writeDeliveries(table.name, small.outbox.fanOut!, small.deliveries.slice(0, 5)));
+    await table.update({
+      TableName: table.name,
+      Key: deliveryEntity.key(small.deliveries[0]!.id),
+      UpdateExpression: 'SET #status = :delivered',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':delivered': 'delivered' },
+    });
+    expect(small.deliveries).toHaveLength(32);
+    expect(await store.complete(small.outbox.fanOut!, small.deliveries, small.pendingWebhooks)).toEqual(small.deliveries.slice(5));
+    expect(await stored(small.deliveries)).toHaveLength(32);
+    expect(deliveryEntity.parse((await table.get(deliveryEntity.key(small.deliveries[0]!.id)))!).status).toBe('delivered');
 
     // Then every delivery is written once, and both records are gone
     expect(await stored(whole.deliveries)).toHaveLength(128);

@@ -54,10 +54,10 @@ function fanOuts(records: FanOut[]) {
     store: {
       complete: async (fanOut, deliveries, pendingWebhooks) => {
         const index = records.findIndex((record) => record.id === fanOut.id);
-        if (index < 0) return false;
+        if (index < 0) return undefined;
         records.splice(index, 1);
         completed.push({ deliveries, pendingWebhooks });
-        return true;
+        return deliveries;
       },
       overdue: async (dueBy) => records.filter((record) => record.created <= dueBy),
       reschedule: async () => true,

@@ -9,6 +9,7 @@ import type { Delivery, FanOut, SnapshotEvent, ThinEvent } from '#shared/events/
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 import { tokenEntity } from '#shared/data/token-repository.ts';
+import { ownedEntity } from '#shared/data/owned-resources.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
 const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
@@ -98,7 +99,12 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     // The record's delete first (its failed condition tells that another worker did it), then the delivery, then pending_webhooks
     expect(actions[0]).toEqual({ Delete: { TableName: 't', Key: fanOutEntity.key('fan_1'), ConditionExpression: 'attribute_exists(PK)' } });
     expect(actions[1]!.Put!.Item).toMatchObject({ id: 'dlv_1', entity: 'delivery' });
-    expect(actions[2]!.Update).toMatchObject({ UpdateExpression: 'SET pendingWebhooks = :pending', ExpressionAttributeValues: { ':pending': 1 } });
+    expect(actions[1]!.Put!.ConditionExpression).toBe('attribute_not_exists(PK)');
+    // Added, not set: a delivery an interrupted run wrote may have settled (and subtracted) already
+    expect(actions[2]!.Update).toMatchObject({ UpdateExpression: 'ADD pendingWebhooks :pending', ExpressionAttributeValues: { ':pending': 1 } });
+    const chunk = fanOutEntity.writeDeliveries('t', fanOut, [delivery]);
+    expect(chunk[0]).toEqual({ ConditionCheck: { TableName: 't', Key: fanOutEntity.key('fan_1'), ConditionExpression: 'attribute_exists(PK)' } });
+    expect(chunk[1]!.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { id: 'dlv_1' } });
     expect(fanOutEntity.complete('t', fanOut, [], new Map([['evt_s', 0]]))).toHaveLength(1);
 
     expect(fanOutEntity.reschedule('t', { ...fanOut, sweeps: 2 }, 9_000)).toMatchObject({
@@ -197,9 +203,40 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const { accountHolderName: _name, ...olderAccount } = token.type === 'bank_account' ? token.bankAccount : ({} as never);
     expect(tokenEntity.parse({ ...item, bankAccount: olderAccount })).toEqual(token);
     expect(() => tokenEntity.parse({ ...item, type: 'cheque' })).toThrow();
+    const { expiresAt: _expiresAt, ...fromBeforeExpiry } = item;
+    expect(tokenEntity.parse(fromBeforeExpiry).expiresAt).toBe(Number.POSITIVE_INFINITY);
     const { bankAccount: _bankAccount, ...base }: Record<string, unknown> = item;
     const person = { ...base, type: 'person', person: { first_name: 'Ada', id_number_provided: false } };
     expect(tokenEntity.parse(person)).toMatchObject({ type: 'person', person: { first_name: 'Ada' } });
     expect(() => tokenEntity.parse({ ...person, person: 'Ada' })).toThrow();
+  });
+
+  it("builds an owned kind's writes: the cap counter first when capped, the put if absent, replace on the version before, delete with the count back", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    type Thing = { id: string; scope: typeof scope; version: number; name: string };
+    const keys = { pk: (owner: typeof scope) => `OWNER#${owner.accountId}`, sk: (id: string) => `THING#${id}`, skPrefix: () => 'THING#' };
+    const parse = (item: Record<string, unknown>) => item as Thing;
+    const capped = ownedEntity<Thing>({ entity: 'thing', keys, counterName: 'things', parse });
+    const uncapped = ownedEntity<Thing>({ entity: 'thing', keys, parse });
+    const thing: Thing = { id: 'th_1', scope, version: 1, name: 'one' };
+
+    const [count, put] = capped.create('t', thing, 16);
+    expect(count!.Update).toMatchObject({ UpdateExpression: 'ADD #count :delta', ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit' });
+    expect(count!.Update!.ExpressionAttributeValues).toEqual({ ':delta': 1, ':limit': 16 });
+    expect(put!.Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: { PK: 'OWNER#acct_1', SK: 'THING#th_1', entity: 'thing', name: 'one' },
+    });
+    expect(uncapped.create('t', thing, 16)).toEqual([put]);
+
+    expect(capped.replace('t', { ...thing, version: 3 })[0]!.Put).toMatchObject({
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 2 },
+    });
+    const removal = capped.delete('t', scope, 'th_1');
+    expect(removal[0]!.Delete).toEqual({ TableName: 't', Key: capped.key(scope, 'th_1'), ConditionExpression: 'attribute_exists(PK)' });
+    expect(removal[1]!.Update!.ExpressionAttributeValues).toEqual({ ':delta': -1 });
+    expect(removal[1]!.Update).not.toHaveProperty('ConditionExpression');
+    expect(uncapped.delete('t', scope, 'th_1')).toHaveLength(1);
   });
 });

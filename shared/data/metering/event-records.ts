@@ -1,3 +1,4 @@
+import { logger } from '#shared/logger.ts';
 import type { MeterEventBatch, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
@@ -119,6 +120,19 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
 
     async claimOverdueWork(dueBy, retryAt, limit, maxSweeps) {
       const parked: string[] = [];
+      /** What a claimed item asks the worker to do. */
+      async function workOf(item: Record<string, unknown>): Promise<MeterWork | undefined> {
+        if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
+        if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: toBatch(item) };
+        if (item.entity === 'meter_event_batch_due') {
+          const batch = await table.get({ PK: item.PK as string, SK: batchKeys.sk() });
+          if (batch) return { kind: 'batch', batch: toBatch(batch) };
+          // Its batch was never stored (the request failed and was not acknowledged): nothing to do.
+          await table.update({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' });
+          return undefined;
+        }
+        return { kind: 'cancel', adjustment: toAdjustment(item) };
+      }
       const claimed = await Promise.all(
         (await dueItems(table, 'meter-work', dueBy, limit)).map(async (item): Promise<MeterWork | undefined> => {
           /** An update of the item if its due time is still the one this sweep read (no other sweep took it). */
@@ -143,16 +157,13 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
             ':one': 1,
           });
           if (!moved) return undefined;
-          if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
-          if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: toBatch(item) };
-          if (item.entity === 'meter_event_batch_due') {
-            const batch = await table.get({ PK: item.PK as string, SK: batchKeys.sk() });
-            if (batch) return { kind: 'batch', batch: toBatch(batch) };
-            // Its batch was never stored (the request failed and was not acknowledged): nothing to do.
-            await table.update({ TableName: name, Key: { PK: item.PK, SK: item.SK }, UpdateExpression: 'REMOVE GSI2PK, GSI2SK' });
+          try {
+            return await workOf(item);
+          } catch (error) {
+            // One unreadable item must not stop the sweep of the others: it stays claimed, and is parked at its tenth sweep.
+            logger.error('Unreadable meter work item', { pk: item.PK, sk: item.SK, error: error as Error });
             return undefined;
           }
-          return { kind: 'cancel', adjustment: toAdjustment(item) };
         }),
       );
       return { claimed: claimed.filter((work): work is MeterWork => work !== undefined), parked };

@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EventRepository, TimeRange } from '#shared/events/event-repository.ts';
+import type { EventRepository, SnapshotEventQuery, ThinEventQuery, TimeRange } from '#shared/events/event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -95,6 +95,46 @@ function withFilter(input: QueryCommandInput, filter: Filter): QueryCommandInput
   };
 }
 
+/** The query of a thin-event list (37, 38): one page of the owner's events, or of one object's through GSI1, newest first. */
+export function thinEventListQuery(tableName: string, scope: Scope, query: ThinEventQuery, now: number): QueryCommandInput {
+  const { lo, hi } = skRange('EVENT#', query.created);
+  const byObject = query.objectId !== undefined;
+  const pk = byObject ? thinKeys.gsi1pk(scope, query.objectId!) : thinKeys.pk(scope);
+  const input: QueryCommandInput = {
+    TableName: tableName,
+    ...(byObject ? { IndexName: 'GSI1' } : {}),
+    KeyConditionExpression: `${byObject ? 'GSI1PK' : 'PK'} = :pk AND ${byObject ? 'GSI1SK' : 'SK'} BETWEEN :lo AND :hi`,
+    ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
+    ScanIndexForward: false,
+    ExclusiveStartKey:
+      query.after === undefined
+        ? undefined
+        : { PK: thinKeys.pk(scope), SK: thinKeys.sk(query.after), ...(byObject ? { GSI1PK: pk, GSI1SK: thinKeys.gsi1sk(query.after) } : {}) },
+  };
+  return withFilter(input, filterOf(now, query.types));
+}
+
+/** The query of a snapshot-event list (39): a created window, types, delivery success; `ending_before` walks up. */
+export function snapshotEventListQuery(tableName: string, scope: Scope, query: SnapshotEventQuery, now: number): QueryCommandInput {
+  const { lo, hi } = skRange('EVENT#', query.created);
+  const cursor = query.page.endingBefore ?? query.page.startingAfter;
+  const filter = filterOf(now, query.types);
+  if (query.deliverySuccess !== undefined) {
+    filter.expression.push(
+      query.deliverySuccess ? 'pendingWebhooks = :zero AND failedWebhooks = :zero' : '(pendingWebhooks > :zero OR failedWebhooks > :zero)',
+    );
+    filter.values[':zero'] = 0;
+  }
+  const input: QueryCommandInput = {
+    TableName: tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': snapshotKeys.pk(scope), ':lo': lo, ':hi': hi },
+    ScanIndexForward: query.page.endingBefore !== undefined,
+    ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
+  };
+  return withFilter(input, filter);
+}
+
 /** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
 export function dynamoEventRepository(table: Table): EventRepository {
   const { name } = table;
@@ -108,51 +148,16 @@ export function dynamoEventRepository(table: Table): EventRepository {
     getThin: (scope, id, now) => getFresh(thinEventEntity.key(scope, id), now, thinEventEntity.parse),
 
     async listThin(scope, query, now) {
-      const { lo, hi } = skRange('EVENT#', query.created);
-      const byObject = query.objectId !== undefined;
-      const pk = byObject ? thinKeys.gsi1pk(scope, query.objectId!) : thinKeys.pk(scope);
-      const input: QueryCommandInput = {
-        TableName: name,
-        ...(byObject ? { IndexName: 'GSI1' } : {}),
-        KeyConditionExpression: `${byObject ? 'GSI1PK' : 'PK'} = :pk AND ${byObject ? 'GSI1SK' : 'SK'} BETWEEN :lo AND :hi`,
-        ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi },
-        ScanIndexForward: false,
-        ExclusiveStartKey:
-          query.after === undefined
-            ? undefined
-            : {
-                PK: thinKeys.pk(scope),
-                SK: thinKeys.sk(query.after),
-                ...(byObject ? { GSI1PK: pk, GSI1SK: thinKeys.gsi1sk(query.after) } : {}),
-              },
-      };
-      const page = await collect(table, withFilter(input, filterOf(now, query.types)), query.limit);
+      const page = await collect(table, thinEventListQuery(name, scope, query, now), query.limit);
       return { items: page.items.map(thinEventEntity.parse), hasMore: page.hasMore };
     },
 
     getSnapshot: (scope, id, now) => getFresh(snapshotEventEntity.key(scope, id), now, snapshotEventEntity.parse),
 
     async listSnapshot(scope, query, now) {
-      const { lo, hi } = skRange('EVENT#', query.created);
-      const forward = query.page.endingBefore !== undefined;
-      const cursor = query.page.endingBefore ?? query.page.startingAfter;
-      const filter = filterOf(now, query.types);
-      if (query.deliverySuccess !== undefined) {
-        filter.expression.push(
-          query.deliverySuccess ? 'pendingWebhooks = :zero AND failedWebhooks = :zero' : '(pendingWebhooks > :zero OR failedWebhooks > :zero)',
-        );
-        filter.values[':zero'] = 0;
-      }
-      const input: QueryCommandInput = {
-        TableName: name,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':pk': snapshotKeys.pk(scope), ':lo': lo, ':hi': hi },
-        ScanIndexForward: forward,
-        ExclusiveStartKey: cursor === undefined ? undefined : { PK: snapshotKeys.pk(scope), SK: snapshotKeys.sk(cursor) },
-      };
-      const page = await collect(table, withFilter(input, filter), query.page.limit);
+      const page = await collect(table, snapshotEventListQuery(name, scope, query, now), query.page.limit);
       const items = page.items.map(snapshotEventEntity.parse);
-      return { items: forward ? items.reverse() : items, hasMore: page.hasMore };
+      return { items: query.page.endingBefore !== undefined ? items.reverse() : items, hasMore: page.hasMore };
     },
   };
 }

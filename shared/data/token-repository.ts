@@ -1,3 +1,4 @@
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { AccountTokenData, PersonTokenData } from '#shared/tokens/schemas.ts';
 import type { ConsumableTokenType, Token, TokenOf, TokenRepository } from '#shared/tokens/token.ts';
@@ -79,6 +80,20 @@ export const tokenEntity = {
   key: (scope: Scope, id: string) => ({ PK: tokenKeys.pk(scope, id), SK: tokenKeys.sk() }),
   item: (token: Token) => ({ ...tokenEntity.key(token.scope, token.id), entity: 'token', ...token, expiresAt: epochSeconds(token.expiresAt) }),
   parse: (item: Record<string, unknown>): Token => tokenSchema.parse(item),
+  /**
+   * Use once (26): marks the token used if it exists, is of `type`, is unused and unexpired; on failure
+   * the item as it was comes back with the error, to tell which.
+   */
+  consume: (tableName: string, scope: Scope, id: string, type: ConsumableTokenType, now: number): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: tokenEntity.key(scope, id),
+    UpdateExpression: 'SET used = :true, usedAt = :now',
+    ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
+    ExpressionAttributeNames: { '#type': 'type' },
+    ExpressionAttributeValues: { ':true': true, ':false': false, ':type': type, ':now': now, ':nowSeconds': epochSeconds(now) },
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
 };
 const fromItem = tokenEntity.parse;
 
@@ -106,16 +121,7 @@ export function dynamoTokenRepository(table: Table): TokenRepository {
     },
     async consume<T extends ConsumableTokenType>(scope: Parameters<TokenRepository['consume']>[0], id: string, type: T, now: number) {
       try {
-        const Attributes = await table.update({
-          TableName: name,
-          Key: tokenEntity.key(scope, id),
-          UpdateExpression: 'SET used = :true, usedAt = :now',
-          ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
-          ExpressionAttributeNames: { '#type': 'type' },
-          ExpressionAttributeValues: { ':true': true, ':false': false, ':type': type, ':now': now, ':nowSeconds': epochSeconds(now) },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        });
+        const Attributes = await table.update(tokenEntity.consume(name, scope, id, type, now));
         return { outcome: 'consumed' as const, token: fromItem(Attributes!) as TokenOf<T> };
       } catch (error) {
         if (!isConditionFailure(error)) throw error;

@@ -3,7 +3,8 @@ import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
 import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
 import { deliveryEntity } from '#shared/data/delivery-store.ts';
 import { fanOutEntity } from '#shared/data/event-outbox.ts';
-import { snapshotEventEntity, thinEventEntity } from '#shared/data/event-repository.ts';
+import { snapshotEventEntity, snapshotEventListQuery, thinEventEntity, thinEventListQuery } from '#shared/data/event-repository.ts';
+import { newId } from '#shared/ids.ts';
 import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
 import type { Delivery, FanOut, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
@@ -132,6 +133,19 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const { explicit: _explicit, ...older } = item;
     expect(deliveryEntity.parse(older).explicit).toBe(false);
     expect(() => deliveryEntity.parse({ ...item, status: 'lost' })).toThrow();
+
+    // An attempt is recorded only over the attempts the worker saw; a retry moves the due entry, the last outcome removes it
+    const attempt = { at: 3, outcome: 'failed' as const, status: 502, durationMs: 9, error: 'HTTP 502' };
+    const retry = deliveryEntity.recordAttempt('t', delivery, { status: 'pending', nextAttemptAt: 60_000, attempt, settleSnapshotEvent: null });
+    expect(retry.ConditionExpression).toBe('#status = :pending AND size(attempts) = :seen');
+    expect(retry.ExpressionAttributeValues).toMatchObject({ ':seen': 1, ':attempt': [attempt], ':gsi2sk': expect.stringMatching(/^0+60000#dlv_1$/) });
+    const done = deliveryEntity.recordAttempt('t', delivery, { status: 'delivered', nextAttemptAt: null, attempt, settleSnapshotEvent: null });
+    expect(done.UpdateExpression).toMatch(/ REMOVE GSI2PK, GSI2SK$/);
+    expect(deliveryEntity.settle('t', delivery, true).ExpressionAttributeValues).toEqual({ ':minusOne': -1, ':failed': 1 });
+    expect(deliveryEntity.reschedule('t', delivery, 9_000)).toMatchObject({
+      ConditionExpression: '#status = :pending AND nextAttemptAt = :from',
+      ExpressionAttributeValues: { ':from': 2, ':to': 9_000, ':gsi2sk': expect.stringMatching(/^0+9000#dlv_1$/) },
+    });
   });
 
   it('reads thin and snapshot events back as the outbox wrote them, related by object through GSI1, and refuses a malformed one', () => {
@@ -203,6 +217,10 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const { accountHolderName: _name, ...olderAccount } = token.type === 'bank_account' ? token.bankAccount : ({} as never);
     expect(tokenEntity.parse({ ...item, bankAccount: olderAccount })).toEqual(token);
     expect(() => tokenEntity.parse({ ...item, type: 'cheque' })).toThrow();
+    const consume = tokenEntity.consume('t', scope, 'tok_1', 'person', 61_000);
+    expect(consume).toMatchObject({ Key: tokenEntity.key(scope, 'tok_1'), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
+    expect(consume.ConditionExpression).toContain('#type = :type AND used = :false');
+    expect(consume.ExpressionAttributeValues).toMatchObject({ ':type': 'person', ':nowSeconds': 61 });
     const { expiresAt: _expiresAt, ...fromBeforeExpiry } = item;
     expect(tokenEntity.parse(fromBeforeExpiry).expiresAt).toBe(Number.POSITIVE_INFINITY);
     const { bankAccount: _bankAccount, ...base }: Record<string, unknown> = item;
@@ -238,5 +256,34 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(removal[1]!.Update!.ExpressionAttributeValues).toEqual({ ':delta': -1 });
     expect(removal[1]!.Update).not.toHaveProperty('ConditionExpression');
     expect(uncapped.delete('t', scope, 'th_1')).toHaveLength(1);
+  });
+
+  it('lists events by key range from the created window (ids encode time), through GSI1 for one object, filtered on types and expiry', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const byObject = thinEventListQuery(
+      't',
+      scope,
+      { limit: 10, objectId: 'acct_x', after: 'evt_9', types: ['v2.core.account.updated', 'v2.core.account[*'] },
+      86_400_000,
+    );
+    expect(byObject).toMatchObject({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi', ScanIndexForward: false });
+    expect(byObject.ExclusiveStartKey).toEqual({
+      ...thinEventEntity.key(scope, 'evt_9'),
+      GSI1PK: byObject.ExpressionAttributeValues![':pk'],
+      GSI1SK: 'EVENT#evt_9',
+    });
+    expect(byObject.FilterExpression).toBe('expiresAt > :now AND (#type IN (:type0) OR begins_with(#type, :prefix0))');
+    expect(byObject.ExpressionAttributeValues).toMatchObject({ ':now': 86_400, ':type0': 'v2.core.account.updated', ':prefix0': 'v2.core.account[' });
+
+    const window = snapshotEventListQuery(
+      't',
+      scope,
+      { page: { limit: 10, endingBefore: 'evt_5' }, created: { from: 1_000, to: 2_000 }, deliverySuccess: false },
+      0,
+    );
+    const { ':lo': lo, ':hi': hi } = window.ExpressionAttributeValues as Record<string, string>;
+    expect(lo < `EVENT#${newId('evt', 1_000)}` && `EVENT#${newId('evt', 2_000)}` < hi && hi < `EVENT#${newId('evt', 2_001)}`).toBe(true);
+    expect(window).toMatchObject({ ScanIndexForward: true, ExclusiveStartKey: snapshotEventEntity.key(scope, 'evt_5') });
+    expect(window.FilterExpression).toBe('expiresAt > :now AND (pendingWebhooks > :zero OR failedWebhooks > :zero)');
   });
 });

@@ -1,3 +1,4 @@
+import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { useCaseTypes, type AccountLink, type AccountLinkRepository } from '#shared/account-links/account-link.ts';
 import { configurationNames } from '#shared/accounts/capabilities.ts';
@@ -30,6 +31,46 @@ const accountLinkItem = z
   })
   .transform(({ linkExpiresAt, ...link }): AccountLink => ({ ...link, expiresAt: linkExpiresAt }));
 
+/** Account links (TABLE_DESIGN.md 44–46): key, item, the schema every read parses, and the update of each step. */
+export const accountLinkEntity = {
+  key,
+  /** Put if absent; the table's TTL a day after the link expires. */
+  create: (tableName: string, link: AccountLink, secretHash: string): PutCommandInput => {
+    const { expiresAt, ...rest } = link;
+    return {
+      TableName: tableName,
+      Item: { ...key(secretHash), entity: 'account_link', ...rest, linkExpiresAt: expiresAt, expiresAt: epochSeconds(expiresAt + day) },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    };
+  },
+  parse: (item: Record<string, unknown>): AccountLink => accountLinkItem.parse(item),
+  /** Opened once, while fresh and unexpired: the session it starts, and the TTL a day after that session ends. */
+  open: (tableName: string, secretHash: string, session: { hash: string; expiresAt: number }, now: number): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: key(secretHash),
+    UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
+    ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: {
+      ':opened': 'opened',
+      ':fresh': 'fresh',
+      ':session': session.hash,
+      ':sessionExpiresAt': session.expiresAt,
+      ':now': now,
+      ':ttl': epochSeconds(session.expiresAt + day),
+    },
+  }),
+  /** Completed once, by the session that opened it. */
+  complete: (tableName: string, secretHash: string, sessionHash: string, now: number): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: key(secretHash),
+    UpdateExpression: 'SET #state = :completed, completedAt = :now',
+    ConditionExpression: '#state = :opened AND sessionHash = :session',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
+  }),
+};
+
 /**
  * Account links, one partition per link (`ACCOUNT_LINK#<sha256 of secret>`). The link's own expiry is
  * `linkExpiresAt` (ms); `expiresAt` is the table's TTL (s), a day after the link or its session ends, so
@@ -39,51 +80,17 @@ export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository
   const { name } = table;
   return {
     async create(link, secretHash) {
-      const { expiresAt, ...rest } = link;
-      await table.put({
-        TableName: name,
-        Item: { ...key(secretHash), entity: 'account_link', ...rest, linkExpiresAt: expiresAt, expiresAt: epochSeconds(expiresAt + day) },
-        ConditionExpression: 'attribute_not_exists(PK)',
-      });
+      await table.put(accountLinkEntity.create(name, link, secretHash));
     },
 
     async find(secretHash, now) {
       const item = await table.get(key(secretHash));
       if (!item || (typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now)) return undefined;
-      return accountLinkItem.parse(item);
+      return accountLinkEntity.parse(item);
     },
 
-    open(secretHash, session, now) {
-      return whenConditionHolds(() =>
-        table.update({
-          TableName: name,
-          Key: key(secretHash),
-          UpdateExpression: 'SET #state = :opened, sessionHash = :session, sessionExpiresAt = :sessionExpiresAt, openedAt = :now, expiresAt = :ttl',
-          ConditionExpression: '#state = :fresh AND linkExpiresAt > :now',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':opened': 'opened',
-            ':fresh': 'fresh',
-            ':session': session.hash,
-            ':sessionExpiresAt': session.expiresAt,
-            ':now': now,
-            ':ttl': epochSeconds(session.expiresAt + day),
-          },
-        }),
-      );
-    },
+    open: (secretHash, session, now) => whenConditionHolds(() => table.update(accountLinkEntity.open(name, secretHash, session, now))),
 
-    complete(secretHash, sessionHash, now) {
-      return whenConditionHolds(() =>
-        table.update({
-          TableName: name,
-          Key: key(secretHash),
-          UpdateExpression: 'SET #state = :completed, completedAt = :now',
-          ConditionExpression: '#state = :opened AND sessionHash = :session',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':completed': 'completed', ':opened': 'opened', ':session': sessionHash, ':now': now },
-        }),
-      );
-    },
+    complete: (secretHash, sessionHash, now) => whenConditionHolds(() => table.update(accountLinkEntity.complete(name, secretHash, sessionHash, now))),
   };
 }

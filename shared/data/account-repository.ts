@@ -1,7 +1,9 @@
+import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { AccountPerson, AccountRepository, PersonRepository, V2Account } from '#shared/accounts/account.ts';
 import type { UpdateSlots } from '#shared/accounts/update-limit.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './table.ts';
-import { epochSeconds, isConditionFailure } from './conditions.ts';
+import { epochSeconds, whenConditionHolds } from './conditions.ts';
 import { account, accountPerson, accountUpdateSlot, v2Account } from './keys.ts';
 import { envelopeOf } from './item-schemas.ts';
 import { ownedResourceStore } from './owned-resources.ts';
@@ -47,10 +49,31 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
 export const dynamoPersonRepository = (table: Table): PersonRepository =>
   ownedResourceStore<AccountPerson>(table, { entity: 'account_person', keys: accountPerson, parse: envelopeOf<AccountPerson>() });
 
+/** Account update slots (TABLE_DESIGN.md 31): the take and the give-back of one slot. */
+export const updateSlotEntity = {
+  key: (scope: Scope, accountId: string, slot: number) => ({ PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) }),
+  /** Taken if free: absent, or its lease run out (the TTL removes it an hour after). */
+  take: (tableName: string, scope: Scope, accountId: string, slot: number, owner: string, now: number, leaseMillis: number): PutCommandInput => ({
+    TableName: tableName,
+    Item: { ...updateSlotEntity.key(scope, accountId, slot), owner, leasedUntil: now + leaseMillis, expiresAt: epochSeconds(now + leaseMillis) + 3600 },
+    ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
+    ExpressionAttributeValues: { ':now': now },
+  }),
+  /** Given back by its owner only: its lease ended (an update as cheap as a delete, and no DeleteItem grant). */
+  giveBack: (tableName: string, scope: Scope, accountId: string, slot: number, owner: string): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: updateSlotEntity.key(scope, accountId, slot),
+    UpdateExpression: 'SET leasedUntil = :released',
+    ConditionExpression: '#owner = :owner',
+    ExpressionAttributeNames: { '#owner': 'owner' },
+    ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
+  }),
+};
+
 /**
- * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot with a
- * conditional put, trying each slot once from a random start, and gives it back by ending its lease (an update
- * conditional on still owning it: a write as cheap as a delete, and no DeleteItem grant). A crashed request's slot frees itself when its lease runs out.
+ * Update slots: `limit` lease items per account. A request takes a free (absent or expired) slot,
+ * trying each slot once from a random start, and gives it back by ending its lease. A crashed request's
+ * slot frees itself when its lease runs out.
  */
 export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlots {
   const { name } = table;
@@ -59,39 +82,12 @@ export function dynamoUpdateSlots(table: Table, leaseMillis = 10_000): UpdateSlo
       const start = Math.floor(Math.random() * limit);
       for (let i = 0; i < limit; i++) {
         const slot = (start + i) % limit;
-        try {
-          await table.put({
-            TableName: name,
-            Item: {
-              PK: accountUpdateSlot.pk(scope, accountId),
-              SK: accountUpdateSlot.sk(slot),
-              owner,
-              leasedUntil: now + leaseMillis,
-              expiresAt: epochSeconds(now + leaseMillis) + 3600,
-            },
-            ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now',
-            ExpressionAttributeValues: { ':now': now },
-          });
-          return slot;
-        } catch (error) {
-          if (!isConditionFailure(error)) throw error;
-        }
+        if (await whenConditionHolds(() => table.put(updateSlotEntity.take(name, scope, accountId, slot, owner, now, leaseMillis)))) return slot;
       }
       return undefined;
     },
     async release(scope, accountId, slot, owner) {
-      try {
-        await table.update({
-          TableName: name,
-          Key: { PK: accountUpdateSlot.pk(scope, accountId), SK: accountUpdateSlot.sk(slot) },
-          UpdateExpression: 'SET leasedUntil = :released',
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': owner, ':released': 0 },
-        });
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
+      await whenConditionHolds(() => table.update(updateSlotEntity.giveBack(name, scope, accountId, slot, owner)));
     },
   };
 }

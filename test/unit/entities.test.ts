@@ -10,6 +10,12 @@ import type { Delivery, FanOut, SnapshotEvent, ThinEvent } from '#shared/events/
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 import { tokenEntity } from '#shared/data/token-repository.ts';
+import { usageLeaseEntity } from '#shared/data/metering/leases.ts';
+import { errorWindowEntity } from '#shared/data/metering/error-windows.ts';
+import { rateWindowEntity } from '#shared/data/rate-counter.ts';
+import { updateSlotEntity } from '#shared/data/account-repository.ts';
+import { accountLinkEntity } from '#shared/data/account-link-repository.ts';
+import type { AccountLink } from '#shared/account-links/account-link.ts';
 import { ownedEntity } from '#shared/data/owned-resources.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
@@ -285,5 +291,147 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(lo < `EVENT#${newId('evt', 1_000)}` && `EVENT#${newId('evt', 2_000)}` < hi && hi < `EVENT#${newId('evt', 2_001)}`).toBe(true);
     expect(window).toMatchObject({ ScanIndexForward: true, ExclusiveStartKey: snapshotEventEntity.key(scope, 'evt_5') });
     expect(window.FilterExpression).toBe('expiresAt > :now AND (pendingWebhooks > :zero OR failedWebhooks > :zero)');
+  });
+
+  it('takes a rate window only while the count fits, and keeps it a minute past its second', () => {
+    const take = rateWindowEntity.take('t', 'KEY#h1', 1_000, 25, 5);
+    expect(take).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(#count) OR #count <= :room',
+      UpdateExpression: 'ADD #count :count SET expiresAt = :expires',
+    });
+    expect(take.ExpressionAttributeValues).toEqual({ ':count': 5, ':room': 20, ':expires': 1_060 });
+  });
+
+  it('takes an account update slot when absent or its lease ran out, and gives it back only for its owner', () => {
+    const scope = { accountId: 'acct_p', livemode: false };
+    const take = updateSlotEntity.take('t', scope, 'acct_1', 3, 'req_1', 50_000, 10_000);
+    expect(take).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK) OR leasedUntil < :now', ExpressionAttributeValues: { ':now': 50_000 } });
+    expect(take.Item).toMatchObject({ ...updateSlotEntity.key(scope, 'acct_1', 3), owner: 'req_1', leasedUntil: 60_000, expiresAt: 60 + 3600 });
+    expect(updateSlotEntity.giveBack('t', scope, 'acct_1', 3, 'req_1')).toMatchObject({
+      ConditionExpression: '#owner = :owner',
+      ExpressionAttributeValues: { ':owner': 'req_1', ':released': 0 },
+    });
+  });
+
+  it("opens an account link once while fresh and unexpired, completes it by the opening session only, and keeps the link's expiry out of the TTL", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const link: AccountLink = {
+      account: 'acct_1',
+      scope,
+      platformId: 'acct_p',
+      useCase: {
+        type: 'account_onboarding',
+        configurations: ['merchant'],
+        refresh_url: 'https://example.com/refresh',
+        return_url: null,
+        collection_options: { fields: 'currently_due', future_requirements: 'omit' },
+      },
+      created: 1_000,
+      expiresAt: 301_000,
+      state: 'fresh',
+      sessionHash: null,
+      sessionExpiresAt: null,
+    };
+    const create = accountLinkEntity.create('t', link, 'hash1');
+    expect(create).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { ...accountLinkEntity.key('hash1'), linkExpiresAt: 301_000 } });
+    expect(create.Item!.expiresAt).toBe(301 + 86_400);
+    expect(accountLinkEntity.parse(create.Item!)).toEqual(link);
+    const open = accountLinkEntity.open('t', 'hash1', { hash: 's1', expiresAt: 900_000 }, 2_000);
+    expect(open).toMatchObject({ ConditionExpression: '#state = :fresh AND linkExpiresAt > :now', ExpressionAttributeValues: { ':ttl': 900 + 86_400 } });
+    expect(accountLinkEntity.complete('t', 'hash1', 's1', 3_000)).toMatchObject({
+      ConditionExpression: '#state = :opened AND sessionHash = :session',
+      ExpressionAttributeValues: { ':session': 's1' },
+    });
+  });
+
+  it('takes a usage lease with its entries, releases it counting them (a later `last` kept), and claims or fences identifiers', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const lease = { scope, meter: { id: 'mtr_1', formula: 'last' as const }, customerId: 'cus_1', minute: 60_000, owner: 'req_1' };
+    const entry = { owner: 'req_1', identifier: 'id1', created: 61_000, value: 5, timestamp: 60_500 };
+    const later = { ...entry, identifier: 'id2', value: 7, timestamp: 60_900 };
+
+    const take = usageLeaseEntity.take('t', lease, [entry], 61_000);
+    expect(take).toMatchObject({ ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now', ReturnValues: 'ALL_OLD' });
+    expect(take.ExpressionAttributeNames).toEqual({ '#entry': 'entry#req_1' });
+    expect(take.ExpressionAttributeValues).toMatchObject({
+      ':until': 66_000,
+      ':entries': [{ identifier: 'id1', created: 61_000, value: 5, timestamp: 60_500 }],
+    });
+    expect(usageLeaseEntity.take('t', lease, [], 61_000).UpdateExpression).toBe('SET leaseOwner = :owner, leaseUntil = :until');
+
+    const counted = [
+      { entry, setsLast: true },
+      { entry: later, setsLast: true },
+    ];
+    const release = usageLeaseEntity.release('t', lease, counted, ['req_1', 'req_0', 'req_1'], true);
+    expect(release.UpdateExpression).toBe(
+      'SET entity = :entity, minuteStart = :minute, lastValue = :lastValue, lastTimestamp = :lastTimestamp, lastIdentifier = :lastIdentifier ADD #total :total, #events :events REMOVE leaseOwner, leaseUntil, #e0, #e1',
+    );
+    expect(release.ConditionExpression).toBe('leaseOwner = :owner AND (attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp)');
+    expect(release.ExpressionAttributeValues).toMatchObject({ ':total': 12, ':events': 2, ':lastValue': 7, ':lastIdentifier': 'id2' });
+    const withoutLast = usageLeaseEntity.release('t', lease, counted, ['req_1'], false);
+    expect(withoutLast.ConditionExpression).toBe('leaseOwner = :owner');
+    expect(withoutLast.UpdateExpression).not.toContain('lastValue');
+    expect(usageLeaseEntity.release('t', lease, [], ['req_1'], true).UpdateExpression).toBe('REMOVE leaseOwner, leaseUntil, #e0');
+
+    const event = {
+      eventName: 'api_call',
+      identifier: 'id1',
+      payload: {},
+      timestamp: 60_500,
+      scope,
+      platformId: 'acct_p',
+      created: 86_500_000,
+      source: 'api' as const,
+      batchId: null,
+      status: 'processed' as const,
+      meterId: 'mtr_1',
+      cancelAdjustmentId: null,
+    };
+    const claim = usageLeaseEntity.claim('t', event, 'req_1');
+    expect(claim.Item).toMatchObject({ claimedBy: 'req_1', entity: 'meter_event' });
+    expect(claim.ExpressionAttributeValues).toEqual({ ':cutoff': 86_500_000 - 86_400_000, ':owner': 'req_1' });
+    const fence = usageLeaseEntity.fence('t', scope, entry);
+    expect(fence.ExpressionAttributeValues).toMatchObject({ ':fence': 'meter_event_fence', ':owners': new Set(['req_1']) });
+  });
+
+  it("counts a meter's errors per code into an unreported window, due at its end, and reads the window back most frequent code first", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const error = (code: string, identifier: string) => ({ scope, platformId: 'acct_p', meterId: 'mtr_1', code, message: `${code}!`, identifier });
+    const group = [error('meter_event_no_customer_defined', 'a'), error('meter_event_invalid_value', 'b'), error('meter_event_invalid_value', 'c')];
+    const count = errorWindowEntity.count('t', 'METER_ERRORS#x', group, 3_600_000, 3_600_000);
+    expect(count.ConditionExpression).toBe('attribute_not_exists(reportedAt)');
+    expect(count.ExpressionAttributeNames).toMatchObject({ '#c0': 'count_meter_event_no_customer_defined', '#c1': 'count_meter_event_invalid_value' });
+    expect(count.ExpressionAttributeValues).toMatchObject({
+      ':count': 3,
+      ':c0': 1,
+      ':c1': 2,
+      ':end': 7_200_000,
+      ':gsi2sk': expect.stringMatching(/^0+7200000#/),
+    });
+    const samples = errorWindowEntity.addSamples('t', errorWindowEntity.key('METER_ERRORS#x', 3_600_000), 'meter_event_invalid_value', group.slice(1));
+    expect(samples.ExpressionAttributeValues![':samples']).toEqual([
+      { message: 'meter_event_invalid_value!', identifier: 'b' },
+      { message: 'meter_event_invalid_value!', identifier: 'c' },
+    ]);
+
+    const window = errorWindowEntity.parse({
+      ...count.ExpressionAttributeValues,
+      scope,
+      platformId: 'acct_p',
+      meterId: 'mtr_1',
+      windowStart: 3_600_000,
+      windowEnd: 7_200_000,
+      errorCount: 3,
+      count_meter_event_no_customer_defined: 1,
+      count_meter_event_invalid_value: 2,
+      samples_meter_event_invalid_value: samples.ExpressionAttributeValues![':samples'],
+    });
+    expect(window.byCode.map(({ code, count, samples }) => [code, count, samples.length])).toEqual([
+      ['meter_event_invalid_value', 2, 2],
+      ['meter_event_no_customer_defined', 1, 0],
+    ]);
+    expect(errorWindowEntity.markReported('t', window, 9)).toMatchObject({ ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen' });
+    expect(() => errorWindowEntity.parse({ scope, platformId: 'acct_p', windowStart: 1 })).toThrow();
   });
 });

@@ -1,34 +1,111 @@
+import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import * as z from 'zod';
 import type { Outbox } from '#shared/events/event.ts';
 import type { ErrorWindow, ErrorWindowStore, MeterEventError } from '#shared/meter-events/meter-event.ts';
-import type { Scope } from '#shared/platform/types.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterErrorWindow } from '../keys.ts';
-import type { Table } from '../table.ts';
+import type { Table, TransactItem } from '../table.ts';
 import { transactGuarded } from '../transactions.ts';
+import { orNull, scopeItem } from '../item-schemas.ts';
 import { errorWindowRetentionMillis } from './items.ts';
 
 const maxSamplesPerCode = 5;
 
-function errorWindowOf(item: Record<string, unknown>): ErrorWindow {
-  const byCode: ErrorWindow['byCode'] = [];
-  for (const [attribute, value] of Object.entries(item)) {
-    if (!attribute.startsWith('count_')) continue;
-    const code = attribute.slice('count_'.length);
-    const samples = ((item[`samples_${code}`] as Array<{ message: string; identifier: string }> | undefined) ?? []).slice(0, maxSamplesPerCode);
-    byCode.push({ code, count: value as number, samples });
-  }
-  byCode.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
-  return {
-    scope: item.scope as Scope,
-    platformId: item.platformId as string,
-    meterId: (item.meterId as string | null) ?? null,
-    start: item.windowStart as number,
-    end: item.windowEnd as number,
-    errorCount: item.errorCount as number,
-    byCode,
-  };
+const windowItem = z.object({
+  scope: scopeItem,
+  platformId: z.string(),
+  meterId: orNull(z.string()),
+  windowStart: z.number(),
+  windowEnd: z.number(),
+  errorCount: z.number(),
+});
+const samplesItem = z.array(z.object({ message: z.string(), identifier: z.string() }));
+
+/** Errors grouped by code, in the order of the meter's events. */
+function byCodeOf(group: MeterEventError[]): Map<string, MeterEventError[]> {
+  const codes = new Map<string, MeterEventError[]>();
+  for (const error of group) codes.set(error.code, [...(codes.get(error.code) ?? []), error]);
+  return codes;
 }
+
+/** Meter error windows (TABLE_DESIGN.md 22): the window an item holds, and the update of each step. */
+export const errorWindowEntity = {
+  key: (pk: string, start: number) => ({ PK: pk, SK: meterErrorWindow.sk(start) }),
+  /** A window read back: its counts per code (`count_<code>`), most first, each with up to 5 samples. */
+  parse(item: Record<string, unknown>): ErrorWindow {
+    const window = windowItem.parse(item);
+    const byCode: ErrorWindow['byCode'] = [];
+    for (const [attribute, value] of Object.entries(item)) {
+      if (!attribute.startsWith('count_')) continue;
+      const code = attribute.slice('count_'.length);
+      byCode.push({ code, count: z.number().parse(value), samples: samplesItem.parse(item[`samples_${code}`] ?? []).slice(0, maxSamplesPerCode) });
+    }
+    byCode.sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+    return {
+      scope: window.scope,
+      platformId: window.platformId,
+      meterId: window.meterId,
+      start: window.windowStart,
+      end: window.windowEnd,
+      errorCount: window.errorCount,
+      byCode,
+    };
+  },
+  /** One meter's errors counted into the window starting at `start`, unless it was reported (then the next); due for its report at its end. */
+  count(tableName: string, pk: string, group: MeterEventError[], start: number, windowMillis: number): UpdateCommandInput {
+    const first = group[0]!;
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const adds = [...byCodeOf(group).entries()].map(([code, list], index) => {
+      names[`#c${index}`] = `count_${code}`;
+      values[`:c${index}`] = list.length;
+      return `#c${index} :c${index}`;
+    });
+    const due = dueEntry('meter-reports', `${pk}#${start}`, start + windowMillis, pk);
+    return {
+      TableName: tableName,
+      Key: errorWindowEntity.key(pk, start),
+      UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
+      ConditionExpression: 'attribute_not_exists(reportedAt)',
+      ExpressionAttributeNames: { '#scope': 'scope', ...names },
+      ExpressionAttributeValues: {
+        ':entity': 'meter_error_window',
+        ':scope': first.scope,
+        ':platformId': first.platformId,
+        ':meterId': first.meterId,
+        ':start': start,
+        ':end': start + windowMillis,
+        ':gsi2pk': due.GSI2PK,
+        ':gsi2sk': due.GSI2SK,
+        ':expiresAt': epochSeconds(start + errorWindowRetentionMillis),
+        ':count': group.length,
+        ...values,
+      },
+    };
+  },
+  /** Samples of one code appended while the window is unreported and has fewer than 5 of them. */
+  addSamples: (tableName: string, key: { PK: string; SK: string }, code: string, list: MeterEventError[]): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: key,
+    UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
+    ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
+    ExpressionAttributeNames: { '#samples': `samples_${code}` },
+    ExpressionAttributeValues: {
+      ':empty': [],
+      ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
+      ':max': maxSamplesPerCode,
+    },
+  }),
+  /** Reported once, out of the due index; errors counted since the window was read make it start over, so none is left out. */
+  markReported: (tableName: string, window: ErrorWindow, now: number): NonNullable<TransactItem['Update']> => ({
+    TableName: tableName,
+    Key: errorWindowEntity.key(meterErrorWindow.pk(window.scope, window.meterId), window.start),
+    UpdateExpression: 'SET reportedAt = :now REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen',
+    ExpressionAttributeValues: { ':now': now, ':seen': window.errorCount },
+  }),
+};
 
 /** Error windows per meter (and one for events naming no meter), due for their report in the due index once they end. */
 export function dynamoErrorWindowStore(table: Table): ErrorWindowStore {
@@ -42,60 +119,12 @@ export function dynamoErrorWindowStore(table: Table): ErrorWindowStore {
       }
       await Promise.all(
         [...byMeter.entries()].map(async ([pk, group]) => {
-          const first = group[0]!;
-          const codes = new Map<string, MeterEventError[]>();
-          for (const error of group) codes.set(error.code, [...(codes.get(error.code) ?? []), error]);
-          const names: Record<string, string> = {};
-          const values: Record<string, unknown> = {};
-          const adds = [...codes.entries()].map(([code, list], index) => {
-            names[`#c${index}`] = `count_${code}`;
-            values[`:c${index}`] = list.length;
-            return `#c${index} :c${index}`;
-          });
           // A window already reported takes no more errors: they go to the next one.
           for (let start = Math.floor(now / windowMillis) * windowMillis; ; start += windowMillis) {
-            const key = { PK: pk, SK: meterErrorWindow.sk(start) };
-            const due = dueEntry('meter-reports', `${pk}#${start}`, start + windowMillis, pk);
-            const counted = await whenConditionHolds(() =>
-              table.update({
-                TableName: name,
-                Key: key,
-                UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
-                ConditionExpression: 'attribute_not_exists(reportedAt)',
-                ExpressionAttributeNames: { '#scope': 'scope', ...names },
-                ExpressionAttributeValues: {
-                  ':entity': 'meter_error_window',
-                  ':scope': first.scope,
-                  ':platformId': first.platformId,
-                  ':meterId': first.meterId,
-                  ':start': start,
-                  ':end': start + windowMillis,
-                  ':gsi2pk': due.GSI2PK,
-                  ':gsi2sk': due.GSI2SK,
-                  ':expiresAt': epochSeconds(start + errorWindowRetentionMillis),
-                  ':count': group.length,
-                  ...values,
-                },
-              }),
-            );
-            if (!counted) continue;
+            if (!(await whenConditionHolds(() => table.update(errorWindowEntity.count(name, pk, group, start, windowMillis))))) continue;
+            const key = errorWindowEntity.key(pk, start);
             await Promise.all(
-              [...codes.entries()].map(([code, list]) =>
-                whenConditionHolds(() =>
-                  table.update({
-                    TableName: name,
-                    Key: key,
-                    UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
-                    ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
-                    ExpressionAttributeNames: { '#samples': `samples_${code}` },
-                    ExpressionAttributeValues: {
-                      ':empty': [],
-                      ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
-                      ':max': maxSamplesPerCode,
-                    },
-                  }),
-                ),
-              ),
+              [...byCodeOf(group).entries()].map(([code, list]) => whenConditionHolds(() => table.update(errorWindowEntity.addSamples(name, key, code, list)))),
             );
             return;
           }
@@ -104,19 +133,10 @@ export function dynamoErrorWindowStore(table: Table): ErrorWindowStore {
     },
 
     async dueErrorWindows(endedBy, limit) {
-      return (await dueItems(table, 'meter-reports', endedBy, limit)).map(errorWindowOf);
+      return (await dueItems(table, 'meter-reports', endedBy, limit)).map(errorWindowEntity.parse);
     },
 
-    markReported(window: ErrorWindow, outbox: Outbox) {
-      const update = {
-        TableName: name,
-        Key: { PK: meterErrorWindow.pk(window.scope, window.meterId), SK: meterErrorWindow.sk(window.start) },
-        UpdateExpression: 'SET reportedAt = :now REMOVE GSI2PK, GSI2SK',
-        // Errors counted since the window was read make it start over, so none is left out of the report.
-        ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen',
-        ExpressionAttributeValues: { ':now': table.clock(), ':seen': window.errorCount },
-      };
-      return transactGuarded(table, [{ Update: update }], outbox);
-    },
+    markReported: (window: ErrorWindow, outbox: Outbox) =>
+      transactGuarded(table, [{ Update: errorWindowEntity.markReported(name, window, table.clock()) }], outbox),
   };
 }

@@ -1,4 +1,6 @@
-import type { LeaseEntry, UsageLease, UsageLeaseStore } from '#shared/meter-events/meter-event.ts';
+import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { LeaseEntry, MeterEventRecord, UsageLease, UsageLeaseStore } from '#shared/meter-events/meter-event.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
 import { backOff, epochSeconds, isConditionFailure, isTransactionConflict, oldItemOf } from '../conditions.ts';
 import { meterUsage as usageKeys } from '../keys.ts';
@@ -24,6 +26,104 @@ export const entriesOf = (item: Record<string, unknown> | undefined): LeaseEntry
       : [],
   );
 
+/** What a release counts: the entries counted into the minute, and the one whose value becomes `last`, if any. */
+function tally(counted: Array<{ entry: LeaseEntry; setsLast: boolean }>) {
+  let total = 0;
+  let latest: LeaseEntry | undefined;
+  for (const { entry, setsLast } of counted) {
+    total += entry.value;
+    if (setsLast && (!latest || entry.timestamp >= latest.timestamp)) latest = entry;
+  }
+  return { total, latest };
+}
+
+/**
+ * Usage leases on the minute usage items, and the identifier claims made under them (TABLE_DESIGN.md
+ * 18): the update of each step, as pure builders.
+ */
+export const usageLeaseEntity = {
+  key: leaseKey,
+  /** Taken if free or run out, with the holder's entries written in the same update; the old item comes back. */
+  take(tableName: string, lease: UsageLease, entries: LeaseEntry[], now: number): UpdateCommandInput {
+    const writes = entries.length > 0;
+    return {
+      TableName: tableName,
+      Key: leaseKey(lease),
+      UpdateExpression: `SET leaseOwner = :owner, leaseUntil = :until${writes ? ', #entry = :entries' : ''}`,
+      ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
+      ...(writes ? { ExpressionAttributeNames: { '#entry': entryAttribute(lease.owner) } } : {}),
+      ExpressionAttributeValues: {
+        ':owner': lease.owner,
+        ':until': now + leaseMillis,
+        ':now': now,
+        ...(writes ? { ':entries': entries.map(({ identifier, created, value, timestamp }) => ({ identifier, created, value, timestamp })) } : {}),
+      },
+      ReturnValues: 'ALL_OLD',
+    };
+  },
+  /**
+   * Released by its holder, counting `counted` into the minute (and, with `setsLast`, its latest entry as
+   * `last` unless the minute holds a later one) and removing the entries of `owners`.
+   */
+  release(
+    tableName: string,
+    lease: UsageLease,
+    counted: Array<{ entry: LeaseEntry; setsLast: boolean }>,
+    owners: string[],
+    setsLast: boolean,
+  ): UpdateCommandInput {
+    const names: Record<string, string> = {};
+    const removes = ['leaseOwner', 'leaseUntil'];
+    [...new Set(owners)].forEach((owner, index) => {
+      names[`#e${index}`] = entryAttribute(owner);
+      removes.push(`#e${index}`);
+    });
+    const { total, latest } = tally(counted);
+    const last = setsLast && lease.meter.formula === 'last' && latest !== undefined;
+    const counts = counted.length > 0;
+    const sets = counts ? ['entity = :entity', 'minuteStart = :minute'] : [];
+    if (last) sets.push('lastValue = :lastValue', 'lastTimestamp = :lastTimestamp', 'lastIdentifier = :lastIdentifier');
+    return {
+      TableName: tableName,
+      Key: leaseKey(lease),
+      UpdateExpression: [sets.length > 0 ? `SET ${sets.join(', ')}` : '', counts ? 'ADD #total :total, #events :events' : '', `REMOVE ${removes.join(', ')}`]
+        .join(' ')
+        .trim(),
+      ConditionExpression: `leaseOwner = :owner${last ? ' AND (attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp)' : ''}`,
+      ExpressionAttributeNames: { ...names, ...(counts ? { '#total': 'total', '#events': 'events' } : {}) },
+      ExpressionAttributeValues: {
+        ':owner': lease.owner,
+        ...(counts ? { ':entity': 'meter_usage', ':minute': lease.minute, ':total': total, ':events': counted.length } : {}),
+        ...(last ? { ':lastValue': latest.value, ':lastTimestamp': latest.timestamp, ':lastIdentifier': latest.identifier } : {}),
+      },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    };
+  },
+  /** An identifier claimed by `owner`: free, out of its 24 hours, or fenced only against other owners. */
+  claim: (tableName: string, event: MeterEventRecord, owner: string): PutCommandInput => ({
+    TableName: tableName,
+    Item: { ...eventItem(event), claimedBy: owner },
+    ConditionExpression: `${claimable} OR (attribute_exists(fencedOwners) AND NOT contains(fencedOwners, :owner))`,
+    ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis, ':owner': owner },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+  /** The fence a settling holder puts on a stopped request's identifier, unless its claim stands (the old item tells). */
+  fence: (tableName: string, scope: Scope, entry: LeaseEntry): UpdateCommandInput => ({
+    TableName: tableName,
+    Key: eventKey({ scope, identifier: entry.identifier }),
+    UpdateExpression: 'SET entity = :fence, created = :created, expiresAt = :expiresAt ADD fencedOwners :owners',
+    ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
+    ExpressionAttributeValues: {
+      ':fence': 'meter_event_fence',
+      ':created': entry.created,
+      ':expiresAt': epochSeconds(entry.created + eventRetentionMillis),
+      ':owners': new Set([entry.owner]),
+      ':cutoff': entry.created - uniquenessWindowMillis,
+    },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+};
+
 /**
  * Usage leases on the minute usage items (TABLE_DESIGN.md, 18): a request takes the minute's lease,
  * claims its events' identifiers, and counts them in the write that releases the lease; whoever takes the
@@ -33,24 +133,9 @@ export function dynamoUsageLeaseStore(table: Table): UsageLeaseStore {
   const { name } = table;
   return {
     async takeLease(lease, entries, now) {
-      const writes = entries.length > 0;
       for (let round = 0; ; round++) {
         try {
-          const old = await table.update({
-            TableName: name,
-            Key: leaseKey(lease),
-            UpdateExpression: `SET leaseOwner = :owner, leaseUntil = :until${writes ? ', #entry = :entries' : ''}`,
-            ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now',
-            ...(writes ? { ExpressionAttributeNames: { '#entry': entryAttribute(lease.owner) } } : {}),
-            ExpressionAttributeValues: {
-              ':owner': lease.owner,
-              ':until': now + leaseMillis,
-              ':now': now,
-              ...(writes ? { ':entries': entries.map(({ identifier, created, value, timestamp }) => ({ identifier, created, value, timestamp })) } : {}),
-            },
-            ReturnValues: 'ALL_OLD',
-          });
-          return entriesOf(old);
+          return entriesOf(await table.update(usageLeaseEntity.take(name, lease, entries, now)));
         } catch (error) {
           if (isConditionFailure(error)) return undefined;
           // A stream worker's transaction on the minute: held, in effect; a few tries, then the caller's 409.
@@ -62,43 +147,10 @@ export function dynamoUsageLeaseStore(table: Table): UsageLeaseStore {
     },
 
     async releaseLease(lease, counted, owners) {
-      const names: Record<string, string> = {};
-      const removes = ['leaseOwner', 'leaseUntil'];
-      [...new Set(owners)].forEach((owner, index) => {
-        names[`#e${index}`] = entryAttribute(owner);
-        removes.push(`#e${index}`);
-      });
-      let total = 0;
-      let latest: LeaseEntry | undefined;
-      for (const { entry, setsLast } of counted) {
-        total += entry.value;
-        if (setsLast && (!latest || entry.timestamp >= latest.timestamp)) latest = entry;
-      }
-      let setsLast = lease.meter.formula === 'last' && latest !== undefined;
+      let setsLast = true;
       for (let round = 0; ; round++) {
-        const sets = counted.length > 0 ? ['entity = :entity', 'minuteStart = :minute'] : [];
-        if (setsLast) sets.push('lastValue = :lastValue', 'lastTimestamp = :lastTimestamp', 'lastIdentifier = :lastIdentifier');
-        const counts = counted.length > 0;
         try {
-          await table.update({
-            TableName: name,
-            Key: leaseKey(lease),
-            UpdateExpression: [
-              sets.length > 0 ? `SET ${sets.join(', ')}` : '',
-              counts ? 'ADD #total :total, #events :events' : '',
-              `REMOVE ${removes.join(', ')}`,
-            ]
-              .join(' ')
-              .trim(),
-            ConditionExpression: `leaseOwner = :owner${setsLast ? ' AND (attribute_not_exists(lastTimestamp) OR lastTimestamp <= :lastTimestamp)' : ''}`,
-            ExpressionAttributeNames: { ...names, ...(counts ? { '#total': 'total', '#events': 'events' } : {}) },
-            ExpressionAttributeValues: {
-              ':owner': lease.owner,
-              ...(counts ? { ':entity': 'meter_usage', ':minute': lease.minute, ':total': total, ':events': counted.length } : {}),
-              ...(setsLast ? { ':lastValue': latest!.value, ':lastTimestamp': latest!.timestamp, ':lastIdentifier': latest!.identifier } : {}),
-            },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          });
+          await table.update(usageLeaseEntity.release(name, lease, counted, owners, setsLast));
           return true;
         } catch (error) {
           if (isTransactionConflict(error) && round < 50) {
@@ -120,13 +172,7 @@ export function dynamoUsageLeaseStore(table: Table): UsageLeaseStore {
 
     async claim(event, owner) {
       try {
-        await table.put({
-          TableName: name,
-          Item: { ...eventItem(event), claimedBy: owner },
-          ConditionExpression: `${claimable} OR (attribute_exists(fencedOwners) AND NOT contains(fencedOwners, :owner))`,
-          ExpressionAttributeValues: { ':cutoff': event.created - uniquenessWindowMillis, ':owner': owner },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        });
+        await table.put(usageLeaseEntity.claim(name, event, owner));
         return 'claimed';
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
@@ -137,20 +183,7 @@ export function dynamoUsageLeaseStore(table: Table): UsageLeaseStore {
     async settle(scope, entry) {
       try {
         // The fence: the stopped request's claim (conditional on not being fenced) can no longer succeed.
-        await table.update({
-          TableName: name,
-          Key: eventKey({ scope, identifier: entry.identifier }),
-          UpdateExpression: 'SET entity = :fence, created = :created, expiresAt = :expiresAt ADD fencedOwners :owners',
-          ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
-          ExpressionAttributeValues: {
-            ':fence': 'meter_event_fence',
-            ':created': entry.created,
-            ':expiresAt': epochSeconds(entry.created + eventRetentionMillis),
-            ':owners': new Set([entry.owner]),
-            ':cutoff': entry.created - uniquenessWindowMillis,
-          },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        });
+        await table.update(usageLeaseEntity.fence(name, scope, entry));
         return 'fenced';
       } catch (error) {
         if (!isConditionFailure(error)) throw error;

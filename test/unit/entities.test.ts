@@ -12,6 +12,7 @@ import type { ApiKeyRecord } from '#shared/platform/types.ts';
 import { tokenEntity } from '#shared/data/token-repository.ts';
 import { usageLeaseEntity } from '#shared/data/metering/leases.ts';
 import { errorWindowEntity } from '#shared/data/metering/error-windows.ts';
+import { meterEventRecordEntity } from '#shared/data/metering/event-records.ts';
 import { rateWindowEntity } from '#shared/data/rate-counter.ts';
 import { updateSlotEntity } from '#shared/data/account-repository.ts';
 import { accountLinkEntity } from '#shared/data/account-link-repository.ts';
@@ -433,5 +434,62 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     ]);
     expect(errorWindowEntity.markReported('t', window, 9)).toMatchObject({ ConditionExpression: 'attribute_not_exists(reportedAt) AND errorCount = :seen' });
     expect(() => errorWindowEntity.parse({ scope, platformId: 'acct_p', windowStart: 1 })).toThrow();
+  });
+
+  it('requests a cancellation only of a counting event with none attached, stores batches due (a large one with a due item), and sweeps only what it read', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const event = {
+      eventName: 'api_call',
+      identifier: 'id1',
+      payload: {},
+      timestamp: 1,
+      scope,
+      platformId: 'acct_p',
+      created: 5,
+      source: 'api' as const,
+      batchId: null,
+      status: 'processed' as const,
+      meterId: 'mtr_1',
+      cancelAdjustmentId: null,
+    };
+    const adjustment = {
+      id: 'mtradj_1',
+      scope,
+      platformId: 'acct_p',
+      created: 9,
+      eventName: 'api_call',
+      type: 'cancel' as const,
+      cancelIdentifier: 'id1',
+      status: 'pending' as const,
+    };
+    const [attach, put] = meterEventRecordEntity.requestCancel('t', event, adjustment);
+    expect(attach!.Update!.ConditionExpression).toBe('created = :created AND attribute_not_exists(cancelAdjustmentId) AND #status IN (:accepted, :processed)');
+    expect(put!.Put!.Item).toMatchObject({ entity: 'meter_event_adjustment', id: 'mtradj_1', GSI2SK: expect.stringMatching(/^0+9#/) });
+
+    const small = {
+      id: 'mtrbatch_1',
+      scope,
+      platformId: 'acct_p',
+      created: 7,
+      events: [{ eventName: 'api_call', identifier: 'a', payload: {}, timestamp: 1 }],
+    };
+    expect(meterEventRecordEntity.batchItems(small)).toEqual([
+      expect.objectContaining({ entity: 'meter_event_batch', GSI2SK: expect.stringMatching(/^0+7#/) }),
+    ]);
+    const large = { ...small, events: Array.from({ length: 20 }, (_, i) => ({ ...small.events[0]!, identifier: `identifier-${i}` })) };
+    const [batch, due] = meterEventRecordEntity.batchItems(large);
+    expect(batch).not.toHaveProperty('GSI2PK');
+    expect(due).toMatchObject({ entity: 'meter_event_batch_due', GSI2SK: expect.stringMatching(/^0+7#/) });
+    expect(due).not.toHaveProperty('events');
+
+    const item = { PK: 'METER_BATCH#mtrbatch_1', SK: 'DUE', GSI2SK: 'seen' };
+    expect(meterEventRecordEntity.reschedule('t', item, 60_000)).toMatchObject({
+      ConditionExpression: 'GSI2SK = :seen',
+      ExpressionAttributeValues: { ':seen': 'seen', ':one': 1 },
+    });
+    expect(meterEventRecordEntity.park('t', item, 60_000).UpdateExpression).toBe('SET parkedAt = :now REMOVE GSI2PK, GSI2SK');
+    expect(meterEventRecordEntity.cancelUncounted('t', { ...event, status: 'accepted' }, adjustment).ConditionExpression).toBe(
+      '#status = :accepted AND cancelAdjustmentId = :adjustment',
+    );
   });
 });

@@ -1,9 +1,9 @@
 import { logger } from '#shared/logger.ts';
-import type { MeterEventBatch, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
+import type { MeterEventAdjustment, MeterEventBatch, MeterEventRecord, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterEventAdjustment as adjustmentKeys, meterEventBatch as batchKeys } from '../keys.ts';
-import type { Table } from '../table.ts';
+import type { Table, TransactItem } from '../table.ts';
 import { transactGuarded } from '../transactions.ts';
 import { adjustmentKey, adjustmentRetentionMillis, batchRetentionMillis, eventKey, toAdjustment, toBatch, toEvent, unexpired } from './items.ts';
 import { usagePlanner } from './usage-planner.ts';
@@ -17,30 +17,25 @@ const isLargeBatch = (batch: MeterEventBatch) => JSON.stringify(batch.events).le
 /** An item's place in the meter work queue of the due index. */
 const workDue = (id: string, dueAt: number) => dueEntry('meter-work', id, dueAt);
 
-/**
- * Meter event records (one partition per identifier), adjustments and stream batches, and the sweep of
- * the unfinished ones through the due index.
- */
-export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore {
-  const { name } = table;
-  const { completeAdjustmentUpdate } = usagePlanner(name);
-  return {
-    async getEvent(scope, identifier) {
-      const item = unexpired(await table.get(eventKey({ scope, identifier })), table.clock());
-      return item && item.entity === 'meter_event' ? toEvent(item) : undefined;
-    },
+type Update = NonNullable<TransactItem['Update']>;
 
-    async requestCancel(event, adjustment) {
-      const attach = {
-        TableName: name,
+/** Meter event records, adjustments and stream batches (TABLE_DESIGN.md 21, 23): the writes of each step, as pure builders. */
+export const meterEventRecordEntity = {
+  /** A cancellation requested (21): attached to its event if none is and the event counts (or will), and the adjustment stored, due. */
+  requestCancel: (tableName: string, event: MeterEventRecord, adjustment: MeterEventAdjustment): TransactItem[] => [
+    {
+      Update: {
+        TableName: tableName,
         Key: eventKey(event),
         UpdateExpression: 'SET cancelAdjustmentId = :adjustment',
         ConditionExpression: 'created = :created AND attribute_not_exists(cancelAdjustmentId) AND #status IN (:accepted, :processed)',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':adjustment': adjustment.id, ':created': event.created, ':accepted': 'accepted', ':processed': 'processed' },
-      };
-      const put = {
-        TableName: name,
+      },
+    },
+    {
+      Put: {
+        TableName: tableName,
         Item: {
           ...adjustmentKey(adjustment),
           ...workDue(adjustmentKeys.pk(adjustment.scope, adjustment.id), adjustment.created),
@@ -48,9 +43,79 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
           expiresAt: epochSeconds(adjustment.created + adjustmentRetentionMillis),
           ...adjustment,
         },
-      };
-      return transactGuarded(table, [{ Update: attach }, { Put: put }], undefined);
+      },
     },
+  ],
+  /** A stream batch's items, due for processing: itself, or (over 1 KB) itself and a small due item beside it. */
+  batchItems(batch: MeterEventBatch): Array<Record<string, unknown>> {
+    const PK = batchKeys.pk(batch.id);
+    const expiresAt = epochSeconds(batch.created + batchRetentionMillis);
+    const item = { PK, SK: batchKeys.sk(), entity: 'meter_event_batch', expiresAt, ...batch };
+    if (!isLargeBatch(batch)) return [{ ...item, ...workDue(PK, batch.created) }];
+    return [item, { PK, SK: batchKeys.dueSk(), entity: 'meter_event_batch_due', expiresAt, ...workDue(PK, batch.created) }];
+  },
+  /** A batch item (or its due item) finished: out of the due index. */
+  finishBatch: (tableName: string, batch: MeterEventBatch, sk: string, now: number): Update => ({
+    TableName: tableName,
+    Key: { PK: batchKeys.pk(batch.id), SK: sk },
+    UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeValues: { ':now': now },
+  }),
+  /** An API event refused by processing, if still accepted. */
+  markInvalid: (tableName: string, event: MeterEventRecord): Update => ({
+    TableName: tableName,
+    Key: eventKey(event),
+    UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: '#status = :accepted',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
+  }),
+  /** An event never counted, cancelled by its own adjustment. */
+  cancelUncounted: (tableName: string, event: MeterEventRecord, adjustment: MeterEventAdjustment): Update => ({
+    TableName: tableName,
+    Key: eventKey(event),
+    UpdateExpression: 'SET #status = :cancelled REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: '#status = :accepted AND cancelAdjustmentId = :adjustment',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':accepted': 'accepted', ':adjustment': adjustment.id },
+  }),
+  /** The sweeper's claim of an overdue item (23): moved to `retryAt` with its sweep counted, if no other sweep moved it since it was read. */
+  reschedule(tableName: string, item: Record<string, unknown>, retryAt: number): Update {
+    const due = workDue(String(item.PK), retryAt);
+    return {
+      TableName: tableName,
+      Key: { PK: item.PK, SK: item.SK },
+      UpdateExpression: 'SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one',
+      ConditionExpression: 'GSI2SK = :seen',
+      ExpressionAttributeValues: { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1, ':seen': item.GSI2SK },
+    };
+  },
+  /** Out of the due index for good, kept (see docs/operations.md, *Parked work*), if no other sweep moved it since it was read. */
+  park: (tableName: string, item: Record<string, unknown>, now: number): Update => ({
+    TableName: tableName,
+    Key: { PK: item.PK, SK: item.SK },
+    UpdateExpression: 'SET parkedAt = :now REMOVE GSI2PK, GSI2SK',
+    ConditionExpression: 'GSI2SK = :seen',
+    ExpressionAttributeValues: { ':now': now, ':seen': item.GSI2SK },
+  }),
+};
+
+/**
+ * Meter event records (one partition per identifier), adjustments and stream batches, and the sweep of
+ * the unfinished ones through the due index.
+ */
+export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore {
+  const { name } = table;
+  const { completeAdjustmentUpdate } = usagePlanner(name);
+  const records = meterEventRecordEntity;
+  return {
+    async getEvent(scope, identifier) {
+      const item = unexpired(await table.get(eventKey({ scope, identifier })), table.clock());
+      return item && item.entity === 'meter_event' ? toEvent(item) : undefined;
+    },
+
+    requestCancel: (event, adjustment) => transactGuarded(table, records.requestCancel(name, event, adjustment), undefined),
 
     async getAdjustment(scope, id) {
       const item = await table.get(adjustmentKey({ scope, id }));
@@ -58,61 +123,22 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
     },
 
     async putBatch(batch) {
-      const PK = batchKeys.pk(batch.id);
-      const expiresAt = epochSeconds(batch.created + batchRetentionMillis);
-      const item = { PK, SK: batchKeys.sk(), entity: 'meter_event_batch', expiresAt, ...batch };
-      const put = (Item: Record<string, unknown>) => table.put({ TableName: name, Item });
-      if (!isLargeBatch(batch)) {
-        await put({ ...item, ...workDue(PK, batch.created) });
-        return;
-      }
-      // Acknowledged only once both are stored; a due item whose batch is missing is dropped by the sweeper.
-      await Promise.all([put(item), put({ PK, SK: batchKeys.dueSk(), entity: 'meter_event_batch_due', expiresAt, ...workDue(PK, batch.created) })]);
+      // Acknowledged only once all are stored; a due item whose batch is missing is dropped by the sweeper.
+      await Promise.all(records.batchItems(batch).map((Item) => table.put({ TableName: name, Item })));
     },
 
     async finishBatch(batch) {
-      const finish = (SK: string) =>
-        whenConditionHolds(() =>
-          table.update({
-            TableName: name,
-            Key: { PK: batchKeys.pk(batch.id), SK },
-            UpdateExpression: 'SET processedAt = :now REMOVE GSI2PK, GSI2SK',
-            ConditionExpression: 'attribute_exists(PK)',
-            ExpressionAttributeValues: { ':now': table.clock() },
-          }),
-        );
+      const finish = (sk: string) => whenConditionHolds(() => table.update(records.finishBatch(name, batch, sk, table.clock())));
       // A large batch stored before due items existed holds its own place in the due index.
       if (!isLargeBatch(batch) || !(await finish(batchKeys.dueSk()))) await finish(batchKeys.sk());
     },
 
     async markInvalid(events) {
-      await Promise.all(
-        events.map((event) =>
-          whenConditionHolds(() =>
-            table.update({
-              TableName: name,
-              Key: eventKey(event),
-              UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
-              ConditionExpression: '#status = :accepted',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
-            }),
-          ),
-        ),
-      );
+      await Promise.all(events.map((event) => whenConditionHolds(() => table.update(records.markInvalid(name, event)))));
     },
 
-    cancelUncounted(event, adjustment) {
-      const cancel = {
-        TableName: name,
-        Key: eventKey(event),
-        UpdateExpression: 'SET #status = :cancelled REMOVE GSI2PK, GSI2SK',
-        ConditionExpression: '#status = :accepted AND cancelAdjustmentId = :adjustment',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':cancelled': 'cancelled', ':accepted': 'accepted', ':adjustment': adjustment.id },
-      };
-      return transactGuarded(table, [{ Update: cancel }, { Update: completeAdjustmentUpdate(adjustment) }], undefined);
-    },
+    cancelUncounted: (event, adjustment) =>
+      transactGuarded(table, [{ Update: records.cancelUncounted(name, event, adjustment) }, { Update: completeAdjustmentUpdate(adjustment) }], undefined),
 
     async completeAdjustment(adjustment) {
       await whenConditionHolds(() => table.update(completeAdjustmentUpdate(adjustment)));
@@ -135,27 +161,11 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
       }
       const claimed = await Promise.all(
         (await dueItems(table, 'meter-work', dueBy, limit)).map(async (item): Promise<MeterWork | undefined> => {
-          /** An update of the item if its due time is still the one this sweep read (no other sweep took it). */
-          const ifStillDue = (UpdateExpression: string, values: Record<string, unknown>) =>
-            whenConditionHolds(() =>
-              table.update({
-                TableName: name,
-                Key: { PK: item.PK, SK: item.SK },
-                UpdateExpression,
-                ConditionExpression: 'GSI2SK = :seen',
-                ExpressionAttributeValues: { ...values, ':seen': item.GSI2SK },
-              }),
-            );
           if (((item.sweeps as number | undefined) ?? 0) >= maxSweeps) {
-            if (await ifStillDue('SET parkedAt = :now REMOVE GSI2PK, GSI2SK', { ':now': retryAt })) parked.push(`${item.PK as string} ${item.SK as string}`);
+            if (await whenConditionHolds(() => table.update(records.park(name, item, retryAt)))) parked.push(`${item.PK as string} ${item.SK as string}`);
             return undefined;
           }
-          const due = workDue(item.PK as string, retryAt);
-          const moved = await ifStillDue('SET GSI2PK = :gsi2pk, GSI2SK = :gsi2sk ADD sweeps :one', {
-            ':gsi2pk': due.GSI2PK,
-            ':gsi2sk': due.GSI2SK,
-            ':one': 1,
-          });
+          const moved = await whenConditionHolds(() => table.update(records.reschedule(name, item, retryAt)));
           if (!moved) return undefined;
           try {
             return await workOf(item);

@@ -55,6 +55,8 @@ export class PermissionError extends ServiceError {}
 
 /** An `Idempotency-Key` was reused with other parameters, or is still in use by a running request. */
 export class IdempotencyError extends ServiceError {}
+/** An idempotency key sent again with other parameters: v1 answers 400 (which the SDK does not retry), v2 409. */
+export class IdempotencyKeyReusedError extends IdempotencyError {}
 
 /** Too many requests: `retryAfterSeconds`, when known, is when the client may try again (`Retry-After`). */
 export class RateLimitError extends ServiceError {

@@ -3,6 +3,7 @@ import {
   CardError,
   ConflictError,
   IdempotencyError,
+  IdempotencyKeyReusedError,
   InvalidRequestError,
   MethodNotAllowedError,
   NotFoundError,
@@ -25,6 +26,8 @@ export interface ErrorResponse {
 
 interface Mapping {
   status: number;
+  /** When v1 answers another status than v2. */
+  v1Status?: number;
   v1Type: string;
   v2Type: string;
 }
@@ -38,6 +41,7 @@ const mappings: Array<[abstract new (...args: never[]) => ServiceError, Mapping]
   [AuthenticationError, { status: 401, v1Type: 'authentication_error', v2Type: 'authentication_error' }],
   [PermissionError, { status: 403, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [MethodNotAllowedError, { status: 405, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
+  [IdempotencyKeyReusedError, { status: 409, v1Status: 400, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
   [IdempotencyError, { status: 409, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
   [ConflictError, { status: 409, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [SessionExpiredError, { status: 401, v1Type: 'authentication_error', v2Type: 'temporary_session_expired' }],
@@ -67,5 +71,5 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
     // The official SDK retries a 429 only when told to, under the reference API's header name.
     Object.assign(headers, { 'Retry-After': String(error.retryAfterSeconds), 'Service-Should-Retry': 'true', 'Stripe-Should-Retry': 'true' });
   }
-  return { status: mapping.status, body: { error: body }, headers };
+  return { status: api === 'v1' ? (mapping.v1Status ?? mapping.status) : mapping.status, body: { error: body }, headers };
 }

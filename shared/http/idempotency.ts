@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { IdempotencyError, InvalidRequestError } from '#shared/errors.ts';
+import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError } from '#shared/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** A response as kept for replay. */
@@ -65,7 +65,7 @@ export function checkIdempotencyKey(key: string): void {
 }
 
 const mismatch = (key: string) =>
-  new IdempotencyError(
+  new IdempotencyKeyReusedError(
     `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
     'idempotency_key_reused',
   );
@@ -79,7 +79,7 @@ export type IdempotentOutcome = { response: StoredResponse; replayed: boolean };
 
 /**
  * Runs `operation` at most once per (scope, key): a retry with the same fingerprint replays the stored
- * response, another fingerprint is a 409, and concurrent requests wait for the first one to finish.
+ * response, another fingerprint is refused (v1 400, v2 409), and concurrent requests wait for the first one to finish.
  */
 export async function runIdempotently(
   store: IdempotencyStore,

@@ -236,6 +236,19 @@ describe('v2 event destinations through the official SDK', () => {
     expect(missingConfig.body.error.code).toBe('parameter_missing');
   });
 
+  it("subscribes to every event type of the spec's table, including those nothing here emits yet", async () => {
+    const types = ['v2.commerce.product_catalog.imports.failed', 'v2.reporting.report_run.created', 'v2.core.account.created'];
+    const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({
+      name: 'every spec type',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: types,
+      webhook_endpoint: { url: receiver.url },
+    });
+    expect(destination.enabled_events).toEqual(types);
+    await sdk(platform.secret_key).v2.core.eventDestinations.del(destination.id);
+  });
+
   it('keeps destinations of other platforms invisible', async () => {
     const created = await webhookDestination();
     const stranger = sdk((await newPlatform()).secret_key);

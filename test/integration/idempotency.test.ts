@@ -49,7 +49,7 @@ describe('Idempotency-Key over HTTP', () => {
     expect(retry.headers.get('request-id')).not.toBe(first.headers.get('request-id'));
   });
 
-  it('answers 409 idempotency_error for the same key with another body', async () => {
+  it('answers 400 idempotency_error for the same key with another body, which the SDK raises as its idempotency error without retrying', async () => {
     const key = randomUUID();
     await api('POST', '/v1/webhook_endpoints', { key: platform.secret_key, form: form('http://127.0.0.1:9/a'), headers: { 'idempotency-key': key } });
 
@@ -59,9 +59,15 @@ describe('Idempotency-Key over HTTP', () => {
       headers: { 'idempotency-key': key },
     });
 
-    expect(other.status).toBe(409);
+    expect(other.status).toBe(400);
     expect(other.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
     expect(other.body.error.message).toContain(key);
+
+    const client = sdk(platform.secret_key);
+    const reused = await client.webhookEndpoints
+      .create({ url: 'http://127.0.0.1:9/c', enabled_events: ['*'] }, { idempotencyKey: key })
+      .catch((error: unknown) => error as { type: string; statusCode: number; code: string });
+    expect(reused).toMatchObject({ type: 'StripeIdempotencyError', statusCode: 400, code: 'idempotency_key_reused' });
   });
 
   it('replays a DELETE, so that a retried delete does not turn into a 404', async () => {

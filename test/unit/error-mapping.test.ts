@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyError, InvalidRequestError, MethodNotAllowedError, NotFoundError, RateLimitError } from '#shared/errors.ts';
+import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError, MethodNotAllowedError, NotFoundError, RateLimitError } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 
 describe('error bodies', () => {
@@ -21,11 +21,16 @@ describe('error bodies', () => {
     expect(errorResponse(new NotFoundError('webhook endpoint', 'we_1'), 'v1', 'r').body.error).toMatchObject({ code: 'resource_missing', param: 'id' });
   });
 
-  it('maps idempotency conflicts to 409, rate limits to 429 and wrong methods to 405 with Allow', () => {
-    expect(errorResponse(new IdempotencyError('x', 'idempotency_key_reused'), 'v2', 'r')).toMatchObject({
+  it('maps idempotency conflicts to 409 (a reused key with other parameters to 400 on v1), rate limits to 429 and wrong methods to 405 with Allow', () => {
+    expect(errorResponse(new IdempotencyKeyReusedError('x', 'idempotency_key_reused'), 'v2', 'r')).toMatchObject({
       status: 409,
       body: { error: { type: 'idempotency_error' } },
     });
+    expect(errorResponse(new IdempotencyKeyReusedError('x', 'idempotency_key_reused'), 'v1', 'r')).toMatchObject({
+      status: 400,
+      body: { error: { type: 'idempotency_error', code: 'idempotency_key_reused' } },
+    });
+    expect(errorResponse(new IdempotencyError('x', 'idempotency_key_in_use'), 'v1', 'r')).toMatchObject({ status: 409 });
     expect(errorResponse(new RateLimitError('x', 'lock_timeout'), 'v1', 'r')).toMatchObject({ status: 429, body: { error: { type: 'rate_limit_error' } } });
     expect(errorResponse(new MethodNotAllowedError('PUT', '/v1/x', ['GET']), 'v1', 'r')).toMatchObject({ status: 405, headers: { Allow: 'GET' } });
   });

@@ -339,7 +339,11 @@ async function describeTable(client: DynamoDBClient, tableName: string): Promise
 async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<TableDescription> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const table = await describeTable(client, tableName);
+    // DynamoDB Local now and then answers InternalFailure while it builds an index: asked again, it answers.
+    const table = await describeTable(client, tableName).catch((error: unknown) => {
+      if ((error as { name?: string }).name === 'InternalFailure' && Date.now() < deadline) return undefined;
+      throw error;
+    });
     const indexesActive = (table?.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
     if (table?.TableStatus === 'ACTIVE' && indexesActive) return table;
     if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE within 30 s`);

@@ -45,7 +45,7 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
       throw new InvalidRequestError(
         other
           ? `'${type}' is a ${payload === 'thin' ? 'snapshot' : 'thin'} event type; a ${payload} destination takes ${payload} event types.`
-          : `'${type}' is not an event type this service emits.`,
+          : `'${type}' is not an event type.`,
         'invalid_enabled_events',
         `enabled_events.${index}`,
       );

@@ -1,3 +1,4 @@
+import { referenceSnapshotEventTypes, referenceThinEventTypes } from './reference-event-types.ts';
 /**
  * The event types this service emits. Subscriptions (`enabled_events`) are checked against these lists:
  * snapshot types for v1 webhook endpoints (or `*`) and snapshot destinations, thin types for thin ones.
@@ -42,8 +43,6 @@ const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => !type.startsWi
 export const thinEventTypes = [
   'v1.billing.meter.error_report_triggered',
   'v1.billing.meter.no_meter_found',
-  // In the spec's table though nothing here emits them yet: a destination may subscribe to them.
-  'v2.commerce.product_catalog.imports.failed',
   'v2.core.account.closed',
   'v2.core.account.created',
   'v2.core.account.updated',
@@ -61,15 +60,27 @@ export const thinEventTypes = [
   'v2.core.account_person.deleted',
   'v2.core.account_person.updated',
   'v2.core.event_destination.ping',
-  'v2.reporting.report_run.created',
   ...mirroredSnapshotTypes.map((type) => `v1.${type}`),
 ] as const;
 
-const snapshotTypeSet: ReadonlySet<string> = new Set(snapshotEventTypes);
 const thinTypeSet: ReadonlySet<string> = new Set(thinEventTypes);
 
-export const isSnapshotEventType = (type: string): boolean => snapshotTypeSet.has(type);
-export const isThinEventType = (type: string): boolean => thinTypeSet.has(type);
+/**
+ * What an endpoint or destination may enable: the types emitted here, every type the reference defines,
+ * and those of the spec's table nothing here emits yet.
+ */
+const subscribableSnapshotTypes: ReadonlySet<string> = new Set([...snapshotEventTypes, ...referenceSnapshotEventTypes]);
+const subscribableThinTypes: ReadonlySet<string> = new Set([
+  ...thinEventTypes,
+  ...referenceThinEventTypes,
+  'v2.commerce.product_catalog.imports.failed',
+  'v2.reporting.report_run.created',
+]);
+
+/** A snapshot (v1) event type a webhook endpoint or snapshot destination may enable. */
+export const isSnapshotEventType = (type: string): boolean => subscribableSnapshotTypes.has(type);
+/** A thin event type a thin destination may enable. */
+export const isThinEventType = (type: string): boolean => subscribableThinTypes.has(type);
 
 /** The thin type emitted with a snapshot event, if it has one. */
 export const thinMirrorOf = (snapshotType: string): string | undefined => (thinTypeSet.has(`v1.${snapshotType}`) ? `v1.${snapshotType}` : undefined);

@@ -4,7 +4,7 @@ import { isSnapshotEventType } from '#shared/events/catalogue.ts';
 import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const enabledEvent = z.string().refine((type) => type === '*' || isSnapshotEventType(type), {
-  error: (issue) => `'${String(issue.input)}' is not an event type this service emits; use '*' or one of the documented types.`,
+  error: (issue) => `'${String(issue.input)}' is not an event type; use '*' or one of the documented types.`,
 });
 
 const enabledEvents = z.array(enabledEvent).min(1, 'at least one event type is required').max(250);

@@ -342,7 +342,7 @@ describe('v1 tokens through the official SDK', () => {
       form: form.replace('4000056655665556', '4242424242424242'),
       headers: { 'idempotency-key': key },
     });
-    expect(changed.status).toBe(409);
+    expect(changed.status).toBe(400);
 
     const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false }, key));
     expect(record?.sealedResponse).toEqual(expect.any(String));

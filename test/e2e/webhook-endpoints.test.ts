@@ -121,6 +121,20 @@ describe('v1 webhook endpoints through the official SDK', () => {
     const badEvent = await client.webhookEndpoints.create({ url: hook, enabled_events: ['charge.nonsense' as never] }).catch((e: unknown) => e);
     expect(badEvent).toMatchObject({ statusCode: 400, param: 'enabled_events[0]' });
 
+    // Every event type the reference defines is accepted, emitted here or not (a configuration moved over)
+    const moved = await client.webhookEndpoints.create({ url: hook, enabled_events: ['charge.failed', 'invoice.paid', 'customer.created'] });
+    expect(moved.enabled_events).toEqual(['charge.failed', 'invoice.paid', 'customer.created']);
+    await client.webhookEndpoints.del(moved.id);
+    const thin = await client.v2.core.eventDestinations.create({
+      name: 'moved',
+      type: 'webhook_endpoint',
+      event_payload: 'thin',
+      enabled_events: ['v1.charge.failed', 'v2.core.account.created'],
+      webhook_endpoint: { url: hook },
+    });
+    expect(thin.enabled_events).toEqual(['v1.charge.failed', 'v2.core.account.created']);
+    await client.v2.core.eventDestinations.del(thin.id);
+
     const missing = await client.webhookEndpoints.create({ enabled_events: ['*'] } as never).catch((e: unknown) => e);
     expect(missing).toMatchObject({ statusCode: 400, code: 'parameter_missing', param: 'url' });
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { Delivery } from '#shared/events/event.ts';
-import { scopeItem } from './item-schemas.ts';
+import { eventRefItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 
 /** An update that goes alone or into a transaction. */
@@ -13,7 +13,7 @@ import { deliveryItem } from './outbox-items.ts';
 
 const deliverySchema = z.object({
   id: z.string(),
-  event: z.object({ kind: z.enum(['thin', 'snapshot']), scope: scopeItem, id: z.string() }),
+  event: eventRefItem,
   destination: z.object({ kind: z.enum(['event_destination', 'webhook_endpoint']), scope: scopeItem, id: z.string(), version: z.number().optional() }),
   explicit: z.boolean().default(false),
   status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),

@@ -7,7 +7,7 @@ import { endpointSubscriber } from '#shared/webhook-endpoints/webhook-endpoint.t
 import { cancellationCodes, failedCondition, whenConditionHolds } from './conditions.ts';
 import { dueEntry, dueItems } from './due-index.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
-import { scopeItem } from './item-schemas.ts';
+import { eventRefItem, scopeItem } from './item-schemas.ts';
 import { fanOut as fanOutKeys, snapshotEvent as snapshotKeys } from './keys.ts';
 import { deliveryItem, fanOutItem, maxTransactionItems, outboxItems } from './outbox-items.ts';
 import type { BatchWriteRequests, Table, TransactItem } from './table.ts';
@@ -59,7 +59,7 @@ const fanOutSchema = z.object({
   source: z.string(),
   events: z.array(
     z.object({
-      ref: z.object({ kind: z.enum(['thin', 'snapshot']), scope: scopeItem, id: z.string() }),
+      ref: eventRefItem,
       type: z.string(),
       creates: z.string().nullable(),
     }),

@@ -3,6 +3,9 @@ import * as z from 'zod';
 /** Pieces of the item schemas the stores parse what the table answers with (a malformed item fails loudly). */
 export const scopeItem = z.object({ accountId: z.string(), livemode: z.boolean() });
 
+/** An event as fan-outs and deliveries refer to it (`EventRef`). */
+export const eventRefItem = z.object({ kind: z.enum(['thin', 'snapshot']), scope: scopeItem, id: z.string() });
+
 /** The table's keys and bookkeeping attributes: no domain record carries them. */
 const bookkeeping = new Set(['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'entity', 'expiresAt']);
 

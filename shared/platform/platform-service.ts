@@ -27,6 +27,8 @@ function checkKey(key: string, kind: KeyKind, livemode: boolean): void {
   }
 }
 
+const keyTaken = (key: string) => new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+
 /** The keys to issue (generated unless given), checked before anything is written: well formed, and nobody's yet. */
 async function newKeys(store: PlatformStore, options: Pick<CreatePlatformOptions, 'livemode' | 'secretKey' | 'publishableKey'>) {
   const livemode = options.livemode ?? false;
@@ -36,7 +38,7 @@ async function newKeys(store: PlatformStore, options: Pick<CreatePlatformOptions
   ] as const;
   for (const [key, kind] of keys) checkKey(key, kind, livemode);
   for (const [key] of keys) {
-    if (await store.findApiKey(hashApiKey(key))) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+    if (await store.findApiKey(hashApiKey(key))) throw keyTaken(key);
   }
   return { livemode, keys };
 }
@@ -51,7 +53,7 @@ async function storeKeys(
   // A key taken between the check and here (a concurrent issue of the same given key) still fails here.
   for (const [key, kind] of keys) {
     const created = await store.createApiKey({ hash: hashApiKey(key), accountId: account, livemode, kind, hint: keyHint(key), created: now });
-    if (!created) throw new InvalidRequestError(`The key ${keyHint(key)} already belongs to an account.`, 'api_key_exists');
+    if (!created) throw keyTaken(key);
   }
   return { account, secret_key: keys[0][0], publishable_key: keys[1][0] };
 }

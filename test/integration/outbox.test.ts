@@ -24,11 +24,11 @@ describe('the delivery outbox', () => {
   });
   afterAll(() => receiver.stop());
 
-  it('still delivers an event whose deliveries were written but never enqueued (a crash in between)', async () => {
-    // Given a destination, and an emitter whose process "dies" right after writing the outbox
+  /** A platform with a thin destination for pings, and an emitter whose process "dies" right after writing an outbox. */
+  async function crashAfterOutbox(name: string) {
     const platform = await newPlatform();
     const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({
-      name: 'survivor',
+      name,
       type: 'webhook_endpoint',
       event_payload: 'thin',
       enabled_events: ['v2.core.event_destination.ping'],
@@ -42,7 +42,12 @@ describe('the delivery outbox', () => {
         },
       },
     });
-    const scope = { accountId: platform.account, livemode: false };
+    return { platform, destination, crashing, scope: { accountId: platform.account, livemode: false } };
+  }
+
+  it('still delivers an event whose deliveries were written but never enqueued (a crash in between)', async () => {
+    // Given a destination, and an emitter whose process "dies" right after writing the outbox
+    const { platform, destination, crashing, scope } = await crashAfterOutbox('survivor');
 
     // When an event is emitted through it
     const outbox = await crashing.publish({ scope, platformId: platform.account, request: null, apiVersion: '2026-10-28.endive' }, [
@@ -64,23 +69,7 @@ describe('the delivery outbox', () => {
 
   it('still fans out an event whose fan-out was written but never enqueued (a crash in between), once', async () => {
     // Given a destination subscribed to a type, and an emitter whose process "dies" right after writing the outbox
-    const platform = await newPlatform();
-    const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({
-      name: 'fanned',
-      type: 'webhook_endpoint',
-      event_payload: 'thin',
-      enabled_events: ['v2.core.event_destination.ping'],
-      webhook_endpoint: { url: receiver.url },
-    });
-    const crashing = eventEmitter({
-      store: dynamoOutboxStore(stackTable()),
-      queue: {
-        enqueue: async () => {
-          throw new Error('worker killed before the enqueue');
-        },
-      },
-    });
-    const scope = { accountId: platform.account, livemode: false };
+    const { platform, destination, crashing, scope } = await crashAfterOutbox('fanned');
 
     // When an event of that type is emitted through it to whoever subscribes
     const outbox = await crashing.publish({ scope, platformId: platform.account, request: null, apiVersion: '2026-10-28.endive' }, [

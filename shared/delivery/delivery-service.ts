@@ -95,13 +95,13 @@ export function deliveryService(ports: DeliveryServicePorts) {
     if (!found) return 'destination deleted';
     if (found.status !== 'enabled' && !delivery.explicit) return 'destination disabled';
     if ('secret' in found) {
-      const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? (event as SnapshotEvent).apiVersion));
+      const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? undefined));
       return { kind: 'webhook', url: found.url, secret: found.secret, body, livemode: found.scope.livemode };
     }
     const payload =
       delivery.event.kind === 'thin'
         ? thinNotification(event as ThinEvent)
-        : serializeSnapshotEvent(event as SnapshotEvent, found.snapshotApiVersion ?? (event as SnapshotEvent).apiVersion);
+        : serializeSnapshotEvent(event as SnapshotEvent, found.snapshotApiVersion ?? undefined);
     if (found.webhookEndpoint) {
       return {
         kind: 'webhook',

@@ -14,7 +14,23 @@ const enabledEvents = z.array(z.string().min(1)).min(1, 'at least one event type
 const name = z.string().min(1, 'the name cannot be empty').max(5000);
 const webhookEndpoint = z.strictObject({ url: z.string().min(1).max(2048) });
 
-export const eventsFromValues = ['@self', '@accounts', '@organization_members', '@organization_members/@accounts'] as const;
+/**
+ * Where a destination's events come from. The spec's `@organization_members` and
+ * `@organization_members/@accounts` need organizations, which this service does not model (each platform
+ * stands alone): they are refused rather than accepted to match nothing.
+ */
+const eventsFromValues = ['@self', '@accounts'] as const;
+const eventsFrom = z
+  .array(
+    z.enum(eventsFromValues, {
+      error: (issue) =>
+        typeof issue.input === 'string' && issue.input.startsWith('@organization_members')
+          ? `'${issue.input}' needs an organization, and this service has no organizations: a destination receives events from @self and @accounts only`
+          : undefined,
+    }),
+  )
+  .min(1)
+  .max(4);
 
 export const createEventDestinationParams = z.strictObject({
   enabled_events: enabledEvents,
@@ -35,7 +51,7 @@ export const createEventDestinationParams = z.strictObject({
     })
     .optional(),
   description: z.string().max(5000).optional(),
-  events_from: z.array(z.enum(eventsFromValues)).min(1).max(eventsFromValues.length).optional(),
+  events_from: eventsFrom.optional(),
   include: z.array(includeOnCreate).max(4).optional(),
   metadata: metadata.optional(),
   snapshot_api_version: z.string().optional(),

@@ -1,5 +1,6 @@
 import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
+import { snapshotDataAt } from './versions.ts';
 
 /** The account a connected account's event happened in; null for the platform's own events. */
 const contextOf = (event: { scope: { accountId: string }; platformId: string }) => (event.scope.accountId === event.platformId ? null : event.scope.accountId);
@@ -34,16 +35,21 @@ export function thinNotification(event: ThinEvent) {
   };
 }
 
-/** The v1 event; `apiVersion` renders it for a destination pinned to another version. */
-export function serializeSnapshotEvent(event: SnapshotEvent, apiVersion: string = event.apiVersion) {
+/**
+ * The v1 event, as recorded (`data.object` as the request that caused it saw it), or rendered at `version`:
+ * a destination's or endpoint's pinned version, or the version a caller names.
+ */
+export function serializeSnapshotEvent(event: SnapshotEvent, version?: string) {
   const context = contextOf(event);
+  const data =
+    version === undefined ? { object: event.object, previous: event.previousAttributes } : snapshotDataAt(event.object, event.previousAttributes, version);
   return {
     id: event.id,
     object: 'event' as const,
     ...(context ? { account: context, context } : {}),
-    api_version: apiVersion,
+    api_version: version ?? event.apiVersion,
     created: unixSeconds(event.created),
-    data: { object: event.object, ...(event.previousAttributes ? { previous_attributes: event.previousAttributes } : {}) },
+    data: { object: data.object, ...(data.previous ? { previous_attributes: data.previous } : {}) },
     livemode: event.scope.livemode,
     pending_webhooks: event.pendingWebhooks,
     request: { id: event.request?.id ?? null, idempotency_key: event.request?.idempotencyKey ?? null },

@@ -40,7 +40,7 @@ export interface ApiRequest<P> {
   /** Where the events this request causes happen, and the request that caused them. */
   origin: EventOrigin;
   serviceVersion: string;
-  /** The `Service-Version` header as sent (validated), null when the request named none. */
+  /** The version the request named (`Service-Version`, else the SDK's `Stripe-Version`), validated; null when it named none. */
   explicitServiceVersion: string | null;
   idempotencyKey: string | undefined;
   /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`), if known. */
@@ -155,6 +155,8 @@ export async function serveRequest<S extends z.ZodType>(
   const api = apiGenerationOf(path);
   const headers = lowerCaseHeaders(event.headers);
   const idempotencyKey = headers['idempotency-key'] || undefined;
+  // The official SDK names the version header after the reference API; ours wins when both are sent.
+  const versionHeader = headers['service-version'] || headers['stripe-version'] || undefined;
   let serviceVersion = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
@@ -165,7 +167,7 @@ export async function serveRequest<S extends z.ZodType>(
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(headers['service-version']);
+    serviceVersion = requestedServiceVersion(versionHeader);
     const decoded = decodeParams({
       api,
       method,
@@ -196,7 +198,7 @@ export async function serveRequest<S extends z.ZodType>(
         apiVersion: serviceVersion,
       },
       serviceVersion,
-      explicitServiceVersion: headers['service-version'] ? serviceVersion : null,
+      explicitServiceVersion: versionHeader ? serviceVersion : null,
       idempotencyKey,
       sourceIp: event.requestContext?.http?.sourceIp || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),

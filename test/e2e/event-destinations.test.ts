@@ -236,6 +236,25 @@ describe('v2 event destinations through the official SDK', () => {
     expect(missingConfig.body.error.code).toBe('parameter_missing');
   });
 
+  it('refuses @organization_members scopes with a 400 that says why: there are no organizations here', async () => {
+    const client = sdk(platform.secret_key);
+    for (const scope of ['@organization_members', '@organization_members/@accounts']) {
+      const refused = await client.v2.core.eventDestinations
+        .create({
+          name: 'org',
+          type: 'webhook_endpoint',
+          event_payload: 'thin',
+          events_from: ['@self', scope],
+          enabled_events: ['v2.core.event_destination.ping'],
+          webhook_endpoint: { url: receiver.url },
+        })
+        .catch((error: unknown) => error);
+      expect(refused).toMatchObject({ type: 'StripeInvalidRequestError', statusCode: 400 });
+      expect((refused as Error).message).toContain('no organizations');
+      expect((refused as Error).message).toContain(scope);
+    }
+  });
+
   it("subscribes to every event type of the spec's table, including those nothing here emits yet", async () => {
     const types = ['v2.commerce.product_catalog.imports.failed', 'v2.reporting.report_run.created', 'v2.core.account.created'];
     const destination = await sdk(platform.secret_key).v2.core.eventDestinations.create({

@@ -59,8 +59,8 @@ describe('products, prices and subscriptions with migration to flexible billing,
       status: 'active',
       customer: customer.id,
       currency: 'usd',
-      billing_mode: 'classic',
-      billing_mode_details: null,
+      // The SDK sends its own version (Stripe-Version: 2026-10-28.endive), which renders billing_mode as its types expect.
+      billing_mode: { type: 'classic', flexible: null },
       cancel_at_period_end: false,
       collection_method: 'charge_automatically',
       livemode: false,
@@ -107,12 +107,12 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(item!.current_period_end - item!.current_period_start).toBeGreaterThanOrEqual(28 * 86400);
 
     const migrated = await client.subscriptions.migrate(subscription.id, { billing_mode: { type: 'flexible', flexible: { proration_discounts: 'itemized' } } });
+    expect(subscription).not.toHaveProperty('billing_mode_details');
     expect(migrated).toMatchObject({
       id: subscription.id,
-      billing_mode: 'flexible',
-      billing_mode_details: { updated_at: expect.any(Number), flexible: { proration_discounts: 'itemized' } },
+      billing_mode: { type: 'flexible', flexible: { proration_discounts: 'itemized' }, updated_at: expect.any(Number) },
     });
-    expect(Math.abs((migrated as any).billing_mode_details.updated_at - Date.now() / 1000)).toBeLessThan(60);
+    expect(Math.abs(migrated.billing_mode.updated_at! - Date.now() / 1000)).toBeLessThan(60);
     await expect(client.subscriptions.migrate(subscription.id, { billing_mode: { type: 'flexible' } })).rejects.toMatchObject({
       statusCode: 400,
       code: 'subscription_billing_mode_already_flexible',
@@ -126,7 +126,11 @@ describe('products, prices and subscriptions with migration to flexible billing,
     const event = client.webhooks.constructEvent(delivered!.body, delivered!.headers['service-signature'] as string, endpoint.secret!);
     expect(event).toMatchObject({
       type: 'customer.subscription.updated',
-      data: { object: { id: subscription.id, billing_mode: 'flexible' }, previous_attributes: { billing_mode: 'classic', billing_mode_details: null } },
+      api_version: '2026-10-28.endive',
+      data: {
+        object: { id: subscription.id, billing_mode: { type: 'flexible', flexible: { proration_discounts: 'itemized' } } },
+        previous_attributes: { billing_mode: { type: 'classic', flexible: null } },
+      },
     });
   });
 
@@ -137,6 +141,85 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(newer.body).not.toHaveProperty('billing_mode_details');
     const older = await api('GET', `/v1/subscriptions/${subscription.id}`, { key, headers: { 'service-version': '2025-06-30.basil' } });
     expect(older.body).toMatchObject({ billing_mode: 'flexible', billing_mode_details: { updated_at: subscription.created } });
+  });
+
+  it('renders billing_mode as the spec shows it (a string) when a request names no version', async () => {
+    const created = await api('POST', '/v1/subscriptions', { key, form: `customer=${customer.id}&items[0][price]=${monthly.id}&billing_mode[type]=flexible` });
+    expect(created.status).toBe(200);
+    expect(created.headers.get('service-version')).toBe('2026-10-28.endive');
+    expect(created.body).toMatchObject({
+      billing_mode: 'flexible',
+      billing_mode_details: { updated_at: created.body.created, flexible: { proration_discounts: 'included' } },
+    });
+    const viaSdk = await client.subscriptions.retrieve(created.body.id);
+    expect(viaSdk.billing_mode).toEqual({ type: 'flexible', flexible: { proration_discounts: 'included' }, updated_at: created.body.created });
+    // Service-Version wins over the SDK's header when both are sent.
+    const both = await api('GET', `/v1/subscriptions/${created.body.id}`, {
+      key,
+      headers: { 'service-version': '2025-06-30.basil', 'stripe-version': '2026-10-28.endive' },
+    });
+    expect(both.body.billing_mode).toBe('flexible');
+    const bad = await api('GET', `/v1/subscriptions/${created.body.id}`, { key, headers: { 'stripe-version': 'yesterday' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_service_version' });
+  });
+
+  it('delivers snapshot events rendered at the version each endpoint and destination is pinned to, and GET /v1/events at the one the caller names', async () => {
+    const platform = await newPlatform();
+    const owner = sdk(platform.secret_key);
+    const hooks = await startWebhookReceiver();
+    const endpoint = (name: string, api_version?: Stripe.WebhookEndpointCreateParams.ApiVersion) =>
+      owner.webhookEndpoints.create({
+        url: `${hooks.url}/${name}`,
+        enabled_events: ['customer.subscription.updated'],
+        ...(api_version ? { api_version } : {}),
+      });
+    await endpoint('older', '2025-06-30.basil');
+    await endpoint('newer', '2026-10-28.endive');
+    await endpoint('unpinned');
+    const destination = await owner.v2.core.eventDestinations.create({
+      name: 'pinned old',
+      type: 'webhook_endpoint',
+      event_payload: 'snapshot',
+      snapshot_api_version: '2025-06-30.basil',
+      enabled_events: ['customer.subscription.updated'],
+      webhook_endpoint: { url: `${hooks.url}/destination` },
+    });
+    expect(destination.snapshot_api_version).toBe('2025-06-30.basil');
+    const buyer = await owner.customers.create({ name: 'Pinned' });
+    const product = await owner.products.create({ name: 'Pinned plan' });
+    const price = await owner.prices.create({ product: product.id, unit_amount: 100, currency: 'usd', recurring: { interval: 'month' } });
+    // A request naming no version: the event is recorded as that request saw the subscription (strings).
+    const created = await api('POST', '/v1/subscriptions', { key: platform.secret_key, form: `customer=${buyer.id}&items[0][price]=${price.id}` });
+    const migrated = await api('POST', `/v1/subscriptions/${created.body.id}/migrate`, { key: platform.secret_key, form: 'billing_mode[type]=flexible' });
+    expect(migrated.body.billing_mode).toBe('flexible');
+    const updatedAt = migrated.body.billing_mode_details.updated_at;
+    const received = new Map((await hooks.waitFor(4)).map((request) => [request.path.split('/').pop(), JSON.parse(request.body)]));
+    await hooks.stop();
+    const stringData = {
+      object: { billing_mode: 'flexible', billing_mode_details: { updated_at: updatedAt, flexible: { proration_discounts: 'included' } } },
+      previous_attributes: { billing_mode: 'classic', billing_mode_details: null },
+    };
+    const objectData = {
+      object: { billing_mode: { type: 'flexible', flexible: { proration_discounts: 'included' }, updated_at: updatedAt } },
+      previous_attributes: { billing_mode: { type: 'classic', flexible: null } },
+    };
+    expect(received.get('older')).toMatchObject({ api_version: '2025-06-30.basil', data: stringData });
+    expect(received.get('destination')).toMatchObject({ api_version: '2025-06-30.basil', data: stringData });
+    expect(received.get('newer')).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
+    expect(received.get('newer').data.object).not.toHaveProperty('billing_mode_details');
+    expect(received.get('unpinned')).toMatchObject({ api_version: '2026-10-28.endive', data: stringData });
+
+    const eventId = received.get('older').id;
+    const recorded = await api('GET', `/v1/events/${eventId}`, { key: platform.secret_key });
+    expect(recorded.body).toMatchObject({ api_version: '2026-10-28.endive', data: stringData });
+    const viaSdk = await owner.events.retrieve(eventId);
+    expect(viaSdk).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
+    const atOlder = await api('GET', `/v1/events?type=customer.subscription.updated`, {
+      key: platform.secret_key,
+      headers: { 'service-version': '2025-06-30.basil' },
+    });
+    expect(atOlder.body.data[0]).toMatchObject({ id: eventId, api_version: '2025-06-30.basil', data: stringData });
   });
 
   it('updates, lists, cancels, and refuses what does not fit', async () => {

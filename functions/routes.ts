@@ -350,8 +350,39 @@ export const routes: Route[] = [
     handler: 'functions/http/v2/core/accounts/persons/delete.ts',
     permissions: deletesAndEmits,
   },
+  /** Account and person tokens: creation also takes a publishable key (the only routes besides POST /v1/tokens). */
+  {
+    name: 'createAccountToken',
+    method: 'POST',
+    path: '/v2/core/account_tokens',
+    handler: 'functions/http/v2/core/account-tokens/create.ts',
+    permissions: writes,
+  },
+  {
+    name: 'retrieveAccountToken',
+    method: 'GET',
+    path: '/v2/core/account_tokens/{id}',
+    handler: 'functions/http/v2/core/account-tokens/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'createPersonToken',
+    method: 'POST',
+    path: '/v2/core/accounts/{account_id}/person_tokens',
+    handler: 'functions/http/v2/core/accounts/person-tokens/create.ts',
+    permissions: writes,
+  },
+  {
+    name: 'retrievePersonToken',
+    method: 'GET',
+    path: '/v2/core/accounts/{account_id}/person_tokens/{id}',
+    handler: 'functions/http/v2/core/accounts/person-tokens/retrieve.ts',
+    permissions: reads,
+  },
 
   { name: 'createAccountLink', method: 'POST', path: '/v2/core/account_links', handler: 'functions/http/v2/core/account-links/create.ts', permissions: emits },
+  /** The v1 shape of the same link: one store, one hosted flow. */
+  { name: 'createV1AccountLink', method: 'POST', path: '/v1/account_links', handler: 'functions/http/v1/account-links/create.ts', permissions: emits },
   /** The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). */
   {
     name: 'showAccountLink',

@@ -2,6 +2,7 @@ import { RateLimitError } from '#shared/errors.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { TokenUse } from '#shared/tokens/token.ts';
 
 /** What every owned, versioned resource has. */
 export interface OwnedResource {
@@ -15,13 +16,17 @@ export interface OwnedResource {
 export interface OwnedResourceStore<T extends OwnedResource> {
   /**
    * Stores a new object; with a `limit`, only while the owner has fewer than that many (else returns false).
-   * Kinds without a per-owner cap keep no counter and ignore `limit`.
+   * Kinds without a per-owner cap keep no counter and ignore `limit`. `using`: a token the write uses up,
+   * in the same transaction (refused with `token_already_used` if it was used meanwhile).
    */
-  create(resource: T, options?: { limit?: number; outbox?: Outbox }): Promise<boolean>;
+  create(resource: T, options?: { limit?: number; outbox?: Outbox; using?: TokenUse }): Promise<boolean>;
   /** The object, if it exists. */
   get(scope: Scope, id: string): Promise<T | undefined>;
-  /** Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first. */
-  replace(next: T, outbox?: Outbox): Promise<boolean>;
+  /**
+   * Writes `next` if the stored version is still `next.version - 1`; false when someone else wrote first.
+   * `using`: a token the write uses up, as for `create`.
+   */
+  replace(next: T, outbox?: Outbox, using?: TokenUse): Promise<boolean>;
   /** Removes the object; false when it did not exist. */
   delete(scope: Scope, id: string, outbox?: Outbox): Promise<boolean>;
   /** Newest first; `where` keeps only objects whose fields (or dotted paths) equal the given values. */

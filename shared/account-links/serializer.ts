@@ -1,4 +1,4 @@
-import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
 import { hostedLinkPath, useCaseTypes, type AccountLink } from './account-link.ts';
 
 /** The link's hosted page on this service: `<base>/hosted/account_links/<secret>`. */
@@ -16,4 +16,9 @@ export function serializeAccountLink(link: AccountLink, url: string) {
     url,
     use_case: { type, ...Object.fromEntries(useCaseTypes.map((name) => [name, name === type ? member : null])) },
   };
+}
+
+/** The v1 `account_link`: the same link, without an id, its times in Unix seconds. */
+export function serializeV1AccountLink(link: AccountLink, url: string) {
+  return { object: 'account_link' as const, created: unixSeconds(link.created), expires_at: unixSeconds(link.expiresAt), url };
 }

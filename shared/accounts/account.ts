@@ -1,6 +1,7 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { TokenUse } from '#shared/tokens/token.ts';
 import type { ConfigurationName } from './capabilities.ts';
 
 /** One configuration of an account as stored: whether it is applied, what it asks for, and its settings. */
@@ -47,8 +48,11 @@ export const blankAccount = (id: string, scope: Scope, created: number): V2Accou
 });
 
 export interface AccountRepository extends Omit<OwnedResourceStore<V2Account>, 'create'> {
-  /** Stores a new account together with its account record (what lets its platform act inside it). */
-  create(account: V2Account, platformId: string, outbox: Outbox): Promise<void>;
+  /**
+   * Stores a new account together with its account record (what lets its platform act inside it), using
+   * up the `account_token` it was made with in the same transaction.
+   */
+  create(account: V2Account, platformId: string, outbox: Outbox, using?: TokenUse): Promise<void>;
 }
 
 /** A person of an account. It lives in the account's own partition (its scope is the account's). */

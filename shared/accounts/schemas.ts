@@ -144,6 +144,46 @@ const businessDocuments = (create: boolean) =>
   });
 
 const entityType = z.enum(['company', 'government_entity', 'individual', 'non_profit']);
+const personsProvided = z.strictObject({
+  directors: z.boolean().optional(),
+  executives: z.boolean().optional(),
+  owners: z.boolean().optional(),
+  ownership_exemption_reason: z.enum(['qualified_entity_exceeds_ownership_threshold', 'qualifies_as_financial_institution']).optional(),
+});
+
+/** What a business is: the same members on create, update and in an account token (address `country` optional but on create). */
+const businessDetails = (create: boolean) =>
+  z.strictObject({
+    additional_addresses: z.array(purposedAddress(create)).max(10).optional(),
+    address: address(create).optional(),
+    annual_revenue: z
+      .strictObject({
+        amount: amount.optional(),
+        fiscal_year_end: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2025-12-31')
+          .optional(),
+      })
+      .optional(),
+    documents: businessDocuments(create).optional(),
+    estimated_worker_count: integerParam(0, 10_000_000).optional(),
+    id_numbers: z.array(idNumber).max(5).optional(),
+    monthly_estimated_revenue: z.strictObject({ amount: amount.optional() }).optional(),
+    phone: text(40).optional(),
+    registered_name: text(300).optional(),
+    registration_date: dateOfBirth.optional(),
+    script_addresses: z.strictObject({ kana: address(create).optional(), kanji: address(create).optional() }).optional(),
+    script_names: z
+      .strictObject({
+        kana: z.strictObject({ registered_name: text(300).optional() }).optional(),
+        kanji: z.strictObject({ registered_name: text(300).optional() }).optional(),
+      })
+      .optional(),
+    structure: z
+      .string()
+      .regex(/^[a-z_]+$/, 'must be a business structure such as private_corporation')
+      .optional(),
+  });
 
 const identity = (create: boolean) =>
   z.strictObject({
@@ -151,14 +191,7 @@ const identity = (create: boolean) =>
       .strictObject({
         directorship_declaration: attestation(create).optional(),
         ownership_declaration: attestation(create).optional(),
-        persons_provided: z
-          .strictObject({
-            directors: z.boolean().optional(),
-            executives: z.boolean().optional(),
-            owners: z.boolean().optional(),
-            ownership_exemption_reason: z.enum(['qualified_entity_exceeds_ownership_threshold', 'qualifies_as_financial_institution']).optional(),
-          })
-          .optional(),
+        persons_provided: personsProvided.optional(),
         representative_declaration: attestation(create).optional(),
         terms_of_service: z
           .strictObject({
@@ -168,39 +201,7 @@ const identity = (create: boolean) =>
           .optional(),
       })
       .optional(),
-    business_details: z
-      .strictObject({
-        additional_addresses: z.array(purposedAddress(create)).max(10).optional(),
-        address: address(create).optional(),
-        annual_revenue: z
-          .strictObject({
-            amount: amount.optional(),
-            fiscal_year_end: z
-              .string()
-              .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2025-12-31')
-              .optional(),
-          })
-          .optional(),
-        documents: businessDocuments(create).optional(),
-        estimated_worker_count: integerParam(0, 10_000_000).optional(),
-        id_numbers: z.array(idNumber).max(5).optional(),
-        monthly_estimated_revenue: z.strictObject({ amount: amount.optional() }).optional(),
-        phone: text(40).optional(),
-        registered_name: text(300).optional(),
-        registration_date: dateOfBirth.optional(),
-        script_addresses: z.strictObject({ kana: address(create).optional(), kanji: address(create).optional() }).optional(),
-        script_names: z
-          .strictObject({
-            kana: z.strictObject({ registered_name: text(300).optional() }).optional(),
-            kanji: z.strictObject({ registered_name: text(300).optional() }).optional(),
-          })
-          .optional(),
-        structure: z
-          .string()
-          .regex(/^[a-z_]+$/, 'must be a business structure such as private_corporation')
-          .optional(),
-      })
-      .optional(),
+    business_details: businessDetails(create).optional(),
     country: country.optional(),
     entity_type: entityType.optional(),
     individual: z.strictObject(personFields(create)).optional(),
@@ -392,6 +393,39 @@ export const updatePersonParams = z.strictObject({
 });
 export const listPersonsParams = z.strictObject({ limit: integerParam(1, 100).optional() });
 
+/**
+ * Account and person tokens (`POST /v2/core/account_tokens`, `…/accounts/:id/person_tokens`): the same
+ * members and checks as the inline parameters (on update, where address `country` and document `front`
+ * are optional), except that attestations are only a yes (`attested`, `shown_and_accepted`): the date,
+ * IP and user agent are those of the token's creation. No `identity.country`.
+ */
+const attested = z.strictObject({ attested: z.boolean().optional() });
+const shownAndAccepted = z.strictObject({ account: z.strictObject({ shown_and_accepted: z.boolean().optional() }).optional() });
+export const createAccountTokenParams = z.strictObject({
+  contact_email: email.optional(),
+  contact_phone: text(40).optional(),
+  display_name: text(300).optional(),
+  identity: z
+    .strictObject({
+      attestations: z
+        .strictObject({
+          directorship_declaration: attested.optional(),
+          ownership_declaration: attested.optional(),
+          persons_provided: personsProvided.optional(),
+          representative_declaration: attested.optional(),
+          terms_of_service: shownAndAccepted.optional(),
+        })
+        .optional(),
+      business_details: businessDetails(false).optional(),
+      entity_type: entityType.optional(),
+      individual: z.strictObject(personFields(false)).optional(),
+    })
+    .optional(),
+});
+export const createPersonTokenParams = z.strictObject({ ...personFields(false), additional_terms_of_service: shownAndAccepted.optional() });
+
 export type CreateAccountParams = z.output<typeof createAccountParams>;
 export type UpdateAccountParams = z.output<typeof updateAccountParams>;
 export type PersonParams = z.output<typeof updatePersonParams>;
+export type CreateAccountTokenParams = z.output<typeof createAccountTokenParams>;
+export type CreatePersonTokenParams = z.output<typeof createPersonTokenParams>;

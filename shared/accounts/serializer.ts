@@ -3,6 +3,7 @@ import type { AccountPerson, V2Account } from './account.ts';
 import { configurationNames, nestDotted, type ConfigurationName } from './capabilities.ts';
 import { capabilityStates, requirementsOf } from './requirements.ts';
 import { includeValues, type AccountInclude } from './schemas.ts';
+import type { AccountToken, PersonToken } from './token-service.ts';
 
 export const accountUrl = (id: string) => `/v2/core/accounts/${id}`;
 export const personUrl = (accountId: string, id: string) => `/v2/core/accounts/${accountId}/persons/${id}`;
@@ -74,3 +75,18 @@ export function serializePerson(person: AccountPerson) {
     updated: isoTimestamp(person.updated),
   };
 }
+
+/** `v2.core.account_token` / `v2.core.account_person_token`: no data comes back, only the token's state. */
+function serializeV2Token<O extends string>(object: O, token: { id: string; created: number; expiresAt: number; scope: { livemode: boolean }; used: boolean }) {
+  return {
+    id: token.id,
+    object,
+    created: isoTimestamp(token.created),
+    expires_at: isoTimestamp(token.expiresAt),
+    livemode: token.scope.livemode,
+    used: token.used,
+  };
+}
+
+export const serializeAccountToken = (token: AccountToken) => serializeV2Token('v2.core.account_token', token);
+export const serializePersonToken = (token: PersonToken) => serializeV2Token('v2.core.account_person_token', token);

@@ -13,8 +13,9 @@ import type { AccountsV2Gate } from './gate.ts';
 import { mergeUpdate, withoutIdNumberValues } from './merge.ts';
 import type { CreateAccountParams, PersonParams, UpdateAccountParams } from './schemas.ts';
 import { appliedConfigurations } from './serializer.ts';
-import type { TokenConsumer } from '#shared/tokens/consume.ts';
-import { accountIdentityFromToken, personFieldsFromToken } from './token-data.ts';
+import type { TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import { tokenForUse } from '#shared/tokens/use.ts';
+import { accountParamsFromToken, personParamsFromToken } from './token-data.ts';
 import type { AccountUpdateLimiter } from './update-limit.ts';
 
 export interface AccountServicePorts {
@@ -23,7 +24,8 @@ export interface AccountServicePorts {
   events: EventEmitter;
   gate: AccountsV2Gate;
   limiter: AccountUpdateLimiter;
-  tokens: TokenConsumer;
+  /** Where `account_token` and `person_token` are read; the writes that use them up mark them used. */
+  tokens: Pick<TokenRepository, 'get'>;
   clock?: () => number;
 }
 
@@ -77,14 +79,45 @@ function applyAccountParams(current: V2Account, params: AccountParams, now: numb
   };
 }
 
+/** What a token brings to a write (the parameters it stands for) and the use of it that goes into the write. */
+interface FromToken {
+  params: Record<string, unknown>;
+  use: TokenUse;
+}
+
+const exclusive = (token: string, given: string) =>
+  new InvalidRequestError(
+    `You may only specify one of these parameters: ${token}, ${given}. The token carries the ${given === 'identity' ? 'identity' : `person's details`}; send them in the token or in the request, not both.`,
+    'parameters_exclusive',
+    given,
+  );
+
+/** The identity comes in the token or in the request, never both (as the reference refuses it). */
 function refuseTokenWithIdentity(params: { account_token?: string; identity?: unknown }) {
-  if (params.account_token !== undefined && params.identity !== undefined) {
-    throw new InvalidRequestError(
-      'account_token already carries the identity; send identity either in the token or in the request, not both.',
-      'parameter_invalid',
-      'identity',
-    );
+  if (params.account_token !== undefined && params.identity !== undefined) throw exclusive('account_token', 'identity');
+}
+
+/** A person's details come in the token or in the request; only `metadata` may be added to a person token's. */
+function refuseTokenWithPersonFields(params: Record<string, unknown>) {
+  if (params.person_token === undefined) return;
+  const given = Object.keys(params).find((name) => name !== 'person_token' && name !== 'metadata' && params[name] !== undefined);
+  if (given) throw exclusive('person_token', given);
+}
+
+/** The request's own parameters with a token's: a member both give is refused, naming it. */
+function withTokenParams<P extends Record<string, unknown>>(params: P, fromToken: FromToken | undefined): P {
+  if (!fromToken) return params;
+  for (const [name, value] of Object.entries(fromToken.params)) {
+    if (name !== 'metadata' && value !== undefined && params[name] !== undefined) {
+      throw new InvalidRequestError(
+        `${name} is in both the request and ${fromToken.use.param} '${fromToken.use.id}'; send it in one of them.`,
+        'parameters_exclusive',
+        name,
+      );
+    }
   }
+  const metadata = fromToken.params.metadata || params.metadata ? { ...(fromToken.params.metadata as object), ...(params.metadata as object) } : undefined;
+  return { ...params, ...fromToken.params, ...(metadata ? { metadata } : {}) };
 }
 
 /** v2 accounts and their persons, behind the accounts v2 gate and the per-account update limit. */
@@ -122,15 +155,28 @@ export function accountService({ accounts, persons, events, gate, limiter, token
     return person;
   }
 
-  /** The identity a token brings, consumed (single use) only once the rest of the request is valid. */
-  async function tokenIdentity(scope: Scope, token: string | undefined): Promise<Record<string, unknown> | undefined> {
-    if (token === undefined) return undefined;
-    return accountIdentityFromToken((await tokens.consume(scope, token, 'account', 'account_token')).account);
+  /**
+   * An account token of the caller's platform and mode, unused and unexpired: a v2 account token, or a v1
+   * `account` token (`POST /v1/tokens`, accepted too). The write that applies it uses it up.
+   */
+  async function accountToken(scope: Scope, tokenId: string | undefined): Promise<FromToken | undefined> {
+    if (tokenId === undefined) return undefined;
+    const { token, use } = await tokenForUse(tokens, scope, tokenId, ['v2_account', 'account'], 'account_token', clock());
+    return { params: accountParamsFromToken(token), use };
   }
 
-  async function personTokenFields(scope: Scope, token: string | undefined): Promise<Record<string, unknown> | undefined> {
-    if (token === undefined) return undefined;
-    return personFieldsFromToken((await tokens.consume(scope, token, 'person', 'person_token')).person);
+  /** A person token as `accountToken`, which must also have been made for this account (v1 `person` tokens belong to no account). */
+  async function personToken(account: V2Account, tokenId: string | undefined): Promise<FromToken | undefined> {
+    if (tokenId === undefined) return undefined;
+    const { token, use } = await tokenForUse(tokens, account.scope, tokenId, ['v2_person', 'person'], 'person_token', clock());
+    if (token.type === 'v2_person' && token.accountId !== account.id) {
+      throw new InvalidRequestError(
+        `Invalid person_token: '${tokenId}' was created for account ${token.accountId}, not ${account.id}; create a person token for ${account.id}.`,
+        'parameter_invalid',
+        'person_token',
+      );
+    }
+    return { params: personParamsFromToken(token), use };
   }
 
   function applyPersonParams(current: AccountPerson, params: Record<string, unknown>, now: number): AccountPerson {
@@ -141,13 +187,12 @@ export function accountService({ accounts, persons, events, gate, limiter, token
     async create(origin: EventOrigin, params: CreateAccountParams): Promise<V2Account> {
       await gate(origin.platformId);
       refuseTokenWithIdentity(params);
+      const { account_token: tokenId, include: _include, ...rest } = params;
+      const fromToken = await accountToken(origin.scope, tokenId);
       const now = clock();
-      const { account_token: token, include: _include, ...rest } = params;
-      let account = applyAccountParams(blankAccount(newId('acct', now), origin.scope, now), rest, now);
-      const identity = await tokenIdentity(origin.scope, token);
-      if (identity) account = { ...account, identity: applyIdentity(account.identity, identity, now) };
+      const account = applyAccountParams(blankAccount(newId('acct', now), origin.scope, now), withTokenParams(rest, fromToken), now);
       const outbox = events.prepare(origin, accountCreatedEvents(account));
-      await accounts.create(account, origin.platformId, outbox);
+      await accounts.create(account, origin.platformId, outbox, fromToken?.use);
       await events.dispatch(outbox);
       return account;
     },
@@ -167,20 +212,18 @@ export function accountService({ accounts, persons, events, gate, limiter, token
     async update(origin: EventOrigin, id: string, params: UpdateAccountParams): Promise<V2Account> {
       await gate(origin.platformId);
       refuseTokenWithIdentity(params);
-      const { account_token: token, include: _include, ...rest } = params;
+      const { account_token: tokenId, include: _include, ...rest } = params;
       const account = await open(origin.scope, id);
       return limiter(origin.scope, id, async () => {
-        const identity = await tokenIdentity(origin.scope, token);
+        const fromToken = await accountToken(origin.scope, tokenId);
+        const given = withTokenParams(rest, fromToken);
         return changeAndEmit(
           { repository: accounts, events },
           origin,
           thenFresh(account, () => open(origin.scope, id)),
-          (current) => {
-            const now = clock();
-            const next = applyAccountParams(current, rest, now);
-            return identity ? { ...next, identity: applyIdentity(next.identity, identity, now) } : next;
-          },
+          (current) => applyAccountParams(current, given, clock()),
           (next, current) => accountUpdatedEvents(next, current),
+          fromToken?.use,
         );
       });
     },
@@ -212,16 +255,16 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async createPerson(origin: EventOrigin, accountId: string, params: PersonParams): Promise<AccountPerson> {
       await gate(origin.platformId);
+      refuseTokenWithPersonFields(params);
       const account = await open(origin.scope, accountId);
       return limiter(origin.scope, accountId, async () => {
-        const { person_token: token, ...fields } = params;
+        const { person_token: tokenId, ...fields } = params;
+        const fromToken = await personToken(account, tokenId);
         const now = clock();
         const blank: AccountPerson = { id: newId('person', now), scope: personScope(account), version: 1, created: now, updated: now, fields: {} };
-        let person = applyPersonParams(blank, fields, now);
-        const fromToken = await personTokenFields(origin.scope, token);
-        if (fromToken) person = applyPersonParams(person, fromToken, now);
+        const person = applyPersonParams(blank, withTokenParams(fields, fromToken), now);
         const outbox = events.prepare(origin, personEvents('created', person));
-        await persons.create(person, { outbox });
+        await persons.create(person, { outbox, using: fromToken?.use });
         await events.dispatch(outbox);
         return person;
       });
@@ -240,21 +283,20 @@ export function accountService({ accounts, persons, events, gate, limiter, token
 
     async updatePerson(origin: EventOrigin, accountId: string, id: string, params: PersonParams): Promise<AccountPerson> {
       await gate(origin.platformId);
+      refuseTokenWithPersonFields(params);
       const account = await open(origin.scope, accountId);
       const person = await existingPerson(account, id);
       return limiter(origin.scope, accountId, async () => {
-        const { person_token: token, ...fields } = params;
-        const fromToken = await personTokenFields(origin.scope, token);
+        const { person_token: tokenId, ...fields } = params;
+        const fromToken = await personToken(account, tokenId);
+        const given = withTokenParams(fields, fromToken);
         return changeAndEmit(
           { repository: persons, events },
           origin,
           thenFresh(person, () => existingPerson(account, id)),
-          (current) => {
-            const now = clock();
-            const next = applyPersonParams(current, fields, now);
-            return fromToken ? applyPersonParams(next, fromToken, now) : next;
-          },
+          (current) => applyPersonParams(current, given, clock()),
           (next, current) => personEvents('updated', next, current),
+          fromToken?.use,
         );
       });
     },

@@ -1,7 +1,12 @@
+import type { TokenOf } from '#shared/tokens/token.ts';
+
 /**
- * What single-use tokens bring to accounts and persons: the v1 token data (`first_name`, `dob`, …) in v2
- * names (`given_name`, `date_of_birth`, …). Id numbers never reach the token's storage; a token only says
- * one was provided, which becomes an id number entry with a type and no value.
+ * What single-use tokens bring to accounts and persons, as the inline parameters they stand for. A v2
+ * token holds those parameters already (validated by the same schemas, id numbers by type only); its
+ * attestations (`attested`, `shown_and_accepted`) become records of the token's creation: its time, the
+ * client's IP and user agent. A v1 token's data (`first_name`, `dob`, …) is renamed to v2
+ * (`given_name`, `date_of_birth`, …); it only says an id number was provided, which becomes an id number
+ * entry with a type and no value.
  */
 // biome-ignore lint/suspicious/noExplicitAny: token data is loose JSON in the API's shape, read field by field and re-shaped here
 type Data = Record<string, any>;
@@ -18,7 +23,7 @@ const idNumberType = (country: unknown, kind: 'person' | 'business') =>
   country === 'US' ? (kind === 'person' ? 'us_ssn' : 'us_ein') : `${String(country ?? 'xx').toLowerCase()}_${kind === 'person' ? 'national_id' : 'company_id'}`;
 
 /** v1 person fields (first_name, dob, …) as v2 person fields (given_name, date_of_birth, …). */
-export function personFieldsFromToken(data: Data): Data {
+function personFieldsFromToken(data: Data): Data {
   const home = address(data.address);
   return defined({
     given_name: data.first_name,
@@ -41,7 +46,7 @@ export function personFieldsFromToken(data: Data): Data {
 }
 
 /** A v1 account token (`business_type`, `individual`, `company`, `tos_shown_and_accepted`) as a v2 identity. */
-export function accountIdentityFromToken(data: Data, now = Date.now()): Data {
+function accountIdentityFromToken(data: Data, now = Date.now()): Data {
   const company: Data | undefined = data.company;
   const individual = data.individual ? personFieldsFromToken(data.individual) : undefined;
   const businessAddress = address(company?.address);
@@ -60,4 +65,40 @@ export function accountIdentityFromToken(data: Data, now = Date.now()): Data {
       : undefined,
     attestations: data.tos_shown_and_accepted ? { terms_of_service: { account: { date: new Date(now).toISOString() } } } : undefined,
   });
+}
+
+/** The attestation record a yes in a v2 token stands for: when and from where the token was made. */
+function attestationOf(token: TokenOf<'v2_account' | 'v2_person'>): Data {
+  return defined({ date: new Date(token.created).toISOString(), ip: token.clientIp, user_agent: token.v2.userAgent ?? undefined });
+}
+
+function v2Attestations(given: Data | undefined, record: Data): Data | undefined {
+  if (!given) return undefined;
+  const declared = (name: string) => (given[name]?.attested ? record : undefined);
+  const termsAccepted = given.terms_of_service?.account?.shown_and_accepted === true;
+  const attestations = defined({
+    directorship_declaration: declared('directorship_declaration'),
+    ownership_declaration: declared('ownership_declaration'),
+    representative_declaration: declared('representative_declaration'),
+    persons_provided: given.persons_provided,
+    terms_of_service: termsAccepted ? { account: record } : undefined,
+  });
+  return Object.keys(attestations).length > 0 ? attestations : undefined;
+}
+
+/** The account parameters an account token (v2, or v1 `account`) stands for: `contact_*`, `display_name`, `identity`. */
+export function accountParamsFromToken(token: TokenOf<'v2_account' | 'account'>): Data {
+  if (token.type === 'account') return { identity: accountIdentityFromToken(token.account, token.created) };
+  const { identity, ...contact } = token.v2.params as Data;
+  if (!identity) return contact;
+  const attestations = v2Attestations(identity.attestations, attestationOf(token));
+  return { ...contact, identity: defined({ ...identity, attestations }) };
+}
+
+/** The person parameters a person token (v2, or v1 `person`) stands for. */
+export function personParamsFromToken(token: TokenOf<'v2_person' | 'person'>): Data {
+  if (token.type === 'person') return personFieldsFromToken(token.person);
+  const { additional_terms_of_service: terms, ...fields } = token.v2.params as Data;
+  const accepted = terms?.account?.shown_and_accepted === true;
+  return defined({ ...fields, additional_terms_of_service: accepted ? { account: attestationOf(token) } : undefined });
 }

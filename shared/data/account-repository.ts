@@ -18,7 +18,7 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
   const store = ownedResourceStore<V2Account>(table, { entity: 'v2_account', keys: v2Account, parse: envelopeOf<V2Account>() });
   return {
     ...store,
-    async create(created, platformId, outbox) {
+    async create(created, platformId, outbox, using) {
       const record = { id: created.id, platformId, livemode: created.scope.livemode, features: { accountsV2: false }, created: created.created };
       const written = await transactGuarded(
         table,
@@ -39,6 +39,7 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
           },
         ],
         outbox,
+        using,
       );
       if (!written) throw new Error(`Account id collision: ${created.id}`);
     },

@@ -115,8 +115,8 @@ export const issuingAuthorization = {
 };
 
 /**
- * A v1 token, in a partition of its own: tokens come at checkout rates, not configuration rates, and are
- * only ever read by id (retrieve, consume).
+ * A token (v1, or a v2 account or person token), in a partition of its own: tokens come at checkout rates,
+ * not configuration rates, and are only ever read by id (retrieve, use).
  */
 export const token = {
   pk: (scope: Scope, id: string) => `TOKEN#${scope.accountId}#${mode(scope.livemode)}#${id}`,

@@ -1,10 +1,9 @@
-import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { AccountTokenData, PersonTokenData } from '#shared/tokens/schemas.ts';
-import type { ConsumableTokenType, Token, TokenOf, TokenRepository } from '#shared/tokens/token.ts';
+import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './table.ts';
-import { epochSeconds, isConditionFailure, oldItemOf } from './conditions.ts';
+import type { Table, TransactItem } from './table.ts';
+import { epochSeconds } from './conditions.ts';
 import { orNull, scopeItem } from './item-schemas.ts';
 import { token as tokenKeys } from './keys.ts';
 
@@ -24,6 +23,8 @@ const tokenBase = {
   clientIp: nullableString,
   used: z.boolean(),
 };
+
+const v2Data = z.object({ params: z.custom<Record<string, unknown>>(isObject), userAgent: nullableString });
 
 const tokenSchema = z.discriminatedUnion('type', [
   z.object({
@@ -73,6 +74,9 @@ const tokenSchema = z.discriminatedUnion('type', [
   // output, sensitive numbers replaced by flags): checked here to be an object.
   z.object({ ...tokenBase, type: z.literal('person'), person: z.custom<PersonTokenData>(isObject) }),
   z.object({ ...tokenBase, type: z.literal('account'), account: z.custom<AccountTokenData>(isObject) }),
+  // v2 tokens: their create parameters as validated (id number values dropped), checked here to be an object.
+  z.object({ ...tokenBase, type: z.literal('v2_account'), v2: v2Data }),
+  z.object({ ...tokenBase, type: z.literal('v2_person'), accountId: z.string(), v2: v2Data }),
 ]);
 
 /** Tokens (TABLE_DESIGN.md 25, 26): keys, item (`expiresAt` in seconds, the TTL attribute), the schema every read parses. */
@@ -81,18 +85,18 @@ export const tokenEntity = {
   item: (token: Token) => ({ ...tokenEntity.key(token.scope, token.id), entity: 'token', ...token, expiresAt: epochSeconds(token.expiresAt) }),
   parse: (item: Record<string, unknown>): Token => tokenSchema.parse(item),
   /**
-   * Use once (26): marks the token used if it exists, is of `type`, is unused and unexpired; on failure
-   * the item as it was comes back with the error, to tell which.
+   * Use once (26): the action, in the transaction of the write that uses the token, that marks it used if it
+   * exists, is of its type, is unused and unexpired (else the whole write is cancelled).
    */
-  consume: (tableName: string, scope: Scope, id: string, type: ConsumableTokenType, now: number): UpdateCommandInput => ({
-    TableName: tableName,
-    Key: tokenEntity.key(scope, id),
-    UpdateExpression: 'SET used = :true, usedAt = :now',
-    ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
-    ExpressionAttributeNames: { '#type': 'type' },
-    ExpressionAttributeValues: { ':true': true, ':false': false, ':type': type, ':now': now, ':nowSeconds': epochSeconds(now) },
-    ReturnValues: 'ALL_NEW',
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  use: (tableName: string, use: TokenUse): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: tokenEntity.key(use.scope, use.id),
+      UpdateExpression: 'SET used = :true, usedAt = :now',
+      ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':true': true, ':false': false, ':type': use.type, ':now': use.now, ':nowSeconds': epochSeconds(use.now) },
+    },
   }),
 };
 const fromItem = tokenEntity.parse;
@@ -102,8 +106,8 @@ const expired = (item: Record<string, unknown>, now: number) => typeof item.expi
 
 /**
  * DynamoDB adapter for tokens. `expiresAt` is the table's TTL attribute (seconds), so unused tokens do not
- * pile up. Single use is one conditional UpdateItem; when it fails, the old item (returned with the
- * failure) tells why.
+ * pile up. Using a token up is an action of the transaction that uses it (`tokenEntity.use`, sent by the
+ * account and person stores).
  */
 export function dynamoTokenRepository(table: Table): TokenRepository {
   const { name } = table;
@@ -118,18 +122,6 @@ export function dynamoTokenRepository(table: Table): TokenRepository {
     async get(scope, id, now) {
       const item = await table.get(tokenEntity.key(scope, id));
       return item && !expired(item, now) ? fromItem(item) : undefined;
-    },
-    async consume<T extends ConsumableTokenType>(scope: Parameters<TokenRepository['consume']>[0], id: string, type: T, now: number) {
-      try {
-        const Attributes = await table.update(tokenEntity.consume(name, scope, id, type, now));
-        return { outcome: 'consumed' as const, token: fromItem(Attributes!) as TokenOf<T> };
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        const old = oldItemOf(error);
-        if (!old || expired(old, now)) return { outcome: 'missing' as const };
-        const actualType = fromItem(old).type;
-        return actualType === type ? { outcome: 'used' as const } : { outcome: 'wrong_type' as const, actualType };
-      }
     },
   };
 }

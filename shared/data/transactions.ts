@@ -1,19 +1,37 @@
 import type { Outbox } from '#shared/events/event.ts';
+import type { TokenUse } from '#shared/tokens/token.ts';
+import { tokenAlreadyUsed } from '#shared/tokens/use.ts';
 import type { Table } from './table.ts';
-import { cancellationCodes } from './conditions.ts';
+import { backOff, cancellationCodes, failedCondition } from './conditions.ts';
 import { outboxItems } from './outbox-items.ts';
 import type { TransactItem } from './table.ts';
+import { tokenEntity } from './token-repository.ts';
+
+/** Tries of a transaction that uses a token, while it collides with concurrent ones on that token. */
+const maxConflictRounds = 20;
 
 /**
  * Writes a change and its outbox in one transaction. The first action carries the change's condition
- * (exists, version, cap); returns false when that condition failed.
+ * (exists, version, cap); returns false when that condition failed. A token the change uses (`using`) is
+ * marked used in the same transaction: if it was used (or expired) meanwhile, nothing is written and the
+ * change is refused with `token_already_used`. Writers racing for one token collide (`TransactionConflict`)
+ * and try again until one has used it.
  */
-export async function transactGuarded(table: Table, items: TransactItem[], outbox: Outbox | undefined): Promise<boolean> {
-  try {
-    await table.transact(outboxItems(table.name, outbox, items));
-    return true;
-  } catch (error) {
-    if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-    throw error;
+export async function transactGuarded(table: Table, items: TransactItem[], outbox: Outbox | undefined, using?: TokenUse): Promise<boolean> {
+  const actions = using ? [...items, tokenEntity.use(table.name, using)] : items;
+  for (let round = 0; ; round++) {
+    try {
+      await table.transact(outboxItems(table.name, outbox, actions));
+      return true;
+    } catch (error) {
+      const codes = cancellationCodes(error);
+      if (using && failedCondition(codes?.[items.length])) throw tokenAlreadyUsed(using);
+      if (failedCondition(codes?.[0])) return false;
+      if (using && codes?.includes('TransactionConflict') && round < maxConflictRounds) {
+        await backOff(round);
+        continue;
+      }
+      throw error;
+    }
   }
 }

@@ -1,12 +1,13 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { TokenUse } from '#shared/tokens/token.ts';
 import type { EventEmitter } from './emitter.ts';
 import type { EventInput, EventOrigin } from './event.ts';
 
 /**
  * Changes one stored object and emits the events of the change with it: read, apply, write conditionally
  * on the version together with the outbox, then enqueue; a concurrent writer makes it start over.
- * `apply` may refuse the change by throwing.
+ * `apply` may refuse the change by throwing. `using`: a token the write uses up in its transaction.
  */
 export async function changeAndEmit<T extends OwnedResource>(
   ports: { repository: Pick<OwnedResourceStore<T>, 'replace'>; events: EventEmitter },
@@ -14,12 +15,13 @@ export async function changeAndEmit<T extends OwnedResource>(
   load: () => Promise<T>,
   apply: (current: T) => T,
   eventsOf: (next: T, current: T) => EventInput[],
+  using?: TokenUse,
 ): Promise<T> {
   return withOptimisticRetries(async () => {
     const current = await load();
     const next = { ...apply(current), version: current.version + 1 };
     const outbox = ports.events.prepare(origin, eventsOf(next, current));
-    if (!(await ports.repository.replace(next, outbox))) return undefined;
+    if (!(await ports.repository.replace(next, outbox, using))) return undefined;
     await ports.events.dispatch(outbox);
     return next;
   });

@@ -45,6 +45,8 @@ export interface ApiRequest<P> {
   idempotencyKey: string | undefined;
   /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`), if known. */
   sourceIp: string | null;
+  /** The client's `User-Agent`, if it sent one (v2 tokens record it for the attestations they carry). */
+  userAgent: string | null;
   /** The service's public base URL (no trailing slash), for links to pages it serves. */
   baseUrl: string;
   /** Where a v2 list resumes and how it links its next page (lists declared `v2List` only). */
@@ -201,6 +203,7 @@ export async function serveRequest<S extends z.ZodType>(
       explicitServiceVersion: versionHeader ? serviceVersion : null,
       idempotencyKey,
       sourceIp: event.requestContext?.http?.sourceIp || null,
+      userAgent: event.requestContext?.http?.userAgent || headers['user-agent'] || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
       paging: resumed.paging,
     };

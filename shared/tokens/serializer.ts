@@ -1,5 +1,5 @@
 import { unixSeconds } from '#shared/http/timestamps.ts';
-import type { Token, TokenBankAccount, TokenCard } from './token.ts';
+import type { TokenBankAccount, TokenCard, V1Token } from './token.ts';
 
 /** The embedded v1 card object: every field of the reference's Card, `null` where this service has none. */
 export function serializeCard(card: TokenCard) {
@@ -57,7 +57,7 @@ export function serializeBankAccount(bankAccount: TokenBankAccount) {
 }
 
 /** The v1 token object. Person, PII, account and CVC tokens carry no data back, as in the reference. */
-export function serializeToken(token: Token) {
+export function serializeToken(token: V1Token) {
   return {
     id: token.id,
     object: 'token' as const,

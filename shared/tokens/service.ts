@@ -7,7 +7,7 @@ import { fingerprint } from './fingerprint.ts';
 import type { BankAccountParams, CardParams, CreateTokenParams } from './schemas.ts';
 import { accountTokenData, personTokenData } from './sensitive.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
-import type { Token, TokenBankAccount, TokenCard, TokenRepository } from './token.ts';
+import { v1TokenTypes, type Token, type TokenBankAccount, type TokenCard, type TokenRepository, type V1Token } from './token.ts';
 
 export interface TokenServicePorts {
   repository: TokenRepository;
@@ -128,7 +128,7 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
      * Creates a token of the one variant the parameters carry. Only what the token object shows (and,
      * for person and account data, the non-sensitive fields plus `*_provided` flags) is stored.
      */
-    async create(scope: Scope, params: CreateTokenParams, clientIp: string | null): Promise<Token> {
+    async create(scope: Scope, params: CreateTokenParams, clientIp: string | null): Promise<V1Token> {
       const given = variants.filter((variant) => params[variant] !== undefined);
       if (params.customer !== undefined) {
         throw new InvalidRequestError(
@@ -152,7 +152,7 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
       }
       const now = clock();
       const base = { id: newId('tok', now), scope, created: now, expiresAt: now + ttlMillis, clientIp, used: false };
-      let token: Token;
+      let token: V1Token;
       if (params.card !== undefined) {
         if (typeof params.card === 'string') throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');
         token = { ...base, type: 'card', card: await cardOf(scope, params.card, now) };
@@ -175,10 +175,11 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
       return token;
     },
 
-    async retrieve(scope: Scope, id: string): Promise<Token> {
-      const token = await repository.get(scope, id, clock());
-      if (!token) throw new NotFoundError('token', id);
-      return token;
+    /** A v1 token; v2 account and person tokens have their own endpoints, so here they are not found. */
+    async retrieve(scope: Scope, id: string): Promise<V1Token> {
+      const token: Token | undefined = await repository.get(scope, id, clock());
+      if (!token || !(v1TokenTypes as readonly string[]).includes(token.type)) throw new NotFoundError('token', id);
+      return token as V1Token;
     },
   };
 }

@@ -2,10 +2,12 @@ import type { Scope } from '#shared/platform/types.ts';
 import type { CardBrand, CardFunding } from './card-numbers.ts';
 import type { AccountTokenData, PersonTokenData } from './schemas.ts';
 
-export type TokenType = 'card' | 'bank_account' | 'cvc_update' | 'person' | 'pii' | 'account';
+/** v1 token types (`POST /v1/tokens`), and the v2 account and person tokens (`v2_account`, `v2_person`). */
+export type TokenType = 'card' | 'bank_account' | 'cvc_update' | 'person' | 'pii' | 'account' | 'v2_account' | 'v2_person';
 
-/** The token types a v2 account or person create/update can consume. */
-export type ConsumableTokenType = 'account' | 'person';
+/** The token types `POST /v1/tokens` makes and `GET /v1/tokens/:id` shows. */
+export const v1TokenTypes = ['card', 'bank_account', 'cvc_update', 'person', 'pii', 'account'] as const;
+export type V1TokenType = (typeof v1TokenTypes)[number];
 
 /** The card of a card token: what the API object shows, never the number or the CVC. */
 export interface TokenCard {
@@ -56,7 +58,17 @@ interface TokenBase {
   used: boolean;
 }
 
-/** A token as stored. Sensitive inputs are kept only as flags (`id_number_provided`, `cvcProvided`). */
+/**
+ * A v2 account or person token's data: its create parameters as their schema validated them (the same
+ * schemas as the inline account and person parameters), id number values dropped (only their type kept).
+ * The client's IP and user agent stand in for the attestations' `ip` and `user_agent`.
+ */
+export interface V2TokenData {
+  params: Record<string, unknown>;
+  userAgent: string | null;
+}
+
+/** A token as stored. Sensitive inputs are kept only as flags (`id_number_provided`, `cvcProvided`) or types (v2 id numbers). */
 export type Token = TokenBase &
   (
     | { type: 'card'; card: TokenCard }
@@ -65,25 +77,30 @@ export type Token = TokenBase &
     | { type: 'pii'; pii: { id_number_provided: boolean } }
     | { type: 'person'; person: PersonTokenData }
     | { type: 'account'; account: AccountTokenData }
+    | { type: 'v2_account'; v2: V2TokenData }
+    /** A person token belongs to the account it was made for, besides its platform and mode. */
+    | { type: 'v2_person'; accountId: string; v2: V2TokenData }
   );
 
 export type TokenOf<T extends TokenType> = Extract<Token, { type: T }>;
+export type V1Token = TokenOf<V1TokenType>;
 
-/** Why a conditional consumption did not happen (an expired token is `missing`). */
-export type ConsumeOutcome<T extends ConsumableTokenType> =
-  | { outcome: 'consumed'; token: TokenOf<T> }
-  | { outcome: 'missing' }
-  | { outcome: 'used' }
-  | { outcome: 'wrong_type'; actualType: TokenType };
+/**
+ * A token an account or person write uses up in its own transaction: the write happens only if the token
+ * is still unused and unexpired then, and marks it used (so a failed write leaves it usable, and of two
+ * concurrent writes only one can succeed). `param` names the request parameter that carried it.
+ */
+export interface TokenUse {
+  scope: Scope;
+  id: string;
+  type: TokenType;
+  now: number;
+  param: string;
+}
 
-/** Storage port for tokens. */
+/** Storage port for tokens. Using one up is part of the write that uses it (`TokenUse`), not a call of its own. */
 export interface TokenRepository {
   create(token: Token): Promise<void>;
   /** The token, unless it does not exist in `scope` or has expired by `now`. */
   get(scope: Scope, id: string, now: number): Promise<Token | undefined>;
-  /**
-   * Marks the token used in one conditional write: it must exist in `scope`, be of `type` and be unused.
-   * On failure, the item as it was tells which of the three failed.
-   */
-  consume<T extends ConsumableTokenType>(scope: Scope, id: string, type: T, now: number): Promise<ConsumeOutcome<T>>;
 }

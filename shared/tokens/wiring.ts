@@ -3,7 +3,6 @@ import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { cachedAccountSecrets } from '#shared/platform/wiring.ts';
-import { tokenConsumer, type TokenConsumer } from './consume.ts';
 import { tokenService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
@@ -13,6 +12,3 @@ export const wireTokenService = () =>
     fingerprintKeys: cachedAccountSecrets(dynamoAccountSecretStore(serviceTable())),
     ttlMillis: config().TOKEN_TTL_MINUTES * 60_000,
   });
-
-/** The consumption port on the real table, for the v2 account and person handlers (`account_token`, `person_token`). */
-export const wireTokenConsumer = (): TokenConsumer => tokenConsumer({ repository: dynamoTokenRepository(serviceTable()) });

@@ -327,6 +327,61 @@ describe('account links: the hosted onboarding flow in a browser', () => {
     expect(after.identity?.individual?.id_numbers).toEqual([{ type: 'us_ssn' }]);
     expect(after.requirements?.entries ?? []).toEqual([]);
   });
+
+  it('leads a v1 account link (accountLinks.create) through the same hosted flow, asking what the applied configurations need', async () => {
+    // Given a merchant account that still owes its identity, terms and business profile
+    const account = await merchantAccount(client);
+
+    // When the platform makes a v1 onboarding link with the SDK
+    const link = await client.accountLinks.create({
+      account: account.id,
+      type: 'account_onboarding',
+      refresh_url: `${site.url}/refresh`,
+      return_url: `${site.url}/return`,
+    });
+
+    // Then it is the v1 object: no id, Unix times, a URL to this service's hosted page
+    expect(link).not.toHaveProperty('id');
+    expect(link).toMatchObject({ object: 'account_link', created: expect.any(Number), expires_at: link.created + linkTtlMinutes * 60 });
+    expect(link.url).toMatch(new RegExp(`^${stack.baseUrl}/hosted/account_links/[0-9A-Za-z]{43}$`));
+    expect(await stackTable().get(itemKey(link.url))).toMatchObject({
+      account: account.id,
+      state: 'fresh',
+      useCase: { type: 'account_onboarding', configurations: ['merchant'], collection_options: { fields: 'currently_due', future_requirements: 'omit' } },
+    });
+
+    // When the user fills the form it opens
+    await page.goto(link.url);
+    expect(await page.title()).toBe('Set up your account');
+    await fillIndividualDetails(page);
+    await fillMerchantDetails(page);
+    expect(await submit(page)).toBe(303);
+
+    // Then they are back on the platform's site, the account owes nothing, and the link only refreshes now
+    expect(page.url()).toBe(`${site.url}/return`);
+    expect(currentlyDue(await client.v2.core.accounts.retrieve(account.id, { include: ['requirements'] }))).toEqual([]);
+    await page.goto(link.url);
+    expect(page.url()).toBe(`${site.url}/refresh`);
+  });
+
+  it('maps a v1 link’s deprecated collect to the fields the hosted page asks for', async () => {
+    const account = await merchantAccount(client);
+    const labelsOf = async (url: string) => {
+      await page.goto(url);
+      return page.locator('form label').allTextContents();
+    };
+    const v1Link = (extra: Partial<Stripe.AccountLinkCreateParams>) =>
+      client.accountLinks.create({ account: account.id, type: 'account_update', refresh_url: `${site.url}/refresh`, ...extra });
+
+    const defaults = await labelsOf((await v1Link({})).url);
+    const eventually = await labelsOf((await v1Link({ collect: 'eventually_due' })).url);
+    const future = await labelsOf((await v1Link({ collection_options: { fields: 'eventually_due', future_requirements: 'include' } })).url);
+
+    expect(defaults).not.toContain('Type of number');
+    expect(eventually).toEqual(expect.arrayContaining(['Type of number', 'Number']));
+    expect(eventually).not.toContain('Nationality');
+    expect(future).toEqual(expect.arrayContaining(['Type of number', 'Nationality']));
+  });
 });
 
 describe('account links: the hosted pages over HTTP', () => {
@@ -492,6 +547,56 @@ describe('account links: the hosted pages over HTTP', () => {
     const again = await fetch(link.url, { redirect: 'manual', headers: { cookie: session } });
     expect(again.status).toBe(302);
     expect(again.headers.get('location')).toBe('https://platform.example/refresh');
+  });
+});
+
+describe('POST /v1/account_links errors', () => {
+  let platform: Awaited<ReturnType<typeof newPlatform>>;
+  let client: Stripe;
+  beforeAll(async () => {
+    platform = await newPlatform();
+    client = sdk(platform.secret_key);
+  });
+  const form = (account: string, extra = '') => `account=${account}&type=account_onboarding&refresh_url=https%3A%2F%2Fexample.test%2Fr${extra}`;
+
+  it('answers v1 errors: a missing refresh_url, an unknown type, collect with collection_options, and no configuration to collect for', async () => {
+    const account = await merchantAccount(client);
+    const bare = await client.v2.core.accounts.create({ display_name: 'bare' });
+
+    await expect(client.accountLinks.create({ account: account.id, type: 'account_onboarding' })).rejects.toMatchObject({
+      type: 'StripeInvalidRequestError',
+      statusCode: 400,
+      code: 'parameter_missing',
+      param: 'refresh_url',
+      message: 'Missing required param: refresh_url.',
+    });
+    const unknownType = await api('POST', '/v1/account_links', {
+      key: platform.secret_key,
+      form: form(account.id).replace('account_onboarding', 'capital_financing_offer'),
+    });
+    expect(unknownType).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code: 'parameter_invalid', param: 'type' } } });
+    const both = await api('POST', '/v1/account_links', {
+      key: platform.secret_key,
+      form: form(account.id, '&collect=eventually_due&collection_options[fields]=eventually_due'),
+    });
+    expect(both).toMatchObject({ status: 400, body: { error: { code: 'parameters_exclusive', param: 'collect' } } });
+    const unknownParam = await api('POST', '/v1/account_links', { key: platform.secret_key, form: form(account.id, '&use_case[type]=account_onboarding') });
+    expect(unknownParam).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown', param: 'use_case' } } });
+    await expect(client.accountLinks.create({ account: bare.id, type: 'account_onboarding', refresh_url: 'https://example.test/r' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'configs_must_match_to_use_account_links',
+      param: 'account',
+    });
+  });
+
+  it('answers resource_missing for another platform’s account, and secret_key_required to a publishable key', async () => {
+    const account = await merchantAccount(client);
+    const stranger = await newPlatform();
+    await expect(
+      sdk(stranger.secret_key).accountLinks.create({ account: account.id, type: 'account_onboarding', refresh_url: 'https://example.test/r' }),
+    ).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    const publishable = await api('POST', '/v1/account_links', { key: platform.publishable_key, form: form(account.id) });
+    expect(publishable).toMatchObject({ status: 403, body: { error: { code: 'secret_key_required' } } });
   });
 });
 

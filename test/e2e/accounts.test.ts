@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
-import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
+import { issueApiKeys } from '#shared/platform/platform-service.ts';
+import { api, newPlatform, platformStore, sdk, stack, stackTable } from '../support/stack.ts';
 
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -342,8 +343,135 @@ describe('acting as a connected account (Service-Context)', () => {
   });
 });
 
-describe('single-use tokens on accounts and persons', () => {
-  it('fills identity from an account token and a person from a person token, each usable once', async () => {
+describe('v2 account and person tokens through the official SDK', () => {
+  it('makes an account token with a publishable key, applies it once on create, and shows only its state', async () => {
+    // Given an account token made from the browser with the publishable key
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    const token = await sdk(platform.publishable_key).v2.core.accountTokens.create({
+      contact_email: 'ada@example.test',
+      display_name: 'Ada',
+      identity: {
+        entity_type: 'individual',
+        individual: {
+          given_name: 'Ada',
+          surname: 'Lovelace',
+          date_of_birth: { day: 10, month: 12, year: 1985 },
+          address: { line1: '1 Main', city: 'Town', country: 'US' },
+          id_numbers: [{ type: 'us_ssn', value: '000000000' }],
+        },
+        attestations: { terms_of_service: { account: { shown_and_accepted: true } } },
+      },
+    });
+
+    // Then it is a v2.core.account_token that expires 10 minutes after creation
+    expect(token).toMatchObject({ object: 'v2.core.account_token', livemode: false, used: false });
+    expect(token.id).toMatch(/^accttok_/);
+    expect(Date.parse(token.expires_at) - Date.parse(token.created)).toBe(10 * 60_000);
+    expect(Object.keys(token).sort()).toEqual(['created', 'expires_at', 'id', 'livemode', 'object', 'used']);
+
+    // When the platform's server creates the account with it
+    const account = await client.v2.core.accounts.create({ account_token: token.id, identity: undefined, include: ['identity'] });
+
+    // Then the account holds the token's data, as if sent inline
+    expect(account).toMatchObject({ contact_email: 'ada@example.test', display_name: 'Ada' });
+    expect(account.identity).toMatchObject({
+      entity_type: 'individual',
+      individual: { given_name: 'Ada', surname: 'Lovelace', date_of_birth: { day: 10, month: 12, year: 1985 }, id_numbers: [{ type: 'us_ssn' }] },
+      attestations: { terms_of_service: { account: { date: token.created, ip: '127.0.0.1' } } },
+    });
+    expect(JSON.stringify(account)).not.toContain('000000000');
+    expect(await client.v2.core.accountTokens.retrieve(token.id)).toMatchObject({ id: token.id, used: true });
+    await expect(client.v2.core.accounts.create({ account_token: token.id })).rejects.toMatchObject({ statusCode: 400, code: 'token_already_used' });
+    await expect(client.v2.core.accounts.update(account.id, { account_token: token.id })).rejects.toMatchObject({ code: 'token_already_used' });
+    await expect(sdk(platform.publishable_key).v2.core.accountTokens.retrieve(token.id)).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'secret_key_required',
+    });
+  });
+
+  it('applies a person token only to its account, refuses it beside inline details, and keeps it when the write fails', async () => {
+    const platform = await newPlatform();
+    const client = sdk(platform.secret_key);
+    const account = await client.v2.core.accounts.create({ display_name: 'Shop' });
+    const other = await client.v2.core.accounts.create({ display_name: 'Other' });
+    const token = await sdk(platform.publishable_key).v2.core.accounts.personTokens.create(account.id, {
+      given_name: 'Grace',
+      surname: 'Hopper',
+      relationship: { owner: true, percent_ownership: '40' as never },
+      additional_terms_of_service: { account: { shown_and_accepted: true } },
+    });
+    expect(token).toMatchObject({ object: 'v2.core.account_person_token', used: false });
+    expect(token.id).toMatch(/^perstok_/);
+    expect(await client.v2.core.accounts.personTokens.retrieve(account.id, token.id)).toMatchObject({ id: token.id, used: false });
+    await expect(client.v2.core.accounts.personTokens.retrieve(other.id, token.id)).rejects.toMatchObject({ statusCode: 404, code: 'not_found' });
+
+    await expect(client.v2.core.accounts.persons.create(other.id, { person_token: token.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameter_invalid',
+    });
+    await expect(client.v2.core.accounts.persons.create(account.id, { person_token: token.id, email: 'g@example.test' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameters_exclusive',
+    });
+    await expect(client.v2.core.accounts.persons.create(account.id, { person_token: token.id, given_name: 'x'.repeat(300) })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    expect((await client.v2.core.accounts.personTokens.retrieve(account.id, token.id)).used).toBe(false);
+
+    const person = await client.v2.core.accounts.persons.create(account.id, { person_token: token.id, metadata: { ref: '1' } });
+    expect(person).toMatchObject({ given_name: 'Grace', surname: 'Hopper', relationship: { owner: true }, metadata: { ref: '1' } });
+    expect(person.additional_terms_of_service?.account).toMatchObject({ date: token.created, ip: '127.0.0.1' });
+    expect((await client.v2.core.accounts.personTokens.retrieve(account.id, token.id)).used).toBe(true);
+  });
+
+  it('validates token data as inline data, takes live tokens from publishable keys only, and keeps tokens per platform and mode', async () => {
+    const platform = await newPlatform();
+    const live = await issueApiKeys(platformStore(), platform.account, { livemode: true });
+    const stranger = await newPlatform();
+    const bad = await api('POST', '/v2/core/account_tokens', {
+      key: platform.publishable_key,
+      json: { identity: { individual: { date_of_birth: { day: 31, month: 2, year: 1990 } } } },
+    });
+    expect(bad).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code: 'parameter_invalid' } } });
+    const withCountry = await api('POST', '/v2/core/account_tokens', { key: platform.publishable_key, json: { identity: { country: 'US' } } });
+    expect(withCountry).toMatchObject({ status: 400, body: { error: { code: 'parameter_unknown' } } });
+
+    await expect(sdk(live.secret_key).v2.core.accountTokens.create({ display_name: 'x' })).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'publishable_key_required',
+    });
+    const liveToken = await sdk(live.publishable_key).v2.core.accountTokens.create({ display_name: 'Live' });
+    expect(liveToken.livemode).toBe(true);
+    const testToken = await sdk(platform.secret_key).v2.core.accountTokens.create({ display_name: 'Test' });
+
+    await expect(sdk(platform.secret_key).v2.core.accountTokens.retrieve(liveToken.id)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(sdk(stranger.secret_key).v2.core.accountTokens.retrieve(testToken.id)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(sdk(stranger.secret_key).v2.core.accounts.create({ account_token: testToken.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+    });
+    await expect(sdk(platform.secret_key).tokens.retrieve(testToken.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await sdk(platform.secret_key).v2.core.accounts.create({ account_token: testToken.id })).display_name).toBe('Test');
+  });
+
+  it('lets exactly one of 20 concurrent requests use one token', async () => {
+    const platform = await newPlatform();
+    const token = await sdk(platform.publishable_key).v2.core.accountTokens.create({ display_name: 'Once' });
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => api('POST', '/v2/core/accounts', { key: platform.secret_key, json: { account_token: token.id } })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused).toHaveLength(19);
+    for (const answer of refused) expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'token_already_used' });
+    const listed = await sdk(platform.secret_key).v2.core.accounts.list({ limit: 100 });
+    expect(listed.data).toHaveLength(1);
+  });
+});
+
+describe('v1 account and person tokens on v2 accounts (accepted too)', () => {
+  it('fills identity from a v1 account token and a person from a v1 person token, each usable once', async () => {
     const platform = await newPlatform();
     const client = sdk(platform.secret_key);
     const publishable = sdk(platform.publishable_key);
@@ -374,26 +502,12 @@ describe('single-use tokens on accounts and persons', () => {
     const personToken = await client.tokens.create({
       person: { first_name: 'Grace', last_name: 'Hopper', relationship: { owner: true, percent_ownership: 40 } },
     });
-    const person = await client.v2.core.accounts.persons.create(account.id, { person_token: personToken.id, email: 'grace@example.test' });
-    expect(person).toMatchObject({ given_name: 'Grace', surname: 'Hopper', email: 'grace@example.test', relationship: { owner: true } });
+    const person = await client.v2.core.accounts.persons.create(account.id, { person_token: personToken.id, metadata: { k: 'v' } });
+    expect(person).toMatchObject({ given_name: 'Grace', surname: 'Hopper', relationship: { owner: true }, metadata: { k: 'v' } });
     await expect(client.v2.core.accounts.persons.create(account.id, { person_token: accountToken.id })).rejects.toMatchObject({
       statusCode: 400,
       code: 'parameter_invalid',
     });
     await expect(client.v2.core.accounts.create({ account_token: 'tok_missing' })).rejects.toMatchObject({ statusCode: 400, code: 'resource_missing' });
-  });
-
-  it('lets exactly one of 20 concurrent requests use one token', async () => {
-    const platform = await newPlatform();
-    const token = await sdk(platform.secret_key).tokens.create({ account: { business_type: 'company', company: { name: 'Acme' } } });
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () => api('POST', '/v2/core/accounts', { key: platform.secret_key, json: { account_token: token.id } })),
-    );
-    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
-    const refused = answers.filter((answer) => answer.status !== 200);
-    expect(refused).toHaveLength(19);
-    for (const answer of refused) expect(answer.body.error).toMatchObject({ type: 'invalid_request_error', code: 'token_already_used' });
-    const listed = await sdk(platform.secret_key).v2.core.accounts.list({ limit: 100 });
-    expect(listed.data).toHaveLength(1);
   });
 });

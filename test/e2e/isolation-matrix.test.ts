@@ -39,6 +39,7 @@ describe('the isolation matrix over the route table', () => {
     const path = route.path;
     if (param === 'account_id') return ids.account;
     if (path.startsWith('/v2/core/accounts/{account_id}/persons/')) return ids.person;
+    if (path.startsWith('/v2/core/accounts/{account_id}/person_tokens/')) return ids.personToken;
     const kinds: Array<[string, string]> = [
       ['/v1/webhook_endpoints/', 'webhookEndpoint'],
       ['/v1/customers/', 'customer'],
@@ -47,6 +48,7 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/issuing/authorizations/', 'authorization'],
       ['/v1/test_helpers/issuing/authorizations/', 'authorization'],
       ['/v1/tokens/', 'token'],
+      ['/v2/core/account_tokens/', 'accountToken'],
       ['/v1/billing/meters/', 'meter'],
       ['/v2/billing/meter_event_adjustments/', 'adjustment'],
       ['/v1/products/', 'product'],
@@ -75,12 +77,14 @@ describe('the isolation matrix over the route table', () => {
       migrateSubscription: 'billing_mode[type]=flexible',
       incrementTestIssuingAuthorization: 'increment_amount=1',
       finalizeTestIssuingAuthorizationAmount: 'final_amount=1',
+      createV1AccountLink: `account=${ids.account}&type=account_onboarding&refresh_url=https%3A%2F%2Fexample.test%2Fr`,
     };
     const json: Record<string, unknown> = {
       updateEventDestination: { description: 'stranger' },
       updateAccount: { metadata: { stranger: '1' } },
       updatePerson: { given_name: 'stranger' },
       createPerson: { given_name: 'stranger' },
+      createPersonToken: { given_name: 'stranger' },
       createAccountLink: {
         account: ids.account,
         use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'], refresh_url: 'https://example.test/r' } },
@@ -135,6 +139,8 @@ describe('the isolation matrix over the route table', () => {
     });
     const account = await client.v2.core.accounts.create({ display_name: marker, contact_email: 'owner@example.test', metadata: { marker } });
     const person = await client.v2.core.accounts.persons.create(account.id, { given_name: marker, surname: 'Hopper' });
+    const accountToken = await client.v2.core.accountTokens.create({ display_name: marker });
+    const personToken = await client.v2.core.accounts.personTokens.create(account.id, { given_name: marker });
     connected = account.id;
     const snapshotEvent = (await client.events.list({ type: 'customer.created', limit: 1 })).data[0]!;
     const thinEvent = await eventually(async () => (await client.v2.core.events.list({ object_id: account.id } as never)).data[0]);
@@ -153,6 +159,8 @@ describe('the isolation matrix over the route table', () => {
       destination: destination.id,
       account: account.id,
       person: person.id,
+      accountToken: accountToken.id,
+      personToken: personToken.id,
       snapshotEvent: snapshotEvent.id,
       thinEvent: thinEvent!.id,
     });
@@ -171,7 +179,8 @@ describe('the isolation matrix over the route table', () => {
 
   it('answers every addressed route with 404 to another platform and to the owner’s other mode, leaking nothing', async () => {
     const outcomes: string[] = [];
-    for (const route of [...addressed, ...routes.filter((candidate) => candidate.name === 'createAccountLink')]) {
+    const linkRoutes = routes.filter((candidate) => candidate.name === 'createAccountLink' || candidate.name === 'createV1AccountLink');
+    for (const route of [...addressed, ...linkRoutes]) {
       const { path, options } = requestFor(route);
       for (const [who, key] of [
         ['stranger', stranger.secret_key],
@@ -192,7 +201,8 @@ describe('the isolation matrix over the route table', () => {
 
   it('refuses the owner’s publishable key everywhere but token creation', async () => {
     const outcomes: string[] = [];
-    for (const route of routes.filter((candidate) => !keyless(candidate) && candidate.name !== 'createToken' && candidate.name !== 'createMeterEventStream')) {
+    const publishableRoutes = ['createToken', 'createAccountToken', 'createPersonToken', 'createMeterEventStream'];
+    for (const route of routes.filter((candidate) => !keyless(candidate) && !publishableRoutes.includes(candidate.name))) {
       const { path, options } = requestFor(route);
       const answer = await call(route.method, path, { ...options, key: owner.publishable_key });
       if (answer.status !== 403 || answer.body.error?.code !== 'secret_key_required')

@@ -6,6 +6,8 @@ import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
+import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import { tokenAlreadyUsed } from '#shared/tokens/use.ts';
 
 /** In-memory PlatformStore for unit tests. */
 export function fakePlatformStore(): PlatformStore & { accounts: Map<string, AccountRecord>; keys: Map<string, ApiKeyRecord> } {
@@ -191,3 +193,57 @@ export const meterFixture = (overrides: Partial<Meter> & Pick<Meter, 'scope'>): 
   version: 1,
   ...overrides,
 });
+
+/** What a write that uses a token does with it: checks it can still be used (else `token_already_used`), then marks it used. */
+interface TokenUser {
+  check(use: TokenUse): void;
+  markUsed(use: TokenUse): void;
+}
+
+/**
+ * In-memory tokens, with the DynamoDB adapter's rules: scoped by owner and mode, unreadable once expired,
+ * usable by a write only while still of its type, unused and unexpired.
+ */
+export function memoryTokenRepository(): TokenRepository & TokenUser & { items: Map<string, Token> } {
+  const items = new Map<string, Token>();
+  const key = (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`;
+  return {
+    items,
+    async create(token) {
+      items.set(key(token.scope, token.id), structuredClone(token));
+    },
+    async get(scope, id, now) {
+      const token = items.get(key(scope, id));
+      return token && token.expiresAt > now ? structuredClone(token) : undefined;
+    },
+    check(use) {
+      const token = items.get(key(use.scope, use.id));
+      if (!token || token.type !== use.type || token.used || token.expiresAt <= use.now) throw tokenAlreadyUsed(use);
+    },
+    markUsed(use) {
+      items.get(key(use.scope, use.id))!.used = true;
+    },
+  };
+}
+
+/**
+ * An owned store whose writes use up the token they are given (`using`) as the DynamoDB stores do in the
+ * write's transaction: refused if it cannot be used, used only by a write that happened.
+ */
+export function usingTokens<T extends OwnedResource>(store: OwnedResourceStore<T>, tokens: TokenUser): OwnedResourceStore<T> {
+  const written = (using: TokenUse | undefined, ok: boolean) => {
+    if (ok && using) tokens.markUsed(using);
+    return ok;
+  };
+  return {
+    ...store,
+    async create(resource, { using, ...options } = {}) {
+      if (using) tokens.check(using);
+      return written(using, await store.create(resource, options));
+    },
+    async replace(next, outbox, using) {
+      if (using) tokens.check(using);
+      return written(using, await store.replace(next, outbox));
+    },
+  };
+}

@@ -224,16 +224,21 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const { accountHolderName: _name, ...olderAccount } = token.type === 'bank_account' ? token.bankAccount : ({} as never);
     expect(tokenEntity.parse({ ...item, bankAccount: olderAccount })).toEqual(token);
     expect(() => tokenEntity.parse({ ...item, type: 'cheque' })).toThrow();
-    const consume = tokenEntity.consume('t', scope, 'tok_1', 'person', 61_000);
-    expect(consume).toMatchObject({ Key: tokenEntity.key(scope, 'tok_1'), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
-    expect(consume.ConditionExpression).toContain('#type = :type AND used = :false');
-    expect(consume.ExpressionAttributeValues).toMatchObject({ ':type': 'person', ':nowSeconds': 61 });
+    const use = tokenEntity.use('t', { scope, id: 'tok_1', type: 'person', now: 61_000, param: 'person_token' }).Update!;
+    expect(use).toMatchObject({ TableName: 't', Key: tokenEntity.key(scope, 'tok_1'), UpdateExpression: 'SET used = :true, usedAt = :now' });
+    expect(use.ConditionExpression).toContain('#type = :type AND used = :false');
+    expect(use.ConditionExpression).toContain('expiresAt > :nowSeconds');
+    expect(use.ExpressionAttributeValues).toMatchObject({ ':type': 'person', ':nowSeconds': 61 });
     const { expiresAt: _expiresAt, ...fromBeforeExpiry } = item;
     expect(tokenEntity.parse(fromBeforeExpiry).expiresAt).toBe(Number.POSITIVE_INFINITY);
     const { bankAccount: _bankAccount, ...base }: Record<string, unknown> = item;
     const person = { ...base, type: 'person', person: { first_name: 'Ada', id_number_provided: false } };
     expect(tokenEntity.parse(person)).toMatchObject({ type: 'person', person: { first_name: 'Ada' } });
     expect(() => tokenEntity.parse({ ...person, person: 'Ada' })).toThrow();
+    const personToken = { ...base, id: 'perstok_1', type: 'v2_person', accountId: 'acct_2', v2: { params: { given_name: 'Ada' }, userAgent: null } };
+    expect(tokenEntity.parse(personToken)).toMatchObject({ type: 'v2_person', accountId: 'acct_2', v2: { params: { given_name: 'Ada' } } });
+    expect(() => tokenEntity.parse({ ...personToken, accountId: undefined })).toThrow();
+    expect(tokenEntity.parse({ ...base, type: 'v2_account', v2: { params: {} } })).toMatchObject({ v2: { params: {}, userAgent: null } });
   });
 
   it("builds an owned kind's writes: the cap counter first when capped, the put if absent, replace on the version before, delete with the count back", () => {

@@ -1,36 +1,12 @@
-import { fakeAccountSecretStore } from '../support/fakes.ts';
+import { fakeAccountSecretStore, memoryTokenRepository } from '../support/fakes.ts';
 import { describe, expect, it } from 'vitest';
 import { CardError, InvalidRequestError } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { tokenConsumer } from '#shared/tokens/consume.ts';
 import type { CreateTokenParams } from '#shared/tokens/schemas.ts';
 import { tokenService } from '#shared/tokens/service.ts';
-import type { Token, TokenRepository } from '#shared/tokens/token.ts';
-
-/** In-memory tokens with the same single-use rule as the DynamoDB adapter. */
-function fakeTokenRepository(): TokenRepository & { items: Map<string, Token> } {
-  const items = new Map<string, Token>();
-  const id = (scope: Scope, tokenId: string) => `${scope.accountId}/${scope.livemode}/${tokenId}`;
-  return {
-    items,
-    async create(token) {
-      items.set(id(token.scope, token.id), structuredClone(token));
-    },
-    async get(scope, tokenId, at) {
-      const token = items.get(id(scope, tokenId));
-      return token && token.expiresAt > at ? token : undefined;
-    },
-    async consume(scope, tokenId, type, at) {
-      const token = items.get(id(scope, tokenId));
-      if (!token || token.expiresAt <= at) return { outcome: 'missing' };
-      if (token.type !== type) return { outcome: 'wrong_type', actualType: token.type };
-      if (token.used) return { outcome: 'used' };
-      token.used = true;
-      return { outcome: 'consumed', token } as never;
-    },
-  };
-}
+import { tokenForUse } from '#shared/tokens/use.ts';
+import type { Token } from '#shared/tokens/token.ts';
 
 const testScope: Scope = { accountId: 'acct_1', livemode: false };
 const liveScope: Scope = { accountId: 'acct_1', livemode: true };
@@ -38,7 +14,7 @@ const liveScope: Scope = { accountId: 'acct_1', livemode: true };
 const now = Date.UTC(2026, 5, 15, 12);
 
 function setup() {
-  const repository = fakeTokenRepository();
+  const repository = memoryTokenRepository();
   const keys = fakeAccountSecretStore();
   return { repository, service: tokenService({ repository, fingerprintKeys: keys, ttlMillis: 10 * 60_000, clock: () => now }) };
 }
@@ -179,45 +155,60 @@ describe('token variants', () => {
   });
 });
 
-describe('token consumption', () => {
+describe('token use', () => {
   it('lets a token be retrieved and used for 10 minutes, then never again', async () => {
     const { service, repository } = setup();
     const token = await service.create(testScope, { person: { first_name: 'Jenny' } }, null);
     const lateService = tokenService({ repository, fingerprintKeys: fakeAccountSecretStore(), ttlMillis: 10 * 60_000, clock: () => now + 10 * 60_000 });
-    const lateConsumer = tokenConsumer({ repository, clock: () => now + 10 * 60_000 });
 
     expect(token.expiresAt).toBe(now + 10 * 60_000);
     await expect(service.retrieve(testScope, token.id)).resolves.toMatchObject({ id: token.id });
     await expect(lateService.retrieve(testScope, token.id)).rejects.toMatchObject({ code: 'resource_missing' });
-    await expect(lateConsumer.consume(testScope, token.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(tokenForUse(repository, testScope, token.id, ['person'], 'person_token', now + 10 * 60_000)).rejects.toMatchObject({
+      code: 'resource_missing',
+    });
   });
 
-  it('uses a token once and explains every refusal with the given param', async () => {
+  it('reads a token for a write that will use it, and explains every refusal with the given param', async () => {
     const { service, repository } = setup();
-    const consumer = tokenConsumer({ repository, clock: () => now });
     const person = await service.create(testScope, { person: { first_name: 'Jenny' } }, null);
     const cardToken = await service.create(testScope, card(), null);
 
-    await expect(consumer.consume(testScope, person.id, 'person', 'person_token')).resolves.toMatchObject({
-      id: person.id,
-      type: 'person',
-      person: { first_name: 'Jenny' },
-    });
-    await expect(consumer.consume(testScope, person.id, 'person', 'person_token')).rejects.toMatchObject({
+    const { token, use } = await tokenForUse(repository, testScope, person.id, ['v2_person', 'person'], 'person_token', now);
+    expect(token).toMatchObject({ id: person.id, type: 'person', person: { first_name: 'Jenny' } });
+    expect(use).toEqual({ scope: testScope, id: person.id, type: 'person', now, param: 'person_token' });
+    repository.markUsed(use);
+    await expect(tokenForUse(repository, testScope, person.id, ['person'], 'person_token', now)).rejects.toMatchObject({
       code: 'token_already_used',
       param: 'person_token',
       message: `You cannot use a Service token more than once: ${person.id}.`,
     });
-    await expect(consumer.consume(testScope, cardToken.id, 'account', 'account_token')).rejects.toMatchObject({
+    await expect(tokenForUse(repository, testScope, cardToken.id, ['v2_account', 'account'], 'account_token', now)).rejects.toMatchObject({
       code: 'parameter_invalid',
       param: 'account_token',
+      message: `Invalid account_token: '${cardToken.id}' is a card token, but account_token takes an account token.`,
     });
-    await expect(consumer.consume(testScope, 'tok_missing', 'account', 'account_token')).rejects.toMatchObject({
+    await expect(tokenForUse(repository, testScope, 'tok_missing', ['account'], 'account_token', now)).rejects.toMatchObject({
       code: 'resource_missing',
       param: 'account_token',
       message: "No such token: 'tok_missing'",
     });
-    await expect(consumer.consume(liveScope, person.id, 'person', 'person_token')).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(tokenForUse(repository, liveScope, person.id, ['person'], 'person_token', now)).rejects.toMatchObject({ code: 'resource_missing' });
+  });
+
+  it('does not show v2 account and person tokens as v1 tokens', async () => {
+    const { service, repository } = setup();
+    await repository.create({
+      id: 'accttok_1',
+      scope: testScope,
+      created: now,
+      expiresAt: now + 60_000,
+      clientIp: null,
+      used: false,
+      type: 'v2_account',
+      v2: { params: {}, userAgent: null },
+    });
+    await expect(service.retrieve(testScope, 'accttok_1')).rejects.toMatchObject({ code: 'resource_missing' });
   });
 });
 

@@ -1,0 +1,14 @@
+import { createAccountTokenParams } from '#shared/accounts/schemas.ts';
+import { serializeAccountToken } from '#shared/accounts/serializer.ts';
+import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+
+const service = wireAccountTokenService();
+
+/** POST /v2/core/account_tokens: takes a publishable key (in live mode only a publishable key), as v1 token creation does. */
+export const handler = httpHandler(
+  { params: createAccountTokenParams, allowPublishableKey: true },
+  async ({ origin, params, caller, sourceIp, userAgent }) => ({
+    body: serializeAccountToken(await service.createAccountToken(origin, params, { keyKind: caller.keyKind, ip: sourceIp, userAgent })),
+  }),
+);

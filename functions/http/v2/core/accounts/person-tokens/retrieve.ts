@@ -1,0 +1,11 @@
+import { serializePersonToken } from '#shared/accounts/serializer.ts';
+import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { noParams } from '#shared/http/params.ts';
+
+const service = wireAccountTokenService();
+
+/** GET /v2/core/accounts/{account_id}/person_tokens/{id}: a secret key only. */
+export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+  body: serializePersonToken(await service.retrievePersonToken(origin, pathParameters.account_id!, pathParameters.id!)),
+}));

@@ -33,7 +33,7 @@ describe("the SDK's generated examples, ids and placeholders replaced", () => {
       billing: { address: { line1: '1234 Main Street', city: 'San Francisco', state: 'CA', country: 'US', postal_code: '94111' } },
     });
     card = await stripe.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual', status: 'active' });
-    account = await stripe.v2.core.accounts.create({ identity: { country: 'us' }, configuration: { merchant: {} } } as Stripe.V2.Core.AccountCreateParams);
+    account = await stripe.v2.core.accounts.create({ identity: { country: 'us' }, configuration: { merchant: {} } });
   });
 
   describe('v1 customers and their sources', () => {

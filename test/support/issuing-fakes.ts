@@ -1,5 +1,7 @@
 import type { Outbox } from '#shared/events/event.ts';
+import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
+import type { IssuingTransaction, TransactionRepository } from '#shared/issuing/transaction.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import { memoryOwnedStore } from './fakes.ts';
 
@@ -41,6 +43,38 @@ export function memoryIssuingRepository<T extends OwnedResource & { created: num
       }
       const after = page.startingAfter === undefined ? newestFirst : newestFirst.filter((item) => item.id < page.startingAfter!);
       return { items: after.slice(0, page.limit), hasMore: after.length > page.limit };
+    },
+  };
+}
+
+/**
+ * In-memory TransactionRepository over `authorizations` (the memory repository the authorization service
+ * uses): `record` checks every version (and that created ids are free) before writing anything, as the
+ * DynamoDB transaction does, so a stale change writes nothing and answers false. `outboxes` keeps the
+ * outbox of each successful write (records and replaces alike).
+ */
+export function memoryTransactionRepository(
+  authorizations: ReturnType<typeof memoryIssuingRepository<Authorization>>,
+  ...initial: IssuingTransaction[]
+): TransactionRepository & { items: Map<string, IssuingTransaction>; outboxes: Outbox[] } {
+  const store = memoryIssuingRepository<IssuingTransaction>(...initial);
+  /** Whether `next` is the version after the stored one. */
+  const follows = async (repository: Pick<IssuingRepository<OwnedResource>, 'get'>, next: OwnedResource) =>
+    (await repository.get(next.scope, next.id))?.version === next.version - 1;
+  return {
+    ...store,
+    async record({ authorization, created, replaced = [] }, outbox) {
+      const fresh = [
+        authorization === undefined || (await follows(authorizations, authorization)),
+        ...(await Promise.all(replaced.map((transaction) => follows(store, transaction)))),
+        ...(await Promise.all(created.map(async (transaction) => (await store.get(transaction.scope, transaction.id)) === undefined))),
+      ].every(Boolean);
+      if (!fresh) return false;
+      if (authorization) await authorizations.replace(authorization);
+      for (const transaction of replaced) await store.replace(transaction);
+      for (const transaction of created) await store.create(transaction);
+      store.outboxes.push(outbox);
+      return true;
     },
   };
 }

@@ -183,6 +183,7 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
       expMonth: 6,
       expYear: 2029,
       secondLine: null,
+      cancellationReason: null,
       metadata: { ref: '7' },
       version: 1,
     });
@@ -318,6 +319,7 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
       expMonth: 12,
       expYear: 2028,
       secondLine: null,
+      cancellationReason: null,
       metadata: {},
     };
     const { cards } = setup(june2026, orphan);

@@ -49,30 +49,31 @@ export function memoryIssuingRepository<T extends OwnedResource & { created: num
 
 /**
  * In-memory TransactionRepository over `authorizations` (the memory repository the authorization service
- * uses): `record` checks every version (and that created ids are free) before writing anything, as the
- * DynamoDB transaction does, so a stale change writes nothing and answers false. `outboxes` keeps the
- * outbox of each successful write (records and replaces alike).
+ * uses): `record` checks every version (and that created ids are free) and writes in one synchronous
+ * step, as the DynamoDB transaction is atomic, so a stale change writes nothing and answers false.
+ * `outboxes` keeps the outbox of each successful write (records and replaces alike).
  */
 export function memoryTransactionRepository(
   authorizations: ReturnType<typeof memoryIssuingRepository<Authorization>>,
   ...initial: IssuingTransaction[]
 ): TransactionRepository & { items: Map<string, IssuingTransaction>; outboxes: Outbox[] } {
   const store = memoryIssuingRepository<IssuingTransaction>(...initial);
-  /** Whether `next` is the version after the stored one. */
-  const follows = async (repository: Pick<IssuingRepository<OwnedResource>, 'get'>, next: OwnedResource) =>
-    (await repository.get(next.scope, next.id))?.version === next.version - 1;
+  const stored = (items: Map<string, OwnedResource>, next: OwnedResource) =>
+    [...items.values()].find((item) => item.id === next.id && item.scope.accountId === next.scope.accountId && item.scope.livemode === next.scope.livemode);
   return {
     ...store,
     async record({ authorization, created, replaced = [] }, outbox) {
-      const fresh = [
-        authorization === undefined || (await follows(authorizations, authorization)),
-        ...(await Promise.all(replaced.map((transaction) => follows(store, transaction)))),
-        ...(await Promise.all(created.map(async (transaction) => (await store.get(transaction.scope, transaction.id)) === undefined))),
-      ].every(Boolean);
+      const fresh =
+        (authorization === undefined || stored(authorizations.items, authorization)?.version === authorization.version - 1) &&
+        replaced.every((transaction) => stored(store.items, transaction)?.version === transaction.version - 1) &&
+        created.every((transaction) => stored(store.items, transaction) === undefined);
       if (!fresh) return false;
-      if (authorization) await authorizations.replace(authorization);
-      for (const transaction of replaced) await store.replace(transaction);
-      for (const transaction of created) await store.create(transaction);
+      // The memory stores write synchronously when called: nothing can come between the check and these.
+      await Promise.all([
+        ...(authorization ? [authorizations.replace(authorization)] : []),
+        ...replaced.map((transaction) => store.replace(transaction)),
+        ...created.map((transaction) => store.create(transaction)),
+      ]);
       store.outboxes.push(outbox);
       return true;
     },

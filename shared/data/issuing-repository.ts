@@ -27,7 +27,7 @@ const cardKind = issuingKind<IssuingCard>('issuing_card', issuingCard, { cancell
 const authorizationKind = issuingKind<Authorization>('issuing_authorization', issuingAuthorization, { transactionIds: [] });
 const transactionKind = issuingKind<IssuingTransaction>('issuing_transaction', issuingTransaction);
 
-/** Issuing transactions and the authorizations they belong to, as `TransactionRepository.record` writes them (TABLE_DESIGN.md 16). */
+/** Issuing transactions and the authorizations they belong to, as `TransactionRepository.record` writes them (TABLE_DESIGN.md 15a). */
 export const issuingTransactionEntity = {
   authorizations: ownedEntity(authorizationKind),
   transactions: ownedEntity(transactionKind),

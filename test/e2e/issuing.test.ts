@@ -853,6 +853,17 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
 
     const live = sdk((await newPlatform({ livemode: true })).secret_key);
     await expect(live.testHelpers.issuing.transactions.refund(capture.id)).rejects.toMatchObject({ statusCode: 400, code: 'livemode_mismatch' });
+
+    // Two full refunds at once: the capture, its refunded total and the refund are one write, so one wins
+    const other = (await helpers.capture((await helpers.create({ card: card.id, amount: 800 })).id)).transactions[0]!;
+    const outcomes = await Promise.allSettled([
+      client.testHelpers.issuing.transactions.refund(other.id),
+      client.testHelpers.issuing.transactions.refund(other.id),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { statusCode: 400, code: 'charge_already_refunded' } });
+    const refunds = await client.issuing.transactions.list({ card: card.id, type: 'refund', limit: 100 });
+    expect(refunds.data.filter((transaction) => transaction.authorization === other.authorization).map((transaction) => transaction.amount)).toEqual([800]);
   });
 
   it('lists transactions by card, cardholder, type and creation time, and updates their metadata with issuing_transaction.updated', async () => {

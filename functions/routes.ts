@@ -92,9 +92,17 @@ export const routes: Route[] = [
     handler: 'functions/http/v1/issuing/cardholders/retrieve.ts',
     permissions: reads,
   },
+  {
+    name: 'updateIssuingCardholder',
+    method: 'POST',
+    path: '/v1/issuing/cardholders/{id}',
+    handler: 'functions/http/v1/issuing/cardholders/update.ts',
+    permissions: emits,
+  },
   { name: 'createIssuingCard', method: 'POST', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/create.ts', permissions: emits },
   { name: 'listIssuingCards', method: 'GET', path: '/v1/issuing/cards', handler: 'functions/http/v1/issuing/cards/list.ts', permissions: reads },
   { name: 'retrieveIssuingCard', method: 'GET', path: '/v1/issuing/cards/{id}', handler: 'functions/http/v1/issuing/cards/retrieve.ts', permissions: reads },
+  { name: 'updateIssuingCard', method: 'POST', path: '/v1/issuing/cards/{id}', handler: 'functions/http/v1/issuing/cards/update.ts', permissions: emits },
   {
     name: 'listIssuingAuthorizations',
     method: 'GET',
@@ -108,6 +116,34 @@ export const routes: Route[] = [
     path: '/v1/issuing/authorizations/{id}',
     handler: 'functions/http/v1/issuing/authorizations/retrieve.ts',
     permissions: reads,
+  },
+  {
+    name: 'updateIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/issuing/authorizations/{id}',
+    handler: 'functions/http/v1/issuing/authorizations/update.ts',
+    permissions: emits,
+  },
+  {
+    name: 'listIssuingTransactions',
+    method: 'GET',
+    path: '/v1/issuing/transactions',
+    handler: 'functions/http/v1/issuing/transactions/list.ts',
+    permissions: reads,
+  },
+  {
+    name: 'retrieveIssuingTransaction',
+    method: 'GET',
+    path: '/v1/issuing/transactions/{id}',
+    handler: 'functions/http/v1/issuing/transactions/retrieve.ts',
+    permissions: reads,
+  },
+  {
+    name: 'updateIssuingTransaction',
+    method: 'POST',
+    path: '/v1/issuing/transactions/{id}',
+    handler: 'functions/http/v1/issuing/transactions/update.ts',
+    permissions: emits,
   },
   // Test helpers (test mode only): they play the card network's part on an authorization.
   {
@@ -150,6 +186,13 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/test_helpers/issuing/authorizations/{id}/finalize_amount',
     handler: 'functions/http/v1/test-helpers/issuing/authorizations/finalize-amount.ts',
+    permissions: emits,
+  },
+  {
+    name: 'refundTestIssuingTransaction',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/transactions/{id}/refund',
+    handler: 'functions/http/v1/test-helpers/issuing/transactions/refund.ts',
     permissions: emits,
   },
 

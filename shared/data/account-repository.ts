@@ -39,7 +39,7 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
           },
         ],
         outbox,
-        using,
+        { using },
       );
       if (!written) throw new Error(`Account id collision: ${created.id}`);
     },

@@ -2,22 +2,57 @@ import type { Authorization, AuthorizationRepository } from '#shared/issuing/aut
 import type { CardRepository, IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholder.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
+import type { IssuingTransaction, TransactionChange, TransactionRepository } from '#shared/issuing/transaction.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import { envelopeOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
-import { issuingAuthorization, issuingCard, issuingCardholder } from './keys.ts';
-import { ownedResourceStore, type OwnedResourceKeys } from './owned-resources.ts';
+import { issuingAuthorization, issuingCard, issuingCardholder, issuingTransaction } from './keys.ts';
+import { ownedEntity, ownedResourceStore, type OwnedKind, type OwnedResourceKeys } from './owned-resources.ts';
 import { collect } from './owner-page.ts';
+import { transactGuarded } from './transactions.ts';
+
+/**
+ * An issuing kind: its entity, keys and reader. Fields added since the first items were written read as
+ * their `defaults` when an item lacks them (a card stored before cancellation reasons, an authorization
+ * before transactions).
+ */
+function issuingKind<T extends OwnedResource>(entity: string, keys: OwnedResourceKeys, defaults: Partial<T> = {}): OwnedKind<T> {
+  const envelope = envelopeOf<T>();
+  return { entity, keys, parse: (item) => ({ ...defaults, ...envelope(item) }) };
+}
+
+const cardholderKind = issuingKind<Cardholder>('issuing_cardholder', issuingCardholder);
+const cardKind = issuingKind<IssuingCard>('issuing_card', issuingCard, { cancellationReason: null });
+const authorizationKind = issuingKind<Authorization>('issuing_authorization', issuingAuthorization, { transactionIds: [] });
+const transactionKind = issuingKind<IssuingTransaction>('issuing_transaction', issuingTransaction);
+
+/** Issuing transactions and the authorizations they belong to, as `TransactionRepository.record` writes them (TABLE_DESIGN.md 15a). */
+export const issuingTransactionEntity = {
+  authorizations: ownedEntity(authorizationKind),
+  transactions: ownedEntity(transactionKind),
+  /**
+   * One change of an authorization and its transactions: every versioned replace and put-if-absent first
+   * (each a guarded condition), the change's outbox after them.
+   */
+  record(tableName: string, { authorization, created, replaced = [] }: TransactionChange) {
+    const { authorizations, transactions } = issuingTransactionEntity;
+    return [
+      ...(authorization ? authorizations.replace(tableName, authorization) : []),
+      ...replaced.flatMap((transaction) => transactions.replace(tableName, transaction)),
+      ...created.flatMap((transaction) => transactions.create(tableName, transaction)),
+    ];
+  },
+};
 
 /**
  * An issuing kind in its owner's partition: writes through `ownedResourceStore` (conditional on the
  * version, with the change's outbox), lists newest first. Ids are time-ordered, so a `created` window is
  * a sort-key range (`SK BETWEEN`); equality filters (card, cardholder, status, …) are a FilterExpression.
  */
-function issuingStore<T extends OwnedResource>(table: Table, entity: string, keys: OwnedResourceKeys, idPrefix: string): IssuingRepository<T> {
-  const fromItem = envelopeOf<T>();
-  const { create, get, replace } = ownedResourceStore<T>(table, { entity, keys, parse: fromItem });
+function issuingStore<T extends OwnedResource>(table: Table, kind: OwnedKind<T>, idPrefix: string): IssuingRepository<T> {
+  const { keys, parse: fromItem } = kind;
+  const { create, get, replace } = ownedResourceStore<T>(table, kind);
   return {
     create,
     get,
@@ -60,10 +95,18 @@ function issuingStore<T extends OwnedResource>(table: Table, entity: string, key
   };
 }
 
-export const dynamoCardholderRepository = (table: Table): CardholderRepository =>
-  issuingStore<Cardholder>(table, 'issuing_cardholder', issuingCardholder, 'ich');
+export const dynamoCardholderRepository = (table: Table): CardholderRepository => issuingStore(table, cardholderKind, 'ich');
 
-export const dynamoCardRepository = (table: Table): CardRepository => issuingStore<IssuingCard>(table, 'issuing_card', issuingCard, 'ic');
+export const dynamoCardRepository = (table: Table): CardRepository => issuingStore(table, cardKind, 'ic');
 
-export const dynamoAuthorizationRepository = (table: Table): AuthorizationRepository =>
-  issuingStore<Authorization>(table, 'issuing_authorization', issuingAuthorization, 'iauth');
+export const dynamoAuthorizationRepository = (table: Table): AuthorizationRepository => issuingStore(table, authorizationKind, 'iauth');
+
+export function dynamoTransactionRepository(table: Table): TransactionRepository {
+  return {
+    ...issuingStore(table, transactionKind, 'ipi'),
+    record(change, outbox) {
+      const actions = issuingTransactionEntity.record(table.name, change);
+      return transactGuarded(table, actions, outbox, { guarded: actions.length });
+    },
+  };
+}

@@ -95,7 +95,7 @@ export const customer = {
   skPrefix: () => 'CUSTOMER#',
 };
 
-/** Issuing cardholders, cards and authorizations live in their owner's partition (ids sort by creation). */
+/** Issuing cardholders, cards, authorizations and transactions live in their owner's partition (ids sort by creation). */
 export const issuingCardholder = {
   pk: ownerPk,
   sk: (id: string) => `ISSUING_CARDHOLDER#${id}`,
@@ -112,6 +112,12 @@ export const issuingAuthorization = {
   pk: ownerPk,
   sk: (id: string) => `ISSUING_AUTHORIZATION#${id}`,
   skPrefix: () => 'ISSUING_AUTHORIZATION#',
+};
+
+export const issuingTransaction = {
+  pk: ownerPk,
+  sk: (id: string) => `ISSUING_TRANSACTION#${id}`,
+  skPrefix: () => 'ISSUING_TRANSACTION#',
 };
 
 /**

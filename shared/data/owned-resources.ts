@@ -78,12 +78,12 @@ export function ownedResourceStore<T extends OwnedResource>(table: Table, kind: 
   const { parse: fromItem } = commands;
 
   const store: OwnedResourceStore<T> = {
-    create: (resource, { limit, outbox, using } = {}) => transactGuarded(table, commands.create(name, resource, limit), outbox, using),
+    create: (resource, { limit, outbox, using } = {}) => transactGuarded(table, commands.create(name, resource, limit), outbox, { using }),
     async get(scope, id) {
       const Item = await table.get(commands.key(scope, id));
       return Item ? fromItem(Item) : undefined;
     },
-    replace: (next, outbox, using) => transactGuarded(table, commands.replace(name, next), outbox, using),
+    replace: (next, outbox, using) => transactGuarded(table, commands.replace(name, next), outbox, { using }),
     delete: (scope, id, outbox) => transactGuarded(table, commands.delete(name, scope, id), outbox),
     async list(scope, page, where) {
       const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page, where });

@@ -12,12 +12,18 @@ const maxConflictRounds = 20;
 
 /**
  * Writes a change and its outbox in one transaction. The first action carries the change's condition
- * (exists, version, cap); returns false when that condition failed. A token the change uses (`using`) is
- * marked used in the same transaction: if it was used (or expired) meanwhile, nothing is written and the
- * change is refused with `token_already_used`. Writers racing for one token collide (`TransactionConflict`)
- * and try again until one has used it.
+ * (exists, version, cap), or the first `guarded` actions when the change writes several objects; returns
+ * false when such a condition failed. A token the change uses (`using`) is marked used in the same
+ * transaction: if it was used (or expired) meanwhile, nothing is written and the change is refused with
+ * `token_already_used`. Writers racing for one token collide (`TransactionConflict`) and try again until
+ * one has used it.
  */
-export async function transactGuarded(table: Table, items: TransactItem[], outbox: Outbox | undefined, using?: TokenUse): Promise<boolean> {
+export async function transactGuarded(
+  table: Table,
+  items: TransactItem[],
+  outbox: Outbox | undefined,
+  { using, guarded = 1 }: { using?: TokenUse; guarded?: number } = {},
+): Promise<boolean> {
   const actions = using ? [...items, tokenEntity.use(table.name, using)] : items;
   for (let round = 0; ; round++) {
     try {
@@ -26,7 +32,7 @@ export async function transactGuarded(table: Table, items: TransactItem[], outbo
     } catch (error) {
       const codes = cancellationCodes(error);
       if (using && failedCondition(codes?.[items.length])) throw tokenAlreadyUsed(using);
-      if (failedCondition(codes?.[0])) return false;
+      if (codes?.slice(0, guarded).some(failedCondition)) return false;
       if (using && codes?.includes('TransactionConflict') && round < maxConflictRounds) {
         await backOff(round);
         continue;

@@ -22,6 +22,8 @@ export const snapshotEventTypes = [
   'issuing_card.updated',
   'issuing_cardholder.created',
   'issuing_cardholder.updated',
+  'issuing_transaction.created',
+  'issuing_transaction.updated',
   'person.created',
   'person.deleted',
   'person.updated',

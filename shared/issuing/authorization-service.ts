@@ -2,8 +2,9 @@ import { randomInt } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
-import type { EventOrigin } from '#shared/events/event.ts';
-import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import type { EventInput, EventOrigin } from '#shared/events/event.ts';
+import { mergeMetadata } from '#shared/metadata.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import { newId } from '#shared/ids.ts';
@@ -29,17 +30,36 @@ import type {
   FuelParams,
   IncrementAuthorizationParams,
   ListAuthorizationsParams,
+  PurchaseDetailsParams,
   ReverseAuthorizationParams,
+  UpdateAuthorizationParams,
 } from './schemas.ts';
-import { serializeAuthorization, serializeCard, serializeCardholder, type AuthorizationExpansions } from './serializers.ts';
+import { serializeAuthorization, serializeCard, serializeCardholder, type CardExpansions } from './serializers.ts';
 import { createdWindow } from './repository.ts';
+import {
+  checkTransactionRoom,
+  transactionCreated,
+  transactionsOf,
+  type IssuingTransaction,
+  type PurchaseDetails,
+  type PurchaseFleet,
+  type TransactionRepository,
+} from './transaction.ts';
 
 export interface AuthorizationServicePorts {
   repository: AuthorizationRepository;
+  /** Where captures write their transactions, together with the authorization (`record`). */
+  transactions: Pick<TransactionRepository, 'get' | 'record'>;
   cards: Pick<CardRepository, 'get'>;
   cardholders: Pick<CardholderRepository, 'get'>;
   events: EventEmitter;
   clock?: () => number;
+}
+
+/** An authorization with the transactions it shows (`transactions`, oldest first). */
+export interface AuthorizationWithTransactions {
+  authorization: Authorization;
+  transactions: IssuingTransaction[];
 }
 
 /** Where a test authorization happens when the request names no merchant category. */
@@ -47,7 +67,7 @@ const defaultMerchantCategory = 'miscellaneous_general_merchandise';
 const maxAmount = 99_999_999;
 
 /** Test helpers simulate card network traffic, which only exists in test mode. */
-function requireTestMode(scope: Scope): void {
+export function requireTestMode(scope: Scope): void {
   if (scope.livemode) {
     throw new InvalidRequestError(
       'Test helpers are only available in test mode, but this request used a live mode key. Use a test mode secret key (sk_test_…).',
@@ -125,6 +145,107 @@ export function fuelOf(given: FuelParams, base: Fuel | null = null): Fuel {
   };
 }
 
+/** `purchase_details.fleet`: the authorization's `fleet` without the prompt the network fills in itself. */
+const purchaseFleetOf = (f: Fleet): PurchaseFleet => ({
+  cardholder_prompt_data: f.cardholder_prompt_data && {
+    driver_id: f.cardholder_prompt_data.driver_id,
+    odometer: f.cardholder_prompt_data.odometer,
+    unspecified_id: f.cardholder_prompt_data.unspecified_id,
+    user_id: f.cardholder_prompt_data.user_id,
+    vehicle_number: f.cardholder_prompt_data.vehicle_number,
+  },
+  purchase_type: f.purchase_type,
+  reported_breakdown: f.reported_breakdown,
+  service_type: f.service_type,
+});
+
+/**
+ * What a capture's transaction shows of the purchase: the capture's `purchase_details`, with `fleet` and
+ * `fuel` over those the authorization holds (given at creation or by finalize_amount). Null when there
+ * is nothing to show. The reference types a reported fuel's `type` and `unit` as always present: unknown
+ * ones read `other`, a value of both enumerations.
+ */
+export function purchaseDetailsOf(given: PurchaseDetailsParams | undefined, authorization: Pick<Authorization, 'fleet' | 'fuel'>): PurchaseDetails | null {
+  const fleet = given?.fleet ? fleetOf(given.fleet, authorization.fleet) : authorization.fleet;
+  const fuel = given?.fuel ? fuelOf(given.fuel, authorization.fuel) : authorization.fuel;
+  if (!given && !fleet && !fuel) return null;
+  const flight = given?.flight;
+  return {
+    fleet: fleet && purchaseFleetOf(fleet),
+    flight: flight
+      ? {
+          departure_at: flight.departure_at ?? null,
+          passenger_name: flight.passenger_name ?? null,
+          refundable: flight.refundable ?? null,
+          segments:
+            flight.segments?.map((segment) => ({
+              arrival_airport_code: segment.arrival_airport_code ?? null,
+              carrier: segment.carrier ?? null,
+              departure_airport_code: segment.departure_airport_code ?? null,
+              flight_number: segment.flight_number ?? null,
+              service_class: segment.service_class ?? null,
+              stopover_allowed: segment.stopover_allowed ?? null,
+            })) ?? null,
+          travel_agency: flight.travel_agency ?? null,
+        }
+      : null,
+    fuel: fuel && {
+      industry_product_code: fuel.industry_product_code,
+      quantity_decimal: fuel.quantity_decimal,
+      type: fuel.type ?? 'other',
+      unit: fuel.unit ?? 'other',
+      unit_cost_decimal: fuel.unit_cost_decimal,
+    },
+    lodging: given?.lodging ? { check_in_at: given.lodging.check_in_at ?? null, nights: given.lodging.nights ?? null } : null,
+    receipt:
+      given?.receipt?.map((line) => ({
+        description: line.description ?? null,
+        quantity: line.quantity === undefined ? null : Number(line.quantity),
+        total: line.total ?? null,
+        unit_cost: line.unit_cost ?? null,
+      })) ?? null,
+    reference: given?.reference ?? null,
+  };
+}
+
+/**
+ * The `capture` transaction of `captured` (in the authorization's currency) on an authorization: a debit,
+ * so `amount` and `merchant_amount` are negative. The ATM fee and cashback go with its first capture.
+ */
+export function captureTransaction(
+  authorization: Authorization,
+  captured: number,
+  details: PurchaseDetailsParams | undefined,
+  now: number,
+): IssuingTransaction {
+  return {
+    id: newId('ipi', now),
+    scope: authorization.scope,
+    created: now,
+    type: 'capture',
+    authorizationId: authorization.id,
+    cardId: authorization.cardId,
+    cardholderId: authorization.cardholderId,
+    amount: -captured,
+    amountDetails: authorization.transactionIds.length === 0 ? authorization.amountDetails : null,
+    currency: authorization.currency,
+    merchantAmount: -merchantAmountFor(authorization, captured),
+    merchantCurrency: authorization.merchantCurrency,
+    merchantData: authorization.merchantData,
+    networkData: {
+      authorization_code: authorization.authorizationCode,
+      processing_date: new Date(now).toISOString().slice(0, 10),
+      transaction_id: authorization.networkData.transaction_id,
+    },
+    purchaseDetails: purchaseDetailsOf(details, authorization),
+    wallet: authorization.wallet,
+    metadata: {},
+    refundedAmount: 0,
+    refundOf: null,
+    version: 1,
+  };
+}
+
 /**
  * A `request_history` entry for a test-helper action on an approved authorization. `amount` is the amount
  * of that request: the increment, the reversal, the capture, the final amount, or what an expiry released.
@@ -146,52 +267,86 @@ function actionEntry(authorization: Authorization, amount: number, now: number):
   };
 }
 
-const created = (authorization: Authorization) =>
-  snapshotInput('issuing_authorization.created', serializeAuthorization(authorization), `/v1/issuing/authorizations/${authorization.id}`);
+const authorizationUrl = (authorization: Authorization) => `/v1/issuing/authorizations/${authorization.id}`;
 
-const updated = (authorization: Authorization, before: Authorization) =>
+const created = (authorization: Authorization) =>
+  snapshotInput('issuing_authorization.created', serializeAuthorization(authorization, []), authorizationUrl(authorization));
+
+const updated = (next: AuthorizationWithTransactions, before: AuthorizationWithTransactions) =>
   snapshotInput(
     'issuing_authorization.updated',
-    serializeAuthorization(authorization),
-    `/v1/issuing/authorizations/${authorization.id}`,
-    serializeAuthorization(before),
+    serializeAuthorization(next.authorization, next.transactions),
+    authorizationUrl(next.authorization),
+    serializeAuthorization(before.authorization, before.transactions),
   );
+
+/** A change of an authorization: its next state, and the transactions it makes (a capture's). */
+interface AuthorizationChange {
+  authorization: Authorization;
+  created?: IssuingTransaction[];
+}
 
 /**
  * Issuing authorizations and the test helpers that move them, as the card network would:
  *
  * - create: approved (`pending`) unless the card or cardholder cannot be used (then declined and `closed`);
  * - capture: `closed` (the held amount is released and the captured amount recorded in `request_history`);
- *   with `close_authorization=false` the captured amount leaves the hold and it stays `pending`;
+ *   with `close_authorization=false` the captured amount leaves the hold and it stays `pending`; each
+ *   capture makes a `capture` transaction (`issuing_transaction.created`), written with the authorization;
  * - expire: `expired`; increment: the hold grows; reverse: the hold shrinks, and a full reversal makes it
  *   `reversed`;
  * - finalize_amount: on an estimated-amount authorization only (see `isEstimatedAmountCategory`), once,
  *   while pending: the amount becomes the final amount and fleet and fuel data are recorded (over those
  *   given at creation).
  *
- * Every action appends to `request_history` and emits `issuing_authorization.updated`.
+ * Every action appends to `request_history` and emits `issuing_authorization.updated`, which shows the
+ * authorization's transactions as its GET does. `update` (metadata) is not a test helper.
  */
-export function authorizationService({ repository, cards, cardholders, events, clock = Date.now }: AuthorizationServicePorts) {
+export function authorizationService({ repository, transactions, cards, cardholders, events, clock = Date.now }: AuthorizationServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Authorization> {
     const authorization = await repository.get(scope, id);
     if (!authorization) throw new NotFoundError('issuing authorization', id);
     return authorization;
   }
 
-  /** A test-helper action: checked and applied to the current authorization, written with its event. */
-  function act(origin: EventOrigin, id: string, apply: (current: Authorization, now: number) => Authorization): Promise<Authorization> {
+  const withTransactions = async (authorization: Authorization): Promise<AuthorizationWithTransactions> => ({
+    authorization,
+    transactions: await transactionsOf(transactions, authorization),
+  });
+
+  /**
+   * A change of the current authorization, written with the transactions it makes and its events in one
+   * transaction (on the version read; a concurrent writer makes it start over on a fresh read).
+   */
+  function change(
+    origin: EventOrigin,
+    id: string,
+    apply: (current: Authorization, now: number) => AuthorizationChange,
+  ): Promise<AuthorizationWithTransactions> {
+    return withOptimisticRetries(async () => {
+      const before = await withTransactions(await existing(origin.scope, id));
+      const current = before.authorization;
+      const { authorization, created: made = [] } = apply(current, clock());
+      const next: AuthorizationWithTransactions = {
+        authorization: { ...authorization, transactionIds: [...current.transactionIds, ...made.map(({ id }) => id)], version: current.version + 1 },
+        transactions: [...before.transactions, ...made],
+      };
+      const inputs: EventInput[] = [updated(next, before), ...made.map(transactionCreated)];
+      const outbox = events.prepare(origin, inputs);
+      if (!(await transactions.record({ authorization: next.authorization, created: made }, outbox))) return undefined;
+      await events.dispatch(outbox);
+      return next;
+    });
+  }
+
+  /** A test-helper action: test mode only. */
+  function act(origin: EventOrigin, id: string, apply: (current: Authorization, now: number) => AuthorizationChange): Promise<AuthorizationWithTransactions> {
     requireTestMode(origin.scope);
-    return changeAndEmit(
-      { repository, events },
-      origin,
-      () => existing(origin.scope, id),
-      (current) => apply(current, clock()),
-      (next, current) => [updated(next, current)],
-    );
+    return change(origin, id, apply);
   }
 
   return {
-    async create(origin: EventOrigin, params: CreateAuthorizationParams): Promise<Authorization> {
+    async create(origin: EventOrigin, params: CreateAuthorizationParams): Promise<AuthorizationWithTransactions> {
       requireTestMode(origin.scope);
       const { scope } = origin;
       const card = await cards.get(scope, params.card);
@@ -308,13 +463,20 @@ export function authorizationService({ repository, cards, cardholders, events, c
         isAmountControllable: params.is_amount_controllable ?? false,
         estimatedAmount: decision.approved && isEstimatedAmountCategory(category),
         amountFinalized: false,
+        transactionIds: [],
         version: 1,
       };
       const outbox = events.prepare(origin, [created(authorization)]);
       await repository.create(authorization, { outbox });
       await events.dispatch(outbox);
-      return authorization;
+      return { authorization, transactions: [] };
     },
+
+    /** Metadata, with `issuing_authorization.updated`; in either mode and whatever the status. */
+    update: (origin: EventOrigin, id: string, params: UpdateAuthorizationParams) =>
+      change(origin, id, (current) => ({
+        authorization: { ...current, metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata) },
+      })),
 
     capture: (origin: EventOrigin, id: string, params: CaptureAuthorizationParams) =>
       act(origin, id, (current, now) => {
@@ -329,20 +491,24 @@ export function authorizationService({ repository, cards, cardholders, events, c
             'capture_amount',
           );
         }
+        checkTransactionRoom(current);
         const remaining = close ? current.amount : current.amount - captured;
         return {
-          ...current,
-          status: close || remaining === 0 ? 'closed' : 'pending',
-          amount: remaining,
-          merchantAmount: merchantAmountFor(current, remaining),
-          requestHistory: [...current.requestHistory, actionEntry(current, captured, now)],
+          authorization: {
+            ...current,
+            status: close || remaining === 0 ? 'closed' : 'pending',
+            amount: remaining,
+            merchantAmount: merchantAmountFor(current, remaining),
+            requestHistory: [...current.requestHistory, actionEntry(current, captured, now)],
+          },
+          created: [captureTransaction(current, captured, params.purchase_details, now)],
         };
       }),
 
     expire: (origin: EventOrigin, id: string) =>
       act(origin, id, (current, now) => {
         requirePending(current, 'expired');
-        return { ...current, status: 'expired', requestHistory: [...current.requestHistory, actionEntry(current, current.amount, now)] };
+        return { authorization: { ...current, status: 'expired', requestHistory: [...current.requestHistory, actionEntry(current, current.amount, now)] } };
       }),
 
     increment: (origin: EventOrigin, id: string, params: IncrementAuthorizationParams) =>
@@ -353,11 +519,13 @@ export function authorizationService({ repository, cards, cardholders, events, c
           throw new InvalidRequestError(`The incremented amount would exceed ${maxAmount}.`, 'amount_too_large', 'increment_amount');
         }
         return {
-          ...current,
-          amount,
-          merchantAmount: merchantAmountFor(current, amount),
-          isAmountControllable: params.is_amount_controllable ?? current.isAmountControllable,
-          requestHistory: [...current.requestHistory, actionEntry(current, params.increment_amount, now)],
+          authorization: {
+            ...current,
+            amount,
+            merchantAmount: merchantAmountFor(current, amount),
+            isAmountControllable: params.is_amount_controllable ?? current.isAmountControllable,
+            requestHistory: [...current.requestHistory, actionEntry(current, params.increment_amount, now)],
+          },
         };
       }),
 
@@ -374,11 +542,13 @@ export function authorizationService({ repository, cards, cardholders, events, c
         }
         const amount = current.amount - reversed;
         return {
-          ...current,
-          status: amount === 0 ? 'reversed' : 'pending',
-          amount,
-          merchantAmount: merchantAmountFor(current, amount),
-          requestHistory: [...current.requestHistory, actionEntry(current, reversed, now)],
+          authorization: {
+            ...current,
+            status: amount === 0 ? 'reversed' : 'pending',
+            amount,
+            merchantAmount: merchantAmountFor(current, amount),
+            requestHistory: [...current.requestHistory, actionEntry(current, reversed, now)],
+          },
         };
       }),
 
@@ -395,37 +565,52 @@ export function authorizationService({ repository, cards, cardholders, events, c
         }
         requirePending(current, 'finalized');
         return {
-          ...current,
-          amount: params.final_amount,
-          merchantAmount: merchantAmountFor(current, params.final_amount),
-          fleet: params.fleet ? fleetOf(params.fleet, current.fleet) : current.fleet,
-          fuel: params.fuel ? fuelOf(params.fuel, current.fuel) : current.fuel,
-          amountFinalized: true,
-          requestHistory: [...current.requestHistory, actionEntry(current, params.final_amount, now)],
+          authorization: {
+            ...current,
+            amount: params.final_amount,
+            merchantAmount: merchantAmountFor(current, params.final_amount),
+            fleet: params.fleet ? fleetOf(params.fleet, current.fleet) : current.fleet,
+            fuel: params.fuel ? fuelOf(params.fuel, current.fuel) : current.fuel,
+            amountFinalized: true,
+            requestHistory: [...current.requestHistory, actionEntry(current, params.final_amount, now)],
+          },
         };
       }),
 
-    retrieve: existing,
+    async retrieve(scope: Scope, id: string): Promise<AuthorizationWithTransactions> {
+      return withTransactions(await existing(scope, id));
+    },
 
-    list(scope: Scope, page: PageRequest, params: ListAuthorizationsParams): Promise<Page<Authorization>> {
-      return repository.list(scope, {
+    async list(scope: Scope, page: PageRequest, params: ListAuthorizationsParams): Promise<Page<AuthorizationWithTransactions>> {
+      const found = await repository.list(scope, {
         page,
         where: { cardId: params.card, cardholderId: params.cardholder, status: params.status },
         created: createdWindow(params.created),
       });
+      // The transactions of the whole page go out as one BatchGetItem (Table.get coalesces them).
+      return { items: await Promise.all(found.items.map(withTransactions)), hasMore: found.hasMore };
     },
 
     /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
-    async expansions(scope: Scope, authorization: Authorization, expand: readonly string[] = []): Promise<AuthorizationExpansions> {
-      if (expand.length === 0) return {};
-      const [card, cardholder] = await Promise.all([
-        cards.get(scope, authorization.cardId),
-        authorization.cardholderId ? cardholders.get(scope, authorization.cardholderId) : undefined,
-      ]);
-      const expansions: AuthorizationExpansions = {};
-      if (expand.includes('card') && card && cardholder) expansions.card = serializeCard(card, cardholder);
-      if (expand.includes('cardholder')) expansions.cardholder = cardholder ? serializeCardholder(cardholder) : null;
-      return expansions;
-    },
+    expansions: (scope: Scope, owner: { cardId: string; cardholderId: string | null }, expand: readonly string[] = []) =>
+      cardExpansions({ cards, cardholders }, scope, owner, expand),
   };
+}
+
+/** The card and cardholder objects an authorization or transaction shows for the `expand` fields asked for. */
+export async function cardExpansions(
+  ports: { cards: Pick<CardRepository, 'get'>; cardholders: Pick<CardholderRepository, 'get'> },
+  scope: Scope,
+  owner: { cardId: string; cardholderId: string | null },
+  expand: readonly string[] = [],
+): Promise<CardExpansions> {
+  if (expand.length === 0) return {};
+  const [card, cardholder] = await Promise.all([
+    ports.cards.get(scope, owner.cardId),
+    owner.cardholderId ? ports.cardholders.get(scope, owner.cardholderId) : undefined,
+  ]);
+  const expansions: CardExpansions = {};
+  if (expand.includes('card') && card && cardholder) expansions.card = serializeCard(card, cardholder);
+  if (expand.includes('cardholder')) expansions.cardholder = cardholder ? serializeCardholder(cardholder) : null;
+  return expansions;
 }

@@ -110,6 +110,8 @@ export interface Authorization extends OwnedResource {
   /** Made on an estimated amount, so its final amount may be set once (see `isEstimatedAmountCategory`). */
   estimatedAmount: boolean;
   amountFinalized: boolean;
+  /** The transactions its captures and their refunds made, oldest first (`transactions` shows them). */
+  transactionIds: string[];
 }
 
 export type AuthorizationRepository = IssuingRepository<Authorization>;

@@ -3,12 +3,14 @@ import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import { mergeMetadata } from '#shared/metadata.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CardRepository, IssuingCard } from './card.ts';
 import type { Cardholder, CardholderRepository } from './cardholder.ts';
-import type { CreateCardParams, ListCardsParams } from './schemas.ts';
+import type { CreateCardParams, ListCardsParams, UpdateCardParams } from './schemas.ts';
 import { serializeCard } from './serializers.ts';
 import { createdWindow } from './repository.ts';
 
@@ -28,8 +30,45 @@ export interface CardWithHolder {
 /** How long a new card is valid when the request does not say. */
 const validityYears = 3;
 
-/** Issuing cards of a cardholder: Visa, a random last4, `issuing_card.created`. */
+const cardChange = (type: string, { card, cardholder }: CardWithHolder, before?: IssuingCard) =>
+  snapshotInput(type, serializeCard(card, cardholder), `/v1/issuing/cards/${card.id}`, before ? serializeCard(before, cardholder) : undefined);
+
+/**
+ * A card's next state under an update: `active` ⇄ `inactive` freely; `canceled` is final (the reference
+ * never reactivates a canceled card: a new card replaces it), and `cancellation_reason` goes with it.
+ */
+function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
+  const status = params.status ?? current.status;
+  if (current.status === 'canceled' && status !== 'canceled') {
+    throw new InvalidRequestError(
+      `The card ${current.id} has been canceled, and a canceled card cannot be reactivated or made inactive. Create a new card instead.`,
+      'parameter_invalid',
+      'status',
+    );
+  }
+  if (params.cancellation_reason !== undefined && status !== 'canceled') {
+    throw new InvalidRequestError(
+      'cancellation_reason can only be given when the card is canceled (status=canceled).',
+      'parameter_invalid',
+      'cancellation_reason',
+    );
+  }
+  return {
+    ...current,
+    status,
+    cancellationReason: params.cancellation_reason ?? current.cancellationReason,
+    metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+  };
+}
+
+/** Issuing cards of a cardholder: Visa, a random last4, `issuing_card.created`; status and metadata updates with `issuing_card.updated`. */
 export function cardService({ repository, cardholders, events, clock = Date.now }: CardServicePorts) {
+  async function existing(scope: Scope, id: string): Promise<IssuingCard> {
+    const card = await repository.get(scope, id);
+    if (!card) throw new NotFoundError('card', id);
+    return card;
+  }
+
   async function holderOf(card: IssuingCard): Promise<Cardholder> {
     const cardholder = await cardholders.get(card.scope, card.cardholderId);
     // Cardholders are never deleted, so this is a broken invariant rather than a client error.
@@ -65,19 +104,37 @@ export function cardService({ repository, cardholders, events, clock = Date.now 
         expMonth,
         expYear,
         secondLine: params.second_line ?? null,
+        cancellationReason: null,
         metadata: Object.fromEntries(Object.entries(params.metadata ?? {}).filter(([, value]) => value !== '')),
         version: 1,
       };
-      const outbox = events.prepare(origin, [snapshotInput('issuing_card.created', serializeCard(card, cardholder), `/v1/issuing/cards/${card.id}`)]);
+      const outbox = events.prepare(origin, [cardChange('issuing_card.created', { card, cardholder })]);
       await repository.create(card, { outbox });
       await events.dispatch(outbox);
       return { card, cardholder };
     },
 
     async retrieve(scope: Scope, id: string): Promise<CardWithHolder> {
-      const card = await repository.get(scope, id);
-      if (!card) throw new NotFoundError('card', id);
+      const card = await existing(scope, id);
       return { card, cardholder: await holderOf(card) };
+    },
+
+    /** Status (see `updated`) and metadata, with `issuing_card.updated`; the card shows its cardholder as it is now. */
+    async update(origin: EventOrigin, id: string, params: UpdateCardParams): Promise<CardWithHolder> {
+      let cardholder: Cardholder | undefined;
+      const card = await changeAndEmit(
+        { repository, events },
+        origin,
+        async () => {
+          const current = await existing(origin.scope, id);
+          // A card never changes holder: read once, not on every retry.
+          cardholder ??= await holderOf(current);
+          return current;
+        },
+        (current) => updated(current, params),
+        (next, current) => [cardChange('issuing_card.updated', { card: next, cardholder: cardholder! }, current)],
+      );
+      return { card, cardholder: cardholder! };
     },
 
     async list(scope: Scope, request: PageRequest, params: ListCardsParams): Promise<Page<CardWithHolder>> {

@@ -7,7 +7,10 @@ export interface IssuingCard extends OwnedResource {
   cardholderId: string;
   currency: string;
   type: 'virtual' | 'physical';
+  /** `canceled` is final: a canceled card is never active again. */
   status: 'active' | 'inactive' | 'canceled';
+  /** Why it was canceled, when the request said (`lost` or `stolen`). */
+  cancellationReason: 'lost' | 'stolen' | null;
   brand: 'Visa';
   last4: string;
   expMonth: number;

@@ -92,14 +92,8 @@ const billingAddress = z.strictObject({
 
 const dayOfMonth = integerParam(1, 31);
 
-export const createCardholderParams = z.strictObject({
-  billing: z.strictObject({ address: billingAddress }),
-  // Printed on the card: at most 24 characters, letters and a few separators only (as the reference).
-  name: z
-    .string()
-    .min(1)
-    .max(24, 'must be at most 24 characters')
-    .regex(/^[\p{L} .'-]+$/u, "may contain only letters, spaces and . ' -"),
+/** What a cardholder's create and update both take. */
+const cardholderFields = {
   company: z.strictObject({ tax_id: stringParam(100).optional() }).optional(),
   email: z
     .string()
@@ -131,8 +125,22 @@ export const createCardholderParams = z.strictObject({
     .max(5)
     .optional(),
   status: oneOf(['active', 'inactive']).optional(),
+};
+
+export const createCardholderParams = z.strictObject({
+  ...cardholderFields,
+  billing: z.strictObject({ address: billingAddress }),
+  // Printed on the card: at most 24 characters, letters and a few separators only (as the reference).
+  name: z
+    .string()
+    .min(1)
+    .max(24, 'must be at most 24 characters')
+    .regex(/^[\p{L} .'-]+$/u, "may contain only letters, spaces and . ' -"),
   type: oneOf(['company', 'individual']).optional(),
 });
+
+/** The reference's update takes neither `name` nor `type`: both stay as created. */
+export const updateCardholderParams = z.strictObject({ ...cardholderFields, billing: z.strictObject({ address: billingAddress }).optional() });
 
 export const retrieveCardholderParams = z.strictObject({ expand: expandParam().optional() });
 
@@ -146,6 +154,9 @@ export const listCardholdersParams = z.strictObject({
 });
 
 export type CreateCardholderParams = z.output<typeof createCardholderParams>;
+export type UpdateCardholderParams = z.output<typeof updateCardholderParams>;
+/** `individual` as create and update take it. */
+export type IndividualParams = NonNullable<CreateCardholderParams['individual']>;
 export type ListCardholdersParams = z.output<typeof listCardholdersParams>;
 
 // Cards
@@ -163,6 +174,14 @@ export const createCardParams = z.strictObject({
   status: oneOf(['active', 'inactive']).optional(),
 });
 
+/** `canceled` is one way; `cancellation_reason` goes with it. */
+export const updateCardParams = z.strictObject({
+  cancellation_reason: oneOf(['lost', 'stolen']).optional(),
+  expand: expandParam().optional(),
+  metadata: metadataParam().optional(),
+  status: oneOf(['active', 'canceled', 'inactive']).optional(),
+});
+
 export const retrieveCardParams = z.strictObject({ expand: expandParam().optional() });
 
 export const listCardsParams = z.strictObject({
@@ -174,6 +193,7 @@ export const listCardsParams = z.strictObject({
 });
 
 export type CreateCardParams = z.output<typeof createCardParams>;
+export type UpdateCardParams = z.output<typeof updateCardParams>;
 export type ListCardsParams = z.output<typeof listCardsParams>;
 
 // Authorizations
@@ -256,7 +276,7 @@ export const captureAuthorizationParams = z.strictObject({
   ...authorizationExpand,
   capture_amount: amountParam(1).optional(),
   close_authorization: booleanParam().optional(),
-  // Checked like the reference's, but kept nowhere: the transactions they describe are not modelled here.
+  // Kept on the capture's transaction (`purchase_details`).
   purchase_details: z
     .strictObject({
       fleet: fleetParam().optional(),
@@ -318,6 +338,8 @@ export const reverseAuthorizationParams = z.strictObject({ ...authorizationExpan
 
 export const retrieveAuthorizationParams = z.strictObject(authorizationExpand);
 
+export const updateAuthorizationParams = z.strictObject({ ...authorizationExpand, metadata: metadataParam().optional() });
+
 export const listAuthorizationsParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(['data.card', 'data.cardholder']).optional(),
@@ -329,7 +351,35 @@ export const listAuthorizationsParams = z.strictObject({
 
 export type CreateAuthorizationParams = z.output<typeof createAuthorizationParams>;
 export type CaptureAuthorizationParams = z.output<typeof captureAuthorizationParams>;
+export type PurchaseDetailsParams = NonNullable<CaptureAuthorizationParams['purchase_details']>;
+export type UpdateAuthorizationParams = z.output<typeof updateAuthorizationParams>;
 export type FinalizeAuthorizationAmountParams = z.output<typeof finalizeAuthorizationAmountParams>;
 export type IncrementAuthorizationParams = z.output<typeof incrementAuthorizationParams>;
 export type ReverseAuthorizationParams = z.output<typeof reverseAuthorizationParams>;
 export type ListAuthorizationsParams = z.output<typeof listAuthorizationsParams>;
+
+// Transactions
+
+/** What a transaction response can expand: its card (with the cardholder) and its cardholder. */
+export const transactionExpandable = ['card', 'cardholder'] as const;
+
+const transactionExpand = { expand: expandParam(transactionExpandable).optional() };
+
+export const retrieveTransactionParams = z.strictObject(transactionExpand);
+
+export const updateTransactionParams = z.strictObject({ ...transactionExpand, metadata: metadataParam().optional() });
+
+export const listTransactionsParams = z.strictObject({
+  ...v1ListParams,
+  expand: expandParam(['data.card', 'data.cardholder']).optional(),
+  card: idParam().optional(),
+  cardholder: idParam().optional(),
+  created: createdParam().optional(),
+  type: oneOf(['capture', 'refund']).optional(),
+});
+
+export const refundTransactionParams = z.strictObject({ ...transactionExpand, refund_amount: amountParam(1).optional() });
+
+export type UpdateTransactionParams = z.output<typeof updateTransactionParams>;
+export type ListTransactionsParams = z.output<typeof listTransactionsParams>;
+export type RefundTransactionParams = z.output<typeof refundTransactionParams>;

@@ -2,6 +2,7 @@ import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { AmountDetails, Authorization, Fleet, Fuel, MerchantData, RequestHistoryEntry, VerificationData } from './authorization.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder, CardholderIndividual, IssuingAddress } from './cardholder.ts';
+import type { IssuingTransaction, PurchaseDetails } from './transaction.ts';
 
 // Nested objects are rebuilt field by field: stored maps come back from DynamoDB in no particular key
 // order, and the API shows a stable one.
@@ -49,6 +50,13 @@ const verificationData = (v: VerificationData) => ({
   three_d_secure: v.three_d_secure && { result: v.three_d_secure.result },
 });
 
+const reportedBreakdown = (r: Fleet['reported_breakdown']) =>
+  r && {
+    fuel: r.fuel && { gross_amount_decimal: r.fuel.gross_amount_decimal },
+    non_fuel: r.non_fuel && { gross_amount_decimal: r.non_fuel.gross_amount_decimal },
+    tax: r.tax && { local_amount_decimal: r.tax.local_amount_decimal, national_amount_decimal: r.tax.national_amount_decimal },
+  };
+
 const fleet = (f: Fleet | null) =>
   f && {
     cardholder_prompt_data: f.cardholder_prompt_data && {
@@ -60,14 +68,7 @@ const fleet = (f: Fleet | null) =>
       vehicle_number: f.cardholder_prompt_data.vehicle_number,
     },
     purchase_type: f.purchase_type,
-    reported_breakdown: f.reported_breakdown && {
-      fuel: f.reported_breakdown.fuel && { gross_amount_decimal: f.reported_breakdown.fuel.gross_amount_decimal },
-      non_fuel: f.reported_breakdown.non_fuel && { gross_amount_decimal: f.reported_breakdown.non_fuel.gross_amount_decimal },
-      tax: f.reported_breakdown.tax && {
-        local_amount_decimal: f.reported_breakdown.tax.local_amount_decimal,
-        national_amount_decimal: f.reported_breakdown.tax.national_amount_decimal,
-      },
-    },
+    reported_breakdown: reportedBreakdown(f.reported_breakdown),
     service_type: f.service_type,
   };
 
@@ -136,7 +137,7 @@ export function serializeCard(card: IssuingCard, cardholder: Cardholder) {
     id: card.id,
     object: 'issuing.card' as const,
     brand: card.brand,
-    cancellation_reason: null,
+    cancellation_reason: card.cancellationReason,
     cardholder: serializeCardholder(cardholder),
     created: unixSeconds(card.created),
     currency: card.currency,
@@ -165,16 +166,94 @@ export type SerializedCard = ReturnType<typeof serializeCard>;
 export type SerializedCardholder = ReturnType<typeof serializeCardholder>;
 
 /** Expanded objects that replace the ids of `card` and `cardholder` (only when the request asked). */
-export interface AuthorizationExpansions {
+export interface CardExpansions {
   card?: SerializedCard;
   cardholder?: SerializedCardholder | null;
 }
 
+const purchaseDetails = (p: PurchaseDetails | null) =>
+  p && {
+    fleet: p.fleet && {
+      cardholder_prompt_data: p.fleet.cardholder_prompt_data && {
+        driver_id: p.fleet.cardholder_prompt_data.driver_id,
+        odometer: p.fleet.cardholder_prompt_data.odometer,
+        unspecified_id: p.fleet.cardholder_prompt_data.unspecified_id,
+        user_id: p.fleet.cardholder_prompt_data.user_id,
+        vehicle_number: p.fleet.cardholder_prompt_data.vehicle_number,
+      },
+      purchase_type: p.fleet.purchase_type,
+      reported_breakdown: reportedBreakdown(p.fleet.reported_breakdown),
+      service_type: p.fleet.service_type,
+    },
+    flight: p.flight && {
+      departure_at: p.flight.departure_at,
+      passenger_name: p.flight.passenger_name,
+      refundable: p.flight.refundable,
+      segments:
+        p.flight.segments?.map((segment) => ({
+          arrival_airport_code: segment.arrival_airport_code,
+          carrier: segment.carrier,
+          departure_airport_code: segment.departure_airport_code,
+          flight_number: segment.flight_number,
+          service_class: segment.service_class,
+          stopover_allowed: segment.stopover_allowed,
+        })) ?? null,
+      travel_agency: p.flight.travel_agency,
+    },
+    fuel: p.fuel && {
+      industry_product_code: p.fuel.industry_product_code,
+      quantity_decimal: p.fuel.quantity_decimal,
+      type: p.fuel.type,
+      unit: p.fuel.unit,
+      unit_cost_decimal: p.fuel.unit_cost_decimal,
+    },
+    lodging: p.lodging && { check_in_at: p.lodging.check_in_at, nights: p.lodging.nights },
+    receipt: p.receipt?.map((line) => ({ description: line.description, quantity: line.quantity, total: line.total, unit_cost: line.unit_cost })) ?? null,
+    reference: p.reference,
+  };
+
 /**
- * The v1 `issuing.authorization` object. `card` and `cardholder` are ids unless expanded; events always
- * carry the ids. Balance transactions and transactions are not modelled, so both lists stay empty.
+ * The v1 `issuing.transaction` object. `card` and `cardholder` are ids unless expanded; events and the
+ * authorization's `transactions` always carry the ids. Balance transactions and disputes are not
+ * modelled (`balance_transaction` and `dispute` are null).
  */
-export function serializeAuthorization(authorization: Authorization, expanded: AuthorizationExpansions = {}) {
+export function serializeTransaction(transaction: IssuingTransaction, expanded: CardExpansions = {}) {
+  return {
+    id: transaction.id,
+    object: 'issuing.transaction' as const,
+    amount: transaction.amount,
+    amount_details: amountDetails(transaction.amountDetails),
+    authorization: transaction.authorizationId,
+    balance_transaction: null,
+    card: expanded.card ?? transaction.cardId,
+    cardholder: expanded.cardholder !== undefined ? expanded.cardholder : transaction.cardholderId,
+    created: unixSeconds(transaction.created),
+    currency: transaction.currency,
+    dispute: null,
+    livemode: transaction.scope.livemode,
+    merchant_amount: transaction.merchantAmount,
+    merchant_currency: transaction.merchantCurrency,
+    merchant_data: merchantData(transaction.merchantData),
+    metadata: transaction.metadata,
+    network_data: {
+      authorization_code: transaction.networkData.authorization_code,
+      processing_date: transaction.networkData.processing_date,
+      transaction_id: transaction.networkData.transaction_id,
+    },
+    purchase_details: purchaseDetails(transaction.purchaseDetails),
+    token: null,
+    treasury: null,
+    type: transaction.type,
+    wallet: transaction.wallet,
+  };
+}
+
+/**
+ * The v1 `issuing.authorization` object, with its `transactions` (oldest first, given in the order of
+ * `transactionIds`). `card` and `cardholder` are ids unless expanded; events always carry the ids.
+ * Balance transactions are not modelled, so that list stays empty.
+ */
+export function serializeAuthorization(authorization: Authorization, transactions: readonly IssuingTransaction[], expanded: CardExpansions = {}) {
   return {
     id: authorization.id,
     object: 'issuing.authorization' as const,
@@ -206,7 +285,7 @@ export function serializeAuthorization(authorization: Authorization, expanded: A
     request_history: authorization.requestHistory.map(requestHistoryEntry),
     status: authorization.status,
     token: null,
-    transactions: [],
+    transactions: transactions.map((transaction) => serializeTransaction(transaction)),
     treasury: null,
     verification_data: verificationData(authorization.verificationData),
     verified_by_fraud_challenge: null,

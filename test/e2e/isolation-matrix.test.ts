@@ -47,6 +47,8 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/issuing/cards/', 'card'],
       ['/v1/issuing/authorizations/', 'authorization'],
       ['/v1/test_helpers/issuing/authorizations/', 'authorization'],
+      ['/v1/issuing/transactions/', 'transaction'],
+      ['/v1/test_helpers/issuing/transactions/', 'transaction'],
       ['/v1/tokens/', 'token'],
       ['/v2/core/account_tokens/', 'accountToken'],
       ['/v1/billing/meters/', 'meter'],
@@ -74,6 +76,10 @@ describe('the isolation matrix over the route table', () => {
       updateCustomer: 'metadata[stranger]=1',
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
+      updateIssuingCardholder: 'metadata[stranger]=1',
+      updateIssuingCard: 'status=canceled',
+      updateIssuingAuthorization: 'metadata[stranger]=1',
+      updateIssuingTransaction: 'metadata[stranger]=1',
       migrateSubscription: 'billing_mode[type]=flexible',
       incrementTestIssuingAuthorization: 'increment_amount=1',
       finalizeTestIssuingAuthorizationAmount: 'final_amount=1',
@@ -115,6 +121,10 @@ describe('the isolation matrix over the route table', () => {
       amount: 1_000,
       merchant_data: { category: 'taxicabs_limousines' },
     });
+    const captured = await client.testHelpers.issuing.authorizations.capture(
+      (await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 500 })).id,
+    );
+    const transaction = await client.issuing.transactions.update(captured.transactions[0]!.id, { metadata: { marker } });
     const token = await client.tokens.create({ card: { number: '4242424242424242', exp_month: '8', exp_year: year, name: marker } });
     const meter = await client.billing.meters.create({ display_name: marker, event_name: 'isolation_calls', default_aggregation: { formula: 'sum' } });
     await client.v2.billing.meterEvents.create({
@@ -150,6 +160,7 @@ describe('the isolation matrix over the route table', () => {
       cardholder: cardholder.id,
       card: card.id,
       authorization: authorization.id,
+      transaction: transaction.id,
       token: token.id,
       meter: meter.id,
       adjustment: adjustment.id,

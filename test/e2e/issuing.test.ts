@@ -89,6 +89,31 @@ const cardholderFields = [
   'type',
 ];
 
+const transactionFields = [
+  'amount',
+  'amount_details',
+  'authorization',
+  'balance_transaction',
+  'card',
+  'cardholder',
+  'created',
+  'currency',
+  'dispute',
+  'id',
+  'livemode',
+  'merchant_amount',
+  'merchant_currency',
+  'merchant_data',
+  'metadata',
+  'network_data',
+  'object',
+  'purchase_details',
+  'token',
+  'treasury',
+  'type',
+  'wallet',
+];
+
 const sorted = (object: object) => Object.keys(object).sort();
 
 describe('issuing cardholders, cards and test-mode authorizations through the official SDK', () => {
@@ -480,7 +505,7 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     await expect(helpers.reverse(held.id)).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
 
     const captured = await helpers.capture((await helpers.create({ card: card.id, amount: 2_000 })).id);
-    expect(captured).toMatchObject({ status: 'closed', approved: true, amount: 2_000, transactions: [] });
+    expect(captured).toMatchObject({ status: 'closed', approved: true, amount: 2_000, transactions: [{ type: 'capture', amount: -2_000 }] });
     expect(captured.request_history.at(-1)).toMatchObject({ amount: 2_000, approved: true });
     await expect(helpers.capture(captured.id)).rejects.toMatchObject({ statusCode: 400, code: 'authorization_not_pending' });
 
@@ -491,7 +516,9 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       statusCode: 400,
       param: 'capture_amount',
     });
-    expect(await helpers.capture(multi.id, { capture_amount: 1_500 })).toMatchObject({ status: 'closed' });
+    const closed = await helpers.capture(multi.id, { capture_amount: 1_500 });
+    expect(closed).toMatchObject({ status: 'closed' });
+    expect(closed.transactions.map((transaction) => transaction.amount)).toEqual([-500, -1_500]);
 
     const expiring = await helpers.create({ card: card.id, amount: 700 });
     expect(await helpers.expire(expiring.id)).toMatchObject({ status: 'expired', amount: 700 });
@@ -570,5 +597,338 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       'issuing_card.created': card.id,
       'issuing_authorization.created': authorization.id,
     });
+  });
+  /** The events one endpoint received at `path`, verified, in the order they were made (ids sort by creation), once there are `count`. */
+  const eventsAt = (path: string, secret: string, count: number) =>
+    eventually(async () => {
+      const found = receiver.received
+        .filter((request) => request.path === path)
+        .map((request) => client.webhooks.constructEvent(request.body, request.headers['service-signature'] as string, secret))
+        .sort((a, b) => (a.id < b.id ? -1 : 1));
+      return found.length >= count ? found : undefined;
+    });
+
+  it('updates a cardholder as create takes its fields (not name or type) and emits issuing_cardholder.updated', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?holder-updates`, enabled_events: ['issuing_cardholder.updated'] });
+    const cardholder = await newCardholder({ individual: { first_name: 'Jenny', last_name: 'Rosen' }, metadata: { keep: '1', drop: '2' } });
+
+    const updated = await client.issuing.cardholders.update(cardholder.id, {
+      email: 'rosen@example.test',
+      phone_number: '+15555550199',
+      billing: { address: { line1: '1 Market Street', city: 'Oakland', postal_code: '94607', country: 'US' } },
+      individual: { dob: { day: 1, month: 2, year: 1990 } },
+      preferred_locales: ['fr'],
+      status: 'inactive',
+      metadata: { drop: '', added: '3' },
+    });
+    expect(sorted(updated)).toEqual(cardholderFields);
+    expect(updated).toMatchObject({
+      id: cardholder.id,
+      name: 'Jenny Rosen',
+      email: 'rosen@example.test',
+      phone_number: '+15555550199',
+      billing: { address: { line1: '1 Market Street', line2: null, city: 'Oakland', state: null, postal_code: '94607', country: 'US' } },
+      individual: { first_name: 'Jenny', last_name: 'Rosen', dob: { day: 1, month: 2, year: 1990 } },
+      preferred_locales: ['fr'],
+      status: 'inactive',
+      metadata: { keep: '1', added: '3' },
+    });
+    expect(await client.issuing.cardholders.retrieve(cardholder.id)).toEqual(updated);
+
+    // An inactive cardholder's card declines
+    const card = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'virtual', status: 'active' });
+    const declined = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 100 });
+    expect(declined).toMatchObject({ approved: false, request_history: [{ reason: 'cardholder_inactive' }] });
+
+    const [event] = await eventsAt('/hook?holder-updates', endpoint.secret!, 1);
+    expect(event!.type).toBe('issuing_cardholder.updated');
+    expect(event!.data.object).toEqual(JSON.parse(JSON.stringify(updated)));
+    expect(event!.data.previous_attributes).toMatchObject({ email: 'jenny@example.test', status: 'active', metadata: { keep: '1', drop: '2' } });
+    expect(Object.keys(event!.data.previous_attributes!).sort()).toEqual([
+      'billing',
+      'email',
+      'individual',
+      'metadata',
+      'phone_number',
+      'preferred_locales',
+      'status',
+    ]);
+
+    // What create refuses, update refuses; what the reference's update does not take, neither does this one
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ company: { tax_id: '000000000' } }, 'company'],
+      [{ status: 'blocked' }, 'status'],
+      [{ phone_number: '555-0123' }, 'phone_number'],
+      [{ name: 'Another Name' }, 'name'],
+      [{ type: 'company' }, 'type'],
+      [{ spending_controls: { spending_limits_currency: 'usd' } }, 'spending_controls'],
+      [{ billing: { address: { line1: 'Only a line' } } }, 'billing[address][city]'],
+    ];
+    for (const [params, param] of refusals) {
+      await expect(client.issuing.cardholders.update(cardholder.id, params as never), param).rejects.toMatchObject({ statusCode: 400, param });
+    }
+    await expect(client.issuing.cardholders.update('ich_missing', { email: 'x@example.test' })).rejects.toMatchObject({
+      statusCode: 404,
+      code: 'resource_missing',
+    });
+    expect(await client.issuing.cardholders.retrieve(cardholder.id)).toEqual(updated);
+  });
+
+  it('activates, deactivates and cancels a card for good, which then declines with card_canceled, emitting issuing_card.updated', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?card-updates`, enabled_events: ['issuing_card.updated'] });
+    const cardholder = await newCardholder();
+    const card = await client.issuing.cards.create({ cardholder: cardholder.id, currency: 'usd', type: 'physical', metadata: { batch: '7' } });
+
+    const active = await client.issuing.cards.update(card.id, { status: 'active', metadata: { batch: '', lane: '3' } });
+    expect(active).toMatchObject({ status: 'active', cancellation_reason: null, metadata: { lane: '3' }, cardholder: { id: cardholder.id } });
+    expect(await client.issuing.cards.update(card.id, { status: 'inactive' })).toMatchObject({ status: 'inactive' });
+    await expect(client.issuing.cards.update(card.id, { cancellation_reason: 'lost' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'cancellation_reason',
+    });
+    const canceled = await client.issuing.cards.update(card.id, { status: 'canceled', cancellation_reason: 'stolen' });
+    expect(sorted(canceled)).toEqual(cardFields);
+    expect(canceled).toMatchObject({ status: 'canceled', cancellation_reason: 'stolen', metadata: { lane: '3' } });
+    expect(await client.issuing.cards.retrieve(card.id)).toEqual(canceled);
+
+    // One way: a canceled card is never active or inactive again; its metadata may still change
+    for (const status of ['active', 'inactive'] as const) {
+      await expect(client.issuing.cards.update(card.id, { status })).rejects.toMatchObject({
+        statusCode: 400,
+        type: 'StripeInvalidRequestError',
+        param: 'status',
+        message: expect.stringContaining('canceled'),
+      });
+    }
+    expect(await client.issuing.cards.update(card.id, { metadata: { note: 'shredded' } })).toMatchObject({ status: 'canceled' });
+    expect((await client.issuing.cards.list({ cardholder: cardholder.id, status: 'canceled' })).data.map((listed) => listed.id)).toEqual([card.id]);
+
+    const declined = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 500 });
+    expect(declined).toMatchObject({ approved: false, status: 'closed', request_history: [{ approved: false, reason: 'card_canceled' }] });
+
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ status: 'lost' }, 'status'],
+      [{ cancellation_reason: 'design_rejected' }, 'cancellation_reason'],
+      [{ spending_controls: { allowed_categories: ['taxicabs_limousines'] } }, 'spending_controls'],
+      [{ shipping: { name: 'Jenny' } }, 'shipping'],
+    ];
+    for (const [params, param] of refusals) {
+      await expect(client.issuing.cards.update(card.id, params as never), param).rejects.toMatchObject({ statusCode: 400, param });
+    }
+    await expect(client.issuing.cards.update('ic_missing', { status: 'active' })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+
+    const events = await eventsAt('/hook?card-updates', endpoint.secret!, 4);
+    expect(events.map((event) => (event.data.object as unknown as Stripe.Issuing.Card).status)).toEqual(['active', 'inactive', 'canceled', 'canceled']);
+    expect(events.map((event) => event.data.previous_attributes)).toEqual([
+      { status: 'inactive', metadata: { batch: '7' } },
+      { status: 'active' },
+      { status: 'inactive', cancellation_reason: null },
+      { metadata: { lane: '3' } },
+    ]);
+    expect(events[2]!.data.object).toEqual(JSON.parse(JSON.stringify(canceled)));
+  });
+
+  it('makes a capture transaction with each capture, shown by the authorization, and emits issuing_transaction.created', async () => {
+    const endpoint = await client.webhookEndpoints.create({
+      url: `${receiver.url}?captures`,
+      enabled_events: ['issuing_transaction.created', 'issuing_authorization.updated'],
+    });
+    const card = await activeCard();
+    const authorization = await fuelAuthorization(card, 10_000);
+    await client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, {
+      final_amount: 6_000,
+      fleet: { purchase_type: 'fuel_purchase', cardholder_prompt_data: { driver_id: 'D-1' } },
+      fuel: { type: 'diesel', unit: 'liter', quantity_decimal: decimal('40.5'), unit_cost_decimal: decimal('148.1') },
+    });
+
+    const captured = await client.testHelpers.issuing.authorizations.capture(authorization.id, {
+      capture_amount: 6_000,
+      purchase_details: { reference: 'ORDER-1', receipt: [{ description: 'Diesel', quantity: decimal('40.5'), total: 6_000, unit_cost: 148 }] },
+    });
+    expect(captured).toMatchObject({ status: 'closed', amount: 6_000 });
+    expect(captured.transactions).toHaveLength(1);
+    const transaction = captured.transactions[0]!;
+    expect(transaction.id).toMatch(/^ipi_/);
+    expect(sorted(transaction)).toEqual(transactionFields);
+    expect(transaction).toMatchObject({
+      object: 'issuing.transaction',
+      type: 'capture',
+      amount: -6_000,
+      merchant_amount: -6_000,
+      currency: 'usd',
+      merchant_currency: 'usd',
+      authorization: authorization.id,
+      card: card.id,
+      cardholder: card.cardholder.id,
+      balance_transaction: null,
+      dispute: null,
+      livemode: false,
+      metadata: {},
+      merchant_data: { category: 'automated_fuel_dispensers', category_code: '5542', name: 'Pump 4' },
+      network_data: { authorization_code: authorization.request_history[0]!.authorization_code, transaction_id: null },
+      wallet: null,
+    });
+    expect(transaction.network_data!.processing_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const details = transaction.purchase_details!;
+    expect(details).toMatchObject({
+      fleet: { purchase_type: 'fuel_purchase', cardholder_prompt_data: { driver_id: 'D-1', odometer: null } },
+      flight: null,
+      lodging: null,
+      reference: 'ORDER-1',
+      receipt: [{ description: 'Diesel', quantity: 40.5, total: 6_000, unit_cost: 148 }],
+      fuel: { type: 'diesel', unit: 'liter' },
+    });
+    expect([details.fuel!.quantity_decimal, details.fuel!.unit_cost_decimal].map(text)).toEqual(['40.5', '148.1']);
+
+    // GET shows the same, on the transaction and on its authorization
+    expect(await client.issuing.transactions.retrieve(transaction.id)).toEqual(transaction);
+    expect(await client.issuing.authorizations.retrieve(authorization.id)).toEqual(captured);
+    expect(await client.issuing.transactions.retrieve(transaction.id, { expand: ['card', 'cardholder'] })).toMatchObject({
+      card: { id: card.id, object: 'issuing.card' },
+      cardholder: { id: card.cardholder.id, object: 'issuing.cardholder' },
+    });
+
+    const events = await eventsAt('/hook?captures', endpoint.secret!, 3);
+    const created = events.find((event) => event.type === 'issuing_transaction.created')!;
+    expect(created.data.object).toEqual(JSON.parse(JSON.stringify(transaction)));
+    const captureUpdate = events.filter((event) => event.type === 'issuing_authorization.updated').at(-1)!;
+    expect(captureUpdate.data.object).toEqual(JSON.parse(JSON.stringify(captured)));
+    expect(captureUpdate.data.previous_attributes).toMatchObject({ status: 'pending', transactions: [] });
+  });
+
+  it('refunds a capture with the test helper as refund transactions of the same authorization, never more than was captured', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?refunds`, enabled_events: ['issuing_transaction.created'] });
+    const card = await activeCard();
+    const helpers = client.testHelpers.issuing.authorizations;
+    const authorization = await helpers.create({ card: card.id, amount: 3_000, merchant_data: { category: 'taxicabs_limousines', name: 'Cab' } });
+    // A partial capture, then a reverse of the rest: a reverse only releases the hold, so it makes no transaction
+    await helpers.capture(authorization.id, { capture_amount: 2_000, close_authorization: false });
+    const reversed = await helpers.reverse(authorization.id);
+    expect(reversed).toMatchObject({ status: 'reversed', amount: 0 });
+    expect(reversed.transactions.map((transaction) => [transaction.type, transaction.amount])).toEqual([['capture', -2_000]]);
+    const capture = reversed.transactions[0]!;
+
+    const partial = await client.testHelpers.issuing.transactions.refund(capture.id, { refund_amount: 500 });
+    expect(sorted(partial)).toEqual(transactionFields);
+    expect(partial).toMatchObject({
+      object: 'issuing.transaction',
+      type: 'refund',
+      amount: 500,
+      merchant_amount: 500,
+      authorization: authorization.id,
+      card: card.id,
+      cardholder: card.cardholder.id,
+      merchant_data: { category: 'taxicabs_limousines', name: 'Cab' },
+      purchase_details: null,
+    });
+    expect(partial.id).not.toBe(capture.id);
+    await expect(client.testHelpers.issuing.transactions.refund(capture.id, { refund_amount: 1_501 })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'amount_too_large',
+      param: 'refund_amount',
+    });
+    const rest = await client.testHelpers.issuing.transactions.refund(capture.id);
+    expect(rest).toMatchObject({ type: 'refund', amount: 1_500 });
+    await expect(client.testHelpers.issuing.transactions.refund(capture.id)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(client.testHelpers.issuing.transactions.refund(rest.id)).rejects.toMatchObject({ statusCode: 400 });
+    await expect(client.testHelpers.issuing.transactions.refund('ipi_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+
+    // The capture is unchanged; the authorization shows all three, oldest first
+    expect(await client.issuing.transactions.retrieve(capture.id)).toEqual(capture);
+    const shown = await client.issuing.authorizations.retrieve(authorization.id);
+    expect(shown.transactions.map((transaction) => [transaction.id, transaction.amount])).toEqual([
+      [capture.id, -2_000],
+      [partial.id, 500],
+      [rest.id, 1_500],
+    ]);
+    expect(shown.status).toBe('reversed');
+
+    const events = await eventsAt('/hook?refunds', endpoint.secret!, 3);
+    expect(events.map((event) => [event.type, (event.data.object as unknown as Stripe.Issuing.Transaction).id])).toEqual([
+      ['issuing_transaction.created', capture.id],
+      ['issuing_transaction.created', partial.id],
+      ['issuing_transaction.created', rest.id],
+    ]);
+    expect(events[1]!.data.object).toEqual(JSON.parse(JSON.stringify(partial)));
+
+    const live = sdk((await newPlatform({ livemode: true })).secret_key);
+    await expect(live.testHelpers.issuing.transactions.refund(capture.id)).rejects.toMatchObject({ statusCode: 400, code: 'livemode_mismatch' });
+
+    // Two full refunds at once: the capture, its refunded total and the refund are one write, so one wins
+    const other = (await helpers.capture((await helpers.create({ card: card.id, amount: 800 })).id)).transactions[0]!;
+    const outcomes = await Promise.allSettled([
+      client.testHelpers.issuing.transactions.refund(other.id),
+      client.testHelpers.issuing.transactions.refund(other.id),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { statusCode: 400, code: 'charge_already_refunded' } });
+    const refunds = await client.issuing.transactions.list({ card: card.id, type: 'refund', limit: 100 });
+    expect(refunds.data.filter((transaction) => transaction.authorization === other.authorization).map((transaction) => transaction.amount)).toEqual([800]);
+  });
+
+  it('lists transactions by card, cardholder, type and creation time, and updates their metadata with issuing_transaction.updated', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?transaction-updates`, enabled_events: ['issuing_transaction.updated'] });
+    const helpers = client.testHelpers.issuing.authorizations;
+    const first = await activeCard();
+    const second = await activeCard();
+    const a = (await helpers.capture((await helpers.create({ card: first.id, amount: 100 })).id)).transactions[0]!;
+    const b = (await helpers.capture((await helpers.create({ card: first.id, amount: 200 })).id)).transactions[0]!;
+    const c = (await helpers.capture((await helpers.create({ card: second.id, amount: 300 })).id)).transactions[0]!;
+    const refund = await client.testHelpers.issuing.transactions.refund(b.id, { refund_amount: 50 });
+
+    const ids = (list: Stripe.ApiList<Stripe.Issuing.Transaction>) => list.data.map((transaction) => transaction.id);
+    expect(ids(await client.issuing.transactions.list({ card: first.id }))).toEqual([refund.id, b.id, a.id]);
+    expect(ids(await client.issuing.transactions.list({ card: first.id, type: 'capture' }))).toEqual([b.id, a.id]);
+    expect(ids(await client.issuing.transactions.list({ card: first.id, type: 'refund' }))).toEqual([refund.id]);
+    expect(ids(await client.issuing.transactions.list({ cardholder: second.cardholder.id }))).toEqual([c.id]);
+    const paged = await client.issuing.transactions.list({ card: first.id, limit: 1 }).autoPagingToArray({ limit: 10 });
+    expect(paged.map((transaction) => transaction.id)).toEqual([refund.id, b.id, a.id]);
+    const page = await client.issuing.transactions.list({ card: first.id, limit: 2 });
+    expect(page).toMatchObject({ object: 'list', url: '/v1/issuing/transactions', has_more: true });
+    expect(ids(await client.issuing.transactions.list({ card: first.id, ending_before: a.id }))).toEqual([refund.id, b.id]);
+    expect(ids(await client.issuing.transactions.list({ created: { gte: a.created, lte: refund.created }, limit: 100 }))).toEqual(
+      expect.arrayContaining([a.id, b.id, c.id, refund.id]),
+    );
+    expect(ids(await client.issuing.transactions.list({ created: { gt: refund.created + 1 } }))).toEqual([]);
+    expect((await client.issuing.transactions.list({ card: second.id, expand: ['data.card'] })).data[0]!.card).toMatchObject({ id: second.id });
+    const badType = await api('GET', '/v1/issuing/transactions?type=chargeback', { key: secretKey });
+    expect(badType).toMatchObject({ status: 400, body: { error: { param: 'type' } } });
+
+    const updated = await client.issuing.transactions.update(a.id, { metadata: { order: '42' } });
+    expect(updated).toEqual({ ...a, metadata: { order: '42' } });
+    expect(await client.issuing.transactions.retrieve(a.id)).toEqual(updated);
+    const cleared = await client.issuing.transactions.update(a.id, { metadata: '' });
+    expect(cleared.metadata).toEqual({});
+    await expect(client.issuing.transactions.update(a.id, { amount: 5 } as never)).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(client.issuing.transactions.retrieve('ipi_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+
+    const events = await eventsAt('/hook?transaction-updates', endpoint.secret!, 2);
+    expect(events.map((event) => [event.data.previous_attributes, (event.data.object as unknown as Stripe.Issuing.Transaction).metadata])).toEqual([
+      [{ metadata: {} }, { order: '42' }],
+      [{ metadata: { order: '42' } }, {}],
+    ]);
+    expect(events[0]!.data.object).toEqual(JSON.parse(JSON.stringify(updated)));
+  });
+
+  it("updates an authorization's metadata in any status, showing it in issuing_authorization.updated", async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?authorization-metadata`, enabled_events: ['issuing_authorization.updated'] });
+    const card = await activeCard();
+    const authorization = await client.testHelpers.issuing.authorizations.expire(
+      (await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 900 })).id,
+    );
+    const updated = await client.issuing.authorizations.update(authorization.id, { metadata: { trip: 'paris' } });
+    expect(updated).toEqual({ ...authorization, metadata: { trip: 'paris' } });
+    expect(await client.issuing.authorizations.retrieve(authorization.id)).toEqual(updated);
+    expect(await client.issuing.authorizations.update(authorization.id, { metadata: { trip: '' }, expand: ['card'] })).toMatchObject({
+      metadata: {},
+      card: { id: card.id, object: 'issuing.card' },
+    });
+    await expect(client.issuing.authorizations.update(authorization.id, { amount: 1 } as never)).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(client.issuing.authorizations.update('iauth_missing', { metadata: { a: '1' } })).rejects.toMatchObject({ statusCode: 404 });
+
+    const events = await eventsAt('/hook?authorization-metadata', endpoint.secret!, 3);
+    const [, first, second] = events;
+    expect(first!.data).toMatchObject({ object: { id: authorization.id, metadata: { trip: 'paris' } }, previous_attributes: { metadata: {} } });
+    expect(second!.data.previous_attributes).toEqual({ metadata: { trip: 'paris' } });
   });
 });

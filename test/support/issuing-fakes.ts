@@ -1,5 +1,7 @@
 import type { Outbox } from '#shared/events/event.ts';
+import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
+import type { IssuingTransaction, TransactionRepository } from '#shared/issuing/transaction.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import { memoryOwnedStore } from './fakes.ts';
 
@@ -41,6 +43,39 @@ export function memoryIssuingRepository<T extends OwnedResource & { created: num
       }
       const after = page.startingAfter === undefined ? newestFirst : newestFirst.filter((item) => item.id < page.startingAfter!);
       return { items: after.slice(0, page.limit), hasMore: after.length > page.limit };
+    },
+  };
+}
+
+/**
+ * In-memory TransactionRepository over `authorizations` (the memory repository the authorization service
+ * uses): `record` checks every version (and that created ids are free) and writes in one synchronous
+ * step, as the DynamoDB transaction is atomic, so a stale change writes nothing and answers false.
+ * `outboxes` keeps the outbox of each successful write (records and replaces alike).
+ */
+export function memoryTransactionRepository(
+  authorizations: ReturnType<typeof memoryIssuingRepository<Authorization>>,
+  ...initial: IssuingTransaction[]
+): TransactionRepository & { items: Map<string, IssuingTransaction>; outboxes: Outbox[] } {
+  const store = memoryIssuingRepository<IssuingTransaction>(...initial);
+  const stored = (items: Map<string, OwnedResource>, next: OwnedResource) =>
+    [...items.values()].find((item) => item.id === next.id && item.scope.accountId === next.scope.accountId && item.scope.livemode === next.scope.livemode);
+  return {
+    ...store,
+    async record({ authorization, created, replaced = [] }, outbox) {
+      const fresh =
+        (authorization === undefined || stored(authorizations.items, authorization)?.version === authorization.version - 1) &&
+        replaced.every((transaction) => stored(store.items, transaction)?.version === transaction.version - 1) &&
+        created.every((transaction) => stored(store.items, transaction) === undefined);
+      if (!fresh) return false;
+      // The memory stores write synchronously when called: nothing can come between the check and these.
+      await Promise.all([
+        ...(authorization ? [authorizations.replace(authorization)] : []),
+        ...replaced.map((transaction) => store.replace(transaction)),
+        ...created.map((transaction) => store.create(transaction)),
+      ]);
+      store.outboxes.push(outbox);
+      return true;
     },
   };
 }

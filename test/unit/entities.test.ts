@@ -18,6 +18,9 @@ import { updateSlotEntity } from '#shared/data/account-repository.ts';
 import { accountLinkEntity } from '#shared/data/account-link-repository.ts';
 import type { AccountLink } from '#shared/account-links/account-link.ts';
 import { ownedEntity } from '#shared/data/owned-resources.ts';
+import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
+import type { Authorization } from '#shared/issuing/authorization.ts';
+import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
 const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
@@ -268,6 +271,30 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(removal[1]!.Update!.ExpressionAttributeValues).toEqual({ ':delta': -1 });
     expect(removal[1]!.Update).not.toHaveProperty('ConditionExpression');
     expect(uncapped.delete('t', scope, 'th_1')).toHaveLength(1);
+  });
+
+  it('writes a capture or refund as one change: the authorization and the capture on their versions, the new transaction if absent', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const authorization = { id: 'iauth_1', scope, version: 4, transactionIds: ['ipi_1', 'ipi_2'] } as unknown as Authorization;
+    const capture = { id: 'ipi_1', scope, version: 2, type: 'capture', refundedAmount: 300 } as unknown as IssuingTransaction;
+    const refund = { id: 'ipi_2', scope, version: 1, type: 'refund' } as unknown as IssuingTransaction;
+
+    const actions = issuingTransactionEntity.record('t', { authorization, created: [refund], replaced: [capture] });
+    expect(actions.map((action) => [action.Put!.Item!.SK, action.Put!.ConditionExpression, action.Put!.ExpressionAttributeValues])).toEqual([
+      ['ISSUING_AUTHORIZATION#iauth_1', 'attribute_exists(PK) AND version = :previous', { ':previous': 3 }],
+      ['ISSUING_TRANSACTION#ipi_1', 'attribute_exists(PK) AND version = :previous', { ':previous': 1 }],
+      ['ISSUING_TRANSACTION#ipi_2', 'attribute_not_exists(PK)', undefined],
+    ]);
+    expect(actions.every((action) => action.Put!.Item!.PK === 'OWNER#acct_1#test')).toBe(true);
+    expect(actions[2]!.Put!.Item).toMatchObject({ entity: 'issuing_transaction', type: 'refund' });
+    expect(issuingTransactionEntity.record('t', { created: [refund] })).toHaveLength(1);
+
+    // Read back without keys; an authorization stored before transactions existed shows none
+    const { authorizations, transactions } = issuingTransactionEntity;
+    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual(capture);
+    const { transactionIds: _, ...older } = authorization;
+    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [] });
+    expect(() => transactions.parse({ id: 'ipi_3' })).toThrow();
   });
 
   it('lists events by key range from the created window (ids encode time), through GSI1 for one object, filtered on types and expiry', () => {

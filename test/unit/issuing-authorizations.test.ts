@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { authorizationService } from '#shared/issuing/authorization-service.ts';
+import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { createdWindow } from '#shared/issuing/repository.ts';
-import { memoryIssuingRepository } from '../support/issuing-fakes.ts';
+import { memoryIssuingRepository, memoryTransactionRepository } from '../support/issuing-fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const origin: EventOrigin = { scope, platformId: 'acct_1', request: null, apiVersion: '2026-10-28.endive' };
@@ -43,6 +44,7 @@ const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => ({
   expMonth: 12,
   expYear: 2028,
   secondLine: null,
+  cancellationReason: null,
   metadata: {},
   ...overrides,
 });
@@ -52,8 +54,10 @@ function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Pa
     store: { commit: async () => undefined },
     queue: { enqueue: async () => undefined },
   });
+  const repository = memoryIssuingRepository<Authorization>();
   return authorizationService({
-    repository: memoryIssuingRepository(),
+    repository,
+    transactions: memoryTransactionRepository(repository),
     cards: memoryIssuingRepository(card(cardOverrides)),
     cardholders: memoryIssuingRepository({ ...holder, ...cardholderOverrides }),
     events,
@@ -67,12 +71,12 @@ describe('issuing authorizations (service with fakes)', () => {
   it('keeps merchant_amount in the proportion of creation when the merchant currency differs', async () => {
     // Given an authorization of 10.00 USD for a merchant charging 9.00 EUR
     const service = setup();
-    const created = await service.create(origin, params({ card: 'ic_1', amount: '1000', merchant_currency: 'eur', merchant_amount: '900' }));
+    const { authorization: created } = await service.create(origin, params({ card: 'ic_1', amount: '1000', merchant_currency: 'eur', merchant_amount: '900' }));
     expect(created).toMatchObject({ amount: 1000, merchantAmount: 900, merchantCurrency: 'eur' });
 
     // When it is incremented and then partly reversed
-    const incremented = await service.increment(origin, created.id, { increment_amount: 500 });
-    const reversed = await service.reverse(origin, created.id, { reverse_amount: 300 });
+    const { authorization: incremented } = await service.increment(origin, created.id, { increment_amount: 500 });
+    const { authorization: reversed } = await service.reverse(origin, created.id, { reverse_amount: 300 });
 
     // Then the merchant amount follows at the same rate, and each entry records its own request
     expect(incremented).toMatchObject({ amount: 1500, merchantAmount: 1350 });
@@ -97,7 +101,7 @@ describe('issuing authorizations (service with fakes)', () => {
   });
 
   it('takes the amount from amount_details when no amount is given', async () => {
-    const created = await setup().create(origin, params({ card: 'ic_1', amount_details: { atm_fee: 300, cashback_amount: 2000 } }));
+    const { authorization: created } = await setup().create(origin, params({ card: 'ic_1', amount_details: { atm_fee: 300, cashback_amount: 2000 } }));
     expect(created).toMatchObject({ amount: 2300, amountDetails: { atm_fee: 300, cashback_amount: 2000 } });
   });
 
@@ -107,7 +111,7 @@ describe('issuing authorizations (service with fakes)', () => {
     ['a blocked cardholder', {}, { status: 'blocked' as const }, 'cardholder_blocked'],
     ['an inactive cardholder', {}, { status: 'inactive' as const }, 'cardholder_inactive'],
   ])('declines an authorization on %s', async (_case, cardOverrides, cardholderOverrides, reason) => {
-    const declined = await setup(cardOverrides, cardholderOverrides).create(
+    const { authorization: declined } = await setup(cardOverrides, cardholderOverrides).create(
       origin,
       params({ card: 'ic_1', amount: 100, merchant_data: { category: 'automated_fuel_dispensers' } }),
     );
@@ -116,7 +120,7 @@ describe('issuing authorizations (service with fakes)', () => {
   });
 
   it('approves on a card valid until the end of this month', async () => {
-    const approved = await setup({ expYear: 2026, expMonth: 6 }).create(origin, params({ card: 'ic_1', amount: 100 }));
+    const { authorization: approved } = await setup({ expYear: 2026, expMonth: 6 }).create(origin, params({ card: 'ic_1', amount: 100 }));
     expect(approved).toMatchObject({ approved: true, status: 'pending' });
   });
 

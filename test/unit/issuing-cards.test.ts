@@ -4,7 +4,14 @@ import type { IssuingCard } from '#shared/issuing/card.ts';
 import { cardService } from '#shared/issuing/card-service.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { cardholderService } from '#shared/issuing/cardholder-service.ts';
-import { createCardholderParams, createCardParams, listCardholdersParams, listCardsParams } from '#shared/issuing/schemas.ts';
+import {
+  createCardholderParams,
+  createCardParams,
+  listCardholdersParams,
+  listCardsParams,
+  updateCardholderParams,
+  updateCardParams,
+} from '#shared/issuing/schemas.ts';
 import { serializeCard, serializeCardholder } from '#shared/issuing/serializers.ts';
 import type { PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -183,6 +190,7 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
       expMonth: 6,
       expYear: 2029,
       secondLine: null,
+      cancellationReason: null,
       metadata: { ref: '7' },
       version: 1,
     });
@@ -318,6 +326,7 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
       expMonth: 12,
       expYear: 2028,
       secondLine: null,
+      cancellationReason: null,
       metadata: {},
     };
     const { cards } = setup(june2026, orphan);
@@ -340,5 +349,86 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'usd', type: 'virtual', status: 'canceled' }))).toEqual(['status']);
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'dollars', type: 'virtual' }))).toEqual(['currency']);
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'usd', type: 'virtual', exp_month: 13 }))).toEqual(['exp_month']);
+  });
+  it('updates a cardholder as create takes its fields: billing replaced, individual merged, metadata merged, with issuing_cardholder.updated', async () => {
+    const { cardholders, cardholderRepository } = setup();
+    const jenny = await cardholders.create(
+      origin,
+      holderParams({ individual: { first_name: 'Jenny', card_issuing: { user_terms_acceptance: { ip: '10.0.0.1' } } }, metadata: { a: '1', b: '2' } }),
+    );
+    const update = (raw: Record<string, unknown>) => cardholders.update(origin, jenny.id, updateCardholderParams.parse(raw));
+
+    const updated = await update({
+      billing: { address: { city: 'Oakland', country: 'US', line1: '2 Broadway', postal_code: '94607', state: 'CA' } },
+      individual: { last_name: 'Rosen', card_issuing: { user_terms_acceptance: { date: 1_700_000_000 } } },
+      status: 'inactive',
+      metadata: { a: '', c: '3' },
+    });
+    expect(updated).toMatchObject({
+      name: 'Jenny Rosen',
+      type: 'individual',
+      status: 'inactive',
+      billingAddress: { city: 'Oakland', country: 'US', line1: '2 Broadway', line2: null, postal_code: '94607', state: 'CA' },
+      individual: {
+        first_name: 'Jenny',
+        last_name: 'Rosen',
+        card_issuing: { user_terms_acceptance: { date: 1_700_000_000, ip: '10.0.0.1', user_agent: null } },
+      },
+      metadata: { b: '2', c: '3' },
+      version: 2,
+    });
+    expect(await cardholderRepository.get(scope, jenny.id)).toEqual(updated);
+    const [event] = cardholderRepository.outboxes.at(-1)!.snapshotEvents;
+    expect(event).toMatchObject({ type: 'issuing_cardholder.updated', object: serializeCardholder(updated) });
+    expect(Object.keys(event!.previousAttributes!).sort()).toEqual(['billing', 'individual', 'metadata', 'status']);
+
+    await expect(update({ company: { tax_id: '12-3456789' } })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'company' });
+    await expect(cardholders.update(origin, 'ich_missing', {})).rejects.toBeInstanceOf(NotFoundError);
+    await cardholderRepository.replace({ ...updated, status: 'blocked', version: 3 });
+    await expect(update({ status: 'active' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'status' });
+    expect(updateCardholderParams.safeParse({ name: 'Other' }).success).toBe(false);
+    expect(updateCardholderParams.safeParse({ type: 'company' }).success).toBe(false);
+
+    // A company's tax id is kept as provided, never stored
+    const acme = await cardholders.create(origin, holderParams({ name: 'Acme', type: 'company' }));
+    expect(acme.company).toEqual({ tax_id_provided: false });
+    const taxed = await cardholders.update(origin, acme.id, updateCardholderParams.parse({ company: { tax_id: '12-3456789' } }));
+    expect(taxed.company).toEqual({ tax_id_provided: true });
+    expect(JSON.stringify(taxed)).not.toContain('12-3456789');
+    await expect(cardholders.update(origin, acme.id, updateCardholderParams.parse({ individual: { first_name: 'A' } }))).rejects.toMatchObject({
+      param: 'individual',
+    });
+  });
+
+  it('moves a card between active and inactive, cancels it for good with its reason, and emits issuing_card.updated with its cardholder', async () => {
+    const { cardholders, cards, cardRepository } = setup();
+    const holder = await cardholders.create(origin, holderParams());
+    const { card } = await cards.create(origin, cardParams(holder.id));
+    const update = (raw: Record<string, unknown>) => cards.update(origin, card.id, updateCardParams.parse(raw));
+
+    expect((await update({ status: 'active' })).card.status).toBe('active');
+    expect((await update({ status: 'inactive' })).card.status).toBe('inactive');
+    await expect(update({ cancellation_reason: 'lost' })).rejects.toMatchObject({ code: 'parameter_invalid', param: 'cancellation_reason' });
+    const canceled = await update({ status: 'canceled', cancellation_reason: 'lost', metadata: { why: 'wallet' } });
+    expect(canceled).toEqual({
+      card: { ...card, status: 'canceled', cancellationReason: 'lost', metadata: { why: 'wallet' }, version: 4 },
+      cardholder: holder,
+    });
+    const [event] = cardRepository.outboxes.at(-1)!.snapshotEvents;
+    expect(event).toMatchObject({
+      type: 'issuing_card.updated',
+      object: serializeCard(canceled.card, holder),
+      previousAttributes: { status: 'inactive', cancellation_reason: null, metadata: {} },
+    });
+
+    for (const status of ['active', 'inactive']) {
+      const refused = await failure(update({ status }));
+      expect(refused).toBeInstanceOf(InvalidRequestError);
+      expect(refused).toMatchObject({ param: 'status', message: expect.stringContaining('canceled') });
+    }
+    expect((await update({ status: 'canceled', cancellation_reason: 'stolen' })).card.cancellationReason).toBe('stolen');
+    expect((await cardRepository.get(scope, card.id))!.status).toBe('canceled');
+    await expect(cards.update(origin, 'ic_missing', {})).rejects.toBeInstanceOf(NotFoundError);
+    expect(updateCardParams.safeParse({ cancellation_reason: 'design_rejected' }).success).toBe(false);
   });
 });

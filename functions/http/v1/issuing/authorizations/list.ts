@@ -11,7 +11,9 @@ export const handler = httpHandler({ params: listAuthorizationsParams }, async (
   const page = await service.list(caller.scope, v1PageRequest(params), params);
   const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
   const items = await Promise.all(
-    page.items.map(async (authorization) => serializeAuthorization(authorization, await service.expansions(caller.scope, authorization, expand))),
+    page.items.map(async ({ authorization, transactions }) =>
+      serializeAuthorization(authorization, transactions, await service.expansions(caller.scope, authorization, expand)),
+    ),
   );
   return { body: v1List('/v1/issuing/authorizations', { ...page, items }) };
 });

@@ -7,6 +7,6 @@ const service = wireAuthorizationService();
 
 /** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler({ params: retrieveAuthorizationParams }, async ({ caller, params, pathParameters }) => {
-  const authorization = await service.retrieve(caller.scope, pathParameters.id!);
-  return { body: serializeAuthorization(authorization, await service.expansions(caller.scope, authorization, params.expand)) };
+  const { authorization, transactions } = await service.retrieve(caller.scope, pathParameters.id!);
+  return { body: serializeAuthorization(authorization, transactions, await service.expansions(caller.scope, authorization, params.expand)) };
 });

@@ -7,6 +7,6 @@ const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations (test mode only) */
 export const handler = httpHandler({ params: createAuthorizationParams }, async ({ origin, params }) => {
-  const authorization = await service.create(origin, params);
-  return { body: serializeAuthorization(authorization, await service.expansions(origin.scope, authorization, params.expand)) };
+  const { authorization, transactions } = await service.create(origin, params);
+  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
 });

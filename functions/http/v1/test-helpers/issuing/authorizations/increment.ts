@@ -7,6 +7,6 @@ const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
 export const handler = httpHandler({ params: incrementAuthorizationParams }, async ({ origin, params, pathParameters }) => {
-  const authorization = await service.increment(origin, pathParameters.id!, params);
-  return { body: serializeAuthorization(authorization, await service.expansions(origin.scope, authorization, params.expand)) };
+  const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
+  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
 });

@@ -1,0 +1,134 @@
+import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import type { EventEmitter } from '#shared/events/emitter.ts';
+import type { EventOrigin } from '#shared/events/event.ts';
+import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import { newId } from '#shared/ids.ts';
+import { mergeMetadata } from '#shared/metadata.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import type { AuthorizationRepository } from './authorization.ts';
+import { cardExpansions, requireTestMode } from './authorization-service.ts';
+import type { CardRepository } from './card.ts';
+import type { CardholderRepository } from './cardholder.ts';
+import { createdWindow } from './repository.ts';
+import type { ListTransactionsParams, RefundTransactionParams, UpdateTransactionParams } from './schemas.ts';
+import { checkTransactionRoom, transactionCreated, transactionUpdated, type IssuingTransaction, type TransactionRepository } from './transaction.ts';
+
+export interface TransactionServicePorts {
+  repository: TransactionRepository;
+  authorizations: Pick<AuthorizationRepository, 'get'>;
+  cards: Pick<CardRepository, 'get'>;
+  cardholders: Pick<CardholderRepository, 'get'>;
+  events: EventEmitter;
+  clock?: () => number;
+}
+
+/**
+ * The `refund` transaction giving back `amount` of a capture: a credit, so positive, in the capture's
+ * currencies and proportion, at the same merchant.
+ */
+export function refundTransaction(capture: IssuingTransaction, amount: number, now: number): IssuingTransaction {
+  const captured = -capture.amount;
+  return {
+    ...capture,
+    id: newId('ipi', now),
+    created: now,
+    type: 'refund',
+    amount,
+    amountDetails: null,
+    merchantAmount: capture.currency === capture.merchantCurrency ? amount : Math.round((amount * -capture.merchantAmount) / captured),
+    networkData: { ...capture.networkData, processing_date: new Date(now).toISOString().slice(0, 10) },
+    purchaseDetails: null,
+    metadata: {},
+    refundedAmount: 0,
+    refundOf: capture.id,
+    version: 1,
+  };
+}
+
+/**
+ * Issuing transactions (`ipi_…`): captures make them (see the authorization service's `capture`); here
+ * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper.
+ */
+export function transactionService({ repository, authorizations, cards, cardholders, events, clock = Date.now }: TransactionServicePorts) {
+  async function existing(scope: Scope, id: string): Promise<IssuingTransaction> {
+    const transaction = await repository.get(scope, id);
+    if (!transaction) throw new NotFoundError('issuing transaction', id);
+    return transaction;
+  }
+
+  return {
+    retrieve: existing,
+
+    list(scope: Scope, page: PageRequest, params: ListTransactionsParams): Promise<Page<IssuingTransaction>> {
+      return repository.list(scope, {
+        page,
+        where: { cardId: params.card, cardholderId: params.cardholder, type: params.type },
+        created: createdWindow(params.created),
+      });
+    },
+
+    update(origin: EventOrigin, id: string, params: UpdateTransactionParams): Promise<IssuingTransaction> {
+      return changeAndEmit(
+        { repository, events },
+        origin,
+        () => existing(origin.scope, id),
+        (current) => ({ ...current, metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata) }),
+        (next, current) => [transactionUpdated(next, current)],
+      );
+    },
+
+    /**
+     * The test helper's refund of a capture: `refund_amount` (default: all that is not refunded yet) comes
+     * back as a `refund` transaction of the same authorization, with `issuing_transaction.created`. The
+     * refund, the capture's refunded total and the authorization's transaction list are one write, so
+     * concurrent refunds never give back more than was captured. The capture's object does not change
+     * (the reference shows no refunded total on it), so it emits no event of its own.
+     */
+    async refund(origin: EventOrigin, id: string, params: RefundTransactionParams): Promise<IssuingTransaction> {
+      requireTestMode(origin.scope);
+      return withOptimisticRetries(async () => {
+        const capture = await existing(origin.scope, id);
+        if (capture.type !== 'capture') {
+          throw new InvalidRequestError(`The transaction ${capture.id} is a ${capture.type}: only a capture can be refunded.`, 'parameter_invalid');
+        }
+        const refundable = -capture.amount - capture.refundedAmount;
+        if (refundable === 0) {
+          throw new InvalidRequestError(`The transaction ${capture.id} has already been refunded in full.`, 'charge_already_refunded');
+        }
+        const amount = params.refund_amount ?? refundable;
+        if (amount > refundable) {
+          throw new InvalidRequestError(
+            `refund_amount (${amount}) exceeds what remains to refund of the transaction ${capture.id} (${refundable}).`,
+            'amount_too_large',
+            'refund_amount',
+          );
+        }
+        const authorization = capture.authorizationId ? await authorizations.get(origin.scope, capture.authorizationId) : undefined;
+        if (authorization) checkTransactionRoom(authorization);
+        const refund = refundTransaction(capture, amount, clock());
+        const outbox = events.prepare(origin, [transactionCreated(refund)]);
+        const written = await repository.record(
+          {
+            authorization: authorization && {
+              ...authorization,
+              transactionIds: [...authorization.transactionIds, refund.id],
+              version: authorization.version + 1,
+            },
+            created: [refund],
+            replaced: [{ ...capture, refundedAmount: capture.refundedAmount + amount, version: capture.version + 1 }],
+          },
+          outbox,
+        );
+        if (!written) return undefined;
+        await events.dispatch(outbox);
+        return refund;
+      });
+    },
+
+    /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
+    expansions: (scope: Scope, transaction: IssuingTransaction, expand: readonly string[] = []) =>
+      cardExpansions({ cards, cardholders }, scope, transaction, expand),
+  };
+}

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import type { Authorization } from '#shared/issuing/authorization.ts';
+import { authorizationService } from '#shared/issuing/authorization-service.ts';
+import type { IssuingCard } from '#shared/issuing/card.ts';
+import type { Cardholder } from '#shared/issuing/cardholder.ts';
+import { captureAuthorizationParams, createAuthorizationParams, listTransactionsParams } from '#shared/issuing/schemas.ts';
+import { serializeAuthorization, serializeTransaction } from '#shared/issuing/serializers.ts';
+import { maxTransactionsPerAuthorization } from '#shared/issuing/transaction.ts';
+import { transactionService } from '#shared/issuing/transaction-service.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import { originOf, recordingEmitter } from '../support/fakes.ts';
+import { memoryIssuingRepository, memoryTransactionRepository } from '../support/issuing-fakes.ts';
+
+const scope: Scope = { accountId: 'acct_tx', livemode: false };
+const origin = originOf(scope);
+const june2026 = Date.UTC(2026, 5, 15, 12);
+
+const holder: Cardholder = {
+  id: 'ich_1',
+  scope,
+  version: 1,
+  created: june2026,
+  name: 'Jenny Rosen',
+  type: 'individual',
+  status: 'active',
+  email: null,
+  phoneNumber: null,
+  billingAddress: { city: 'SF', country: 'US', line1: '1 Main', line2: null, postal_code: '94111', state: null },
+  company: null,
+  individual: null,
+  preferredLocales: null,
+  metadata: {},
+};
+
+const card: IssuingCard = {
+  id: 'ic_1',
+  scope,
+  version: 1,
+  created: june2026,
+  cardholderId: holder.id,
+  currency: 'usd',
+  type: 'virtual',
+  status: 'active',
+  brand: 'Visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2028,
+  secondLine: null,
+  cancellationReason: null,
+  metadata: {},
+};
+
+/** Both services on the shared fakes, one clock moving a second per call. */
+function setup() {
+  const authorizationRepository = memoryIssuingRepository<Authorization>();
+  const transactionRepository = memoryTransactionRepository(authorizationRepository);
+  const cards = memoryIssuingRepository(card);
+  const cardholders = memoryIssuingRepository(holder);
+  const recorded = recordingEmitter();
+  let now = june2026;
+  const clock = () => (now += 1000);
+  const ports = { cards, cardholders, events: recorded.events, clock };
+  return {
+    authorizations: authorizationService({ ...ports, repository: authorizationRepository, transactions: transactionRepository }),
+    transactions: transactionService({ ...ports, repository: transactionRepository, authorizations: authorizationRepository }),
+    authorizationRepository,
+    transactionRepository,
+  };
+}
+
+const authorize = (raw: Record<string, unknown>) => createAuthorizationParams.parse({ card: card.id, ...raw });
+const capture = (raw: Record<string, unknown> = {}) => captureAuthorizationParams.parse(raw);
+
+describe('issuing transactions (services with the shared fakes)', () => {
+  it('writes each capture’s transaction with the authorization in one change, with both events showing what GET shows', async () => {
+    const { authorizations, authorizationRepository, transactionRepository } = setup();
+    const { authorization } = await authorizations.create(
+      origin,
+      authorize({ amount: 1000, merchant_currency: 'eur', merchant_amount: 900, amount_details: { atm_fee: 100 } }),
+    );
+
+    const first = await authorizations.capture(origin, authorization.id, capture({ capture_amount: 400, close_authorization: 'false' }));
+    const second = await authorizations.capture(origin, authorization.id, capture({ purchase_details: { reference: 'R-1', lodging: { nights: 2 } } }));
+
+    // Debits, negative, at the authorization's rate; the ATM fee goes with the first capture only
+    expect(second.transactions.map((t) => [t.type, t.amount, t.merchantAmount, t.amountDetails])).toEqual([
+      ['capture', -400, -360, { atm_fee: 100, cashback_amount: null }],
+      ['capture', -600, -540, null],
+    ]);
+    expect(second.authorization).toMatchObject({ status: 'closed', transactionIds: second.transactions.map((t) => t.id) });
+    expect(second.transactions[1]!.purchaseDetails).toEqual({
+      fleet: null,
+      flight: null,
+      fuel: null,
+      lodging: { check_in_at: null, nights: 2 },
+      receipt: null,
+      reference: 'R-1',
+    });
+    expect(first.transactions[0]!.purchaseDetails).toBeNull();
+    expect(await authorizations.retrieve(scope, authorization.id)).toEqual(second);
+
+    // Each capture was one write of the authorization and its transaction, with both events in its outbox
+    expect(transactionRepository.outboxes).toHaveLength(2);
+    expect(authorizationRepository.outboxes).toHaveLength(1); // the creation's
+    const [updated, created] = transactionRepository.outboxes[1]!.snapshotEvents;
+    expect(updated).toMatchObject({ type: 'issuing_authorization.updated', object: serializeAuthorization(second.authorization, second.transactions) });
+    expect(updated!.previousAttributes).toMatchObject({ status: 'pending', transactions: first.transactions.map((t) => serializeTransaction(t)) });
+    expect(created).toMatchObject({ type: 'issuing_transaction.created', object: serializeTransaction(second.transactions[1]!) });
+    expect(transactionRepository.outboxes[1]!.thinEvents.map((event) => event.type)).toEqual([
+      'v1.issuing_authorization.updated',
+      'v1.issuing_transaction.created',
+    ]);
+  });
+
+  it('carries the fleet and fuel data of finalize_amount into the capture’s purchase details, under what the capture reports', async () => {
+    const { authorizations } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 5000, merchant_data: { category: 'automated_fuel_dispensers' } }));
+    await authorizations.finalizeAmount(origin, authorization.id, {
+      final_amount: 4000,
+      fleet: { purchase_type: 'fuel_purchase', cardholder_prompt_data: { odometer: 1200 } },
+      fuel: { quantity_decimal: '20.5', unit_cost_decimal: '195.12' },
+    });
+    const { transactions } = await authorizations.capture(origin, authorization.id, capture({ purchase_details: { fuel: { type: 'diesel' } } }));
+    expect(transactions[0]!.purchaseDetails).toMatchObject({
+      fleet: {
+        cardholder_prompt_data: { driver_id: null, odometer: 1200, unspecified_id: null, user_id: null, vehicle_number: null },
+        purchase_type: 'fuel_purchase',
+        reported_breakdown: null,
+        service_type: null,
+      },
+      // The reference types a reported fuel's unit as always present: an unknown one reads `other`
+      fuel: { industry_product_code: null, quantity_decimal: '20.5', type: 'diesel', unit: 'other', unit_cost_decimal: '195.12' },
+    });
+    expect(transactions[0]!.purchaseDetails!.fleet!.cardholder_prompt_data).not.toHaveProperty('alphanumeric_id');
+  });
+
+  it('starts a capture over on a fresh read when the authorization changed under it, writing nothing of the stale one', async () => {
+    const { authorizations, authorizationRepository, transactionRepository } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 1000 }));
+    // A concurrent increment lands between the capture's read and its write, once
+    const record = transactionRepository.record;
+    let raced = false;
+    transactionRepository.record = async (change, outbox) => {
+      if (!raced) {
+        raced = true;
+        const stored = (await authorizationRepository.get(scope, authorization.id))!;
+        await authorizationRepository.replace({ ...stored, amount: 1500, version: stored.version + 1 });
+      }
+      return record(change, outbox);
+    };
+
+    const { authorization: captured, transactions } = await authorizations.capture(origin, authorization.id, capture());
+    expect(transactions).toHaveLength(1);
+    expect(transactions[0]!.amount).toBe(-1500);
+    expect(captured.version).toBe(3);
+    expect(transactionRepository.items.size).toBe(1);
+    expect(transactionRepository.outboxes).toHaveLength(1);
+  });
+
+  it('refuses a capture beyond the transactions one authorization may show', async () => {
+    const { authorizations, authorizationRepository } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 1000 }));
+    const full = Array.from({ length: maxTransactionsPerAuthorization }, (_, i) => `ipi_${i}`);
+    await authorizationRepository.replace({ ...authorization, transactionIds: full, version: 2 });
+    await expect(authorizations.capture(origin, authorization.id, capture())).rejects.toMatchObject({ code: 'parameter_invalid' });
+  });
+
+  it('refunds what remains of a capture by default, in parts, and never more than was captured', async () => {
+    const { authorizations, transactions, transactionRepository, authorizationRepository } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 1000, merchant_currency: 'eur', merchant_amount: 900 }));
+    const [captured] = (await authorizations.capture(origin, authorization.id, capture())).transactions;
+
+    const partial = await transactions.refund(origin, captured!.id, { refund_amount: 300 });
+    expect(partial).toMatchObject({
+      type: 'refund',
+      amount: 300,
+      merchantAmount: 270,
+      authorizationId: authorization.id,
+      cardId: card.id,
+      refundOf: captured!.id,
+      purchaseDetails: null,
+    });
+    await expect(transactions.refund(origin, captured!.id, { refund_amount: 701 })).rejects.toMatchObject({
+      code: 'amount_too_large',
+      param: 'refund_amount',
+    });
+    const rest = await transactions.refund(origin, captured!.id, {});
+    expect(rest).toMatchObject({ amount: 700, merchantAmount: 630 });
+    await expect(transactions.refund(origin, captured!.id, {})).rejects.toMatchObject({ code: 'charge_already_refunded' });
+    await expect(transactions.refund(origin, rest.id, {})).rejects.toMatchObject({ code: 'parameter_invalid' });
+    await expect(transactions.refund(originOf({ ...scope, livemode: true }), captured!.id, {})).rejects.toMatchObject({ code: 'livemode_mismatch' });
+    await expect(transactions.refund(origin, 'ipi_missing', {})).rejects.toMatchObject({ code: 'resource_missing' });
+
+    // The capture counts what it gave back; its authorization shows all three; each refund emitted its own creation only
+    expect((await transactionRepository.get(scope, captured!.id))!.refundedAmount).toBe(1000);
+    expect((await authorizationRepository.get(scope, authorization.id))!.transactionIds).toEqual([captured!.id, partial.id, rest.id]);
+    const refundOutboxes = transactionRepository.outboxes.slice(-2);
+    expect(refundOutboxes.map((outbox) => outbox.snapshotEvents.map((event) => [event.type, event.object.id]))).toEqual([
+      [['issuing_transaction.created', partial.id]],
+      [['issuing_transaction.created', rest.id]],
+    ]);
+    expect(serializeTransaction(await transactions.retrieve(scope, captured!.id))).toEqual(serializeTransaction(captured!));
+  });
+
+  it('lets only one of two concurrent full refunds through', async () => {
+    const { authorizations, transactions, transactionRepository } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 800 }));
+    const [captured] = (await authorizations.capture(origin, authorization.id, capture())).transactions;
+
+    const outcomes = await Promise.allSettled([transactions.refund(origin, captured!.id, {}), transactions.refund(origin, captured!.id, {})]);
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect([...transactionRepository.items.values()].filter((t) => t.type === 'refund').map((t) => t.amount)).toEqual([800]);
+  });
+
+  it('updates metadata with issuing_transaction.updated and lists by card, cardholder and type, newest first', async () => {
+    const { authorizations, transactions, transactionRepository } = setup();
+    const ids: string[] = [];
+    for (const amount of [100, 200]) {
+      const { authorization } = await authorizations.create(origin, authorize({ amount }));
+      ids.push((await authorizations.capture(origin, authorization.id, capture())).transactions[0]!.id);
+    }
+    const refund = await transactions.refund(origin, ids[0]!, { refund_amount: 10 });
+
+    const updated = await transactions.update(origin, ids[1]!, { metadata: { order: '7' } });
+    expect(updated.metadata).toEqual({ order: '7' });
+    const [event] = transactionRepository.outboxes.at(-1)!.snapshotEvents;
+    expect(event).toMatchObject({ type: 'issuing_transaction.updated', previousAttributes: { metadata: {} }, object: serializeTransaction(updated) });
+
+    const list = async (raw: Record<string, unknown>) =>
+      (await transactions.list(scope, { limit: 10 }, listTransactionsParams.parse(raw))).items.map((transaction) => transaction.id);
+    expect(await list({})).toEqual([refund.id, ids[1], ids[0]]);
+    expect(await list({ type: 'capture' })).toEqual([ids[1], ids[0]]);
+    expect(await list({ type: 'refund', card: card.id, cardholder: holder.id })).toEqual([refund.id]);
+    expect(await list({ card: 'ic_other' })).toEqual([]);
+  });
+});

@@ -221,9 +221,12 @@ export const routes: Route[] = [
   { name: 'createProduct', method: 'POST', path: '/v1/products', handler: 'functions/http/v1/products/create.ts', permissions: emits },
   { name: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/http/v1/products/list.ts', permissions: reads },
   { name: 'retrieveProduct', method: 'GET', path: '/v1/products/{id}', handler: 'functions/http/v1/products/retrieve.ts', permissions: reads },
+  { name: 'updateProduct', method: 'POST', path: '/v1/products/{id}', handler: 'functions/http/v1/products/update.ts', permissions: emits },
+  { name: 'deleteProduct', method: 'DELETE', path: '/v1/products/{id}', handler: 'functions/http/v1/products/delete.ts', permissions: deletesAndEmits },
   { name: 'createPrice', method: 'POST', path: '/v1/prices', handler: 'functions/http/v1/prices/create.ts', permissions: emits },
   { name: 'listPrices', method: 'GET', path: '/v1/prices', handler: 'functions/http/v1/prices/list.ts', permissions: reads },
   { name: 'retrievePrice', method: 'GET', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/retrieve.ts', permissions: reads },
+  { name: 'updatePrice', method: 'POST', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/update.ts', permissions: emits },
 
   { name: 'createSubscription', method: 'POST', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/create.ts', permissions: emits },
   { name: 'listSubscriptions', method: 'GET', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/list.ts', permissions: reads },

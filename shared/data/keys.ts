@@ -258,6 +258,12 @@ export const price = {
   skPrefix: () => 'PRICE#',
 };
 
+/** The claim of a price lookup key (unique per owner and mode), naming the price that holds it. */
+export const priceLookupKey = {
+  pk: ownerPk,
+  sk: (key: string) => `PRICE_LOOKUP_KEY#${key}`,
+};
+
 export const subscription = {
   pk: ownerPk,
   sk: (id: string) => `SUBSCRIPTION#${id}`,

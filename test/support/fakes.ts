@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, Outbox } from '#shared/events/event.ts';
+import type { CatalogueChange, CatalogueRepository, Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
@@ -191,3 +192,61 @@ export const meterFixture = (overrides: Partial<Meter> & Pick<Meter, 'scope'>): 
   version: 1,
   ...overrides,
 });
+
+/**
+ * In-memory CatalogueRepository with the DynamoDB adapter's conditions: a change is written whole or not at
+ * all; new objects must be new, changed and deleted ones at the version read, a new price's product must
+ * exist (its count and version move), a lookup key must still have the holder read.
+ */
+export function memoryCatalogue(): CatalogueRepository & {
+  products: ReturnType<typeof memoryOwnedStore<Product>>;
+  prices: ReturnType<typeof memoryOwnedStore<Price>>;
+  lookupKeys: Map<string, string>;
+} {
+  const products = memoryOwnedStore<Product>();
+  const prices = memoryOwnedStore<Price>();
+  const lookupKeys = new Map<string, string>();
+  const keyOf = (scope: Scope, key: string) => `${scopeKey(scope)}|${key}`;
+  const at = <T extends OwnedResource>(store: ReturnType<typeof memoryOwnedStore<T>>, scope: Scope, id: string) => store.items.get(`${scopeKey(scope)}|${id}`);
+  function holds(change: CatalogueChange): boolean {
+    const { scope } = change;
+    const created = new Set((change.newProducts ?? []).map((product) => product.id));
+    return (
+      (change.newProducts ?? []).every((product) => !at(products, scope, product.id)) &&
+      (change.changedProducts ?? []).every((product) => at(products, scope, product.id)?.version === product.version - 1) &&
+      (!change.deletedProduct || at(products, scope, change.deletedProduct.id)?.version === change.deletedProduct.version) &&
+      (change.newPrices ?? []).every((price) => !at(prices, scope, price.id) && (created.has(price.product) || at(products, scope, price.product))) &&
+      (change.changedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version - 1) &&
+      (change.lookupKeys ?? []).every(({ key, from }) => (lookupKeys.get(keyOf(scope, key)) ?? null) === from)
+    );
+  }
+  return {
+    products,
+    prices,
+    lookupKeys,
+    async lookupKeyHolder(scope, key) {
+      return lookupKeys.get(keyOf(scope, key));
+    },
+    async commit(change) {
+      if (!holds(change)) return false;
+      const { scope } = change;
+      const put = <T extends OwnedResource>(store: ReturnType<typeof memoryOwnedStore<T>>, object: T) =>
+        store.items.set(`${scopeKey(scope)}|${object.id}`, object);
+      for (const product of [...(change.newProducts ?? []), ...(change.changedProducts ?? [])]) put(products, product);
+      if (change.deletedProduct) products.items.delete(`${scopeKey(scope)}|${change.deletedProduct.id}`);
+      for (const price of change.newPrices ?? []) {
+        const product = at(products, scope, price.product)!;
+        if (!(change.newProducts ?? []).some((made) => made.id === product.id)) {
+          put(products, { ...product, priceCount: (product.priceCount ?? 0) + 1, version: product.version + 1 });
+        }
+        put(prices, price);
+      }
+      for (const price of change.changedPrices ?? []) put(prices, price);
+      for (const { key, to } of change.lookupKeys ?? []) {
+        if (to === null) lookupKeys.delete(keyOf(scope, key));
+        else lookupKeys.set(keyOf(scope, key), to);
+      }
+      return true;
+    },
+  };
+}

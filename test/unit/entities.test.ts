@@ -18,6 +18,8 @@ import { updateSlotEntity } from '#shared/data/account-repository.ts';
 import { accountLinkEntity } from '#shared/data/account-link-repository.ts';
 import type { AccountLink } from '#shared/account-links/account-link.ts';
 import { ownedEntity } from '#shared/data/owned-resources.ts';
+import { catalogueEntity } from '#shared/data/billing-repositories.ts';
+import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
 const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
@@ -491,5 +493,66 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(meterEventRecordEntity.cancelUncounted('t', { ...event, status: 'accepted' }, adjustment).ConditionExpression).toBe(
       '#status = :accepted AND cancelAdjustmentId = :adjustment',
     );
+  });
+
+  it('writes a catalogue change as one transaction: each new price counted on its existing product, deletes and lookup keys conditional on what was read', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const product = { id: 'prod_1', scope, version: 3, name: 'Gold', priceCount: 0 } as Product;
+    const price = (id: string, owner: string) => ({ id, scope, version: 1, product: owner, currency: 'usd' }) as Price;
+    const actions = catalogueEntity.commit('t', {
+      scope,
+      newProducts: [{ ...product, id: 'prod_new', version: 1, priceCount: 1 }],
+      newPrices: [price('price_a', 'prod_1'), price('price_b', 'prod_1'), price('price_c', 'prod_new')],
+      changedPrices: [{ ...price('price_old', 'prod_1'), version: 2 }],
+      lookupKeys: [
+        { key: 'gold', from: null, to: 'price_a' },
+        { key: 'silver', from: 'price_old', to: 'price_b' },
+        { key: 'bronze', from: 'price_old', to: null },
+      ],
+    });
+    expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update', 'Put', 'Put', 'Put', 'Put', 'Put', 'Put', 'Delete']);
+    // The existing product counts its two new prices and moves its version; the new one was written with its count.
+    expect(actions[1]!.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+      UpdateExpression: 'ADD priceCount :count, version :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':count': 2, ':one': 1 },
+    });
+    expect(actions[0]!.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { SK: 'PRODUCT#prod_new', priceCount: 1 } });
+    expect(actions[5]!.Put).toMatchObject({ ConditionExpression: 'attribute_exists(PK) AND version = :previous', Item: { SK: 'PRICE#price_old' } });
+    expect(actions[6]!.Put).toEqual({
+      TableName: 't',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'PRICE_LOOKUP_KEY#gold', entity: 'price_lookup_key', priceId: 'price_a' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(actions[7]!.Put).toMatchObject({ ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': 'price_old' } });
+    expect(actions[8]!.Delete).toMatchObject({ Key: { SK: 'PRICE_LOOKUP_KEY#bronze' }, ConditionExpression: 'priceId = :from' });
+
+    const [removal] = catalogueEntity.commit('t', { scope, deletedProduct: product });
+    expect(removal!.Delete).toEqual({
+      TableName: 't',
+      Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 3 },
+    });
+    // Items from before prices were counted (or had options) read as such.
+    const stored = catalogueEntity.products.item({ ...product, marketingFeatures: [], packageDimensions: null, shippable: null } as Product);
+    const { priceCount: _count, marketingFeatures: _features, ...legacy } = stored as unknown as Record<string, unknown>;
+    expect(
+      catalogueEntity.products.parse({
+        ...legacy,
+        created: 1,
+        updated: 1,
+        active: true,
+        description: null,
+        metadata: {},
+        unitLabel: null,
+        url: null,
+        statementDescriptor: null,
+        taxCode: null,
+        images: [],
+        defaultPrice: null,
+      }),
+    ).toMatchObject({ priceCount: null, marketingFeatures: [] });
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { newPlatform, sdk } from '../support/stack.ts';
 
 describe('updating and deleting products and prices through the official SDK', () => {
@@ -103,7 +103,8 @@ describe('updating and deleting products and prices through the official SDK', (
       product: product.id,
       currency: 'usd',
       unit_amount: 1000,
-      currency_options: { eur: { unit_amount: 900 }, gbp: { unit_amount_decimal: Stripe.Decimal.from('800.5'), tax_behavior: 'inclusive' } },
+      // The SDK's request schema takes currency_options for an array, so it would send a Decimal object as its fields: a string goes as is.
+      currency_options: { eur: { unit_amount: 900 }, gbp: { unit_amount_decimal: '800.5' as unknown as Stripe.Decimal, tax_behavior: 'inclusive' } },
     });
     expect(price).not.toHaveProperty('currency_options');
     const expanded = await client.prices.retrieve(price.id, { expand: ['currency_options', 'product'] });

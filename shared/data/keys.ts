@@ -95,6 +95,19 @@ export const customer = {
   skPrefix: () => 'CUSTOMER#',
 };
 
+/** `card_1AbC…` → `1AbC…#card`: ids of every prefix then sort by creation time together (the part after `_` encodes it). */
+const timeOrdered = (id: string): string => {
+  const at = id.indexOf('_');
+  return at < 0 ? id : `${id.slice(at + 1)}#${id.slice(0, at)}`;
+};
+
+/** A customer's payment source (card or bank account), in the owner's partition next to the customer, in creation order. */
+export const customerSource = {
+  pk: ownerPk,
+  sk: (customerId: string, sourceId: string) => `CUSTOMER_SOURCE#${customerId}#${timeOrdered(sourceId)}`,
+  skPrefix: (customerId: string) => `CUSTOMER_SOURCE#${customerId}#`,
+};
+
 /** Issuing cardholders, cards and authorizations live in their owner's partition (ids sort by creation). */
 export const issuingCardholder = {
   pk: ownerPk,

@@ -1,9 +1,9 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { AccountTokenData, PersonTokenData } from '#shared/tokens/schemas.ts';
-import type { ConsumableTokenType, Token, TokenOf, TokenRepository } from '#shared/tokens/token.ts';
+import type { ConsumableTokenType, Token, TokenOf, TokenRepository, TokenType } from '#shared/tokens/token.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Table } from './table.ts';
+import type { Table, TransactItem } from './table.ts';
 import { epochSeconds, isConditionFailure, oldItemOf } from './conditions.ts';
 import { orNull, scopeItem } from './item-schemas.ts';
 import { token as tokenKeys } from './keys.ts';
@@ -25,47 +25,53 @@ const tokenBase = {
   used: z.boolean(),
 };
 
+/** A card as tokens and customers' sources store it: what the API object shows, never the number or CVC. */
+export const tokenCardItem = z.object({
+  id: z.string(),
+  brand: z.enum(['Visa', 'MasterCard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'UnionPay', 'Unknown']),
+  last4: z.string(),
+  expMonth: z.number(),
+  expYear: z.number(),
+  funding: z.enum(['credit', 'debit', 'prepaid', 'unknown']),
+  country: nullableString,
+  fingerprint: z.string(),
+  cvcProvided: z.boolean(),
+  name: nullableString,
+  currency: nullableString,
+  preferredNetwork: nullableString,
+  address: z.object({
+    city: nullableString,
+    country: nullableString,
+    line1: nullableString,
+    line2: nullableString,
+    state: nullableString,
+    zip: nullableString,
+  }),
+});
+
+/** A bank account as tokens and customers' sources store it: last4 and routing number, never the account number. */
+export const tokenBankAccountItem = z.object({
+  id: z.string(),
+  country: z.string(),
+  currency: z.string(),
+  last4: z.string(),
+  routingNumber: nullableString,
+  accountHolderName: nullableString,
+  accountHolderType: orNull(z.enum(['company', 'individual'])),
+  accountType: orNull(z.enum(['checking', 'futsu', 'savings', 'toza'])),
+  fingerprint: z.string(),
+});
+
 const tokenSchema = z.discriminatedUnion('type', [
   z.object({
     ...tokenBase,
     type: z.literal('card'),
-    card: z.object({
-      id: z.string(),
-      brand: z.enum(['Visa', 'MasterCard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'UnionPay', 'Unknown']),
-      last4: z.string(),
-      expMonth: z.number(),
-      expYear: z.number(),
-      funding: z.enum(['credit', 'debit', 'prepaid', 'unknown']),
-      country: nullableString,
-      fingerprint: z.string(),
-      cvcProvided: z.boolean(),
-      name: nullableString,
-      currency: nullableString,
-      preferredNetwork: nullableString,
-      address: z.object({
-        city: nullableString,
-        country: nullableString,
-        line1: nullableString,
-        line2: nullableString,
-        state: nullableString,
-        zip: nullableString,
-      }),
-    }),
+    card: tokenCardItem,
   }),
   z.object({
     ...tokenBase,
     type: z.literal('bank_account'),
-    bankAccount: z.object({
-      id: z.string(),
-      country: z.string(),
-      currency: z.string(),
-      last4: z.string(),
-      routingNumber: nullableString,
-      accountHolderName: nullableString,
-      accountHolderType: orNull(z.enum(['company', 'individual'])),
-      accountType: orNull(z.enum(['checking', 'futsu', 'savings', 'toza'])),
-      fingerprint: z.string(),
-    }),
+    bankAccount: tokenBankAccountItem,
   }),
   z.object({ ...tokenBase, type: z.literal('cvc_update'), cvcUpdate: z.object({ cvcProvided: z.literal(true) }) }),
   z.object({ ...tokenBase, type: z.literal('pii'), pii: z.object({ id_number_provided: z.boolean() }) }),
@@ -85,20 +91,30 @@ export const tokenEntity = {
    * the item as it was comes back with the error, to tell which.
    */
   consume: (tableName: string, scope: Scope, id: string, type: ConsumableTokenType, now: number): UpdateCommandInput => ({
+    ...tokenEntity.useOnce(tableName, scope, id, type, now),
+    ReturnValues: 'ALL_NEW',
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+  /**
+   * The same use, as the first action of a transaction that also stores what the token becomes (a
+   * customer's card or bank account, 12a): the token is used up only if that is written too.
+   */
+  consumeAction: (tableName: string, scope: Scope, id: string, type: TokenType, now: number): TransactItem => ({
+    Update: { ...tokenEntity.useOnce(tableName, scope, id, type, now), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+  }),
+  useOnce: (tableName: string, scope: Scope, id: string, type: TokenType, now: number) => ({
     TableName: tableName,
     Key: tokenEntity.key(scope, id),
     UpdateExpression: 'SET used = :true, usedAt = :now',
     ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
     ExpressionAttributeNames: { '#type': 'type' },
     ExpressionAttributeValues: { ':true': true, ':false': false, ':type': type, ':now': now, ':nowSeconds': epochSeconds(now) },
-    ReturnValues: 'ALL_NEW',
-    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   }),
 };
 const fromItem = tokenEntity.parse;
 
 /** TTL deletion is lazy (up to days late): an item past its expiry is treated as gone. */
-const expired = (item: Record<string, unknown>, now: number) => typeof item.expiresAt === 'number' && item.expiresAt <= epochSeconds(now);
+export const expired = (item: Record<string, unknown>, now: number) => typeof item.expiresAt === 'number' && item.expiresAt <= epochSeconds(now);
 
 /**
  * DynamoDB adapter for tokens. `expiresAt` is the table's TTL attribute (seconds), so unused tokens do not

@@ -39,13 +39,19 @@ export interface TokenConsumer {
 
 const withArticle = (type: TokenType | ConsumableTokenType) => `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
 
+/** A token that does not exist in the caller's account and mode (or has expired), named by `param`. */
+export const noSuchToken = (tokenId: string, param: string) => new InvalidRequestError(`No such token: '${tokenId}'`, 'resource_missing', param);
+/** A token used before, as the reference words it. */
+export const tokenAlreadyUsed = (tokenId: string, param: string) =>
+  new InvalidRequestError(`You cannot use a Service token more than once: ${tokenId}.`, 'token_already_used', param);
+
 export function tokenConsumer({ repository, clock = Date.now }: { repository: TokenRepository; clock?: () => number }): TokenConsumer {
   return {
     async consume<T extends ConsumableTokenType>(scope: Scope, tokenId: string, expected: T, param: string): Promise<ConsumedToken<T>> {
       const result = await repository.consume(scope, tokenId, expected, clock());
       switch (result.outcome) {
         case 'missing':
-          throw new InvalidRequestError(`No such token: '${tokenId}'`, 'resource_missing', param);
+          throw noSuchToken(tokenId, param);
         case 'wrong_type':
           throw new InvalidRequestError(
             `Invalid ${param}: '${tokenId}' is ${withArticle(result.actualType)} token, but ${param} takes ${withArticle(expected)} token.`,
@@ -53,7 +59,7 @@ export function tokenConsumer({ repository, clock = Date.now }: { repository: To
             param,
           );
         case 'used':
-          throw new InvalidRequestError(`You cannot use a Service token more than once: ${tokenId}.`, 'token_already_used', param);
+          throw tokenAlreadyUsed(tokenId, param);
         case 'consumed': {
           const token = result.token as TokenOf<ConsumableTokenType>;
           const base = { id: token.id, created: token.created, livemode: token.scope.livemode, clientIp: token.clientIp };

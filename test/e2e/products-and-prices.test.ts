@@ -95,6 +95,9 @@ describe('updating and deleting products and prices through the official SDK', (
     await expect(client.prices.update(first.id, { lookup_key: key })).rejects.toMatchObject({ statusCode: 400, param: 'lookup_key' });
     expect(await client.prices.update(first.id, { lookup_key: key, transfer_lookup_key: true })).toMatchObject({ lookup_key: key });
     expect((await client.prices.retrieve(second.id)).lookup_key).toBeNull();
+    // Renaming a key gives the old one up: another price may take it.
+    await client.prices.update(first.id, { lookup_key: `${key}-renamed` });
+    expect(await client.prices.update(second.id, { lookup_key: key })).toMatchObject({ lookup_key: key });
   });
 
   it('shows currency_options only when expanded, with the price’s own currency, and replaces them on update', async () => {

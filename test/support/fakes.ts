@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, Outbox } from '#shared/events/event.ts';
 import type { CatalogueChange, CatalogueRepository, Price, Product } from '#shared/catalogue/catalogue.ts';
+import type { Customer, CustomerRepository, CustomerSource } from '#shared/customers/customer.ts';
+import type { Token, TokenRepository } from '#shared/tokens/token.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
@@ -246,6 +248,93 @@ export function memoryCatalogue(): CatalogueRepository & {
         if (to === null) lookupKeys.delete(keyOf(scope, key));
         else lookupKeys.set(keyOf(scope, key), to);
       }
+      return true;
+    },
+  };
+}
+
+/** In-memory tokens with the same single-use rule as the DynamoDB adapter. */
+export function fakeTokenRepository(): TokenRepository & { items: Map<string, Token> } {
+  const items = new Map<string, Token>();
+  const id = (scope: Scope, tokenId: string) => `${scope.accountId}/${scope.livemode}/${tokenId}`;
+  return {
+    items,
+    async create(token) {
+      items.set(id(token.scope, token.id), structuredClone(token));
+    },
+    async get(scope, tokenId, at) {
+      const token = items.get(id(scope, tokenId));
+      return token && token.expiresAt > at ? structuredClone(token) : undefined;
+    },
+    async consume(scope, tokenId, type, at) {
+      const token = items.get(id(scope, tokenId));
+      if (!token || token.expiresAt <= at) return { outcome: 'missing' };
+      if (token.type !== type) return { outcome: 'wrong_type', actualType: token.type };
+      if (token.used) return { outcome: 'used' };
+      token.used = true;
+      return { outcome: 'consumed', token } as never;
+    },
+  };
+}
+
+/**
+ * In-memory CustomerRepository with the DynamoDB adapter's rules: a source change is written whole or not
+ * at all (the token used up first, the customer new or at the version read, the source new); a customer is
+ * deleted on its version with its sources.
+ */
+export function memoryCustomerRepository(tokens: ReturnType<typeof fakeTokenRepository>): CustomerRepository & {
+  items: Map<string, Customer>;
+  sources: Map<string, CustomerSource>;
+} {
+  const store = memoryOwnedStore<Customer>();
+  const sources = new Map<string, CustomerSource>();
+  const sourceKey = (scope: Scope, customerId: string, sourceId: string) => `${scopeKey(scope)}|${customerId}|${sourceId}`;
+  const customerKey = (customer: Customer) => `${scopeKey(customer.scope)}|${customer.id}`;
+  const ofCustomer = (scope: Scope, customerId: string) =>
+    [...sources.values()]
+      .filter((source) => scopeKey(source.scope) === scopeKey(scope) && source.customer === customerId)
+      .sort((a, b) => (a.created < b.created || (a.created === b.created && a.id < b.id) ? 1 : -1));
+  return {
+    ...store,
+    sources,
+    async getSource(scope, customerId, sourceId) {
+      return sources.get(sourceKey(scope, customerId, sourceId));
+    },
+    async listSources(scope, customerId, page, where = {}) {
+      const all = ofCustomer(scope, customerId).filter((source) =>
+        Object.entries(where).every(([field, value]) => (source as unknown as Record<string, unknown>)[field] === value),
+      );
+      const at = page.startingAfter === undefined ? 0 : all.findIndex((source) => source.id === page.startingAfter) + 1;
+      const rest = all.slice(at);
+      return { items: rest.slice(0, page.limit), hasMore: rest.length > page.limit };
+    },
+    async changeSources(change, _outbox, now) {
+      const { customer, token, attach, detach = [] } = change;
+      if (token) {
+        const stored = tokens.items.get(`${customer.scope.accountId}/${customer.scope.livemode}/${token.id}`);
+        if (!stored || stored.expiresAt <= now || stored.type !== token.type) return 'token_missing';
+        if (stored.used) return 'token_used';
+      }
+      const current = store.items.get(customerKey(customer));
+      if (change.isNew ? current !== undefined : current?.version !== customer.version - 1) return 'conflict';
+      if (attach && sources.has(sourceKey(attach.scope, attach.customer, attach.id))) return 'conflict';
+      if (detach.some((source) => !sources.has(sourceKey(source.scope, source.customer, source.id)))) return 'conflict';
+      if (token) tokens.items.get(`${customer.scope.accountId}/${customer.scope.livemode}/${token.id}`)!.used = true;
+      store.items.set(customerKey(customer), customer);
+      if (attach) sources.set(sourceKey(attach.scope, attach.customer, attach.id), attach);
+      for (const source of detach) sources.delete(sourceKey(source.scope, source.customer, source.id));
+      return 'written';
+    },
+    async replaceSource(next) {
+      const key = sourceKey(next.scope, next.customer, next.id);
+      if (sources.get(key)?.version !== next.version - 1) return false;
+      sources.set(key, next);
+      return true;
+    },
+    async deleteWithSources(customer, removed) {
+      if (store.items.get(customerKey(customer))?.version !== customer.version) return false;
+      store.items.delete(customerKey(customer));
+      for (const source of removed) sources.delete(sourceKey(source.scope, source.customer, source.id));
       return true;
     },
   };

@@ -19,6 +19,8 @@ import { accountLinkEntity } from '#shared/data/account-link-repository.ts';
 import type { AccountLink } from '#shared/account-links/account-link.ts';
 import { ownedEntity } from '#shared/data/owned-resources.ts';
 import { catalogueEntity } from '#shared/data/billing-repositories.ts';
+import { customerSourceEntity } from '#shared/data/customer-repository.ts';
+import type { Customer, CustomerSource } from '#shared/customers/customer.ts';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
@@ -554,5 +556,66 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
         defaultPrice: null,
       }),
     ).toMatchObject({ priceCount: null, marketingFeatures: [] });
+  });
+
+  it("writes a customer's source change as one transaction: the token used up first, the customer on its version, the source new; sources sort by time across kinds", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const customer = { id: 'cus_1', scope, version: 4, sourceCount: 1, defaultSource: 'card_1B' } as Customer;
+    const card = { id: 'card_1C', scope, version: 1, customer: 'cus_1', created: 5, metadata: {}, object: 'card' } as unknown as CustomerSource;
+    const old = { ...card, id: 'ba_1A', object: 'bank_account' } as unknown as CustomerSource;
+    const [consume, replace, attach, detach] = customerSourceEntity.change(
+      't',
+      { customer, token: { id: 'tok_1', type: 'card' }, attach: card, detach: [old] },
+      61_000,
+    );
+    expect(consume!.Update).toMatchObject({
+      Key: { PK: 'TOKEN#acct_1#test#tok_1', SK: 'TOKEN' },
+      ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
+      ExpressionAttributeValues: { ':type': 'card', ':nowSeconds': 61 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    expect(consume!.Update).not.toHaveProperty('ReturnValues');
+    expect(replace!.Put).toMatchObject({ ConditionExpression: 'attribute_exists(PK) AND version = :previous', ExpressionAttributeValues: { ':previous': 3 } });
+    expect(attach!.Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER_SOURCE#cus_1#1C#card', entity: 'customer_source', customer: 'cus_1' },
+    });
+    expect(detach!.Delete).toMatchObject({ Key: { SK: 'CUSTOMER_SOURCE#cus_1#1A#ba' }, ConditionExpression: 'attribute_exists(PK)' });
+    // A bank account made before a card sorts before it: a list is in creation order whatever the kind.
+    expect(customerSourceEntity.key(scope, 'cus_1', 'ba_1A').SK < customerSourceEntity.key(scope, 'cus_1', 'card_1C').SK).toBe(true);
+    expect(customerSourceEntity.change('t', { customer: { ...customer, version: 1 }, isNew: true }, 0)[0]!.Put!.ConditionExpression).toBe(
+      'attribute_not_exists(PK)',
+    );
+
+    const [removal, ...sources] = customerSourceEntity.deleteWithSources('t', customer, [card, old]);
+    expect(removal!.Delete).toMatchObject({
+      Key: { SK: 'CUSTOMER#cus_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 4 },
+    });
+    expect(sources.map((action) => action.Delete!.Key!.SK)).toEqual(['CUSTOMER_SOURCE#cus_1#1C#card', 'CUSTOMER_SOURCE#cus_1#1A#ba']);
+    expect(customerSourceEntity.replace('t', { ...card, version: 2 }).Put).toMatchObject({ ExpressionAttributeValues: { ':previous': 1 } });
+    // Customers stored before sources existed read as having none.
+    const {
+      defaultSource: _default,
+      sourceCount: _count,
+      ...legacy
+    } = customerSourceEntity.customers.item({
+      ...customer,
+      created: 1,
+      name: null,
+      email: null,
+      description: null,
+      phone: null,
+      address: null,
+      shipping: null,
+      balance: 0,
+      invoicePrefix: 'ABC',
+      nextInvoiceSequence: 1,
+      preferredLocales: [],
+      taxExempt: 'none',
+      metadata: {},
+    } as Customer);
+    expect(customerSourceEntity.customers.parse(legacy)).toMatchObject({ defaultSource: null, sourceCount: 0 });
   });
 });

@@ -1,36 +1,12 @@
-import { fakeAccountSecretStore } from '../support/fakes.ts';
+import { fakeAccountSecretStore, fakeTokenRepository } from '../support/fakes.ts';
 import { describe, expect, it } from 'vitest';
 import { CardError, InvalidRequestError } from '#shared/errors.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { tokenConsumer } from '#shared/tokens/consume.ts';
 import type { CreateTokenParams } from '#shared/tokens/schemas.ts';
+import type { Token } from '#shared/tokens/token.ts';
 import { tokenService } from '#shared/tokens/service.ts';
-import type { Token, TokenRepository } from '#shared/tokens/token.ts';
-
-/** In-memory tokens with the same single-use rule as the DynamoDB adapter. */
-function fakeTokenRepository(): TokenRepository & { items: Map<string, Token> } {
-  const items = new Map<string, Token>();
-  const id = (scope: Scope, tokenId: string) => `${scope.accountId}/${scope.livemode}/${tokenId}`;
-  return {
-    items,
-    async create(token) {
-      items.set(id(token.scope, token.id), structuredClone(token));
-    },
-    async get(scope, tokenId, at) {
-      const token = items.get(id(scope, tokenId));
-      return token && token.expiresAt > at ? token : undefined;
-    },
-    async consume(scope, tokenId, type, at) {
-      const token = items.get(id(scope, tokenId));
-      if (!token || token.expiresAt <= at) return { outcome: 'missing' };
-      if (token.type !== type) return { outcome: 'wrong_type', actualType: token.type };
-      if (token.used) return { outcome: 'used' };
-      token.used = true;
-      return { outcome: 'consumed', token } as never;
-    },
-  };
-}
 
 const testScope: Scope = { accountId: 'acct_1', livemode: false };
 const liveScope: Scope = { accountId: 'acct_1', livemode: true };

@@ -92,6 +92,5 @@ export const updateSourceParams = z.strictObject({
 });
 
 export type CustomerParams = z.output<typeof createCustomerParams> & { default_source?: string };
-export type ListSourcesParams = z.output<typeof listSourcesParams>;
 export type CreateSourceParams = z.output<typeof createSourceParams>;
 export type UpdateSourceParams = z.output<typeof updateSourceParams>;

@@ -1,4 +1,13 @@
+import type { Outbox } from '#shared/events/event.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { Scope } from '#shared/platform/types.ts';
+
+export interface PackageDimensions {
+  height: number;
+  length: number;
+  weight: number;
+  width: number;
+}
 
 /** A v1 product as the service keeps it. */
 export interface Product extends OwnedResource {
@@ -14,11 +23,29 @@ export interface Product extends OwnedResource {
   taxCode: string | null;
   images: string[];
   defaultPrice: string | null;
+  marketingFeatures: Array<{ name: string }>;
+  packageDimensions: PackageDimensions | null;
+  shippable: boolean | null;
+  /**
+   * How many prices use the product: every new price adds one in its own transaction (with the product's
+   * version), so a delete conditional on the version read cannot miss a price made meanwhile. Null on
+   * products stored before prices were counted.
+   */
+  priceCount: number | null;
 }
 
 export interface Recurring {
   interval: 'day' | 'week' | 'month' | 'year';
   intervalCount: number;
+}
+
+export type TaxBehavior = 'exclusive' | 'inclusive' | 'unspecified';
+
+/** The amount of a price in one more currency (`currency_options`). */
+export interface CurrencyOption {
+  unitAmount: number | null;
+  unitAmountDecimal: string;
+  taxBehavior: TaxBehavior;
 }
 
 /** A v1 price. `unitAmountDecimal` is the exact amount in minor units; `unitAmount` its integer form when whole. */
@@ -34,9 +61,48 @@ export interface Price extends OwnedResource {
   type: 'one_time' | 'recurring';
   nickname: string | null;
   lookupKey: string | null;
-  taxBehavior: 'exclusive' | 'inclusive' | 'unspecified';
+  taxBehavior: TaxBehavior;
   metadata: Record<string, string>;
+  /** Amounts in other currencies, by lowercase currency code (never the price's own `currency`). */
+  currencyOptions: Record<string, CurrencyOption>;
 }
 
-export type ProductRepository = OwnedResourceStore<Product>;
-export type PriceRepository = OwnedResourceStore<Price>;
+/** A lookup key changing hands: `from` the price that holds it now (null: free), `to` the one that takes it (null: released). */
+export interface LookupKeyMove {
+  key: string;
+  from: string | null;
+  to: string | null;
+}
+
+/**
+ * One change of the catalogue, written in one transaction with its outbox. Every part is conditional on
+ * what the service read: new objects on being new, changed ones on their version, a deleted product on
+ * its version (which every new price of it moves), each new price on its product existing (and counted
+ * on it), each lookup key on its holder.
+ */
+export interface CatalogueChange {
+  scope: Scope;
+  newProducts?: Product[];
+  changedProducts?: Product[];
+  deletedProduct?: Product;
+  /** Prices of products in `newProducts` must be counted in those products' `priceCount` by the caller. */
+  newPrices?: Price[];
+  changedPrices?: Price[];
+  lookupKeys?: LookupKeyMove[];
+}
+
+/** Storage of products, prices and price lookup keys. */
+export interface CatalogueRepository {
+  products: Pick<OwnedResourceStore<Product>, 'get' | 'list'>;
+  prices: Pick<OwnedResourceStore<Price>, 'get' | 'list'>;
+  /** The price that holds a lookup key, if any. */
+  lookupKeyHolder(scope: Scope, key: string): Promise<string | undefined>;
+  /** Writes the change and its outbox in one transaction; false when any of its conditions failed (read again and retry). */
+  commit(change: CatalogueChange, outbox?: Outbox): Promise<boolean>;
+}
+
+/**
+ * Prices as subscriptions use them: `create` stores a price of an existing product and counts it on the
+ * product (false when the product does not exist).
+ */
+export type PriceRepository = Pick<OwnedResourceStore<Price>, 'get' | 'create'>;

@@ -1,5 +1,5 @@
 import { unixSeconds } from '#shared/http/timestamps.ts';
-import type { Price, Product } from './catalogue.ts';
+import type { CurrencyOption, Price, Product } from './catalogue.ts';
 
 export function serializeProduct(product: Product) {
   return {
@@ -11,13 +11,14 @@ export function serializeProduct(product: Product) {
     description: product.description,
     images: product.images,
     livemode: product.scope.livemode,
-    marketing_features: [],
+    marketing_features: product.marketingFeatures,
     metadata: product.metadata,
     name: product.name,
-    package_dimensions: null,
-    shippable: null,
+    package_dimensions: product.packageDimensions,
+    shippable: product.shippable,
     statement_descriptor: product.statementDescriptor,
     tax_code: product.taxCode,
+    tax_details: null,
     type: 'service' as const,
     unit_label: product.unitLabel,
     updated: unixSeconds(product.updated),
@@ -25,7 +26,25 @@ export function serializeProduct(product: Product) {
   };
 }
 
-export function serializePrice(price: Price) {
+export const serializeDeletedProduct = (id: string) => ({ id, object: 'product' as const, deleted: true as const });
+
+/** What a price response carries beyond its own fields when expanded. */
+export interface PriceExpansions {
+  /** The product object in place of its id. */
+  product?: ReturnType<typeof serializeProduct>;
+  /** Whether to show `currency_options`, which the reference only shows when expanded. */
+  currencyOptions?: boolean;
+}
+
+const currencyOption = (option: CurrencyOption) => ({
+  custom_unit_amount: null,
+  tax_behavior: option.taxBehavior,
+  unit_amount: option.unitAmount,
+  unit_amount_decimal: option.unitAmountDecimal,
+});
+
+/** The v1 price object; `currency_options` (the price's own currency first, then by code) only when expanded. */
+export function serializePrice(price: Price, expanded: PriceExpansions = {}) {
   return {
     id: price.id,
     object: 'price' as const,
@@ -33,12 +52,20 @@ export function serializePrice(price: Price) {
     billing_scheme: 'per_unit' as const,
     created: unixSeconds(price.created),
     currency: price.currency,
+    ...(expanded.currencyOptions && {
+      currency_options: Object.fromEntries([
+        [price.currency, currencyOption(price)],
+        ...Object.entries(price.currencyOptions)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([code, option]) => [code, currencyOption(option)]),
+      ]),
+    }),
     custom_unit_amount: null,
     livemode: price.scope.livemode,
     lookup_key: price.lookupKey,
     metadata: price.metadata,
     nickname: price.nickname,
-    product: price.product,
+    product: expanded.product ?? price.product,
     recurring: price.recurring
       ? {
           aggregate_usage: null,

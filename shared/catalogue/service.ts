@@ -1,48 +1,88 @@
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
-import type { EventInput, EventOrigin, Outbox } from '#shared/events/event.ts';
+import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Price, PriceRepository, Product, ProductRepository } from './catalogue.ts';
-import type { CreatePriceParams, CreateProductParams } from './schemas.ts';
-import { serializePrice, serializeProduct } from './serializer.ts';
+import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
+import type { CreatePriceParams, CreateProductParams, CurrencyOptionParams, UpdatePriceParams, UpdateProductParams } from './schemas.ts';
+import { serializePrice, serializeProduct, type PriceExpansions } from './serializer.ts';
 
 export interface CatalogueServicePorts {
-  products: ProductRepository;
-  prices: PriceRepository;
+  catalogue: CatalogueRepository;
   events: EventEmitter;
   clock?: () => number;
 }
 
 type ProductFields = Omit<CreateProductParams, 'expand'>;
 
-const productCreated = (product: Product): EventInput => snapshotInput('product.created', serializeProduct(product), `/v1/products/${product.id}`);
-const priceCreated = (price: Price): EventInput => snapshotInput('price.created', serializePrice(price), `/v1/prices/${price.id}`);
+const productEvent = (type: string, product: Product, before?: Product): EventInput =>
+  snapshotInput(type, serializeProduct(product), `/v1/products/${product.id}`, before ? serializeProduct(before) : undefined);
+const priceEvent = (type: string, price: Price, before?: Price): EventInput =>
+  snapshotInput(type, serializePrice(price), `/v1/prices/${price.id}`, before ? serializePrice(before) : undefined);
 
 /** The integer minor units of a decimal amount that has no fraction (`12`, `12.00`), else null. */
 export const wholeAmount = (decimal: string): number | null => (/^\d+(\.0+)?$/.test(decimal) ? Math.trunc(Number(decimal)) : null);
 
-/** `unit_amount` or `unit_amount_decimal` (not both, one required), kept exactly as a decimal string. */
-function amountOf(params: CreatePriceParams): { unitAmount: number | null; unitAmountDecimal: string } {
+/** `unit_amount` or `unit_amount_decimal` (not both, one required), kept exactly as a decimal string; `name` spells a field's parameter. */
+function amountOf(
+  params: { unit_amount?: number; unit_amount_decimal?: string },
+  name: (field: string) => string = (field) => field,
+): { unitAmount: number | null; unitAmountDecimal: string } {
   if (params.unit_amount !== undefined && params.unit_amount_decimal !== undefined) {
     throw new InvalidRequestError(
-      'You may only specify one of these parameters: unit_amount, unit_amount_decimal.',
+      `You may only specify one of these parameters: ${name('unit_amount')}, ${name('unit_amount_decimal')}.`,
       'parameter_invalid',
-      'unit_amount_decimal',
+      name('unit_amount_decimal'),
     );
   }
   if (params.unit_amount !== undefined) return { unitAmount: params.unit_amount, unitAmountDecimal: String(params.unit_amount) };
   if (params.unit_amount_decimal !== undefined) {
     return { unitAmount: wholeAmount(params.unit_amount_decimal), unitAmountDecimal: params.unit_amount_decimal };
   }
-  throw new InvalidRequestError('Missing required param: unit_amount.', 'parameter_missing', 'unit_amount');
+  throw new InvalidRequestError(`Missing required param: ${name('unit_amount')}.`, 'parameter_missing', name('unit_amount'));
 }
 
+/**
+ * `currency_options`: one amount per further currency. The price's own currency is its `unit_amount`,
+ * not an option; tiers and customer-chosen amounts are not modelled here (every price is `per_unit`).
+ */
+function currencyOptionsOf(given: Record<string, CurrencyOptionParams>, currency: string, taxBehavior: TaxBehavior): Record<string, CurrencyOption> {
+  const options: Record<string, CurrencyOption> = {};
+  for (const [code, option] of Object.entries(given)) {
+    const at = `currency_options[${code}]`;
+    const lower = code.toLowerCase();
+    if (lower === currency) {
+      throw new InvalidRequestError(`${at} repeats the price's own currency (${currency}), whose amount is the price's unit_amount.`, 'parameter_invalid', at);
+    }
+    if (options[lower]) throw new InvalidRequestError(`${at} names the currency ${lower} a second time.`, 'parameter_invalid', at);
+    if (option.tiers !== undefined || option.custom_unit_amount !== undefined) {
+      const field = option.tiers !== undefined ? 'tiers' : 'custom_unit_amount';
+      throw new InvalidRequestError(
+        `${at}[${field}] is not supported here: prices have one fixed unit amount per currency (billing_scheme per_unit).`,
+        'parameter_invalid',
+        `${at}[${field}]`,
+      );
+    }
+    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: option.tax_behavior ?? taxBehavior };
+  }
+  return options;
+}
+
+const lookupKeyTaken = (holder: string) =>
+  new InvalidRequestError(
+    `A price (\`${holder}\`) already uses that lookup key. Pass transfer_lookup_key=true to move it to this price.`,
+    'lookup_key_taken',
+    'lookup_key',
+  );
+
 /** v1 products and prices: the small catalogue subscriptions are made of. */
-export function catalogueService({ products, prices, events, clock = Date.now }: CatalogueServicePorts) {
+export function catalogueService({ catalogue, events, clock = Date.now }: CatalogueServicePorts) {
+  const { products, prices } = catalogue;
+
   const newProduct = (scope: Scope, params: ProductFields, now: number): Product => ({
     id: newId('prod', now),
     scope,
@@ -59,6 +99,10 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
     taxCode: params.tax_code ?? null,
     images: params.images ?? [],
     defaultPrice: null,
+    marketingFeatures: params.marketing_features ?? [],
+    packageDimensions: params.package_dimensions ?? null,
+    shippable: params.shippable ?? null,
+    priceCount: 0,
   });
 
   async function product(scope: Scope, id: string): Promise<Product> {
@@ -73,18 +117,41 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
     return found;
   }
 
-  /** Writes a new object with its created event, then queues the event's deliveries. */
-  async function store<T>(origin: EventOrigin, created: T, event: EventInput, write: (outbox: Outbox) => Promise<unknown>): Promise<T> {
-    const outbox = events.prepare(origin, [event]);
-    await write(outbox);
+  /**
+   * Writes one change with its events, then queues their deliveries; undefined when a condition of the
+   * change failed (someone wrote first: the caller reads again).
+   */
+  async function commit<T>(origin: EventOrigin, result: T, change: Omit<CatalogueChange, 'scope'>, inputs: EventInput[]): Promise<T | undefined> {
+    const outbox = events.prepare(origin, inputs);
+    if (!(await catalogue.commit({ scope: origin.scope, ...change }, outbox))) return undefined;
     await events.dispatch(outbox);
-    return created;
+    return result;
+  }
+
+  /**
+   * Who gives up `key` when `priceId` takes it: nobody (free), or the price holding it, which loses it only
+   * with `transfer` (it is changed in the same transaction, and told with its own `price.updated`).
+   */
+  async function takeLookupKey(
+    scope: Scope,
+    key: string,
+    holder: string | undefined,
+    priceId: string,
+    transfer: boolean,
+  ): Promise<{ move: LookupKeyMove; loser?: { before: Price; after: Price } }> {
+    if (holder === undefined || holder === priceId) return { move: { key, from: holder ?? null, to: priceId } };
+    if (!transfer) throw lookupKeyTaken(holder);
+    const before = await prices.get(scope, holder);
+    const loser = before && before.lookupKey === key ? { before, after: { ...before, lookupKey: null, version: before.version + 1 } } : undefined;
+    return { move: { key, from: holder, to: priceId }, ...(loser ? { loser } : {}) };
   }
 
   return {
     createProduct(origin: EventOrigin, params: CreateProductParams): Promise<Product> {
-      const created = newProduct(origin.scope, params, clock());
-      return store(origin, created, productCreated(created), (outbox) => products.create(created, { outbox }));
+      return withOptimisticRetries(() => {
+        const created = newProduct(origin.scope, params, clock());
+        return commit(origin, created, { newProducts: [created] }, [productEvent('product.created', created)]);
+      });
     },
 
     retrieveProduct: product,
@@ -93,43 +160,175 @@ export function catalogueService({ products, prices, events, clock = Date.now }:
       return products.list(scope, page, active === undefined ? undefined : { active });
     },
 
-    /** A price of an existing product, or of a new one made from `product_data` (both created together). */
+    /** Changes what is given; `default_price` must be one of the product's own prices. Emits `product.updated`. */
+    updateProduct(origin: EventOrigin, id: string, params: UpdateProductParams): Promise<Product> {
+      return withOptimisticRetries(async () => {
+        const [current, defaultPrice] = await Promise.all([
+          product(origin.scope, id),
+          params.default_price === undefined ? undefined : prices.get(origin.scope, params.default_price),
+        ]);
+        if (params.default_price !== undefined && defaultPrice?.product !== id) {
+          throw new InvalidRequestError(
+            defaultPrice
+              ? `The price ${params.default_price} belongs to another product; a product's default_price must be one of its own prices.`
+              : `No such price: '${params.default_price}'`,
+            defaultPrice ? 'parameter_invalid' : 'resource_missing',
+            'default_price',
+          );
+        }
+        const pick = <V>(value: V | undefined, fallback: V) => (value === undefined ? fallback : value);
+        const next: Product = {
+          ...current,
+          version: current.version + 1,
+          updated: clock(),
+          name: pick(params.name, current.name),
+          active: pick(params.active, current.active),
+          description: pick(params.description, current.description),
+          images: params.images === undefined ? current.images : (params.images ?? []),
+          marketingFeatures: params.marketing_features === undefined ? current.marketingFeatures : (params.marketing_features ?? []),
+          metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+          packageDimensions: pick(params.package_dimensions, current.packageDimensions),
+          shippable: pick(params.shippable, current.shippable),
+          statementDescriptor: pick(params.statement_descriptor, current.statementDescriptor),
+          taxCode: pick(params.tax_code, current.taxCode),
+          unitLabel: pick(params.unit_label, current.unitLabel),
+          url: pick(params.url, current.url),
+          defaultPrice: pick(params.default_price, current.defaultPrice),
+        };
+        return commit(origin, next, { changedProducts: [next] }, [productEvent('product.updated', next, current)]);
+      });
+    },
+
+    /**
+     * Deletes a product no price uses, as the reference does, and emits `product.deleted`. The delete is
+     * conditional on the version read, which every new price of the product moves: a price made meanwhile
+     * makes it read again and refuse.
+     */
+    deleteProduct(origin: EventOrigin, id: string): Promise<Product> {
+      return withOptimisticRetries(async () => {
+        const current = await product(origin.scope, id);
+        // Products stored before prices were counted on them have no count: their prices are looked for.
+        const priced = current.priceCount === null ? (await prices.list(origin.scope, { limit: 1 }, { product: id })).items.length > 0 : current.priceCount > 0;
+        if (priced) throw new InvalidRequestError('This product cannot be deleted because it has one or more user-created prices.', 'product_has_prices');
+        return commit(origin, current, { deletedProduct: current }, [productEvent('product.deleted', current)]);
+      });
+    },
+
+    /**
+     * A price of an existing product, or of a new one made from `product_data` (both written in one
+     * transaction); either way counted on its product. A `lookup_key` is unique per owner and mode: one
+     * already held is refused unless `transfer_lookup_key` moves it here.
+     */
     async createPrice(origin: EventOrigin, params: CreatePriceParams): Promise<Price> {
       if ((params.product === undefined) === (params.product_data === undefined)) {
         throw new InvalidRequestError('Exactly one of product and product_data is required.', 'parameter_missing', 'product');
       }
-      const now = clock();
       const amount = amountOf(params);
-      const made = params.product_data ? newProduct(origin.scope, params.product_data, now) : undefined;
-      const owner =
-        made ??
-        (await product(origin.scope, params.product!).catch(() => {
+      const taxBehavior = params.tax_behavior ?? 'unspecified';
+      const currencyOptions = currencyOptionsOf(params.currency_options ?? {}, params.currency, taxBehavior);
+      return withOptimisticRetries(async () => {
+        const now = clock();
+        const [owner, holder] = await Promise.all([
+          params.product === undefined ? undefined : products.get(origin.scope, params.product),
+          params.lookup_key === undefined ? undefined : catalogue.lookupKeyHolder(origin.scope, params.lookup_key),
+        ]);
+        if (params.product !== undefined && !owner) {
           throw new InvalidRequestError(`No such product: '${params.product}'`, 'resource_missing', 'product');
-        }));
-      const created: Price = {
-        id: newId('price', now),
-        scope: origin.scope,
-        version: 1,
-        created: now,
-        product: owner.id,
-        active: params.active ?? true,
-        currency: params.currency,
-        ...amount,
-        recurring: params.recurring ? { interval: params.recurring.interval, intervalCount: params.recurring.interval_count ?? 1 } : null,
-        type: params.recurring ? 'recurring' : 'one_time',
-        nickname: params.nickname ?? null,
-        lookupKey: params.lookup_key ?? null,
-        taxBehavior: params.tax_behavior ?? 'unspecified',
-        metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
-      };
-      if (made) await store(origin, made, productCreated(made), (outbox) => products.create(made, { outbox }));
-      return store(origin, created, priceCreated(created), (outbox) => prices.create(created, { outbox }));
+        }
+        const made = params.product_data ? { ...newProduct(origin.scope, params.product_data, now), priceCount: 1 } : undefined;
+        const created: Price = {
+          id: newId('price', now),
+          scope: origin.scope,
+          version: 1,
+          created: now,
+          product: (made ?? owner)!.id,
+          active: params.active ?? true,
+          currency: params.currency,
+          ...amount,
+          recurring: params.recurring ? { interval: params.recurring.interval, intervalCount: params.recurring.interval_count ?? 1 } : null,
+          type: params.recurring ? 'recurring' : 'one_time',
+          nickname: params.nickname ?? null,
+          lookupKey: params.lookup_key ?? null,
+          taxBehavior,
+          metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
+          currencyOptions,
+        };
+        const taken =
+          params.lookup_key === undefined
+            ? undefined
+            : await takeLookupKey(origin.scope, params.lookup_key, holder, created.id, params.transfer_lookup_key ?? false);
+        return commit(
+          origin,
+          created,
+          {
+            newProducts: made ? [made] : [],
+            newPrices: [created],
+            changedPrices: taken?.loser ? [taken.loser.after] : [],
+            lookupKeys: taken ? [taken.move] : [],
+          },
+          [
+            ...(made ? [productEvent('product.created', made)] : []),
+            priceEvent('price.created', created),
+            ...(taken?.loser ? [priceEvent('price.updated', taken.loser.after, taken.loser.before)] : []),
+          ],
+        );
+      });
     },
 
     retrievePrice: price,
 
+    /**
+     * Changes what is given and emits `price.updated`. `tax_behavior` can be set once, from `unspecified`,
+     * as the reference allows; `currency_options` replaces the options (`''` removes them all).
+     */
+    updatePrice(origin: EventOrigin, id: string, params: UpdatePriceParams): Promise<Price> {
+      return withOptimisticRetries(async () => {
+        const newKey = params.lookup_key === undefined ? undefined : params.lookup_key;
+        const [current, holder] = await Promise.all([price(origin.scope, id), newKey ? catalogue.lookupKeyHolder(origin.scope, newKey) : undefined]);
+        if (params.tax_behavior !== undefined && params.tax_behavior !== current.taxBehavior && current.taxBehavior !== 'unspecified') {
+          throw new InvalidRequestError(
+            `The tax_behavior of a price cannot be changed once it is ${current.taxBehavior}; only a price whose tax_behavior is unspecified can be given one.`,
+            'parameter_invalid',
+            'tax_behavior',
+          );
+        }
+        const taxBehavior = params.tax_behavior ?? current.taxBehavior;
+        const next: Price = {
+          ...current,
+          version: current.version + 1,
+          active: params.active ?? current.active,
+          metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+          nickname: params.nickname === undefined ? current.nickname : params.nickname,
+          taxBehavior,
+          currencyOptions:
+            params.currency_options === undefined ? current.currencyOptions : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior),
+          lookupKey: newKey === undefined ? current.lookupKey : newKey || null,
+        };
+        const moves: LookupKeyMove[] = [];
+        let loser: { before: Price; after: Price } | undefined;
+        if (next.lookupKey !== current.lookupKey) {
+          if (current.lookupKey !== null) moves.push({ key: current.lookupKey, from: id, to: null });
+          if (next.lookupKey !== null) {
+            const taken = await takeLookupKey(origin.scope, next.lookupKey, holder, id, params.transfer_lookup_key ?? false);
+            moves.push(taken.move);
+            loser = taken.loser;
+          }
+        }
+        return commit(origin, next, { changedPrices: [next, ...(loser ? [loser.after] : [])], lookupKeys: moves }, [
+          priceEvent('price.updated', next, current),
+          ...(loser ? [priceEvent('price.updated', loser.after, loser.before)] : []),
+        ]);
+      });
+    },
+
     listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>): Promise<Page<Price>> {
       return prices.list(scope, page, where);
+    },
+
+    /** What a price response expands: `product` (the product object), `currency_options` (shown only when asked for). */
+    async priceExpansions(scope: Scope, subject: Price, expand: readonly string[] = []): Promise<PriceExpansions> {
+      const owner = expand.includes('product') ? await products.get(scope, subject.product) : undefined;
+      return { ...(owner ? { product: serializeProduct(owner) } : {}), currencyOptions: expand.includes('currency_options') };
     },
   };
 }

@@ -1,8 +1,7 @@
-import { dynamoPriceRepository, dynamoProductRepository } from '#shared/data/billing-repositories.ts';
+import { dynamoCatalogueRepository } from '#shared/data/billing-repositories.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { catalogueService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
-export const wireCatalogueService = () =>
-  catalogueService({ products: dynamoProductRepository(serviceTable()), prices: dynamoPriceRepository(serviceTable()), events: wireEventEmitter() });
+export const wireCatalogueService = () => catalogueService({ catalogue: dynamoCatalogueRepository(serviceTable()), events: wireEventEmitter() });

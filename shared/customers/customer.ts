@@ -1,5 +1,8 @@
-import type { OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { Outbox } from '#shared/events/event.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { TokenBankAccount, TokenCard, TokenUse } from '#shared/tokens/token.ts';
 
 export interface Address {
   city: string | null;
@@ -35,6 +38,50 @@ export interface Customer {
   taxExempt: 'exempt' | 'none' | 'reverse';
   metadata: Record<string, string>;
   version: number;
+  /** The id of the default payment source, one of the customer's sources. */
+  defaultSource: string | null;
+  /**
+   * How many sources the customer has. Every source attached or removed changes it (and the customer's
+   * version) in the same transaction, so a customer deleted on the version it read takes all its sources.
+   */
+  sourceCount: number;
 }
 
-export type CustomerRepository = OwnedResourceStore<Customer>;
+/**
+ * A card or bank account attached to a customer, made from a single-use token: the token's card or bank
+ * account (id, brand, last4, expiry, fingerprint; never a full number or CVC) with the customer's metadata.
+ */
+export type CustomerSource = OwnedResource & {
+  customer: string;
+  created: number;
+  metadata: Record<string, string>;
+} & ({ object: 'card'; card: TokenCard } | { object: 'bank_account'; bankAccount: TokenBankAccount });
+
+/**
+ * One change of a customer's sources, written in one transaction with its outbox: the customer (new, or
+ * replacing the version before it), the token used up (if a source is made from one), the source attached,
+ * the sources removed.
+ */
+export interface CustomerSourceChange {
+  customer: Customer;
+  isNew?: boolean;
+  /** The token the change uses up, in its transaction. */
+  token?: TokenUse;
+  attach?: CustomerSource;
+  detach?: CustomerSource[];
+}
+
+/** How a source change ended: written; a condition failed on the customer (read again); the token is missing or used. */
+export type SourceChangeOutcome = 'written' | 'conflict' | 'token_missing' | 'token_used';
+
+export interface CustomerRepository extends OwnedResourceStore<Customer> {
+  getSource(scope: Scope, customerId: string, sourceId: string): Promise<CustomerSource | undefined>;
+  /** Newest first; `where` as `OwnedResourceStore.list` (e.g. `{ object: 'card' }`). */
+  listSources(scope: Scope, customerId: string, page: PageRequest, where?: Record<string, unknown>): Promise<Page<CustomerSource>>;
+  /** At `now`, for the token's expiry. */
+  changeSources(change: CustomerSourceChange, outbox: Outbox, now: number): Promise<SourceChangeOutcome>;
+  /** Writes `next` if the stored source is still at `next.version - 1`. */
+  replaceSource(next: CustomerSource, outbox: Outbox): Promise<boolean>;
+  /** Deletes the customer, if still at the version read, with these (all its) sources. */
+  deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox): Promise<boolean>;
+}

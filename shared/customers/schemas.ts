@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { emptyable, expandParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({
   city: stringParam(200).optional(),
@@ -20,6 +20,9 @@ const email = z
   .max(512)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
+/** `sources` is shown only when expanded (as in current reference versions); `default_source` expands to the source. */
+const customerExpandable = ['default_source', 'sources'];
+
 const fields = {
   address: emptyable(address).optional(),
   balance: integerParam(-99_999_999_999, 99_999_999_999).optional(),
@@ -36,13 +39,58 @@ const fields = {
   preferred_locales: emptyable(z.array(z.string().min(2).max(20)).max(10)).optional(),
   shipping: emptyable(shipping).optional(),
   tax_exempt: emptyable(z.enum(['exempt', 'none', 'reverse'])).optional(),
-  expand: expandParam().optional(),
+  /** A card or bank account token (`tok_…`): attached, and made the default source. */
+  source: idParam().optional(),
+  expand: expandParam(customerExpandable).optional(),
 };
 
 export const createCustomerParams = z.strictObject(fields);
-export const updateCustomerParams = z.strictObject(fields);
-export const retrieveCustomerParams = z.strictObject({ expand: expandParam().optional() });
+/** On update `source` replaces the default source (the old one is deleted); `default_source` picks one of the customer's sources. */
+export const updateCustomerParams = z.strictObject({ ...fields, default_source: idParam().optional() });
+export const retrieveCustomerParams = z.strictObject({ expand: expandParam(customerExpandable).optional() });
 export const listCustomersParams = z.strictObject(v1ListParams);
 export const deleteCustomerParams = z.strictObject({});
 
-export type CustomerParams = z.output<typeof createCustomerParams>;
+const sourceExpand = { expand: expandParam().optional() };
+
+export const listSourcesParams = z.strictObject({ ...v1ListParams, object: z.enum(['card', 'bank_account', 'source', 'account']).optional() });
+export const createSourceParams = z.strictObject({
+  source: idParam(),
+  metadata: metadataParam().optional(),
+  validate: booleanParam().optional(),
+  ...sourceExpand,
+});
+export const retrieveSourceParams = z.strictObject(sourceExpand);
+export const deleteSourceParams = z.strictObject(sourceExpand);
+
+const expiryPart = (max: number) =>
+  z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\s*\d{1,4}\s*$/, 'must be a number')
+        .transform((text) => Number(text.trim())),
+    ])
+    .pipe(z.number().int('must be a whole number').min(1).max(max));
+
+/** A card takes name, address and expiry; a bank account its holder's name and type; both metadata. */
+export const updateSourceParams = z.strictObject({
+  name: emptyable(stringParam(200)).optional(),
+  address_city: emptyable(stringParam(200)).optional(),
+  address_country: emptyable(stringParam(200)).optional(),
+  address_line1: emptyable(stringParam(200)).optional(),
+  address_line2: emptyable(stringParam(200)).optional(),
+  address_state: emptyable(stringParam(200)).optional(),
+  address_zip: emptyable(stringParam(20)).optional(),
+  exp_month: expiryPart(12).optional(),
+  exp_year: expiryPart(9999).optional(),
+  account_holder_name: emptyable(stringParam(200)).optional(),
+  account_holder_type: z.enum(['company', 'individual']).optional(),
+  metadata: metadataParam().optional(),
+  ...sourceExpand,
+});
+
+export type CustomerParams = z.output<typeof createCustomerParams> & { default_source?: string };
+export type CreateSourceParams = z.output<typeof createSourceParams>;
+export type UpdateSourceParams = z.output<typeof updateSourceParams>;

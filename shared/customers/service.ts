@@ -1,21 +1,34 @@
-import { NotFoundError } from '#shared/errors.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
-import type { EventOrigin } from '#shared/events/event.ts';
-import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
+import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Address, Customer, CustomerRepository } from './customer.ts';
-import type { CustomerParams } from './schemas.ts';
-import { serializeCustomer } from './serializer.ts';
+import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
+import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import type { Address, Customer, CustomerRepository, CustomerSource, CustomerSourceChange } from './customer.ts';
+import type { CreateSourceParams, CustomerParams, UpdateSourceParams } from './schemas.ts';
+import { serializeCustomer, serializeSource, type CustomerExpansions } from './serializer.ts';
 
 export interface CustomerServicePorts {
   repository: CustomerRepository;
+  /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
+  tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
   clock?: () => number;
 }
+
+/**
+ * Most sources one customer has: deleting a customer removes its sources in the transaction that removes
+ * it, which holds 100 writes.
+ */
+export const maxSourcesPerCustomer = 50;
+
+/** How many sources an expanded customer's `sources` list shows, as the reference's embedded lists. */
+const embeddedSources = 10;
 
 type AddressParams = { [K in keyof Address]?: string };
 
@@ -54,63 +67,302 @@ function applyParams(current: Customer, params: CustomerParams): Customer {
 const change = (type: string, customer: Customer, before?: Customer) =>
   snapshotInput(type, serializeCustomer(customer), `/v1/customers/${customer.id}`, before ? serializeCustomer(before) : undefined);
 
-/** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors). */
-export function customerService({ repository, events, clock = Date.now }: CustomerServicePorts) {
+const sourceEvent = (type: string, source: CustomerSource, before?: CustomerSource) =>
+  snapshotInput(type, serializeSource(source), `/v1/customers/${source.customer}/sources/${source.id}`, before ? serializeSource(before) : undefined);
+
+const tooManySources = () =>
+  new InvalidRequestError(
+    `A customer can have at most ${maxSourcesPerCustomer} payment sources here; delete one before adding another.`,
+    'parameter_invalid',
+    'source',
+  );
+
+/** The card or bank account a token becomes once attached to `customer` (same id as in the token). */
+function sourceOf(token: Token, customer: Customer, param: string, metadata: Record<string, string>, now: number): CustomerSource {
+  const base = { scope: customer.scope, version: 1, customer: customer.id, created: now, metadata };
+  if (token.type === 'card') return { ...base, id: token.card.id, object: 'card', card: token.card };
+  if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount };
+  throw new InvalidRequestError(
+    `Invalid ${param}: '${token.id}' is a ${token.type} token; a payment source is made from a card or bank_account token.`,
+    'parameter_invalid',
+    param,
+  );
+}
+
+/** Card fields and bank account fields of an update refused on the other kind, as the reference does. */
+const cardFields = [
+  'name',
+  'address_city',
+  'address_country',
+  'address_line1',
+  'address_line2',
+  'address_state',
+  'address_zip',
+  'exp_month',
+  'exp_year',
+] as const;
+const bankAccountFields = ['account_holder_name', 'account_holder_type'] as const;
+
+/** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
+export function customerService({ repository, tokens, events, clock = Date.now }: CustomerServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
     if (!customer) throw new NotFoundError('customer', id);
     return customer;
   }
 
+  /** A token that can still be used, read with the customer's scope (another account's or mode's is "No such token"). */
+  function usableToken(token: Token | undefined, tokenId: string): Token {
+    if (!token) throw noSuchToken(tokenId, 'source');
+    if (token.used) throw tokenAlreadyUsed({ id: tokenId, param: 'source' });
+    return token;
+  }
+
+  /** Using a card or bank account token up as the source of `scope`'s customer, in the change's transaction. */
+  const useOf = (scope: Scope, id: string, type: 'card' | 'bank_account', now: number): TokenUse => ({ scope, id, type, now, param: 'source' });
+
+  /**
+   * Writes a change of the customer's sources with its events, then queues them; undefined when the
+   * customer changed meanwhile (read again). The token is used up only if everything is written.
+   */
+  async function write<T>(origin: EventOrigin, result: T, sourceChange: CustomerSourceChange, inputs: EventInput[]): Promise<T | undefined> {
+    const outbox = events.prepare(origin, inputs);
+    const outcome = await repository.changeSources(sourceChange, outbox, clock());
+    if (outcome === 'token_missing') throw noSuchToken(sourceChange.token!.id, 'source');
+    if (outcome === 'token_used') throw tokenAlreadyUsed(sourceChange.token!);
+    if (outcome === 'conflict') return undefined;
+    await events.dispatch(outbox);
+    return result;
+  }
+
+  async function sourceOfCustomer(scope: Scope, customerId: string, sourceId: string): Promise<{ customer: Customer; source: CustomerSource }> {
+    const [customer, source] = await Promise.all([existing(scope, customerId), repository.getSource(scope, customerId, sourceId)]);
+    if (!source) throw new NotFoundError('source', sourceId);
+    return { customer, source };
+  }
+
   return {
+    /** A customer; with `source`, its first card or bank account (the default), made from the token in the same write. */
     async create(origin: EventOrigin, params: CustomerParams): Promise<Customer> {
-      const now = clock();
-      const blank: Customer = {
-        id: newId('cus', now),
-        scope: origin.scope,
-        created: now,
-        name: null,
-        email: null,
-        description: null,
-        phone: null,
-        address: null,
-        shipping: null,
-        balance: 0,
-        invoicePrefix: randomBase62(8).toUpperCase(),
-        nextInvoiceSequence: 1,
-        preferredLocales: [],
-        taxExempt: 'none',
-        metadata: {},
-        version: 1,
-      };
-      const customer = applyParams(blank, params);
-      const outbox = events.prepare(origin, [change('customer.created', customer)]);
-      await repository.create(customer, { outbox });
-      await events.dispatch(outbox);
-      return customer;
+      return withOptimisticRetries(async () => {
+        const now = clock();
+        const blank: Customer = {
+          id: newId('cus', now),
+          scope: origin.scope,
+          created: now,
+          name: null,
+          email: null,
+          description: null,
+          phone: null,
+          address: null,
+          shipping: null,
+          balance: 0,
+          invoicePrefix: randomBase62(8).toUpperCase(),
+          nextInvoiceSequence: 1,
+          preferredLocales: [],
+          taxExempt: 'none',
+          metadata: {},
+          version: 1,
+          defaultSource: null,
+          sourceCount: 0,
+        };
+        const customer = applyParams(blank, params);
+        if (params.source === undefined) {
+          const outbox = events.prepare(origin, [change('customer.created', customer)]);
+          if (!(await repository.create(customer, { outbox }))) return undefined;
+          await events.dispatch(outbox);
+          return customer;
+        }
+        const token = usableToken(await tokens.get(origin.scope, params.source, now), params.source);
+        const source = sourceOf(token, customer, 'source', {}, now);
+        const created = { ...customer, defaultSource: source.id, sourceCount: 1 };
+        return write(origin, created, { customer: created, isNew: true, token: useOf(origin.scope, token.id, source.object, now), attach: source }, [
+          change('customer.created', created),
+          sourceEvent('customer.source.created', source),
+        ]);
+      });
     },
 
     retrieve: existing,
 
+    /**
+     * Changes what is given. `source` attaches a new card or bank account from a token and makes it the
+     * default, deleting the default it replaces (as the reference does); `default_source` picks one of
+     * the customer's sources.
+     */
     update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
-      return changeAndEmit(
-        { repository, events },
-        origin,
-        () => existing(origin.scope, id),
-        (current) => applyParams(current, params),
-        (next, current) => [change('customer.updated', next, current)],
-      );
+      return withOptimisticRetries(async () => {
+        const now = clock();
+        const [current, token, chosen] = await Promise.all([
+          existing(origin.scope, id),
+          params.source === undefined ? undefined : tokens.get(origin.scope, params.source, now),
+          params.default_source === undefined || params.source !== undefined ? undefined : repository.getSource(origin.scope, id, params.default_source),
+        ]);
+        const next: Customer = { ...applyParams(current, params), version: current.version + 1 };
+        const sourceChange: CustomerSourceChange = { customer: next };
+        const inputs: EventInput[] = [];
+        if (params.source !== undefined) {
+          const source = sourceOf(usableToken(token, params.source), current, 'source', {}, now);
+          const replaced = current.defaultSource === null ? undefined : await repository.getSource(origin.scope, id, current.defaultSource);
+          next.defaultSource = source.id;
+          next.sourceCount = current.sourceCount + 1 - (replaced ? 1 : 0);
+          if (next.sourceCount > maxSourcesPerCustomer) throw tooManySources();
+          Object.assign(sourceChange, { token: useOf(origin.scope, params.source, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
+          inputs.push(sourceEvent('customer.source.created', source), ...(replaced ? [sourceEvent('customer.source.deleted', replaced)] : []));
+        } else if (params.default_source !== undefined) {
+          if (!chosen) throw new InvalidRequestError(`No such source: '${params.default_source}'`, 'resource_missing', 'default_source');
+          next.defaultSource = chosen.id;
+        }
+        inputs.push(change('customer.updated', next, current));
+        return write(origin, next, sourceChange, inputs);
+      });
     },
 
-    async delete(origin: EventOrigin, id: string): Promise<void> {
-      const current = await existing(origin.scope, id);
-      const outbox = events.prepare(origin, [change('customer.deleted', current)]);
-      if (!(await repository.delete(origin.scope, id, outbox))) throw new NotFoundError('customer', id);
-      await events.dispatch(outbox);
+    /** Deletes the customer and, in the same write, its sources. */
+    delete(origin: EventOrigin, id: string): Promise<Customer> {
+      return withOptimisticRetries(async () => {
+        const current = await existing(origin.scope, id);
+        const sources = current.sourceCount > 0 ? (await repository.listSources(origin.scope, id, { limit: 100 })).items : [];
+        const outbox = events.prepare(origin, [change('customer.deleted', current)]);
+        if (!(await repository.deleteWithSources(current, sources, outbox))) return undefined;
+        await events.dispatch(outbox);
+        return current;
+      });
     },
 
     list(scope: Scope, page: PageRequest): Promise<Page<Customer>> {
       return repository.list(scope, page);
+    },
+
+    /** What a customer response expands: `default_source` (the source object) and `sources` (its first page). */
+    async expansions(scope: Scope, customer: Customer, expand: readonly string[] = []): Promise<CustomerExpansions> {
+      const [defaultSource, sources] = await Promise.all([
+        expand.includes('default_source') && customer.defaultSource ? repository.getSource(scope, customer.id, customer.defaultSource) : undefined,
+        expand.includes('sources') ? repository.listSources(scope, customer.id, { limit: embeddedSources }) : undefined,
+      ]);
+      return {
+        ...(defaultSource ? { defaultSource: serializeSource(defaultSource) } : {}),
+        ...(sources
+          ? {
+              sources: {
+                object: 'list' as const,
+                data: sources.items.map(serializeSource),
+                has_more: sources.hasMore,
+                url: `/v1/customers/${customer.id}/sources`,
+              },
+            }
+          : {}),
+      };
+    },
+
+    /** The customer's cards and bank accounts, newest first; `object` keeps one kind. */
+    async listSources(scope: Scope, customerId: string, page: PageRequest, object?: string): Promise<Page<CustomerSource>> {
+      const [, sources] = await Promise.all([existing(scope, customerId), repository.listSources(scope, customerId, page, object ? { object } : undefined)]);
+      return sources;
+    },
+
+    /**
+     * Attaches a card or bank account made from a token (used up in the same write); it becomes the
+     * default when the customer has none. Emits `customer.source.created` (and `customer.updated` for
+     * the new default).
+     */
+    createSource(origin: EventOrigin, customerId: string, params: CreateSourceParams): Promise<CustomerSource> {
+      return withOptimisticRetries(async () => {
+        const now = clock();
+        const [current, token] = await Promise.all([existing(origin.scope, customerId), tokens.get(origin.scope, params.source, now)]);
+        const source = sourceOf(usableToken(token, params.source), current, 'source', params.metadata ? mergeMetadata({}, params.metadata) : {}, now);
+        if (current.sourceCount >= maxSourcesPerCustomer) throw tooManySources();
+        const next: Customer = {
+          ...current,
+          version: current.version + 1,
+          sourceCount: current.sourceCount + 1,
+          defaultSource: current.defaultSource ?? source.id,
+        };
+        return write(origin, source, { customer: next, token: useOf(current.scope, params.source, source.object, now), attach: source }, [
+          sourceEvent('customer.source.created', source),
+          ...(next.defaultSource !== current.defaultSource ? [change('customer.updated', next, current)] : []),
+        ]);
+      });
+    },
+
+    async retrieveSource(scope: Scope, customerId: string, sourceId: string): Promise<CustomerSource> {
+      return (await sourceOfCustomer(scope, customerId, sourceId)).source;
+    },
+
+    /** A card's name, address and expiry, a bank account's holder name and type, and either's metadata. Emits `customer.source.updated`. */
+    updateSource(origin: EventOrigin, customerId: string, sourceId: string, params: UpdateSourceParams): Promise<CustomerSource> {
+      return withOptimisticRetries(async () => {
+        const { source: current } = await sourceOfCustomer(origin.scope, customerId, sourceId);
+        const foreign = (current.object === 'card' ? bankAccountFields : cardFields).find((field) => params[field] !== undefined);
+        if (foreign)
+          throw new InvalidRequestError(
+            `Received unknown parameter: ${foreign} (a ${current.object.replace('_', ' ')} has no such field).`,
+            'parameter_unknown',
+            foreign,
+          );
+        const metadata = params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata);
+        let next: CustomerSource;
+        if (current.object === 'card') {
+          const pick = <V>(value: V | undefined, fallback: V) => (value === undefined ? fallback : value);
+          const { card } = current;
+          const expMonth = params.exp_month ?? card.expMonth;
+          const expYear = params.exp_year ?? card.expYear;
+          const today = new Date(clock());
+          if (params.exp_month !== undefined || params.exp_year !== undefined) {
+            if (expYear < today.getUTCFullYear() || expYear > today.getUTCFullYear() + 50) {
+              throw new CardError("Your card's expiration year is invalid.", 'invalid_expiry_year', 'exp_year');
+            }
+            if (expYear === today.getUTCFullYear() && expMonth < today.getUTCMonth() + 1) {
+              throw new CardError("Your card's expiration month is invalid.", 'invalid_expiry_month', 'exp_month');
+            }
+          }
+          const address = {
+            city: pick(params.address_city, card.address.city),
+            country: pick(params.address_country, card.address.country),
+            line1: pick(params.address_line1, card.address.line1),
+            line2: pick(params.address_line2, card.address.line2),
+            state: pick(params.address_state, card.address.state),
+            zip: pick(params.address_zip, card.address.zip),
+          };
+          next = { ...current, version: current.version + 1, metadata, card: { ...card, name: pick(params.name, card.name), expMonth, expYear, address } };
+        } else {
+          const { bankAccount } = current;
+          next = {
+            ...current,
+            version: current.version + 1,
+            metadata,
+            bankAccount: {
+              ...bankAccount,
+              accountHolderName: params.account_holder_name === undefined ? bankAccount.accountHolderName : params.account_holder_name,
+              accountHolderType: params.account_holder_type ?? bankAccount.accountHolderType,
+            },
+          };
+        }
+        const outbox = events.prepare(origin, [sourceEvent('customer.source.updated', next, current)]);
+        if (!(await repository.replaceSource(next, outbox))) return undefined;
+        await events.dispatch(outbox);
+        return next;
+      });
+    },
+
+    /**
+     * Removes a source; if it was the default, the most recently added other source becomes the default
+     * (none left: null), as the reference does. Emits `customer.source.deleted` (and `customer.updated`).
+     */
+    deleteSource(origin: EventOrigin, customerId: string, sourceId: string): Promise<CustomerSource> {
+      return withOptimisticRetries(async () => {
+        const { customer: current, source } = await sourceOfCustomer(origin.scope, customerId, sourceId);
+        let defaultSource = current.defaultSource;
+        if (defaultSource === sourceId) {
+          const newest = await repository.listSources(origin.scope, customerId, { limit: 2 });
+          defaultSource = newest.items.find((other) => other.id !== sourceId)?.id ?? null;
+        }
+        const next: Customer = { ...current, version: current.version + 1, sourceCount: Math.max(0, current.sourceCount - 1), defaultSource };
+        return write(origin, source, { customer: next, detach: [source] }, [
+          sourceEvent('customer.source.deleted', source),
+          ...(defaultSource !== current.defaultSource ? [change('customer.updated', next, current)] : []),
+        ]);
+      });
     },
   };
 }

@@ -1,7 +1,9 @@
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { customerService } from './service.ts';
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
-export const wireCustomerService = () => customerService({ repository: dynamoCustomerRepository(serviceTable()), events: wireEventEmitter() });
+export const wireCustomerService = () =>
+  customerService({ repository: dynamoCustomerRepository(serviceTable()), tokens: dynamoTokenRepository(serviceTable()), events: wireEventEmitter() });

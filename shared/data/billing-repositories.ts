@@ -1,10 +1,14 @@
 import * as z from 'zod';
-import type { Price, PriceRepository, Product, ProductRepository } from '#shared/catalogue/catalogue.ts';
+import type { CatalogueChange, CatalogueRepository, Price, PriceRepository, Product } from '#shared/catalogue/catalogue.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { Subscription, SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
 import { envelopeOf, metadataItem, orNull, ownedItem } from './item-schemas.ts';
-import type { Table } from './table.ts';
-import { price, product, subscription } from './keys.ts';
-import { ownedResourceStore } from './owned-resources.ts';
+import type { Table, TransactItem } from './table.ts';
+import { price, priceLookupKey, product, subscription } from './keys.ts';
+import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
+import { transactChecked } from './transactions.ts';
+
+const taxBehaviorItem = z.enum(['exclusive', 'inclusive', 'unspecified']);
 
 const productItem = z.object({
   ...ownedItem,
@@ -20,6 +24,13 @@ const productItem = z.object({
   taxCode: orNull(z.string()),
   images: z.array(z.string()),
   defaultPrice: orNull(z.string()),
+  marketingFeatures: z
+    .array(z.object({ name: z.string() }))
+    .optional()
+    .transform((features) => features ?? []),
+  packageDimensions: orNull(z.object({ height: z.number(), length: z.number(), weight: z.number(), width: z.number() })),
+  shippable: orNull(z.boolean()),
+  priceCount: orNull(z.number()),
 });
 
 const priceItem = z.object({
@@ -34,14 +45,93 @@ const priceItem = z.object({
   type: z.enum(['one_time', 'recurring']),
   nickname: orNull(z.string()),
   lookupKey: orNull(z.string()),
-  taxBehavior: z.enum(['exclusive', 'inclusive', 'unspecified']),
+  taxBehavior: taxBehaviorItem,
   metadata: metadataItem,
+  currencyOptions: z
+    .record(z.string(), z.object({ unitAmount: orNull(z.number()), unitAmountDecimal: z.string(), taxBehavior: taxBehaviorItem }))
+    .optional()
+    .transform((options) => options ?? {}),
 });
 
-/** Products, prices and subscriptions live in their owner's partition, uncapped. */
-export const dynamoProductRepository = (table: Table): ProductRepository =>
-  ownedResourceStore<Product>(table, { entity: 'product', keys: product, parse: (item) => productItem.parse(item) });
-export const dynamoPriceRepository = (table: Table): PriceRepository =>
-  ownedResourceStore<Price>(table, { entity: 'price', keys: price, parse: (item) => priceItem.parse(item) });
+const productKind = { entity: 'product', keys: product, parse: (item: Record<string, unknown>): Product => productItem.parse(item) };
+const priceKind = { entity: 'price', keys: price, parse: (item: Record<string, unknown>): Price => priceItem.parse(item) };
+const products = ownedEntity<Product>(productKind);
+const prices = ownedEntity<Price>(priceKind);
+
+/**
+ * The catalogue's writes (TABLE_DESIGN.md 32, 32a–32c) as one transaction's actions, each conditional on
+ * what the service read: products and prices are owned kinds in their owner's partition; a new price of an
+ * existing product adds to the product's `priceCount` and `version` (so a delete conditional on the version
+ * read refuses once a price exists); a lookup key is an item of its own naming its holder.
+ */
+export const catalogueEntity = {
+  products,
+  prices,
+  lookupKey: (scope: Scope, key: string) => ({ PK: priceLookupKey.pk(scope), SK: priceLookupKey.sk(key) }),
+  commit(tableName: string, change: CatalogueChange): TransactItem[] {
+    const { scope } = change;
+    const created = new Set((change.newProducts ?? []).map((made) => made.id));
+    const counted = new Map<string, number>();
+    for (const { product: owner } of change.newPrices ?? []) if (!created.has(owner)) counted.set(owner, (counted.get(owner) ?? 0) + 1);
+    return [
+      ...(change.newProducts ?? []).flatMap((made) => products.create(tableName, made)),
+      ...(change.changedProducts ?? []).flatMap((next) => products.replace(tableName, next)),
+      ...(change.deletedProduct
+        ? [
+            {
+              Delete: {
+                TableName: tableName,
+                Key: products.key(scope, change.deletedProduct.id),
+                ConditionExpression: 'version = :version',
+                ExpressionAttributeValues: { ':version': change.deletedProduct.version },
+              },
+            },
+          ]
+        : []),
+      ...[...counted].map(([owner, count]) => ({
+        Update: {
+          TableName: tableName,
+          Key: products.key(scope, owner),
+          UpdateExpression: 'ADD priceCount :count, version :one',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeValues: { ':count': count, ':one': 1 },
+        },
+      })),
+      ...(change.newPrices ?? []).flatMap((made) => prices.create(tableName, made)),
+      ...(change.changedPrices ?? []).flatMap((next) => prices.replace(tableName, next)),
+      ...(change.lookupKeys ?? []).map(({ key, from, to }): TransactItem => {
+        const holder =
+          from === null
+            ? { ConditionExpression: 'attribute_not_exists(PK)' }
+            : { ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': from } };
+        if (to === null) return { Delete: { TableName: tableName, Key: catalogueEntity.lookupKey(scope, key), ...holder } };
+        return { Put: { TableName: tableName, Item: { ...catalogueEntity.lookupKey(scope, key), entity: 'price_lookup_key', priceId: to }, ...holder } };
+      }),
+    ];
+  },
+};
+
+/** Products, prices and lookup keys in their owner's partition. */
+export function dynamoCatalogueRepository(table: Table): CatalogueRepository {
+  return {
+    products: ownedResourceStore<Product>(table, productKind),
+    prices: ownedResourceStore<Price>(table, priceKind),
+    async lookupKeyHolder(scope, key) {
+      const item = await table.get(catalogueEntity.lookupKey(scope, key));
+      return item ? z.object({ priceId: z.string() }).parse(item).priceId : undefined;
+    },
+    commit: (change, outbox) => transactChecked(table, catalogueEntity.commit(table.name, change), outbox),
+  };
+}
+
+/** Prices as subscriptions make them (`price_data`): counted on their product, which must exist. */
+export function dynamoPriceRepository(table: Table): PriceRepository {
+  const store = ownedResourceStore<Price>(table, priceKind);
+  return {
+    get: store.get,
+    create: (made, { outbox } = {}) => transactChecked(table, catalogueEntity.commit(table.name, { scope: made.scope, newPrices: [made] }), outbox),
+  };
+}
+
 export const dynamoSubscriptionRepository = (table: Table): SubscriptionRepository =>
   ownedResourceStore<Subscription>(table, { entity: 'subscription', keys: subscription, parse: envelopeOf<Subscription>() });

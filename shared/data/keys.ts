@@ -95,6 +95,19 @@ export const customer = {
   skPrefix: () => 'CUSTOMER#',
 };
 
+/** `card_1AbC…` → `1AbC…#card`: ids of every prefix then sort by creation time together (the part after `_` encodes it). */
+const timeOrdered = (id: string): string => {
+  const at = id.indexOf('_');
+  return at < 0 ? id : `${id.slice(at + 1)}#${id.slice(0, at)}`;
+};
+
+/** A customer's payment source (card or bank account), in the owner's partition next to the customer, in creation order. */
+export const customerSource = {
+  pk: ownerPk,
+  sk: (customerId: string, sourceId: string) => `CUSTOMER_SOURCE#${customerId}#${timeOrdered(sourceId)}`,
+  skPrefix: (customerId: string) => `CUSTOMER_SOURCE#${customerId}#`,
+};
+
 /** Issuing cardholders, cards, authorizations and transactions live in their owner's partition (ids sort by creation). */
 export const issuingCardholder = {
   pk: ownerPk,
@@ -262,6 +275,12 @@ export const price = {
   pk: ownerPk,
   sk: (id: string) => `PRICE#${id}`,
   skPrefix: () => 'PRICE#',
+};
+
+/** The claim of a price lookup key (unique per owner and mode), naming the price that holds it. */
+export const priceLookupKey = {
+  pk: ownerPk,
+  sk: (key: string) => `PRICE_LOOKUP_KEY#${key}`,
 };
 
 export const subscription = {

@@ -8,6 +8,8 @@ export interface OwnerPageQuery {
   page: PageRequest;
   /** Only items whose attributes equal these values (a filter: pages may need several reads); dotted names are paths into maps. */
   where?: Record<string, unknown>;
+  /** The sort key of the item with this id, when it is not `skPrefix` followed by the id. */
+  skOf?: (id: string) => string;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function collect(table: Table, input: Parameters<Table['query']>[0]
  * the creation order: `starting_after` continues below that id, `ending_before` walks up from it.
  */
 export async function queryOwnerPage(table: Table, query: OwnerPageQuery): Promise<Page<Record<string, unknown>>> {
-  const { page, pk, skPrefix, where = {} } = query;
+  const { page, pk, skPrefix, where = {}, skOf = (id: string) => `${skPrefix}${id}` } = query;
   const forward = page.endingBefore !== undefined;
   const cursorId = page.endingBefore ?? page.startingAfter;
   const conditions = Object.keys(where).map((attribute, i) => {
@@ -52,7 +54,7 @@ export async function queryOwnerPage(table: Table, query: OwnerPageQuery): Promi
           }
         : {}),
       ScanIndexForward: forward,
-      ExclusiveStartKey: cursorId === undefined ? undefined : { PK: pk, SK: `${skPrefix}${cursorId}` },
+      ExclusiveStartKey: cursorId === undefined ? undefined : { PK: pk, SK: skOf(cursorId) },
     },
     page.limit,
   );

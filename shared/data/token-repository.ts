@@ -24,49 +24,55 @@ const tokenBase = {
   used: z.boolean(),
 };
 
+/** A card as tokens and customers' sources store it: what the API object shows, never the number or CVC. */
+export const tokenCardItem = z.object({
+  id: z.string(),
+  brand: z.enum(['Visa', 'MasterCard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'UnionPay', 'Unknown']),
+  last4: z.string(),
+  expMonth: z.number(),
+  expYear: z.number(),
+  funding: z.enum(['credit', 'debit', 'prepaid', 'unknown']),
+  country: nullableString,
+  fingerprint: z.string(),
+  cvcProvided: z.boolean(),
+  name: nullableString,
+  currency: nullableString,
+  preferredNetwork: nullableString,
+  address: z.object({
+    city: nullableString,
+    country: nullableString,
+    line1: nullableString,
+    line2: nullableString,
+    state: nullableString,
+    zip: nullableString,
+  }),
+});
+
+/** A bank account as tokens and customers' sources store it: last4 and routing number, never the account number. */
+export const tokenBankAccountItem = z.object({
+  id: z.string(),
+  country: z.string(),
+  currency: z.string(),
+  last4: z.string(),
+  routingNumber: nullableString,
+  accountHolderName: nullableString,
+  accountHolderType: orNull(z.enum(['company', 'individual'])),
+  accountType: orNull(z.enum(['checking', 'futsu', 'savings', 'toza'])),
+  fingerprint: z.string(),
+});
+
 const v2Data = z.object({ params: z.custom<Record<string, unknown>>(isObject), userAgent: nullableString });
 
 const tokenSchema = z.discriminatedUnion('type', [
   z.object({
     ...tokenBase,
     type: z.literal('card'),
-    card: z.object({
-      id: z.string(),
-      brand: z.enum(['Visa', 'MasterCard', 'American Express', 'Discover', 'Diners Club', 'JCB', 'UnionPay', 'Unknown']),
-      last4: z.string(),
-      expMonth: z.number(),
-      expYear: z.number(),
-      funding: z.enum(['credit', 'debit', 'prepaid', 'unknown']),
-      country: nullableString,
-      fingerprint: z.string(),
-      cvcProvided: z.boolean(),
-      name: nullableString,
-      currency: nullableString,
-      preferredNetwork: nullableString,
-      address: z.object({
-        city: nullableString,
-        country: nullableString,
-        line1: nullableString,
-        line2: nullableString,
-        state: nullableString,
-        zip: nullableString,
-      }),
-    }),
+    card: tokenCardItem,
   }),
   z.object({
     ...tokenBase,
     type: z.literal('bank_account'),
-    bankAccount: z.object({
-      id: z.string(),
-      country: z.string(),
-      currency: z.string(),
-      last4: z.string(),
-      routingNumber: nullableString,
-      accountHolderName: nullableString,
-      accountHolderType: orNull(z.enum(['company', 'individual'])),
-      accountType: orNull(z.enum(['checking', 'futsu', 'savings', 'toza'])),
-      fingerprint: z.string(),
-    }),
+    bankAccount: tokenBankAccountItem,
   }),
   z.object({ ...tokenBase, type: z.literal('cvc_update'), cvcUpdate: z.object({ cvcProvided: z.literal(true) }) }),
   z.object({ ...tokenBase, type: z.literal('pii'), pii: z.object({ id_number_provided: z.boolean() }) }),
@@ -86,7 +92,8 @@ export const tokenEntity = {
   parse: (item: Record<string, unknown>): Token => tokenSchema.parse(item),
   /**
    * Use once (26): the action, in the transaction of the write that uses the token, that marks it used if it
-   * exists, is of its type, is unused and unexpired (else the whole write is cancelled).
+   * exists, is of its type, is unused and unexpired (else the whole write is cancelled, with the token's
+   * item as it was, to tell a token used meanwhile from one gone).
    */
   use: (tableName: string, use: TokenUse): TransactItem => ({
     Update: {
@@ -96,13 +103,14 @@ export const tokenEntity = {
       ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
       ExpressionAttributeNames: { '#type': 'type' },
       ExpressionAttributeValues: { ':true': true, ':false': false, ':type': use.type, ':now': use.now, ':nowSeconds': epochSeconds(use.now) },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     },
   }),
 };
 const fromItem = tokenEntity.parse;
 
 /** TTL deletion is lazy (up to days late): an item past its expiry is treated as gone. */
-const expired = (item: Record<string, unknown>, now: number) => typeof item.expiresAt === 'number' && item.expiresAt <= epochSeconds(now);
+export const expired = (item: Record<string, unknown>, now: number) => typeof item.expiresAt === 'number' && item.expiresAt <= epochSeconds(now);
 
 /**
  * DynamoDB adapter for tokens. `expiresAt` is the table's TTL attribute (seconds), so unused tokens do not

@@ -41,3 +41,19 @@ export async function transactGuarded(
     }
   }
 }
+
+/**
+ * Writes a change whose every action carries a condition on what was read, with its outbox, in one
+ * transaction: false when any condition failed or another transaction touched the same items (the caller
+ * reads again and retries).
+ */
+export async function transactChecked(table: Table, items: TransactItem[], outbox: Outbox | undefined): Promise<boolean> {
+  try {
+    await table.transact(outboxItems(table.name, outbox, items));
+    return true;
+  } catch (error) {
+    const codes = cancellationCodes(error);
+    if (codes?.some((code) => code === 'ConditionalCheckFailed' || code === 'TransactionConflict')) return false;
+    throw error;
+  }
+}

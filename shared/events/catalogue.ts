@@ -11,6 +11,9 @@ export const snapshotEventTypes = [
   'billing.meter.updated',
   'customer.created',
   'customer.deleted',
+  'customer.source.created',
+  'customer.source.deleted',
+  'customer.source.updated',
   'customer.updated',
   'customer.subscription.created',
   'customer.subscription.deleted',
@@ -39,8 +42,13 @@ export const snapshotEventTypes = [
   'webhook_endpoint.updated',
 ] as const;
 
-/** Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event. */
-const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => !type.startsWith('webhook_endpoint.'));
+const referenceThinTypes: ReadonlySet<string> = new Set(referenceThinEventTypes);
+
+/**
+ * Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event: those whose
+ * mirror the reference defines (not `webhook_endpoint.*`, this service's own, nor `customer.source.*`).
+ */
+const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => referenceThinTypes.has(`v1.${type}`));
 
 export const thinEventTypes = [
   'v1.billing.meter.error_report_triggered',

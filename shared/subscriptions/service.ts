@@ -90,8 +90,10 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       lookupKey: null,
       taxBehavior: data.tax_behavior ?? 'unspecified',
       metadata: {},
+      currencyOptions: {},
     };
-    await prices.create(price);
+    // Counted on its product in the same write, which refuses a product that does not exist.
+    if (!(await prices.create(price))) throw invalid(`No such product: '${data.product}'`, `${param}[price_data][product]`, 'resource_missing');
     return price;
   }
 

@@ -1,8 +1,14 @@
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { TokenBankAccount, TokenCard, V1Token } from './token.ts';
 
-/** The embedded v1 card object: every field of the reference's Card, `null` where this service has none. */
-export function serializeCard(card: TokenCard) {
+/** What a card or bank account shows once attached to a customer. */
+export interface Attachment {
+  customer: string;
+  metadata: Record<string, string>;
+}
+
+/** The v1 card object: every field of the reference's Card, `null` where this service has none; `attached` to a customer or (in a token) not. */
+export function serializeCard(card: TokenCard, attached?: Attachment) {
   return {
     id: card.id,
     object: 'card' as const,
@@ -20,7 +26,7 @@ export function serializeCard(card: TokenCard) {
     brand: card.brand,
     country: card.country,
     currency: card.currency,
-    customer: null,
+    customer: attached?.customer ?? null,
     cvc_check: card.cvcProvided ? 'unchecked' : null,
     default_for_currency: null,
     dynamic_last4: null,
@@ -29,7 +35,7 @@ export function serializeCard(card: TokenCard) {
     fingerprint: card.fingerprint,
     funding: card.funding,
     last4: card.last4,
-    metadata: {},
+    metadata: attached?.metadata ?? {},
     name: card.name,
     networks: { preferred: card.preferredNetwork },
     regulated_status: null,
@@ -38,8 +44,8 @@ export function serializeCard(card: TokenCard) {
   };
 }
 
-/** The embedded v1 bank account object (as a token shows it: not attached to an account or customer). */
-export function serializeBankAccount(bankAccount: TokenBankAccount) {
+/** The v1 bank account object; a token's shows no `customer` or `metadata`, an attached one its customer's. */
+export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: Attachment) {
   return {
     id: bankAccount.id,
     object: 'bank_account' as const,
@@ -49,8 +55,10 @@ export function serializeBankAccount(bankAccount: TokenBankAccount) {
     bank_name: null,
     country: bankAccount.country,
     currency: bankAccount.currency,
+    ...(attached && { customer: attached.customer }),
     fingerprint: bankAccount.fingerprint,
     last4: bankAccount.last4,
+    ...(attached && { metadata: attached.metadata }),
     routing_number: bankAccount.routingNumber,
     status: 'new' as const,
   };

@@ -13,6 +13,10 @@ const names: Record<TokenType, string> = {
   v2_person: 'a person token',
 };
 
+/** A token that does not exist in the caller's account and mode (or has expired), named by `param`. */
+export const noSuchToken = (tokenId: string, param: string): InvalidRequestError =>
+  new InvalidRequestError(`No such token: '${tokenId}'`, 'resource_missing', param);
+
 /** The refusal of a token used before, or meanwhile by a concurrent write (its transaction found it used). */
 export const tokenAlreadyUsed = (use: Pick<TokenUse, 'id' | 'param'>): InvalidRequestError =>
   new InvalidRequestError(`You cannot use a Service token more than once: ${use.id}.`, 'token_already_used', use.param);
@@ -32,7 +36,7 @@ export async function tokenForUse<T extends TokenType>(
   now: number,
 ): Promise<{ token: TokenOf<T>; use: TokenUse }> {
   const token = await tokens.get(scope, tokenId, now);
-  if (!token) throw new InvalidRequestError(`No such token: '${tokenId}'`, 'resource_missing', param);
+  if (!token) throw noSuchToken(tokenId, param);
   if (!(accepted as readonly TokenType[]).includes(token.type)) {
     throw new InvalidRequestError(
       `Invalid ${param}: '${tokenId}' is ${names[token.type]}, but ${param} takes ${names[accepted[0]!]}.`,

@@ -38,6 +38,7 @@ describe('the isolation matrix over the route table', () => {
   function idFor(route: Route, param: string): string | undefined {
     const path = route.path;
     if (param === 'account_id') return ids.account;
+    if (param === 'source_id') return ids.source;
     if (path.startsWith('/v2/core/accounts/{account_id}/persons/')) return ids.person;
     if (path.startsWith('/v2/core/accounts/{account_id}/person_tokens/')) return ids.personToken;
     const kinds: Array<[string, string]> = [
@@ -74,6 +75,8 @@ describe('the isolation matrix over the route table', () => {
     const forms: Record<string, string> = {
       updateWebhookEndpoint: 'metadata[stranger]=1',
       updateCustomer: 'metadata[stranger]=1',
+      updateCustomerSource: 'metadata[stranger]=1',
+      createCustomerSource: `source=${ids.token}`,
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
       updateIssuingCardholder: 'metadata[stranger]=1',
@@ -109,6 +112,10 @@ describe('the isolation matrix over the route table', () => {
     ownerLive = await issueApiKeys(platformStore(), owner.account, { livemode: true });
     const client = sdk(owner.secret_key);
     const customer = await client.customers.create({ name: marker, metadata: { marker } });
+    const source = await client.customers.createSource(customer.id, {
+      source: (await client.tokens.create({ card: { number: '4242424242424242', exp_month: '8', exp_year: year, name: marker } })).id,
+      metadata: { marker },
+    });
     const endpoint = await client.webhookEndpoints.create({ url: 'http://127.0.0.1:9/hook', enabled_events: ['customer.created'], description: marker });
     const cardholder = await client.issuing.cardholders.create({
       name: 'Jenny Rosen',
@@ -156,6 +163,7 @@ describe('the isolation matrix over the route table', () => {
     const thinEvent = await eventually(async () => (await client.v2.core.events.list({ object_id: account.id } as never)).data[0]);
     Object.assign(ids, {
       customer: customer.id,
+      source: source.id,
       webhookEndpoint: endpoint.id,
       cardholder: cardholder.id,
       card: card.id,

@@ -6,6 +6,8 @@ import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
+import type { CatalogueChange, CatalogueRepository, Price, Product } from '#shared/catalogue/catalogue.ts';
+import type { Customer, CustomerRepository, CustomerSource } from '#shared/customers/customer.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import { tokenAlreadyUsed } from '#shared/tokens/use.ts';
 
@@ -244,6 +246,127 @@ export function usingTokens<T extends OwnedResource>(store: OwnedResourceStore<T
     async replace(next, outbox, using) {
       if (using) tokens.check(using);
       return written(using, await store.replace(next, outbox));
+    },
+  };
+}
+
+/**
+ * In-memory CatalogueRepository with the DynamoDB adapter's conditions: a change is written whole or not at
+ * all; new objects must be new, changed and deleted ones at the version read, a new price's product must
+ * exist (its count and version move), a lookup key must still have the holder read.
+ */
+export function memoryCatalogue(): CatalogueRepository & {
+  products: ReturnType<typeof memoryOwnedStore<Product>>;
+  prices: ReturnType<typeof memoryOwnedStore<Price>>;
+  lookupKeys: Map<string, string>;
+} {
+  const products = memoryOwnedStore<Product>();
+  const prices = memoryOwnedStore<Price>();
+  const lookupKeys = new Map<string, string>();
+  const keyOf = (scope: Scope, key: string) => `${scopeKey(scope)}|${key}`;
+  const at = <T extends OwnedResource>(store: ReturnType<typeof memoryOwnedStore<T>>, scope: Scope, id: string) => store.items.get(`${scopeKey(scope)}|${id}`);
+  function holds(change: CatalogueChange): boolean {
+    const { scope } = change;
+    const created = new Set((change.newProducts ?? []).map((product) => product.id));
+    return (
+      (change.newProducts ?? []).every((product) => !at(products, scope, product.id)) &&
+      (change.changedProducts ?? []).every((product) => at(products, scope, product.id)?.version === product.version - 1) &&
+      (!change.deletedProduct || at(products, scope, change.deletedProduct.id)?.version === change.deletedProduct.version) &&
+      (change.newPrices ?? []).every((price) => !at(prices, scope, price.id) && (created.has(price.product) || at(products, scope, price.product))) &&
+      (change.changedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version - 1) &&
+      (change.lookupKeys ?? []).every(({ key, from }) => (lookupKeys.get(keyOf(scope, key)) ?? null) === from)
+    );
+  }
+  return {
+    products,
+    prices,
+    lookupKeys,
+    async lookupKeyHolder(scope, key) {
+      return lookupKeys.get(keyOf(scope, key));
+    },
+    async commit(change) {
+      if (!holds(change)) return false;
+      const { scope } = change;
+      const put = <T extends OwnedResource>(store: ReturnType<typeof memoryOwnedStore<T>>, object: T) =>
+        store.items.set(`${scopeKey(scope)}|${object.id}`, object);
+      for (const product of [...(change.newProducts ?? []), ...(change.changedProducts ?? [])]) put(products, product);
+      if (change.deletedProduct) products.items.delete(`${scopeKey(scope)}|${change.deletedProduct.id}`);
+      for (const price of change.newPrices ?? []) {
+        const product = at(products, scope, price.product)!;
+        if (!(change.newProducts ?? []).some((made) => made.id === product.id)) {
+          put(products, { ...product, priceCount: (product.priceCount ?? 0) + 1, version: product.version + 1 });
+        }
+        put(prices, price);
+      }
+      for (const price of change.changedPrices ?? []) put(prices, price);
+      for (const { key, to } of change.lookupKeys ?? []) {
+        if (to === null) lookupKeys.delete(keyOf(scope, key));
+        else lookupKeys.set(keyOf(scope, key), to);
+      }
+      return true;
+    },
+  };
+}
+
+/**
+ * In-memory CustomerRepository with the DynamoDB adapter's rules: a source change is written whole or not
+ * at all (the token used up first, the customer new or at the version read, the source new); a customer is
+ * deleted on its version with its sources.
+ */
+export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRepository>): CustomerRepository & {
+  items: Map<string, Customer>;
+  sources: Map<string, CustomerSource>;
+} {
+  const store = memoryOwnedStore<Customer>();
+  const sources = new Map<string, CustomerSource>();
+  const sourceKey = (scope: Scope, customerId: string, sourceId: string) => `${scopeKey(scope)}|${customerId}|${sourceId}`;
+  const customerKey = (customer: Customer) => `${scopeKey(customer.scope)}|${customer.id}`;
+  const ofCustomer = (scope: Scope, customerId: string) =>
+    [...sources.values()]
+      .filter((source) => scopeKey(source.scope) === scopeKey(scope) && source.customer === customerId)
+      .sort((a, b) => (a.created < b.created || (a.created === b.created && a.id < b.id) ? 1 : -1));
+  return {
+    ...store,
+    sources,
+    async getSource(scope, customerId, sourceId) {
+      return sources.get(sourceKey(scope, customerId, sourceId));
+    },
+    async listSources(scope, customerId, page, where = {}) {
+      const all = ofCustomer(scope, customerId).filter((source) =>
+        Object.entries(where).every(([field, value]) => (source as unknown as Record<string, unknown>)[field] === value),
+      );
+      const at = page.startingAfter === undefined ? 0 : all.findIndex((source) => source.id === page.startingAfter) + 1;
+      const rest = all.slice(at);
+      return { items: rest.slice(0, page.limit), hasMore: rest.length > page.limit };
+    },
+    async changeSources(change, _outbox, now) {
+      const { customer, token, attach, detach = [] } = change;
+      if (token) {
+        const stored = tokens.items.get(`${scopeKey(token.scope)}|${token.id}`);
+        if (!stored || stored.expiresAt <= now || stored.type !== token.type) return 'token_missing';
+        if (stored.used) return 'token_used';
+      }
+      const current = store.items.get(customerKey(customer));
+      if (change.isNew ? current !== undefined : current?.version !== customer.version - 1) return 'conflict';
+      if (attach && sources.has(sourceKey(attach.scope, attach.customer, attach.id))) return 'conflict';
+      if (detach.some((source) => !sources.has(sourceKey(source.scope, source.customer, source.id)))) return 'conflict';
+      if (token) tokens.markUsed(token);
+      store.items.set(customerKey(customer), customer);
+      if (attach) sources.set(sourceKey(attach.scope, attach.customer, attach.id), attach);
+      for (const source of detach) sources.delete(sourceKey(source.scope, source.customer, source.id));
+      return 'written';
+    },
+    async replaceSource(next) {
+      const key = sourceKey(next.scope, next.customer, next.id);
+      if (sources.get(key)?.version !== next.version - 1) return false;
+      sources.set(key, next);
+      return true;
+    },
+    async deleteWithSources(customer, removed) {
+      if (store.items.get(customerKey(customer))?.version !== customer.version) return false;
+      store.items.delete(customerKey(customer));
+      for (const source of removed) sources.delete(sourceKey(source.scope, source.customer, source.id));
+      return true;
     },
   };
 }

@@ -21,6 +21,10 @@ import { ownedEntity } from '#shared/data/owned-resources.ts';
 import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
+import { catalogueEntity } from '#shared/data/billing-repositories.ts';
+import { customerSourceEntity } from '#shared/data/customer-repository.ts';
+import type { Customer, CustomerSource } from '#shared/customers/customer.ts';
+import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Token } from '#shared/tokens/token.ts';
 
 const key: ApiKeyRecord = { hash: 'h1', accountId: 'acct_1', livemode: false, kind: 'secret', hint: 'sk_test_…abcd', created: 5 };
@@ -523,5 +527,128 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(meterEventRecordEntity.cancelUncounted('t', { ...event, status: 'accepted' }, adjustment).ConditionExpression).toBe(
       '#status = :accepted AND cancelAdjustmentId = :adjustment',
     );
+  });
+
+  it('writes a catalogue change as one transaction: each new price counted on its existing product, deletes and lookup keys conditional on what was read', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const product = { id: 'prod_1', scope, version: 3, name: 'Gold', priceCount: 0 } as Product;
+    const price = (id: string, owner: string) => ({ id, scope, version: 1, product: owner, currency: 'usd' }) as Price;
+    const actions = catalogueEntity.commit('t', {
+      scope,
+      newProducts: [{ ...product, id: 'prod_new', version: 1, priceCount: 1 }],
+      newPrices: [price('price_a', 'prod_1'), price('price_b', 'prod_1'), price('price_c', 'prod_new')],
+      changedPrices: [{ ...price('price_old', 'prod_1'), version: 2 }],
+      lookupKeys: [
+        { key: 'gold', from: null, to: 'price_a' },
+        { key: 'silver', from: 'price_old', to: 'price_b' },
+        { key: 'bronze', from: 'price_old', to: null },
+      ],
+    });
+    expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update', 'Put', 'Put', 'Put', 'Put', 'Put', 'Put', 'Delete']);
+    // The existing product counts its two new prices and moves its version; the new one was written with its count.
+    expect(actions[1]!.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+      UpdateExpression: 'ADD priceCount :count, version :one',
+      ConditionExpression: 'attribute_exists(PK)',
+      ExpressionAttributeValues: { ':count': 2, ':one': 1 },
+    });
+    expect(actions[0]!.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { SK: 'PRODUCT#prod_new', priceCount: 1 } });
+    expect(actions[5]!.Put).toMatchObject({ ConditionExpression: 'attribute_exists(PK) AND version = :previous', Item: { SK: 'PRICE#price_old' } });
+    expect(actions[6]!.Put).toEqual({
+      TableName: 't',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'PRICE_LOOKUP_KEY#gold', entity: 'price_lookup_key', priceId: 'price_a' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(actions[7]!.Put).toMatchObject({ ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': 'price_old' } });
+    expect(actions[8]!.Delete).toMatchObject({ Key: { SK: 'PRICE_LOOKUP_KEY#bronze' }, ConditionExpression: 'priceId = :from' });
+
+    const [removal] = catalogueEntity.commit('t', { scope, deletedProduct: product });
+    expect(removal!.Delete).toEqual({
+      TableName: 't',
+      Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 3 },
+    });
+    // Items from before prices were counted (or had options) read as such.
+    const stored = catalogueEntity.products.item({ ...product, marketingFeatures: [], packageDimensions: null, shippable: null } as Product);
+    const { priceCount: _count, marketingFeatures: _features, ...legacy } = stored as unknown as Record<string, unknown>;
+    expect(
+      catalogueEntity.products.parse({
+        ...legacy,
+        created: 1,
+        updated: 1,
+        active: true,
+        description: null,
+        metadata: {},
+        unitLabel: null,
+        url: null,
+        statementDescriptor: null,
+        taxCode: null,
+        images: [],
+        defaultPrice: null,
+      }),
+    ).toMatchObject({ priceCount: null, marketingFeatures: [] });
+  });
+
+  it("writes a customer's source change as one transaction: the token used up first, the customer on its version, the source new; sources sort by time across kinds", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const customer = { id: 'cus_1', scope, version: 4, sourceCount: 1, defaultSource: 'card_1B' } as Customer;
+    const card = { id: 'card_1C', scope, version: 1, customer: 'cus_1', created: 5, metadata: {}, object: 'card' } as unknown as CustomerSource;
+    const old = { ...card, id: 'ba_1A', object: 'bank_account' } as unknown as CustomerSource;
+    const [consume, replace, attach, detach] = customerSourceEntity.change('t', {
+      customer,
+      token: { scope, id: 'tok_1', type: 'card', now: 61_000, param: 'source' },
+      attach: card,
+      detach: [old],
+    });
+    expect(consume!.Update).toMatchObject({
+      Key: { PK: 'TOKEN#acct_1#test#tok_1', SK: 'TOKEN' },
+      ConditionExpression: 'attribute_exists(PK) AND #type = :type AND used = :false AND (attribute_not_exists(expiresAt) OR expiresAt > :nowSeconds)',
+      ExpressionAttributeValues: { ':type': 'card', ':nowSeconds': 61 },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    expect(consume!.Update).not.toHaveProperty('ReturnValues');
+    expect(replace!.Put).toMatchObject({ ConditionExpression: 'attribute_exists(PK) AND version = :previous', ExpressionAttributeValues: { ':previous': 3 } });
+    expect(attach!.Put).toMatchObject({
+      ConditionExpression: 'attribute_not_exists(PK)',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER_SOURCE#cus_1#1C#card', entity: 'customer_source', customer: 'cus_1' },
+    });
+    expect(detach!.Delete).toMatchObject({ Key: { SK: 'CUSTOMER_SOURCE#cus_1#1A#ba' }, ConditionExpression: 'attribute_exists(PK)' });
+    // A bank account made before a card sorts before it: a list is in creation order whatever the kind.
+    expect(customerSourceEntity.key(scope, 'cus_1', 'ba_1A').SK < customerSourceEntity.key(scope, 'cus_1', 'card_1C').SK).toBe(true);
+    expect(customerSourceEntity.change('t', { customer: { ...customer, version: 1 }, isNew: true })[0]!.Put!.ConditionExpression).toBe(
+      'attribute_not_exists(PK)',
+    );
+
+    const [removal, ...sources] = customerSourceEntity.deleteWithSources('t', customer, [card, old]);
+    expect(removal!.Delete).toMatchObject({
+      Key: { SK: 'CUSTOMER#cus_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 4 },
+    });
+    expect(sources.map((action) => action.Delete!.Key!.SK)).toEqual(['CUSTOMER_SOURCE#cus_1#1C#card', 'CUSTOMER_SOURCE#cus_1#1A#ba']);
+    expect(customerSourceEntity.replace('t', { ...card, version: 2 }).Put).toMatchObject({ ExpressionAttributeValues: { ':previous': 1 } });
+    // Customers stored before sources existed read as having none.
+    const {
+      defaultSource: _default,
+      sourceCount: _count,
+      ...legacy
+    } = customerSourceEntity.customers.item({
+      ...customer,
+      created: 1,
+      name: null,
+      email: null,
+      description: null,
+      phone: null,
+      address: null,
+      shipping: null,
+      balance: 0,
+      invoicePrefix: 'ABC',
+      nextInvoiceSequence: 1,
+      preferredLocales: [],
+      taxExempt: 'none',
+      metadata: {},
+    } as Customer);
+    expect(customerSourceEntity.customers.parse(legacy)).toMatchObject({ defaultSource: null, sourceCount: 0 });
   });
 });

@@ -27,6 +27,7 @@ const price = (id: string, interval: 'month' | 'year', overrides: Partial<Price>
   lookupKey: null,
   taxBehavior: 'unspecified',
   metadata: {},
+  currencyOptions: {},
   ...overrides,
 });
 

@@ -5,7 +5,8 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
-/** POST /v1/customers */
-export const handler = httpHandler({ params: createCustomerParams }, async ({ origin, params }) => ({
-  body: serializeCustomer(await service.create(origin, params)),
-}));
+/** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
+export const handler = httpHandler({ params: createCustomerParams }, async ({ caller, origin, params }) => {
+  const customer = await service.create(origin, params);
+  return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+});

@@ -5,7 +5,8 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
-/** GET /v1/customers/{id} */
-export const handler = httpHandler({ params: retrieveCustomerParams }, async ({ caller, pathParameters }) => ({
-  body: serializeCustomer(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+/** GET /v1/customers/{id}: `expand[]` default_source, sources. */
+export const handler = httpHandler({ params: retrieveCustomerParams }, async ({ caller, params, pathParameters }) => {
+  const customer = await service.retrieve(caller.scope, pathParameters.id!);
+  return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+});

@@ -5,7 +5,8 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
-/** POST /v1/customers/{id} */
-export const handler = httpHandler({ params: updateCustomerParams }, async ({ origin, params, pathParameters }) => ({
-  body: serializeCustomer(await service.update(origin, pathParameters.id!, params)),
-}));
+/** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
+export const handler = httpHandler({ params: updateCustomerParams }, async ({ caller, origin, params, pathParameters }) => {
+  const customer = await service.update(origin, pathParameters.id!, params);
+  return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+});

@@ -6,6 +6,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** POST /v1/prices: of `product`, or of a new product made from `product_data`. */
-export const handler = httpHandler({ params: createPriceParams }, async ({ origin, params }) => ({
-  body: serializePrice(await service.createPrice(origin, params)),
-}));
+export const handler = httpHandler({ params: createPriceParams }, async ({ caller, origin, params }) => {
+  const price = await service.createPrice(origin, params);
+  return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+});

@@ -6,6 +6,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** GET /v1/prices/{id} */
-export const handler = httpHandler({ params: retrievePriceParams }, async ({ caller, pathParameters }) => ({
-  body: serializePrice(await service.retrievePrice(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler({ params: retrievePriceParams }, async ({ caller, params, pathParameters }) => {
+  const price = await service.retrievePrice(caller.scope, pathParameters.id!);
+  return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+});

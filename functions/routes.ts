@@ -106,6 +106,13 @@ export const routes: Route[] = [
     handler: 'functions/http/v1/customers/sources/delete.ts',
     permissions: deletesAndEmits,
   },
+  {
+    name: 'verifyCustomerSource',
+    method: 'POST',
+    path: '/v1/customers/{id}/sources/{source_id}/verify',
+    handler: 'functions/http/v1/customers/sources/verify.ts',
+    permissions: emits,
+  },
 
   {
     name: 'createIssuingCardholder',

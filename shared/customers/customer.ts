@@ -55,7 +55,10 @@ export type CustomerSource = OwnedResource & {
   customer: string;
   created: number;
   metadata: Record<string, string>;
-} & ({ object: 'card'; card: TokenCard } | { object: 'bank_account'; bankAccount: TokenBankAccount });
+} & ({ object: 'card'; card: TokenCard } | { object: 'bank_account'; bankAccount: TokenBankAccount; status: BankAccountStatus });
+
+/** A bank account source is `new` until its micro-deposit amounts are confirmed (`verified`). */
+export type BankAccountStatus = 'new' | 'verified';
 
 /**
  * One change of a customer's sources, written in one transaction with its outbox: the customer (new, or

@@ -91,6 +91,13 @@ export const updateSourceParams = z.strictObject({
   ...sourceExpand,
 });
 
+/** The two micro-deposit amounts, in cents, that verify a bank account (test mode: 32 and 45, as in the reference). */
+export const verifySourceParams = z.strictObject({
+  amounts: z.array(integerParam(1, 99)).length(2, 'give the two amounts deposited, in cents'),
+  ...sourceExpand,
+});
+
 export type CustomerParams = z.output<typeof createCustomerParams> & { default_source?: string };
 export type CreateSourceParams = z.output<typeof createSourceParams>;
 export type UpdateSourceParams = z.output<typeof updateSourceParams>;
+export type VerifySourceParams = z.output<typeof verifySourceParams>;

@@ -5,7 +5,7 @@ import type { Customer, CustomerSource } from './customer.ts';
 /** A customer's card or bank account: the token's card or bank account, with its customer and metadata. */
 export function serializeSource(source: CustomerSource) {
   const attached = { customer: source.customer, metadata: source.metadata };
-  return source.object === 'card' ? serializeCard(source.card, attached) : serializeBankAccount(source.bankAccount, attached);
+  return source.object === 'card' ? serializeCard(source.card, attached) : serializeBankAccount(source.bankAccount, { ...attached, status: source.status });
 }
 
 /** What a removed source answers: the reference's deleted card or bank account. */

@@ -10,7 +10,7 @@ import type { Scope } from '#shared/platform/types.ts';
 import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type { Address, Customer, CustomerRepository, CustomerSource, CustomerSourceChange } from './customer.ts';
-import type { CreateSourceParams, CustomerParams, UpdateSourceParams } from './schemas.ts';
+import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
 import { serializeCustomer, serializeSource, type CustomerExpansions } from './serializer.ts';
 
 export interface CustomerServicePorts {
@@ -81,7 +81,7 @@ const tooManySources = () =>
 function sourceOf(token: Token, customer: Customer, param: string, metadata: Record<string, string>, now: number): CustomerSource {
   const base = { scope: customer.scope, version: 1, customer: customer.id, created: now, metadata };
   if (token.type === 'card') return { ...base, id: token.card.id, object: 'card', card: token.card };
-  if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount };
+  if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount, status: 'new' };
   throw new InvalidRequestError(
     `Invalid ${param}: '${token.id}' is a ${token.type} token; a payment source is made from a card or bank_account token.`,
     'parameter_invalid',
@@ -102,6 +102,9 @@ const cardFields = [
   'exp_year',
 ] as const;
 const bankAccountFields = ['account_holder_name', 'account_holder_type'] as const;
+
+/** The micro-deposits a test-mode bank account is verified with, in cents, as in the reference. */
+const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
 export function customerService({ repository, tokens, events, clock = Date.now }: CustomerServicePorts) {
@@ -338,6 +341,34 @@ export function customerService({ repository, tokens, events, clock = Date.now }
             },
           };
         }
+        const outbox = events.prepare(origin, [sourceEvent('customer.source.updated', next, current)]);
+        if (!(await repository.replaceSource(next, outbox))) return undefined;
+        await events.dispatch(outbox);
+        return next;
+      });
+    },
+
+    /**
+     * Verifies a bank account with the two micro-deposit amounts. None are sent here: test mode takes the
+     * reference's test amounts, 32 and 45 (in either order); anything else, and live mode, answers 400
+     * `bank_account_verification_failed`. Emits `customer.source.updated`.
+     */
+    verifySource(origin: EventOrigin, customerId: string, sourceId: string, params: VerifySourceParams): Promise<CustomerSource> {
+      return withOptimisticRetries(async () => {
+        const { source: current } = await sourceOfCustomer(origin.scope, customerId, sourceId);
+        if (current.object !== 'bank_account') {
+          throw new InvalidRequestError(`The source ${sourceId} is a card; only bank accounts are verified with micro-deposit amounts.`, 'parameter_invalid');
+        }
+        if (current.status === 'verified') throw new InvalidRequestError('This bank account has already been verified.', 'bank_account_verified');
+        const [first, second] = [...params.amounts].sort((a, b) => a - b);
+        if (origin.scope.livemode || first !== testDepositAmounts[0] || second !== testDepositAmounts[1]) {
+          throw new InvalidRequestError(
+            'The amounts provided do not match the amounts that were sent to the bank account.',
+            'bank_account_verification_failed',
+            'amounts',
+          );
+        }
+        const next: CustomerSource = { ...current, version: current.version + 1, status: 'verified' };
         const outbox = events.prepare(origin, [sourceEvent('customer.source.updated', next, current)]);
         if (!(await repository.replaceSource(next, outbox))) return undefined;
         await events.dispatch(outbox);

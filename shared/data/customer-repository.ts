@@ -45,7 +45,15 @@ const customerItem = z.object({
 const sourceBase = { ...ownedItem, customer: z.string(), created: z.number(), metadata: metadataItem };
 const sourceItem = z.discriminatedUnion('object', [
   z.object({ ...sourceBase, object: z.literal('card'), card: tokenCardItem }),
-  z.object({ ...sourceBase, object: z.literal('bank_account'), bankAccount: tokenBankAccountItem }),
+  z.object({
+    ...sourceBase,
+    object: z.literal('bank_account'),
+    bankAccount: tokenBankAccountItem,
+    status: z
+      .enum(['new', 'verified'])
+      .optional()
+      .transform((status) => status ?? 'new'),
+  }),
 ]);
 
 const customers = ownedEntity<Customer>({ entity: 'customer', keys: customer, parse: (item) => customerItem.parse(item) });

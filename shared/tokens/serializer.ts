@@ -44,8 +44,8 @@ export function serializeCard(card: TokenCard, attached?: Attachment) {
   };
 }
 
-/** The v1 bank account object; a token's shows no `customer` or `metadata`, an attached one its customer's. */
-export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: Attachment) {
+/** The v1 bank account object; a token's shows no `customer` or `metadata`, an attached one its customer's and its status. */
+export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: Attachment & { status: 'new' | 'verified' }) {
   return {
     id: bankAccount.id,
     object: 'bank_account' as const,
@@ -60,7 +60,7 @@ export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: A
     last4: bankAccount.last4,
     ...(attached && { metadata: attached.metadata }),
     routing_number: bankAccount.routingNumber,
-    status: 'new' as const,
+    status: attached?.status ?? ('new' as const),
   };
 }
 

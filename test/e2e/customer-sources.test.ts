@@ -123,6 +123,29 @@ describe('customer payment sources from single-use tokens, through the official 
     await expect(client.customers.listSources('cus_missing')).rejects.toMatchObject({ statusCode: 404 });
   });
 
+  it('verifies a bank account with the test micro-deposit amounts, once; other amounts, cards and other platforms are refused', async () => {
+    const customer = await client.customers.create({ name: 'Verify' });
+    const bank = (await client.customers.createSource(customer.id, { source: (await bankToken()).id })) as Stripe.BankAccount;
+    const card = await client.customers.createSource(customer.id, { source: (await cardToken()).id });
+    await expect(client.customers.verifySource(customer.id, bank.id, { amounts: [32, 46] })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'bank_account_verification_failed',
+      param: 'amounts',
+    });
+    await expect(client.customers.verifySource(customer.id, card.id, { amounts: [32, 45] })).rejects.toMatchObject({ statusCode: 400 });
+    const foreign = sdk((await newPlatform()).secret_key);
+    await expect(foreign.customers.verifySource(customer.id, bank.id, { amounts: [32, 45] })).rejects.toMatchObject({ statusCode: 404 });
+    const verified = await client.customers.verifySource(customer.id, bank.id, { amounts: [45, 32] });
+    expect(verified).toMatchObject({ id: bank.id, object: 'bank_account', status: 'verified' });
+    expect(await client.customers.retrieveSource(customer.id, bank.id)).toMatchObject({ status: 'verified' });
+    await expect(client.customers.verifySource(customer.id, bank.id, { amounts: [32, 45] })).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'This bank account has already been verified.',
+    });
+    const [event] = await eventsOf('customer.source.updated', bank.id);
+    expect(event).toMatchObject({ data: { object: { status: 'verified' }, previous_attributes: { status: 'new' } } });
+  });
+
   it('replaces the default source on an update with source, and sets one with default_source', async () => {
     const first = await cardToken();
     const customer = await client.customers.create({ source: first.id });

@@ -77,6 +77,7 @@ describe('the isolation matrix over the route table', () => {
       updateCustomer: 'metadata[stranger]=1',
       updateCustomerSource: 'metadata[stranger]=1',
       createCustomerSource: `source=${ids.token}`,
+      verifyCustomerSource: 'amounts[0]=32&amounts[1]=45',
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
       updateIssuingCardholder: 'metadata[stranger]=1',

@@ -167,6 +167,21 @@ export const routes: Route[] = [
     handler: 'functions/http/v1/issuing/authorizations/update.ts',
     permissions: emits,
   },
+  // Deprecated in the reference; they answer a pending request, which no authorization here has (400).
+  {
+    name: 'approveIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/issuing/authorizations/{id}/approve',
+    handler: 'functions/http/v1/issuing/authorizations/approve.ts',
+    permissions: writes,
+  },
+  {
+    name: 'declineIssuingAuthorization',
+    method: 'POST',
+    path: '/v1/issuing/authorizations/{id}/decline',
+    handler: 'functions/http/v1/issuing/authorizations/decline.ts',
+    permissions: writes,
+  },
   {
     name: 'listIssuingTransactions',
     method: 'GET',
@@ -236,6 +251,20 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/test_helpers/issuing/transactions/{id}/refund',
     handler: 'functions/http/v1/test-helpers/issuing/transactions/refund.ts',
+    permissions: emits,
+  },
+  {
+    name: 'createForceCaptureTestIssuingTransaction',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/transactions/create_force_capture',
+    handler: 'functions/http/v1/test-helpers/issuing/transactions/create-force-capture.ts',
+    permissions: emits,
+  },
+  {
+    name: 'createUnlinkedRefundTestIssuingTransaction',
+    method: 'POST',
+    path: '/v1/test_helpers/issuing/transactions/create_unlinked_refund',
+    handler: 'functions/http/v1/test-helpers/issuing/transactions/create-unlinked-refund.ts',
     permissions: emits,
   },
 

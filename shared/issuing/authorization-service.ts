@@ -17,9 +17,10 @@ import {
   type AuthorizationRepository,
   type Fleet,
   type Fuel,
+  type MerchantData,
   type RequestHistoryEntry,
 } from './authorization.ts';
-import type { CardRepository } from './card.ts';
+import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
 import { merchantCategoryCodes } from './merchant-categories.ts';
 import type {
@@ -30,6 +31,7 @@ import type {
   FuelParams,
   IncrementAuthorizationParams,
   ListAuthorizationsParams,
+  MerchantDataParams,
   PurchaseDetailsParams,
   ReverseAuthorizationParams,
   UpdateAuthorizationParams,
@@ -83,6 +85,37 @@ function requirePending(authorization: Authorization, action: string): void {
       'authorization_not_pending',
     );
   }
+}
+
+/** The currency of money moving on `card`: the card's own, which the request may name but not change. */
+export function currencyOn(card: IssuingCard, given: string | undefined): string {
+  const currency = given ?? card.currency;
+  if (currency !== card.currency) {
+    throw new InvalidRequestError(
+      `currency must be the card's currency (${card.currency}): the service does no currency conversion.`,
+      'parameter_invalid',
+      'currency',
+    );
+  }
+  return currency;
+}
+
+/** `merchant_data` from request parameters: a general merchant with a random network id unless given. */
+export function merchantDataOf(given: MerchantDataParams | undefined): MerchantData {
+  const category = given?.category ?? defaultMerchantCategory;
+  return {
+    category,
+    category_code: merchantCategoryCodes[category]!,
+    city: given?.city ?? null,
+    country: given?.country ?? null,
+    name: given?.name ?? null,
+    network_id: given?.network_id ?? String(randomInt(1_000_000_000, 10_000_000_000)),
+    postal_code: given?.postal_code ?? null,
+    state: given?.state ?? null,
+    tax_id: null,
+    terminal_id: given?.terminal_id ?? null,
+    url: given?.url ?? null,
+  };
 }
 
 /**
@@ -339,6 +372,14 @@ export function authorizationService({ repository, transactions, cards, cardhold
     });
   }
 
+  async function answerPendingRequest(scope: Scope, id: string, answer: 'approve' | 'decline'): Promise<AuthorizationWithTransactions> {
+    const authorization = await existing(scope, id);
+    throw new InvalidRequestError(
+      `The authorization ${authorization.id} has no pending request to ${answer}: this service approves or declines each authorization when it is created, so its pending_request is always null (real-time authorization is not modelled).`,
+      'authorization_no_pending_request',
+    );
+  }
+
   /** A test-helper action: test mode only. */
   function act(origin: EventOrigin, id: string, apply: (current: Authorization, now: number) => AuthorizationChange): Promise<AuthorizationWithTransactions> {
     requireTestMode(origin.scope);
@@ -353,14 +394,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
       if (!card) throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');
       const cardholder = await cardholders.get(scope, card.cardholderId);
 
-      const currency = params.currency ?? card.currency;
-      if (currency !== card.currency) {
-        throw new InvalidRequestError(
-          `currency must be the card's currency (${card.currency}): the service does no currency conversion.`,
-          'parameter_invalid',
-          'currency',
-        );
-      }
+      const currency = currencyOn(card, params.currency);
       if (params.amount === undefined && params.amount_details === undefined) {
         throw new InvalidRequestError('Missing required param: amount.', 'parameter_missing', 'amount');
       }
@@ -397,7 +431,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
 
       const now = clock();
       const decision = decide(card, cardholder, new Date(now));
-      const category = params.merchant_data?.category ?? defaultMerchantCategory;
+      const merchantData = merchantDataOf(params.merchant_data);
       const method = params.authorization_method ?? 'online';
       const verification = params.verification_data;
       const authorizationCode = decision.approved ? `S${String(randomInt(0, 1_000_000)).padStart(6, '0')}` : null;
@@ -416,19 +450,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
         amountDetails,
         authorizationMethod: method,
         cardPresence: method === 'online' ? 'not_present' : 'present',
-        merchantData: {
-          category,
-          category_code: merchantCategoryCodes[category]!,
-          city: params.merchant_data?.city ?? null,
-          country: params.merchant_data?.country ?? null,
-          name: params.merchant_data?.name ?? null,
-          network_id: params.merchant_data?.network_id ?? String(randomInt(1_000_000_000, 10_000_000_000)),
-          postal_code: params.merchant_data?.postal_code ?? null,
-          state: params.merchant_data?.state ?? null,
-          tax_id: null,
-          terminal_id: params.merchant_data?.terminal_id ?? null,
-          url: params.merchant_data?.url ?? null,
-        },
+        merchantData,
         networkData: { acquiring_institution_id: params.network_data?.acquiring_institution_id ?? null, system_trace_audit_number: null, transaction_id: null },
         verificationData: {
           address_line1_check: verification?.address_line1_check ?? 'not_provided',
@@ -461,7 +483,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
         metadata: {},
         authorizationCode,
         isAmountControllable: params.is_amount_controllable ?? false,
-        estimatedAmount: decision.approved && isEstimatedAmountCategory(category),
+        estimatedAmount: decision.approved && isEstimatedAmountCategory(merchantData.category),
         amountFinalized: false,
         transactionIds: [],
         version: 1,
@@ -477,6 +499,15 @@ export function authorizationService({ repository, transactions, cards, cardhold
       change(origin, id, (current) => ({
         authorization: { ...current, metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata) },
       })),
+
+    /**
+     * The reference's (deprecated) answer to a real-time authorization request: only for an authorization
+     * whose `pending_request` is set. This service decides every authorization when it is created, so none
+     * ever has one: after the id (and so the owner and mode) is checked, approve and decline refuse.
+     */
+    approve: (scope: Scope, id: string) => answerPendingRequest(scope, id, 'approve'),
+
+    decline: (scope: Scope, id: string) => answerPendingRequest(scope, id, 'decline'),
 
     capture: (origin: EventOrigin, id: string, params: CaptureAuthorizationParams) =>
       act(origin, id, (current, now) => {

@@ -215,6 +215,64 @@ const percentParam = () =>
     .pipe(z.number().min(0).max(100));
 const riskLevel = () => oneOf(['elevated', 'highest', 'low', 'normal', 'not_assessed', 'unknown']);
 
+/** `merchant_data` of a test authorization, force capture or unlinked refund: where the card was used. */
+const merchantDataParam = () =>
+  z.strictObject({
+    category: oneOf(merchantCategories).optional(),
+    city: stringParam(200).optional(),
+    country: countryParam().optional(),
+    name: stringParam(200).optional(),
+    network_id: stringParam(100).optional(),
+    postal_code: stringParam(20).optional(),
+    state: stringParam(200).optional(),
+    terminal_id: stringParam(100).optional(),
+    url: stringParam(2048).optional(),
+  });
+
+/** What a merchant reports with a capture (`purchase_details`), kept on the transaction it makes. */
+const purchaseDetailsParam = () =>
+  z.strictObject({
+    fleet: fleetParam().optional(),
+    flight: z
+      .strictObject({
+        departure_at: unixTime.optional(),
+        passenger_name: stringParam(200).optional(),
+        refundable: booleanParam().optional(),
+        segments: z
+          .array(
+            z.strictObject({
+              arrival_airport_code: stringParam(3).optional(),
+              carrier: stringParam(100).optional(),
+              departure_airport_code: stringParam(3).optional(),
+              flight_number: stringParam(20).optional(),
+              service_class: stringParam(100).optional(),
+              stopover_allowed: booleanParam().optional(),
+            }),
+          )
+          .max(20)
+          .optional(),
+        travel_agency: stringParam(200).optional(),
+      })
+      .optional(),
+    fuel: fuelParam().optional(),
+    lodging: z.strictObject({ check_in_at: unixTime.optional(), nights: integerParam(1, 365).optional() }).optional(),
+    receipt: z
+      .array(
+        z.strictObject({
+          description: stringParam(200).optional(),
+          quantity: decimalParam().optional(),
+          total: amountParam().optional(),
+          unit_cost: amountParam().optional(),
+        }),
+      )
+      .max(100)
+      .optional(),
+    reference: stringParam(200).optional(),
+  });
+
+export type MerchantDataParams = z.output<ReturnType<typeof merchantDataParam>>;
+export type PurchaseDetailsParams = z.output<ReturnType<typeof purchaseDetailsParam>>;
+
 export const createAuthorizationParams = z.strictObject({
   card: idParam(),
   amount: amountParam().optional(),
@@ -228,19 +286,7 @@ export const createAuthorizationParams = z.strictObject({
   is_amount_controllable: booleanParam().optional(),
   merchant_amount: amountParam().optional(),
   merchant_currency: currencyParam().optional(),
-  merchant_data: z
-    .strictObject({
-      category: oneOf(merchantCategories).optional(),
-      city: stringParam(200).optional(),
-      country: countryParam().optional(),
-      name: stringParam(200).optional(),
-      network_id: stringParam(100).optional(),
-      postal_code: stringParam(20).optional(),
-      state: stringParam(200).optional(),
-      terminal_id: stringParam(100).optional(),
-      url: stringParam(2048).optional(),
-    })
-    .optional(),
+  merchant_data: merchantDataParam().optional(),
   network_data: z.strictObject({ acquiring_institution_id: stringParam(100).optional() }).optional(),
   risk_assessment: z
     .strictObject({
@@ -277,46 +323,7 @@ export const captureAuthorizationParams = z.strictObject({
   capture_amount: amountParam(1).optional(),
   close_authorization: booleanParam().optional(),
   // Kept on the capture's transaction (`purchase_details`).
-  purchase_details: z
-    .strictObject({
-      fleet: fleetParam().optional(),
-      flight: z
-        .strictObject({
-          departure_at: unixTime.optional(),
-          passenger_name: stringParam(200).optional(),
-          refundable: booleanParam().optional(),
-          segments: z
-            .array(
-              z.strictObject({
-                arrival_airport_code: stringParam(3).optional(),
-                carrier: stringParam(100).optional(),
-                departure_airport_code: stringParam(3).optional(),
-                flight_number: stringParam(20).optional(),
-                service_class: stringParam(100).optional(),
-                stopover_allowed: booleanParam().optional(),
-              }),
-            )
-            .max(20)
-            .optional(),
-          travel_agency: stringParam(200).optional(),
-        })
-        .optional(),
-      fuel: fuelParam().optional(),
-      lodging: z.strictObject({ check_in_at: unixTime.optional(), nights: integerParam(1, 365).optional() }).optional(),
-      receipt: z
-        .array(
-          z.strictObject({
-            description: stringParam(200).optional(),
-            quantity: decimalParam().optional(),
-            total: amountParam().optional(),
-            unit_cost: amountParam().optional(),
-          }),
-        )
-        .max(100)
-        .optional(),
-      reference: stringParam(200).optional(),
-    })
-    .optional(),
+  purchase_details: purchaseDetailsParam().optional(),
 });
 
 export const expireAuthorizationParams = z.strictObject(authorizationExpand);
@@ -338,7 +345,15 @@ export const reverseAuthorizationParams = z.strictObject({ ...authorizationExpan
 
 export const retrieveAuthorizationParams = z.strictObject(authorizationExpand);
 
-export const updateAuthorizationParams = z.strictObject({ ...authorizationExpand, metadata: metadataParam().optional() });
+/** Metadata, the one thing an authorization takes from its platform (update, approve and decline). */
+const authorizationMetadata = { ...authorizationExpand, metadata: metadataParam().optional() };
+
+export const updateAuthorizationParams = z.strictObject(authorizationMetadata);
+
+/** `amount`: a partial approval (positive; declining is `decline`). */
+export const approveAuthorizationParams = z.strictObject({ ...authorizationMetadata, amount: amountParam(1).optional() });
+
+export const declineAuthorizationParams = z.strictObject(authorizationMetadata);
 
 export const listAuthorizationsParams = z.strictObject({
   ...v1ListParams,
@@ -351,7 +366,6 @@ export const listAuthorizationsParams = z.strictObject({
 
 export type CreateAuthorizationParams = z.output<typeof createAuthorizationParams>;
 export type CaptureAuthorizationParams = z.output<typeof captureAuthorizationParams>;
-export type PurchaseDetailsParams = NonNullable<CaptureAuthorizationParams['purchase_details']>;
 export type UpdateAuthorizationParams = z.output<typeof updateAuthorizationParams>;
 export type FinalizeAuthorizationAmountParams = z.output<typeof finalizeAuthorizationAmountParams>;
 export type IncrementAuthorizationParams = z.output<typeof incrementAuthorizationParams>;
@@ -380,6 +394,24 @@ export const listTransactionsParams = z.strictObject({
 
 export const refundTransactionParams = z.strictObject({ ...transactionExpand, refund_amount: amountParam(1).optional() });
 
+/**
+ * A force capture or an unlinked refund: money that moves on a card without an authorization, `amount`
+ * in the card's currency (the default), at the merchant of `merchant_data`.
+ */
+const unlinkedTransactionFields = {
+  ...transactionExpand,
+  amount: amountParam(1),
+  card: idParam(),
+  currency: currencyParam().optional(),
+  merchant_data: merchantDataParam().optional(),
+  purchase_details: purchaseDetailsParam().optional(),
+};
+
+export const createForceCaptureParams = z.strictObject(unlinkedTransactionFields);
+
+export const createUnlinkedRefundParams = z.strictObject(unlinkedTransactionFields);
+
 export type UpdateTransactionParams = z.output<typeof updateTransactionParams>;
 export type ListTransactionsParams = z.output<typeof listTransactionsParams>;
 export type RefundTransactionParams = z.output<typeof refundTransactionParams>;
+export type UnlinkedTransactionParams = z.output<typeof createForceCaptureParams>;

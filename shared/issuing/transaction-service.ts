@@ -8,11 +8,11 @@ import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { AuthorizationRepository } from './authorization.ts';
-import { cardExpansions, requireTestMode } from './authorization-service.ts';
-import type { CardRepository } from './card.ts';
+import { cardExpansions, currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
+import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
 import { createdWindow } from './repository.ts';
-import type { ListTransactionsParams, RefundTransactionParams, UpdateTransactionParams } from './schemas.ts';
+import type { ListTransactionsParams, RefundTransactionParams, UnlinkedTransactionParams, UpdateTransactionParams } from './schemas.ts';
 import { checkTransactionRoom, transactionCreated, transactionUpdated, type IssuingTransaction, type TransactionRepository } from './transaction.ts';
 
 export interface TransactionServicePorts {
@@ -48,13 +48,61 @@ export function refundTransaction(capture: IssuingTransaction, amount: number, n
 }
 
 /**
+ * A transaction on `card` without an authorization (`authorization: null`): a force capture (a debit, so
+ * negative) or an unlinked refund (a credit, positive), in the card's currency at the merchant given.
+ */
+export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction['type'], params: UnlinkedTransactionParams, now: number): IssuingTransaction {
+  const currency = currencyOn(card, params.currency);
+  const amount = type === 'capture' ? -params.amount : params.amount;
+  return {
+    id: newId('ipi', now),
+    scope: card.scope,
+    created: now,
+    type,
+    authorizationId: null,
+    cardId: card.id,
+    cardholderId: card.cardholderId,
+    amount,
+    amountDetails: null,
+    currency,
+    merchantAmount: amount,
+    merchantCurrency: currency,
+    merchantData: merchantDataOf(params.merchant_data),
+    networkData: { authorization_code: null, processing_date: new Date(now).toISOString().slice(0, 10), transaction_id: null },
+    purchaseDetails: purchaseDetailsOf(params.purchase_details, { fleet: null, fuel: null }),
+    wallet: null,
+    metadata: {},
+    refundedAmount: 0,
+    refundOf: null,
+    version: 1,
+  };
+}
+
+/**
  * Issuing transactions (`ipi_…`): captures make them (see the authorization service's `capture`); here
- * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper.
+ * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper,
+ * which also makes force captures and unlinked refunds (transactions without an authorization).
  */
 export function transactionService({ repository, authorizations, cards, cardholders, events, clock = Date.now }: TransactionServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingTransaction> {
     const transaction = await repository.get(scope, id);
     if (!transaction) throw new NotFoundError('issuing transaction', id);
+    return transaction;
+  }
+
+  /**
+   * A test helper's transaction without an authorization, on a card of the caller's platform and mode
+   * whatever its status (the network forces it through: nothing is decided), written with its
+   * `issuing_transaction.created`.
+   */
+  async function createUnlinked(origin: EventOrigin, type: IssuingTransaction['type'], params: UnlinkedTransactionParams): Promise<IssuingTransaction> {
+    requireTestMode(origin.scope);
+    const card = await cards.get(origin.scope, params.card);
+    if (!card) throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');
+    const transaction = unlinkedTransaction(card, type, params, clock());
+    const outbox = events.prepare(origin, [transactionCreated(transaction)]);
+    await repository.create(transaction, { outbox });
+    await events.dispatch(outbox);
     return transaction;
   }
 
@@ -126,6 +174,12 @@ export function transactionService({ repository, authorizations, cards, cardhold
         return refund;
       });
     },
+
+    /** The test helper's force capture: a `capture` the card makes without an authorization. */
+    createForceCapture: (origin: EventOrigin, params: UnlinkedTransactionParams) => createUnlinked(origin, 'capture', params),
+
+    /** The test helper's unlinked refund: a `refund` that gives money back to the card without a capture to refund. */
+    createUnlinkedRefund: (origin: EventOrigin, params: UnlinkedTransactionParams) => createUnlinked(origin, 'refund', params),
 
     /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
     expansions: (scope: Scope, transaction: IssuingTransaction, expand: readonly string[] = []) =>

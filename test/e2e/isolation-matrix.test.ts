@@ -83,6 +83,8 @@ describe('the isolation matrix over the route table', () => {
       updateIssuingCardholder: 'metadata[stranger]=1',
       updateIssuingCard: 'status=canceled',
       updateIssuingAuthorization: 'metadata[stranger]=1',
+      approveIssuingAuthorization: 'amount=1&metadata[stranger]=1',
+      declineIssuingAuthorization: 'metadata[stranger]=1',
       updateIssuingTransaction: 'metadata[stranger]=1',
       migrateSubscription: 'billing_mode[type]=flexible',
       incrementTestIssuingAuthorization: 'increment_amount=1',

@@ -931,4 +931,129 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     expect(first!.data).toMatchObject({ object: { id: authorization.id, metadata: { trip: 'paris' } }, previous_attributes: { metadata: {} } });
     expect(second!.data.previous_attributes).toEqual({ metadata: { trip: 'paris' } });
   });
+
+  it('makes force captures and unlinked refunds on a card without an authorization, with issuing_transaction.created', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?unlinked`, enabled_events: ['issuing_transaction.created'] });
+    const card = await activeCard();
+    const transactions = client.testHelpers.issuing.transactions;
+    const merchant_data = { category: 'hotels_motels_and_resorts' as const, name: 'Inn', city: 'Boston', country: 'US', postal_code: '02110' };
+    const purchase_details = {
+      lodging: { check_in_at: 1533651200, nights: 2 },
+      fuel: { type: 'unleaded_regular' as const, unit: 'us_gallon' as const, quantity_decimal: decimal('3.25') },
+      receipt: [{ description: 'Room charge', quantity: decimal('1'), total: 200, unit_cost: 200 }],
+      reference: 'STAY-1',
+    };
+
+    const forced = await transactions.createForceCapture({ amount: 4_200, card: card.id, merchant_data, purchase_details });
+    expect(sorted(forced)).toEqual(transactionFields);
+    expect(forced).toMatchObject({
+      object: 'issuing.transaction',
+      type: 'capture',
+      authorization: null,
+      amount: -4_200,
+      merchant_amount: -4_200,
+      currency: 'usd',
+      merchant_currency: 'usd',
+      amount_details: null,
+      card: card.id,
+      cardholder: card.cardholder.id,
+      livemode: false,
+      merchant_data: { ...merchant_data, category_code: '7011', state: null, terminal_id: null },
+      network_data: { authorization_code: null, transaction_id: null },
+      purchase_details: {
+        fleet: null,
+        flight: null,
+        lodging: { check_in_at: 1533651200, nights: 2 },
+        fuel: { type: 'unleaded_regular', unit: 'us_gallon', industry_product_code: null },
+        receipt: [{ description: 'Room charge', quantity: 1, total: 200, unit_cost: 200 }],
+        reference: 'STAY-1',
+      },
+      wallet: null,
+    });
+    expect(text(forced.purchase_details!.fuel!.quantity_decimal)).toBe('3.25');
+    expect(forced.network_data!.processing_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    const unlinked = await transactions.createUnlinkedRefund({ amount: 1_000, card: card.id, currency: 'usd', expand: ['card'] });
+    expect(unlinked).toMatchObject({ type: 'refund', authorization: null, amount: 1_000, merchant_amount: 1_000, purchase_details: null });
+    expect(unlinked.card).toMatchObject({ id: card.id, object: 'issuing.card' });
+    expect(unlinked.merchant_data).toMatchObject({
+      category: 'miscellaneous_general_merchandise',
+      category_code: '5399',
+      network_id: expect.stringMatching(/^\d{10}$/),
+    });
+
+    // They read back and list like any transaction; a force capture can be refunded, an unlinked refund cannot
+    expect(await client.issuing.transactions.retrieve(forced.id)).toEqual(forced);
+    const listed = await client.issuing.transactions.list({ card: card.id });
+    expect(listed.data.map((transaction) => [transaction.id, transaction.type])).toEqual([
+      [unlinked.id, 'refund'],
+      [forced.id, 'capture'],
+    ]);
+    expect(await transactions.refund(forced.id, { refund_amount: 200 })).toMatchObject({ type: 'refund', amount: 200, authorization: null });
+    await expect(transactions.refund(unlinked.id)).rejects.toMatchObject({ statusCode: 400 });
+
+    const events = await eventsAt('/hook?unlinked', endpoint.secret!, 3);
+    expect(events.map((event) => event.type)).toEqual(['issuing_transaction.created', 'issuing_transaction.created', 'issuing_transaction.created']);
+    expect(events[0]!.data.object).toEqual(JSON.parse(JSON.stringify(forced)));
+
+    // Refusals: parameters, another platform's card, another currency, a live key
+    await expect(transactions.createForceCapture({ card: card.id } as never)).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(transactions.createUnlinkedRefund({ amount: 0, card: card.id })).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(transactions.createForceCapture({ amount: 1, card: card.id, purchase_details: { fuel: { unit: 'barrel' } } })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'purchase_details[fuel][unit]',
+    });
+    await expect(transactions.createForceCapture({ amount: 1, card: card.id, currency: 'eur' })).rejects.toMatchObject({ statusCode: 400, param: 'currency' });
+    const stranger = sdk((await newPlatform()).secret_key);
+    await expect(stranger.testHelpers.issuing.transactions.createForceCapture({ amount: 1, card: card.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'card',
+    });
+    const live = sdk((await newPlatform({ livemode: true })).secret_key);
+    await expect(live.testHelpers.issuing.transactions.createUnlinkedRefund({ amount: 1, card: card.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'livemode_mismatch',
+    });
+    expect((await client.issuing.transactions.list({ card: card.id, limit: 100 })).data).toHaveLength(3);
+  });
+
+  it('refuses approve and decline, as no authorization here has a pending request, after checking parameters and the id', async () => {
+    const card = await activeCard();
+    const pending = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 700, is_amount_controllable: true });
+    const closed = await client.testHelpers.issuing.authorizations.capture(
+      (await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 300 })).id,
+    );
+    expect(pending.pending_request).toBeNull();
+
+    for (const authorization of [pending, closed]) {
+      for (const answer of [
+        () => client.issuing.authorizations.approve(authorization.id, { amount: 500, metadata: { order: '1' } }),
+        () => client.issuing.authorizations.decline(authorization.id, { metadata: { order: '1' }, expand: ['card'] }),
+      ]) {
+        await expect(answer()).rejects.toMatchObject({
+          statusCode: 400,
+          type: 'StripeInvalidRequestError',
+          code: 'authorization_no_pending_request',
+          message: expect.stringContaining(`The authorization ${authorization.id} has no pending request`),
+        });
+      }
+    }
+
+    // Parameters are checked first, then the id: another platform's or mode's authorization is not found
+    await expect(client.issuing.authorizations.approve(pending.id, { amount: 0 })).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(client.issuing.authorizations.approve('iauth_missing', { amount: -1 })).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(client.issuing.authorizations.decline(pending.id, { amount: 5 } as never)).rejects.toMatchObject({ statusCode: 400, param: 'amount' });
+    await expect(client.issuing.authorizations.decline(pending.id, { metadata: { ['k'.repeat(41)]: 'v' } })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(client.issuing.authorizations.approve('iauth_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    const stranger = sdk((await newPlatform()).secret_key);
+    await expect(stranger.issuing.authorizations.approve(pending.id)).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    const live = sdk((await newPlatform({ livemode: true })).secret_key);
+    await expect(live.issuing.authorizations.decline(pending.id)).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+
+    // Nothing changed, and nothing was emitted
+    expect(await client.issuing.authorizations.retrieve(pending.id)).toEqual(pending);
+    const updates = await client.events.list({ type: 'issuing_authorization.updated', limit: 100 });
+    expect(updates.data.filter((event) => (event.data.object as unknown as Stripe.Issuing.Authorization).id === pending.id)).toEqual([]);
+  });
 });

@@ -5,7 +5,8 @@ import { authorizationService } from '#shared/issuing/authorization-service.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
-import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
+import { approveAuthorizationParams, createAuthorizationParams, declineAuthorizationParams } from '#shared/issuing/schemas.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
 import { createdWindow } from '#shared/issuing/repository.ts';
 import { memoryIssuingRepository, memoryTransactionRepository } from '../support/issuing-fakes.ts';
 
@@ -122,6 +123,94 @@ describe('issuing authorizations (service with fakes)', () => {
   it('approves on a card valid until the end of this month', async () => {
     const { authorization: approved } = await setup({ expYear: 2026, expMonth: 6 }).create(origin, params({ card: 'ic_1', amount: 100 }));
     expect(approved).toMatchObject({ approved: true, status: 'pending' });
+  });
+
+  it('takes every parameter of the SDK’s generated example and shows each where the reference does', async () => {
+    const { authorization, transactions } = await setup().create(
+      origin,
+      params({
+        amount: 100,
+        amount_details: { atm_fee: 10, cashback_amount: 5 },
+        authorization_method: 'chip',
+        card: 'ic_1',
+        currency: 'usd',
+        is_amount_controllable: 'true',
+        merchant_data: {
+          category: 'ac_refrigeration_repair',
+          city: 'foo',
+          country: 'US',
+          name: 'foo',
+          network_id: 'bar',
+          postal_code: 'foo',
+          state: 'bar',
+          terminal_id: 'foo',
+        },
+        network_data: { acquiring_institution_id: 'foo' },
+        verification_data: { address_line1_check: 'mismatch', address_postal_code_check: 'match', cvc_check: 'match', expiry_check: 'mismatch' },
+        wallet: 'apple_pay',
+      }),
+    );
+    expect(serializeAuthorization(authorization, transactions)).toMatchObject({
+      amount: 100,
+      amount_details: { atm_fee: 10, cashback_amount: 5 },
+      authorization_method: 'chip',
+      card_presence: 'present',
+      currency: 'usd',
+      merchant_data: {
+        category: 'ac_refrigeration_repair',
+        category_code: '7623',
+        city: 'foo',
+        country: 'US',
+        name: 'foo',
+        network_id: 'bar',
+        postal_code: 'foo',
+        state: 'bar',
+        tax_id: null,
+        terminal_id: 'foo',
+        url: null,
+      },
+      network_data: { acquiring_institution_id: 'foo', system_trace_audit_number: null, transaction_id: null },
+      pending_request: null,
+      request_history: [{ amount: 100, amount_details: { atm_fee: 10, cashback_amount: 5 }, approved: true, reason: 'card_active' }],
+      verification_data: {
+        address_line1_check: 'mismatch',
+        address_postal_code_check: 'match',
+        authentication_exemption: null,
+        cvc_check: 'match',
+        expiry_check: 'mismatch',
+        postal_code: null,
+        three_d_secure: null,
+      },
+      wallet: 'apple_pay',
+    });
+    expect(authorization.isAmountControllable).toBe(true);
+  });
+
+  it('refuses approve and decline, which answer a pending request no authorization here has, after finding the authorization', async () => {
+    const service = setup();
+    const { authorization } = await service.create(origin, params({ card: 'ic_1', amount: 100 }));
+    for (const answer of [() => service.approve(scope, authorization.id), () => service.decline(scope, authorization.id)]) {
+      await expect(answer()).rejects.toMatchObject({
+        code: 'authorization_no_pending_request',
+        message: expect.stringContaining('pending_request is always null'),
+      });
+    }
+    // Another mode's or another owner's authorization is not found, before anything else is said
+    await expect(service.approve({ ...scope, livemode: true }, authorization.id)).rejects.toMatchObject({ code: 'resource_missing' });
+    await expect(service.decline({ ...scope, accountId: 'acct_2' }, authorization.id)).rejects.toMatchObject({ code: 'resource_missing' });
+    // Nothing changed
+    expect((await service.retrieve(scope, authorization.id)).authorization).toEqual(authorization);
+  });
+
+  it('checks approve’s and decline’s parameters: a positive amount, metadata and expand only', () => {
+    expect(approveAuthorizationParams.parse({ amount: '50', metadata: { a: '1' }, expand: ['card'] })).toEqual({
+      amount: 50,
+      metadata: { a: '1' },
+      expand: ['card'],
+    });
+    expect(approveAuthorizationParams.safeParse({ amount: '0' }).success).toBe(false);
+    expect(declineAuthorizationParams.safeParse({ amount: '50' }).success).toBe(false);
+    expect(declineAuthorizationParams.parse({ metadata: '' })).toEqual({ metadata: null });
   });
 
   it('turns v1 created bounds in seconds into an inclusive window in milliseconds', () => {

@@ -3,7 +3,13 @@ import type { Authorization } from '#shared/issuing/authorization.ts';
 import { authorizationService } from '#shared/issuing/authorization-service.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
-import { captureAuthorizationParams, createAuthorizationParams, listTransactionsParams } from '#shared/issuing/schemas.ts';
+import {
+  captureAuthorizationParams,
+  createAuthorizationParams,
+  createForceCaptureParams,
+  createUnlinkedRefundParams,
+  listTransactionsParams,
+} from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, serializeTransaction } from '#shared/issuing/serializers.ts';
 import { maxTransactionsPerAuthorization } from '#shared/issuing/transaction.ts';
 import { transactionService } from '#shared/issuing/transaction-service.ts';
@@ -70,6 +76,55 @@ function setup() {
 
 const authorize = (raw: Record<string, unknown>) => createAuthorizationParams.parse({ card: card.id, ...raw });
 const capture = (raw: Record<string, unknown> = {}) => captureAuthorizationParams.parse(raw);
+
+/** The SDK's generated example of a capture's `purchase_details`, as the SDK sends it (form values are strings). */
+const examplePurchaseDetails = {
+  flight: {
+    departure_at: '1633651200',
+    passenger_name: 'John Doe',
+    refundable: 'true',
+    segments: [
+      {
+        arrival_airport_code: 'SFO',
+        carrier: 'Delta',
+        departure_airport_code: 'LAX',
+        flight_number: 'DL100',
+        service_class: 'Economy',
+        stopover_allowed: 'true',
+      },
+    ],
+    travel_agency: 'Orbitz',
+  },
+  fuel: { type: 'diesel', unit: 'liter', unit_cost_decimal: '3.5', quantity_decimal: '10' },
+  lodging: { check_in_at: '1633651200', nights: '2' },
+  receipt: [{ description: 'Room charge', quantity: '1', total: '200', unit_cost: '200' }],
+  reference: 'foo',
+};
+
+/** How the reference shows that example on the transaction. */
+const examplePurchaseDetailsShown = {
+  fleet: null,
+  flight: {
+    departure_at: 1633651200,
+    passenger_name: 'John Doe',
+    refundable: true,
+    segments: [
+      {
+        arrival_airport_code: 'SFO',
+        carrier: 'Delta',
+        departure_airport_code: 'LAX',
+        flight_number: 'DL100',
+        service_class: 'Economy',
+        stopover_allowed: true,
+      },
+    ],
+    travel_agency: 'Orbitz',
+  },
+  fuel: { industry_product_code: null, quantity_decimal: '10', type: 'diesel', unit: 'liter', unit_cost_decimal: '3.5' },
+  lodging: { check_in_at: 1633651200, nights: 2 },
+  receipt: [{ description: 'Room charge', quantity: 1, total: 200, unit_cost: 200 }],
+  reference: 'foo',
+};
 
 describe('issuing transactions (services with the shared fakes)', () => {
   it('writes each capture’s transaction with the authorization in one change, with both events showing what GET shows', async () => {
@@ -210,6 +265,84 @@ describe('issuing transactions (services with the shared fakes)', () => {
     const outcomes = await Promise.allSettled([transactions.refund(origin, captured!.id, {}), transactions.refund(origin, captured!.id, {})]);
     expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect([...transactionRepository.items.values()].filter((t) => t.type === 'refund').map((t) => t.amount)).toEqual([800]);
+  });
+
+  it('shows the purchase details of the SDK’s generated capture example as the reference does', async () => {
+    const { authorizations } = setup();
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 200 }));
+    const { transactions } = await authorizations.capture(
+      origin,
+      authorization.id,
+      capture({ capture_amount: '100', purchase_details: examplePurchaseDetails }),
+    );
+    expect(serializeTransaction(transactions[0]!).purchase_details).toEqual(examplePurchaseDetailsShown);
+  });
+
+  it('makes force captures and unlinked refunds on a card without an authorization, each with its issuing_transaction.created', async () => {
+    const { transactions, transactionRepository } = setup();
+    const raw = {
+      card: card.id,
+      amount: '1000',
+      merchant_data: { category: 'hotels_motels_and_resorts', name: 'Inn' },
+      purchase_details: examplePurchaseDetails,
+    };
+
+    const forced = await transactions.createForceCapture(origin, createForceCaptureParams.parse(raw));
+    const refund = await transactions.createUnlinkedRefund(origin, createUnlinkedRefundParams.parse({ ...raw, currency: 'USD', purchase_details: undefined }));
+
+    expect(forced).toMatchObject({
+      type: 'capture',
+      authorizationId: null,
+      cardId: card.id,
+      cardholderId: holder.id,
+      amount: -1000,
+      merchantAmount: -1000,
+      currency: 'usd',
+      merchantCurrency: 'usd',
+      amountDetails: null,
+      wallet: null,
+      networkData: { authorization_code: null, processing_date: '2026-06-15', transaction_id: null },
+    });
+    expect(forced.merchantData).toMatchObject({ category: 'hotels_motels_and_resorts', category_code: '7011', name: 'Inn', city: null });
+    expect(serializeTransaction(forced)).toMatchObject({ authorization: null, purchase_details: examplePurchaseDetailsShown });
+    expect(refund).toMatchObject({ type: 'refund', authorizationId: null, amount: 1000, merchantAmount: 1000, purchaseDetails: null });
+
+    // Each is one write with its own creation event, and reads back as written
+    expect(transactionRepository.outboxes.map((outbox) => outbox.snapshotEvents.map((event) => [event.type, event.object]))).toEqual([
+      [['issuing_transaction.created', serializeTransaction(forced)]],
+      [['issuing_transaction.created', serializeTransaction(refund)]],
+    ]);
+    expect(await transactions.retrieve(scope, forced.id)).toEqual(forced);
+
+    // A force capture can be refunded like any capture; an unlinked refund cannot
+    expect(await transactions.refund(origin, forced.id, { refund_amount: 400 })).toMatchObject({
+      type: 'refund',
+      amount: 400,
+      authorizationId: null,
+      refundOf: forced.id,
+    });
+    await expect(transactions.refund(origin, refund.id, {})).rejects.toMatchObject({ code: 'parameter_invalid' });
+  });
+
+  it('refuses a force capture or unlinked refund in live mode, on an unknown card or in another currency', async () => {
+    const { transactions } = setup();
+    const raw = { card: card.id, amount: '100' };
+    await expect(transactions.createForceCapture(originOf({ ...scope, livemode: true }), createForceCaptureParams.parse(raw))).rejects.toMatchObject({
+      code: 'livemode_mismatch',
+    });
+    await expect(
+      transactions.createUnlinkedRefund(originOf({ ...scope, accountId: 'acct_other' }), createUnlinkedRefundParams.parse(raw)),
+    ).rejects.toMatchObject({
+      code: 'resource_missing',
+      param: 'card',
+    });
+    await expect(transactions.createForceCapture(origin, createForceCaptureParams.parse({ ...raw, currency: 'eur' }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'currency',
+    });
+    expect(createForceCaptureParams.safeParse({ card: card.id }).success).toBe(false);
+    expect(createForceCaptureParams.safeParse({ ...raw, amount: '0' }).success).toBe(false);
+    expect(createUnlinkedRefundParams.safeParse({ ...raw, capture_amount: '1' }).success).toBe(false);
   });
 
   it('updates metadata with issuing_transaction.updated and lists by card, cardholder and type, newest first', async () => {

@@ -21,6 +21,22 @@ describe('route matching', () => {
     expect(match('GET', '/v2/x/special')).toBeUndefined();
   });
 
+  it('keeps the test helpers named by a literal segment apart from the routes with an id beside them', () => {
+    const match = compileRoutes(routes);
+    expect(match('POST', '/v1/test_helpers/issuing/transactions/create_force_capture')?.route.name).toBe('createForceCaptureTestIssuingTransaction');
+    expect(match('POST', '/v1/test_helpers/issuing/transactions/create_unlinked_refund')?.route.name).toBe('createUnlinkedRefundTestIssuingTransaction');
+    expect(match('POST', '/v1/test_helpers/issuing/transactions/ipi_1/refund')).toMatchObject({
+      route: { name: 'refundTestIssuingTransaction' },
+      pathParameters: { id: 'ipi_1' },
+    });
+    // A literal name where the id goes is just an id that matches nothing
+    expect(match('POST', '/v1/test_helpers/issuing/transactions/create_force_capture/refund')?.pathParameters).toEqual({ id: 'create_force_capture' });
+    expect(match('GET', '/v1/test_helpers/issuing/transactions/create_force_capture')).toBeUndefined();
+    expect(match('POST', '/v1/issuing/authorizations/iauth_1/approve')?.route.name).toBe('approveIssuingAuthorization');
+    expect(match('POST', '/v1/issuing/authorizations/iauth_1/decline')?.route.name).toBe('declineIssuingAuthorization');
+    expect(match('POST', '/v1/issuing/authorizations/iauth_1')?.route.name).toBe('updateIssuingAuthorization');
+  });
+
   it('lists the methods a known path allows', () => {
     expect(allowedMethods(routes, '/v1/webhook_endpoints')).toEqual(['GET', 'POST']);
     expect(allowedMethods(routes, '/v1/webhook_endpoints/we_1')).toEqual(['DELETE', 'GET', 'POST']);

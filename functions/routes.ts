@@ -518,6 +518,9 @@ export const routes: Route[] = [
     permissions: emits,
   },
 
+  /** This API's OpenAPI document: no API key, no table call. */
+  { name: 'retrieveOpenApiDocument', method: 'GET', path: '/openapi.json', handler: 'functions/http/openapi.ts', permissions: [] },
+
   { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
 ];

@@ -71,6 +71,8 @@ export interface HttpGatewayOptions {
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** @default console */
   logger?: HttpGatewayLogger;
+  /** Sees each routed request's handler result before it is sent (tests check answers against the OpenAPI document). */
+  inspectResponse?: (route: GatewayRoute, result: unknown) => void;
 }
 
 export interface HttpGateway {
@@ -168,6 +170,13 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
       }
       logger.error(`${route.name} failed (request ${requestId})`, error);
       return sendMessage(response, 500, 'Internal Server Error');
+    }
+    if (match && options.inspectResponse) {
+      try {
+        options.inspectResponse(match.route, result);
+      } catch (error) {
+        logger.error(`Inspecting the answer of ${route.name} failed (request ${requestId})`, error);
+      }
     }
     if (!writeResult(response, result)) {
       logger.error(`${route.name} returned a response API Gateway cannot map (request ${requestId})`, result);

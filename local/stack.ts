@@ -17,7 +17,7 @@ import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridg
 import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
 import { refusedForeignHost } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
-import { createModuleLoader, startHttpGateway } from './http-gateway.ts';
+import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from './http-gateway.ts';
 import { startQueueWorkers } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
@@ -47,6 +47,8 @@ export interface LocalStackOptions {
   env?: Record<string, string>;
   /** Quieter logs (tests). @default false */
   quiet?: boolean;
+  /** Sees each routed answer of the HTTP API before it is sent (see `HttpGatewayOptions.inspectResponse`). */
+  inspectResponse?: HttpGatewayOptions['inspectResponse'];
 }
 
 export interface LocalStack {
@@ -187,6 +189,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       loadHandler: load,
       region,
       extraRoutes: localDiagnostics(eventBridge, eventGrid),
+      inspectResponse: options.inspectResponse,
     });
     stops.push(gateway.stop);
 

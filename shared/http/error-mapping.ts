@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import {
   AuthenticationError,
   CardError,
@@ -18,9 +19,28 @@ import {
 
 export type ApiGeneration = 'v1' | 'v2';
 
+const v1ErrorTypes = ['invalid_request_error', 'card_error', 'authentication_error', 'idempotency_error', 'rate_limit_error', 'api_error'] as const;
+
+/** The v1 error body: the SDK picks its error class by status, then `type`. */
+export const v1ErrorBody = z
+  .object({
+    error: z.object({
+      type: z.enum(v1ErrorTypes),
+      code: z.string(),
+      message: z.string(),
+      /** The parameter at fault, in bracket notation (`metadata[key]`); null when none is. */
+      param: z.string().nullable(),
+      decline_code: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'V1ErrorBody' });
+
+/** The v2 error body: no `param`; the SDK picks its error class by `type`. */
+export const v2ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string() }) }).meta({ id: 'V2ErrorBody' });
+
 export interface ErrorResponse {
   status: number;
-  body: { error: Record<string, unknown> };
+  body: z.input<typeof v1ErrorBody> | z.input<typeof v2ErrorBody>;
   headers: Record<string, string>;
 }
 
@@ -28,7 +48,7 @@ interface Mapping {
   status: number;
   /** When v1 answers another status than v2. */
   v1Status?: number;
-  v1Type: string;
+  v1Type: (typeof v1ErrorTypes)[number];
   v2Type: string;
 }
 
@@ -58,7 +78,8 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
   const mapping = error instanceof ServiceError ? mappings.find(([type]) => error instanceof type)?.[1] : undefined;
   if (!mapping || !(error instanceof ServiceError)) {
     const message = `An unexpected error occurred while processing the request. Quote request id ${requestId} when reporting it.`;
-    const body = api === 'v1' ? { type: 'api_error', code: 'internal_error', message, param: null } : { type: 'api_error', code: 'internal_error', message };
+    const body =
+      api === 'v1' ? { type: 'api_error' as const, code: 'internal_error', message, param: null } : { type: 'api_error', code: 'internal_error', message };
     return { status: 500, body: { error: body }, headers: {} };
   }
   const code = api === 'v2' && error instanceof NotFoundError ? 'not_found' : error.code;

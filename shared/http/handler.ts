@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import * as zod from 'zod';
 import type * as z from 'zod';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
@@ -23,6 +24,7 @@ import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
+import { withContract } from './contract.ts';
 import { resumeV2List, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
@@ -53,15 +55,18 @@ export interface ApiRequest<P> {
   paging?: V2Paging;
 }
 
-export interface ApiResult {
-  /** @default 200 */
-  status?: number;
-  body: unknown;
+/** The success body of an operation; its status is the route's (`HttpHandlerOptions.status`). */
+export interface ApiResult<B = unknown> {
+  body: B;
 }
 
-export interface HttpHandlerOptions<S extends z.ZodType> {
+export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown> {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
+  /** Schema of the success body: the operation must return its input type, and the OpenAPI document shows it. */
+  response?: R;
+  /** Status of a success. @default 200 */
+  status?: number;
   /** Only token creation accepts publishable keys. @default false */
   allowPublishableKey?: boolean;
   /** Another credential than an API key (the meter event stream takes a session token). */
@@ -108,6 +113,9 @@ function pipelinePorts(): PipelinePorts {
   return defaultPorts;
 }
 
+/** Until every handler declares its response. */
+const unknownBody = zod.unknown();
+
 export const newRequestId = (): string => `req_${randomBase62(14)}`;
 
 export const apiGenerationOf = (path: string): ApiGeneration => (path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1');
@@ -145,10 +153,10 @@ const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<st
  * Serves one API Gateway (payload 2.0) request: authentication, `Service-Version`, decoding, validation,
  * idempotency, the operation, and the documented error bodies. Exported for tests that pass fake ports.
  */
-export async function serveRequest<S extends z.ZodType>(
+export async function serveRequest<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown>(
   event: APIGatewayProxyEventV2,
-  options: HttpHandlerOptions<S>,
-  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>,
+  options: HttpHandlerOptions<S, R>,
+  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult<z.input<R>>>,
   ports: PipelinePorts,
 ): Promise<APIGatewayProxyStructuredResultV2> {
   const requestId = newRequestId();
@@ -210,7 +218,7 @@ export async function serveRequest<S extends z.ZodType>(
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        return render(result.status ?? 200, result.body, requestId);
+        return render(options.status ?? 200, result.body, requestId);
       } catch (error) {
         return renderError(error, api, requestId);
       }
@@ -240,15 +248,24 @@ export async function serveRequest<S extends z.ZodType>(
  * The one way to write an HTTP handler: a parameter schema and an operation. All middy composition lives
  * here, so a handler file is its schema, one service call and this wrapper.
  */
-export function httpHandler<S extends z.ZodType>(options: HttpHandlerOptions<S>, operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult>) {
-  return (
-    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-      // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
-      .use(injectLambdaContext(logger, { logEvent: false }))
-      // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-      .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
-      .handler((event) => serveRequest(event, options, operation, pipelinePorts()))
-  );
+export function httpHandler<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown>(
+  options: HttpHandlerOptions<S, R>,
+  operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult<z.input<R>>>,
+) {
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
+    .use(injectLambdaContext(logger, { logEvent: false }))
+    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
+    .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
+  return withContract(handler, {
+    kind: 'api',
+    params: options.params,
+    response: options.response ?? unknownBody,
+    status: options.status ?? 200,
+    credential: options.authenticate ? 'meter_event_session' : options.allowPublishableKey ? 'secret_or_publishable_key' : 'secret_key',
+    v2List: options.v2List ?? false,
+  });
 }
 
 export { renderError as renderErrorResponse, toResult as toApiGatewayResult };

@@ -4,6 +4,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
+import { withContract } from './contract.ts';
 import { newRequestId } from './handler.ts';
 import { htmlHeaders, messagePage } from './html.ts';
 
@@ -106,12 +107,11 @@ async function serveHtml(event: APIGatewayProxyEventV2, operation: (request: Htm
 
 /** The one way to write a hosted HTML page handler (the HTML counterpart of `httpHandler`). */
 export function htmlHandler(operation: (request: HtmlRequest) => Promise<HtmlResult>) {
-  return (
-    middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
-      // Never log the event: hosted forms carry identity numbers.
-      .use(injectLambdaContext(logger, { logEvent: false }))
-      // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-      .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
-      .handler((event) => serveHtml(event, operation))
-  );
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
+    // Never log the event: hosted forms carry identity numbers.
+    .use(injectLambdaContext(logger, { logEvent: false }))
+    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
+    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
+    .handler((event) => serveHtml(event, operation));
+  return withContract(handler, { kind: 'html' });
 }

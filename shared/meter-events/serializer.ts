@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
 import type { MeterEventAdjustment, MeterEventRecord, MeterEventSession } from './meter-event.ts';
 
@@ -31,3 +32,6 @@ export const serializeMeterEventSession = (session: MeterEventSession, token: st
   expires_at: isoTimestamp(session.expiresAt),
   livemode: session.scope.livemode,
 });
+
+/** The meter event stream's answer: an empty object, 202 (the events are validated when processed). */
+export const meterEventStreamAccepted = z.strictObject({});

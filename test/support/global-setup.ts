@@ -1,6 +1,11 @@
 import type { TestProject } from 'vitest/node';
+import { routes } from '#functions/routes.ts';
+import type { GatewayRoute } from '#local/http-gateway.ts';
+import { createModuleLoader } from '#local/http-gateway.ts';
 import { startLocalStack } from '#local/stack.ts';
+import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
+import { describeViolations, openApiResponseChecker } from './openapi-responses.ts';
 
 /** What test files of the `stack` project learn about the shared local stack. */
 export interface StackInfo {
@@ -22,9 +27,15 @@ declare module 'vitest' {
 /**
  * Starts one in-memory local stack for the whole run, on a free port, with delivery retries and the
  * sweeper sped up from hours and minutes to seconds.
+ *
+ * Every answer the stack gives, to the SDK and to raw calls alike, is checked against the OpenAPI document
+ * built from this very code (test/support/openapi-responses.ts); any answer it does not describe fails the
+ * run at the end, listed by operation, status and problem.
  */
 export default async function setup(project: TestProject) {
+  let inspect: ((route: GatewayRoute, result: unknown) => void) | undefined;
   const stack = await startLocalStack({
+    inspectResponse: (route, result) => inspect?.(route, result),
     port: 0,
     quiet: true,
     jobIntervalMs: 500,
@@ -42,6 +53,10 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT_PER_KEY_TEST: '1000',
     },
   });
+  // The handler modules need the stack's environment to load, so the document is built once it is up.
+  const load = createModuleLoader();
+  const checker = openApiResponseChecker(await buildOpenApiDocument(routes, load));
+  inspect = checker.inspect;
   project.provide('stack', {
     baseUrl: stack.baseUrl,
     port: Number(new URL(stack.baseUrl).port),
@@ -50,5 +65,14 @@ export default async function setup(project: TestProject) {
     eventBridgeEndpoint: stack.eventBridge.endpoint,
     eventGridEndpoint: stack.eventGrid.endpoint,
   });
-  return () => stack.stop();
+  return async () => {
+    await stack.stop();
+    if (checker.violations.length > 0) {
+      // A teardown that throws is only logged by vitest; the exit code is what CI sees.
+      console.error(
+        `\n${checker.violations.length} answers of the local stack do not match the OpenAPI document:\n${describeViolations(checker.violations)}\n`,
+      );
+      process.exitCode = 1;
+    }
+  };
 }

@@ -1,15 +1,22 @@
 import { bearerToken } from '#shared/http/authenticate.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
+import { meterEventStreamAccepted } from '#shared/meter-events/serializer.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_stream: up to 100 events, authenticated by a session token, validated when processed. */
 export const handler = httpHandler(
-  { params: meterEventStreamParams, authenticate: (headers) => service.authenticateSession(bearerToken(headers)), rateLimit: 'meter_event_stream' },
+  {
+    params: meterEventStreamParams,
+    authenticate: (headers) => service.authenticateSession(bearerToken(headers)),
+    rateLimit: 'meter_event_stream',
+    status: 202,
+    response: meterEventStreamAccepted,
+  },
   async ({ caller, params }) => {
     await service.acceptStream(caller, params.events);
-    return { status: 202, body: {} };
+    return { body: {} };
   },
 );

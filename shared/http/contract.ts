@@ -1,0 +1,34 @@
+import type * as z from 'zod';
+
+/** The credential a route takes, as the OpenAPI document's security requirement names it. */
+export type Credential = 'secret_key' | 'secret_or_publishable_key' | 'meter_event_session' | 'none';
+
+/**
+ * What a handler declares about its requests and answers. `httpHandler`, `htmlHandler` and the document
+ * route attach it to the handler they make, and the OpenAPI document is built from the route table and
+ * these, so the document describes the very schemas that validate requests and type responses.
+ */
+export type HandlerContract =
+  | {
+      kind: 'api';
+      /** Query-string and body parameters together (the handler's strict request schema). */
+      params: z.ZodType;
+      /** The success body. */
+      response: z.ZodType;
+      status: number;
+      credential: Credential;
+      /** A v2 list: `page` may stand for every other parameter. */
+      v2List: boolean;
+    }
+  /** A hosted HTML page: no API key, form posts, redirects. */
+  | { kind: 'html' }
+  /** The OpenAPI document itself. */
+  | { kind: 'document' };
+
+/** Attaches `contract` to `handler` (a function property, so Lambda and the local gateway call it as before). */
+export const withContract = <H extends object>(handler: H, contract: HandlerContract): H & { contract: HandlerContract } =>
+  Object.assign(handler, { contract });
+
+/** The contract a handler module's `handler` carries, if any. */
+export const contractOf = (handler: unknown): HandlerContract | undefined =>
+  typeof handler === 'function' && 'contract' in handler ? (handler.contract as HandlerContract) : undefined;

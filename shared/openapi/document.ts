@@ -1,0 +1,310 @@
+import type * as z from 'zod';
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import type { Route } from '#functions/routes.ts';
+import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
+import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
+
+/**
+ * The OpenAPI 3.1 document of the API, built from the route table and the contract each handler module
+ * attaches to its `handler` (request schema, response schema, status, credential). Nothing here lists
+ * routes or fields: a route added to the table with its handler is in the document.
+ */
+
+/** Loads a route's handler module and answers its exported `handler`. */
+export type LoadHandler = (entry: string) => Promise<unknown>;
+
+type Method = 'get' | 'post' | 'delete';
+type JsonObject = Record<string, unknown>;
+
+/** The statuses an API route may answer with an error body (shared/http/error-mapping.ts), and what each means. */
+const errorStatuses: Record<string, string> = {
+  '400': 'Invalid request: a parameter is missing, unknown or invalid (`param` names it), or an idempotency key was reused (v1).',
+  '401': 'No valid API key (or, for the meter event stream, an expired session).',
+  '402': 'The card was declined.',
+  '403': 'The key may not do this: a publishable key, or a `Service-Context` account it does not control.',
+  '404': 'No such object in this account and mode.',
+  '409': 'A conflict: the object changed, or a request with the same idempotency key is in flight or differed (v2).',
+  '413': 'The request body is too large.',
+  '415': 'The body is not in the encoding the API generation takes (form on v1, JSON on v2).',
+  '429': 'Too many requests for this key; retry after `Retry-After` seconds.',
+  '500': 'An unexpected error; the message quotes the request id.',
+};
+
+const htmlStatuses: Record<string, string> = {
+  '200': 'The page: the form, or the page that says the details are complete.',
+  '302': 'After a visit: on to the link’s `refresh_url` (a used or expired link) or `return_url`.',
+  '303': 'After a form post: on to the link’s `return_url`.',
+  '400': 'A page that says what was refused.',
+  '404': 'The link does not exist.',
+  '409': 'A page that says the link is in use elsewhere.',
+  '410': 'A page that says the link has expired or was used.',
+  '413': 'The form is too large.',
+  '415': 'The form is not form-encoded.',
+  '500': 'A page that quotes the request id.',
+};
+
+const securitySchemes = {
+  secretKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A secret key (`sk_test_…`, `sk_live_…`) as a Bearer token; HTTP Basic auth with the key as user name works too.',
+  },
+  publishableKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A publishable key (`pk_test_…`, `pk_live_…`): token creation only.',
+  },
+  meterEventSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The `authentication_token` of a meter event session (`POST /v2/billing/meter_event_session`).',
+  },
+} as const;
+
+const security: Record<Credential, Array<Record<string, string[]>>> = {
+  secret_key: [{ secretKey: [] }],
+  secret_or_publishable_key: [{ secretKey: [] }, { publishableKey: [] }],
+  meter_event_session: [{ meterEventSession: [] }],
+  none: [],
+};
+
+const requestHeaders = {
+  ServiceVersion: {
+    name: 'Service-Version',
+    in: 'header',
+    required: false,
+    description: `The API version to render objects and events at (the SDK's \`Stripe-Version\` is read too). Default ${defaultServiceVersion}.`,
+    schema: { type: 'string' },
+  },
+  ServiceContext: {
+    name: 'Service-Context',
+    in: 'header',
+    required: false,
+    description: 'Act inside a connected account of the key’s platform (`Service-Account`, and the SDK’s `Stripe-Context` / `Stripe-Account`, are read too).',
+    schema: { type: 'string', maxLength: 255 },
+  },
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'Makes a POST or DELETE safe to retry: the same key with the same request answers the first response again, for 24 hours.',
+    schema: { type: 'string', maxLength: 255 },
+  },
+} as const;
+
+const responseHeaders = {
+  RequestId: { description: 'This request’s id (`req_…`); errors quote it.', schema: { type: 'string' } },
+  ServiceVersion: { description: 'The API version the response is rendered at.', schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: '`true` when the response is the replay of an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying (429).', schema: { type: 'string' } },
+} as const;
+
+const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+function apiHeaders(method: Method) {
+  return {
+    'Request-Id': ref('headers', 'RequestId'),
+    'Service-Version': ref('headers', 'ServiceVersion'),
+    ...(method !== 'get' && { 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') }),
+  };
+}
+
+/** `/v1/customers/{id}/sources` → `v1/customers`: one tag per API area. */
+const tagOf = (path: string) =>
+  path
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith('{'))
+    .slice(0, 3)
+    .join('/');
+
+const pathParameters = (path: string) =>
+  [...path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({
+    name: name!,
+    in: 'path' as const,
+    required: true,
+    schema: { type: 'string' as const, maxLength: 255 },
+  }));
+
+/** `page` of a v2 list: the signed token in a `next_page_url`, standing for every other parameter. */
+const pageParameter = {
+  name: 'page',
+  in: 'query' as const,
+  required: false,
+  description: 'The token of a `next_page_url`: it carries the first request’s parameters, so it is sent alone.',
+  schema: { type: 'string' as const, maxLength: 4096 },
+};
+
+function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: 'api' }>): ZodOpenApiOperationObject {
+  const method = route.method.toLowerCase() as Method;
+  const v2 = route.path.startsWith('/v2/');
+  const inBody = method === 'post';
+  const errorBody = v2 ? 'V2Error' : 'V1Error';
+  return {
+    operationId: route.name,
+    tags: [tagOf(route.path)],
+    security: security[contract.credential],
+    parameters: [
+      ...pathParameters(route.path),
+      ...(contract.v2List ? [pageParameter] : []),
+      ref('parameters', 'ServiceVersion'),
+      ...(contract.credential === 'meter_event_session' ? [] : [ref('parameters', 'ServiceContext')]),
+      ...(method === 'get' ? [] : [ref('parameters', 'IdempotencyKey')]),
+    ],
+    ...(inBody
+      ? {
+          requestBody: {
+            required: false,
+            content: v2 ? { 'application/json': { schema: contract.params } } : { 'application/x-www-form-urlencoded': { schema: contract.params } },
+          },
+        }
+      : { requestParams: { query: contract.params as z.ZodType<unknown, Record<string, unknown>> } }),
+    responses: {
+      [String(contract.status)]: {
+        description: contract.status === 202 ? 'Accepted.' : 'Success.',
+        headers: apiHeaders(method),
+        content: { 'application/json': { schema: contract.response } },
+      },
+      ...Object.fromEntries(Object.keys(errorStatuses).map((status) => [status, ref('responses', `${errorBody}${status}`)])),
+    },
+  };
+}
+
+function htmlOperation(route: Route): ZodOpenApiOperationObject {
+  const post = route.method === 'POST';
+  return {
+    operationId: route.name,
+    tags: [tagOf(route.path)],
+    description: post
+      ? 'A form post of the hosted onboarding page. The session cookie the visit set and the link’s secret are the credentials.'
+      : 'The hosted onboarding page of an account link: its single use, which opens a session (cookie) and shows the form. No API key.',
+    security: [],
+    parameters: [{ name: 'secret', in: 'path', required: true, schema: { type: 'string', maxLength: 255 } }],
+    ...(post && {
+      requestBody: {
+        required: true,
+        content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', additionalProperties: { type: 'string' } } } },
+      },
+    }),
+    responses: Object.fromEntries(
+      Object.entries(htmlStatuses).map(([status, description]): [string, ZodOpenApiResponseObject] => [
+        status,
+        status.startsWith('3')
+          ? { description, headers: { Location: { schema: { type: 'string' as const } }, 'Request-Id': ref('headers', 'RequestId') } }
+          : { description, headers: { 'Request-Id': ref('headers', 'RequestId') }, content: { 'text/html': { schema: { type: 'string' as const } } } },
+      ]),
+    ),
+  };
+}
+
+function documentOperation(route: Route): ZodOpenApiOperationObject {
+  return {
+    operationId: route.name,
+    tags: ['openapi'],
+    description: 'This document. No API key.',
+    security: [],
+    responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
+  };
+}
+
+function errorResponses() {
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const [generation, body] of [
+    ['V1Error', v1ErrorBody],
+    ['V2Error', v2ErrorBody],
+  ] as const) {
+    for (const [status, description] of Object.entries(errorStatuses)) {
+      responses[`${generation}${status}`] = {
+        description,
+        headers: {
+          'Request-Id': ref('headers', 'RequestId'),
+          'Service-Version': ref('headers', 'ServiceVersion'),
+          ...(status === '429' && { 'Retry-After': ref('headers', 'RetryAfter') }),
+        },
+        content: { 'application/json': { schema: body } },
+      };
+    }
+  }
+  return responses;
+}
+
+/**
+ * v1 bodies and every query string are decoded with `qs` in bracket notation: `metadata[key]=v`,
+ * `items[0][price]=p`, `expand[]=x`. OpenAPI says so with `deepObject` for each parameter or form field
+ * that is an object or an array.
+ */
+function describeBracketNotation(document: JsonObject): void {
+  const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
+  const resolve = (schema: JsonObject | undefined): JsonObject | undefined => {
+    const target = schema?.$ref;
+    return typeof target === 'string' ? resolve(schemas[target.split('/').at(-1)!]) : schema;
+  };
+  const nested = (schema: JsonObject | undefined): boolean => {
+    const resolved = resolve(schema);
+    if (!resolved) return false;
+    if (resolved.type === 'object' || resolved.type === 'array') return true;
+    return [...((resolved.anyOf as JsonObject[]) ?? []), ...((resolved.oneOf as JsonObject[]) ?? [])].some(nested);
+  };
+  for (const item of Object.values(document.paths as Record<string, Record<string, JsonObject>>)) {
+    for (const operation of Object.values(item)) {
+      for (const parameter of (operation.parameters ?? []) as JsonObject[]) {
+        if (parameter.in === 'query' && nested(parameter.schema as JsonObject)) Object.assign(parameter, { style: 'deepObject', explode: true });
+      }
+      const form = ((operation.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/x-www-form-urlencoded'] as
+        | JsonObject
+        | undefined;
+      const properties = resolve(form?.schema as JsonObject | undefined)?.properties as Record<string, JsonObject> | undefined;
+      if (form && properties) {
+        const encoding = Object.entries(properties).filter(([, schema]) => nested(schema));
+        if (encoding.length > 0) form.encoding = Object.fromEntries(encoding.map(([name]) => [name, { style: 'deepObject', explode: true }]));
+      }
+    }
+  }
+}
+
+/** Builds the document. `load` imports a handler module (the local gateway's loader, or a plain import). */
+export async function buildOpenApiDocument(routes: readonly Route[], load: LoadHandler): Promise<JsonObject> {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const route of routes) {
+    const contract = contractOf(await load(route.handler));
+    if (!contract) throw new Error(`${route.handler} does not export a handler made by httpHandler, htmlHandler or the document route`);
+    const operation = contract.kind === 'api' ? apiOperation(route, contract) : contract.kind === 'html' ? htmlOperation(route) : documentOperation(route);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
+  }
+  const document = createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Billing, Accounts and Event Delivery API',
+      version: defaultServiceVersion,
+      description:
+        'v1 routes take form-encoded bodies in bracket notation (`metadata[key]=value`, `items[0][price]=price_…`) and answer v1 objects; ' +
+        'v2 routes take JSON bodies. Query strings use bracket notation on both. Errors are `{"error": {type, code, message, param}}` on v1 ' +
+        'and `{"error": {type, code, message}}` on v2.',
+    },
+    servers: [{ url: '/' }],
+    security: security.secret_key,
+    paths,
+    components: {
+      securitySchemes,
+      parameters: requestHeaders,
+      headers: responseHeaders,
+      responses: errorResponses(),
+    },
+  }) as unknown as JsonObject;
+  describeBracketNotation(document);
+  return document;
+}
+
+/** The document as `npm run openapi` writes it and `GET /openapi.json` serves it. */
+export const renderOpenApiDocument = (document: JsonObject): string => `${JSON.stringify(document, null, 2)}\n`;
+
+/** The placeholder environment handler modules need to be imported (they read configuration at cold start); nothing is called. */
+export const offlineHandlerEnvironment: Record<string, string> = {
+  TABLE_NAME: 'openapi',
+  AWS_REGION: 'us-east-1',
+  DELIVERIES_QUEUE_URL: 'http://localhost/queue/deliveries',
+  METER_EVENTS_QUEUE_URL: 'http://localhost/queue/meter-events',
+};

@@ -1,30 +1,75 @@
+import * as z from 'zod';
+import { addressObject, deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
+import { v1ListObject } from '#shared/http/pagination.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
-import { serializeBankAccount, serializeCard } from '#shared/tokens/serializer.ts';
+import { bankAccountObject, cardObject, serializeBankAccount, serializeCard } from '#shared/tokens/serializer.ts';
 import type { Customer, CustomerSource } from './customer.ts';
 
+export const sourceObject = z.discriminatedUnion('object', [cardObject, bankAccountObject]).meta({ id: 'CustomerSource' });
+
+export const deletedSourceObject = z
+  .object({ id: z.string(), object: z.enum(['card', 'bank_account']), deleted: z.literal(true) })
+  .meta({ id: 'DeletedCustomerSource' });
+
+export const customerObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('customer'),
+    address: addressObject.nullable(),
+    balance: z.int(),
+    created: unixTime,
+    currency: z.null(),
+    /** The source's id, or the source when expanded. */
+    default_source: z.union([z.string(), sourceObject]).nullable(),
+    delinquent: z.boolean(),
+    description: z.string().nullable(),
+    discount: z.null(),
+    email: z.string().nullable(),
+    invoice_prefix: z.string(),
+    invoice_settings: z.object({ custom_fields: z.null(), default_payment_method: z.null(), footer: z.null(), rendering_options: z.null() }),
+    livemode: z.boolean(),
+    metadata: metadataObject,
+    name: z.string().nullable(),
+    next_invoice_sequence: z.int(),
+    phone: z.string().nullable(),
+    preferred_locales: z.array(z.string()),
+    shipping: z.object({ address: addressObject, name: z.string(), phone: z.string().nullable() }).nullable(),
+    /** Only when expanded. */
+    sources: v1ListObject(sourceObject).optional(),
+    tax_exempt: z.enum(['exempt', 'none', 'reverse']),
+    test_clock: z.null(),
+  })
+  .meta({ id: 'Customer' });
+
+export const deletedCustomerObject = deletedObject('customer').meta({ id: 'DeletedCustomer' });
+
 /** A customer's card or bank account: the token's card or bank account, with its customer and metadata. */
-export function serializeSource(source: CustomerSource) {
+export function serializeSource(source: CustomerSource): z.input<typeof sourceObject> {
   const attached = { customer: source.customer, metadata: source.metadata };
   return source.object === 'card' ? serializeCard(source.card, attached) : serializeBankAccount(source.bankAccount, { ...attached, status: source.status });
 }
 
 /** What a removed source answers: the reference's deleted card or bank account. */
-export const serializeDeletedSource = (source: CustomerSource) => ({ id: source.id, object: source.object, deleted: true as const });
+export const serializeDeletedSource = (source: CustomerSource): z.input<typeof deletedSourceObject> => ({
+  id: source.id,
+  object: source.object,
+  deleted: true,
+});
 
 /** What a customer response carries when expanded: its default source as an object, its `sources` list. */
 export interface CustomerExpansions {
-  defaultSource?: ReturnType<typeof serializeSource>;
-  sources?: { object: 'list'; data: Array<ReturnType<typeof serializeSource>>; has_more: boolean; url: string };
+  defaultSource?: z.input<typeof sourceObject>;
+  sources?: z.input<ReturnType<typeof v1ListObject<typeof sourceObject>>>;
 }
 
 /**
  * The v1 customer object; fields this service does not manage are shown with their empty values.
  * `sources` appears only when expanded, as in current reference versions.
  */
-export function serializeCustomer(customer: Customer, expanded: CustomerExpansions = {}) {
+export function serializeCustomer(customer: Customer, expanded: CustomerExpansions = {}): z.input<typeof customerObject> {
   return {
     id: customer.id,
-    object: 'customer' as const,
+    object: 'customer',
     address: customer.address,
     balance: customer.balance,
     created: unixSeconds(customer.created),
@@ -49,4 +94,4 @@ export function serializeCustomer(customer: Customer, expanded: CustomerExpansio
   };
 }
 
-export const serializeDeletedCustomer = (id: string) => ({ id, object: 'customer' as const, deleted: true as const });
+export const serializeDeletedCustomer = (id: string): z.input<typeof deletedCustomerObject> => ({ id, object: 'customer', deleted: true });

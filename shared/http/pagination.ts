@@ -11,8 +11,12 @@ export function v1PageRequest(params: { limit?: number; starting_after?: string;
   return { limit: params.limit ?? 10, startingAfter: params.starting_after, endingBefore: params.ending_before };
 }
 
+/** The v1 list envelope of `item` objects. */
+export const v1ListObject = <T extends z.ZodType>(item: T) =>
+  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
+
 /** The v1 list envelope. `url` is the list's path without query, as the reference API renders it. */
-export function v1List<T>(url: string, page: Page<T>) {
+export function v1List<T>(url: string, page: Page<T>): { object: 'list'; data: T[]; has_more: boolean; url: string } {
   return { object: 'list' as const, data: page.items, has_more: page.hasMore, url };
 }
 
@@ -24,8 +28,12 @@ export interface V2Paging {
   nextPageUrl(cursor: string): string;
 }
 
+/** The v2 list envelope of `item` objects. */
+export const v2ListObject = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), next_page_url: z.string().nullable(), previous_page_url: z.string().nullable() });
+
 /** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
-export function v2List<T>(data: T[], nextPageUrl: string | null) {
+export function v2List<T>(data: T[], nextPageUrl: string | null): { data: T[]; next_page_url: string | null; previous_page_url: null } {
   return { data, next_page_url: nextPageUrl, previous_page_url: null };
 }
 

@@ -1,12 +1,12 @@
 import { createCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
-export const handler = httpHandler({ params: createCustomerParams }, async ({ caller, origin, params }) => {
+export const handler = httpHandler({ params: createCustomerParams, response: customerObject }, async ({ caller, origin, params }) => {
   const customer = await service.create(origin, params);
   return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
 });

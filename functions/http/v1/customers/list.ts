@@ -1,13 +1,13 @@
 import { listCustomersParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCustomerService();
 
 /** GET /v1/customers: newest first. */
-export const handler = httpHandler({ params: listCustomersParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listCustomersParams, response: v1ListObject(customerObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params));
   return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }) };
 });

@@ -1,12 +1,12 @@
 import { updateCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
-export const handler = httpHandler({ params: updateCustomerParams }, async ({ caller, origin, params, pathParameters }) => {
+export const handler = httpHandler({ params: updateCustomerParams, response: customerObject }, async ({ caller, origin, params, pathParameters }) => {
   const customer = await service.update(origin, pathParameters.id!, params);
   return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
 });

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createTokenParams } from '#shared/tokens/schemas.ts';
-import { serializeToken } from '#shared/tokens/serializer.ts';
+import { serializeToken, tokenObject } from '#shared/tokens/serializer.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();
 
 /** POST /v1/tokens (the one endpoint that takes a publishable key) */
-export const handler = httpHandler({ params: createTokenParams, allowPublishableKey: true }, async ({ caller, params, sourceIp }) => ({
+export const handler = httpHandler({ params: createTokenParams, response: tokenObject, allowPublishableKey: true }, async ({ caller, params, sourceIp }) => ({
   body: serializeToken(await service.create(caller.scope, params, sourceIp)),
 }));

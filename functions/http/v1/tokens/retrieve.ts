@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveTokenParams } from '#shared/tokens/schemas.ts';
-import { serializeToken } from '#shared/tokens/serializer.ts';
+import { serializeToken, tokenObject } from '#shared/tokens/serializer.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();
 
 /** GET /v1/tokens/{id}: a secret key only (a publishable key may create tokens, never read them back) */
-export const handler = httpHandler({ params: retrieveTokenParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveTokenParams, response: tokenObject }, async ({ caller, pathParameters }) => ({
   body: serializeToken(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

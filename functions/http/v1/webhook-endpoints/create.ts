@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints: the only response that shows the signing secret. */
-export const handler = httpHandler({ params: createWebhookEndpointParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createWebhookEndpointParams, response: webhookEndpointObject }, async ({ origin, params }) => ({
   body: serializeWebhookEndpoint(await service.create(origin, params), { includeSecret: true }),
 }));

@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { deleteWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeDeletedWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeDeletedWebhookEndpoint, deletedWebhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** DELETE /v1/webhook_endpoints/{id}: a second delete is a 404. */
-export const handler = httpHandler({ params: deleteWebhookEndpointParams }, async ({ origin, pathParameters }) => {
+export const handler = httpHandler({ params: deleteWebhookEndpointParams, response: deletedWebhookEndpointObject }, async ({ origin, pathParameters }) => {
   await service.delete(origin, pathParameters.id!);
   return { body: serializeDeletedWebhookEndpoint(pathParameters.id!) };
 });

@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listWebhookEndpointsParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** GET /v1/webhook_endpoints: newest first. */
-export const handler = httpHandler({ params: listWebhookEndpointsParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listWebhookEndpointsParams, response: v1ListObject(webhookEndpointObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params));
   return { body: v1List('/v1/webhook_endpoints', { ...page, items: page.items.map((endpoint) => serializeWebhookEndpoint(endpoint)) }) };
 });

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** GET /v1/webhook_endpoints/{id} */
-export const handler = httpHandler({ params: retrieveWebhookEndpointParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveWebhookEndpointParams, response: webhookEndpointObject }, async ({ caller, pathParameters }) => ({
   body: serializeWebhookEndpoint(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { updateWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints/{id} */
-export const handler = httpHandler({ params: updateWebhookEndpointParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateWebhookEndpointParams, response: webhookEndpointObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeWebhookEndpoint(await service.update(origin, pathParameters.id!, params)),
 }));

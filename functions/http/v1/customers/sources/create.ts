@@ -1,11 +1,11 @@
 import { createSourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource } from '#shared/customers/serializer.ts';
+import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}/sources: `source=tok_…`, a card or bank account token, used up. */
-export const handler = httpHandler({ params: createSourceParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: createSourceParams, response: sourceObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeSource(await service.createSource(origin, pathParameters.id!, params)),
 }));

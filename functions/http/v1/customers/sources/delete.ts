@@ -1,11 +1,11 @@
 import { deleteSourceParams } from '#shared/customers/schemas.ts';
-import { serializeDeletedSource } from '#shared/customers/serializer.ts';
+import { serializeDeletedSource, deletedSourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** DELETE /v1/customers/{id}/sources/{source_id}: a default source is replaced by the newest other one. */
-export const handler = httpHandler({ params: deleteSourceParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: deleteSourceParams, response: deletedSourceObject }, async ({ origin, pathParameters }) => ({
   body: serializeDeletedSource(await service.deleteSource(origin, pathParameters.id!, pathParameters.source_id!)),
 }));

@@ -1,13 +1,13 @@
 import { listSourcesParams } from '#shared/customers/schemas.ts';
-import { serializeSource } from '#shared/customers/serializer.ts';
+import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCustomerService();
 
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
-export const handler = httpHandler({ params: listSourcesParams }, async ({ caller, params, pathParameters }) => {
+export const handler = httpHandler({ params: listSourcesParams, response: v1ListObject(sourceObject) }, async ({ caller, params, pathParameters }) => {
   const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);
   return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }) };
 });

@@ -1,11 +1,11 @@
 import { retrieveSourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource } from '#shared/customers/serializer.ts';
+import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** GET /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: retrieveSourceParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveSourceParams, response: sourceObject }, async ({ caller, pathParameters }) => ({
   body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
 }));

@@ -1,11 +1,11 @@
 import { updateSourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource } from '#shared/customers/serializer.ts';
+import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: updateSourceParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateSourceParams, response: sourceObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
 }));

@@ -1,10 +1,110 @@
+import * as z from 'zod';
+import { deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { CurrencyOption, Price, Product } from './catalogue.ts';
 
-export function serializeProduct(product: Product) {
+const taxBehavior = z.enum(['exclusive', 'inclusive', 'unspecified']);
+const interval = z.enum(['day', 'week', 'month', 'year']);
+
+export const productObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('product'),
+    active: z.boolean(),
+    created: unixTime,
+    default_price: z.string().nullable(),
+    description: z.string().nullable(),
+    images: z.array(z.string()),
+    livemode: z.boolean(),
+    marketing_features: z.array(z.object({ name: z.string() })),
+    metadata: metadataObject,
+    name: z.string(),
+    package_dimensions: z.object({ height: z.number(), length: z.number(), weight: z.number(), width: z.number() }).nullable(),
+    shippable: z.boolean().nullable(),
+    statement_descriptor: z.string().nullable(),
+    tax_code: z.string().nullable(),
+    tax_details: z.null(),
+    type: z.literal('service'),
+    unit_label: z.string().nullable(),
+    updated: unixTime,
+    url: z.string().nullable(),
+  })
+  .meta({ id: 'Product' });
+
+export const deletedProductObject = deletedObject('product').meta({ id: 'DeletedProduct' });
+
+const currencyOptionObject = z.object({
+  custom_unit_amount: z.null(),
+  tax_behavior: taxBehavior,
+  unit_amount: z.int().nullable(),
+  unit_amount_decimal: z.string(),
+});
+
+export const priceObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('price'),
+    active: z.boolean(),
+    billing_scheme: z.literal('per_unit'),
+    created: unixTime,
+    currency: z.string(),
+    /** Only when expanded. */
+    currency_options: z.record(z.string(), currencyOptionObject).optional(),
+    custom_unit_amount: z.null(),
+    livemode: z.boolean(),
+    lookup_key: z.string().nullable(),
+    metadata: metadataObject,
+    nickname: z.string().nullable(),
+    /** The product's id, or the product when expanded. */
+    product: z.union([z.string(), productObject]),
+    recurring: z
+      .object({
+        aggregate_usage: z.null(),
+        interval,
+        interval_count: z.int(),
+        meter: z.null(),
+        trial_period_days: z.null(),
+        usage_type: z.literal('licensed'),
+      })
+      .nullable(),
+    tax_behavior: taxBehavior,
+    tiers_mode: z.null(),
+    transform_quantity: z.null(),
+    type: z.enum(['one_time', 'recurring']),
+    unit_amount: z.int().nullable(),
+    unit_amount_decimal: z.string(),
+  })
+  .meta({ id: 'Price' });
+
+export const planObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('plan'),
+    active: z.boolean(),
+    aggregate_usage: z.null(),
+    amount: z.int().nullable(),
+    amount_decimal: z.string(),
+    billing_scheme: z.literal('per_unit'),
+    created: unixTime,
+    currency: z.string(),
+    interval: interval.nullable(),
+    interval_count: z.int().nullable(),
+    livemode: z.boolean(),
+    metadata: metadataObject,
+    meter: z.null(),
+    nickname: z.string().nullable(),
+    product: z.string(),
+    tiers_mode: z.null(),
+    transform_usage: z.null(),
+    trial_period_days: z.null(),
+    usage_type: z.literal('licensed'),
+  })
+  .meta({ id: 'Plan' });
+
+export function serializeProduct(product: Product): z.input<typeof productObject> {
   return {
     id: product.id,
-    object: 'product' as const,
+    object: 'product',
     active: product.active,
     created: unixSeconds(product.created),
     default_price: product.defaultPrice,
@@ -19,24 +119,24 @@ export function serializeProduct(product: Product) {
     statement_descriptor: product.statementDescriptor,
     tax_code: product.taxCode,
     tax_details: null,
-    type: 'service' as const,
+    type: 'service',
     unit_label: product.unitLabel,
     updated: unixSeconds(product.updated),
     url: product.url,
   };
 }
 
-export const serializeDeletedProduct = (id: string) => ({ id, object: 'product' as const, deleted: true as const });
+export const serializeDeletedProduct = (id: string): z.input<typeof deletedProductObject> => ({ id, object: 'product', deleted: true });
 
 /** What a price response carries beyond its own fields when expanded. */
 export interface PriceExpansions {
   /** The product object in place of its id. */
-  product?: ReturnType<typeof serializeProduct>;
+  product?: z.input<typeof productObject>;
   /** Whether to show `currency_options`, which the reference only shows when expanded. */
   currencyOptions?: boolean;
 }
 
-const currencyOption = (option: CurrencyOption) => ({
+const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionObject> => ({
   custom_unit_amount: null,
   tax_behavior: option.taxBehavior,
   unit_amount: option.unitAmount,
@@ -44,12 +144,12 @@ const currencyOption = (option: CurrencyOption) => ({
 });
 
 /** The v1 price object; `currency_options` (the price's own currency first, then by code) only when expanded. */
-export function serializePrice(price: Price, expanded: PriceExpansions = {}) {
+export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.input<typeof priceObject> {
   return {
     id: price.id,
-    object: 'price' as const,
+    object: 'price',
     active: price.active,
-    billing_scheme: 'per_unit' as const,
+    billing_scheme: 'per_unit',
     created: unixSeconds(price.created),
     currency: price.currency,
     ...(expanded.currencyOptions && {
@@ -73,7 +173,7 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}) {
           interval_count: price.recurring.intervalCount,
           meter: null,
           trial_period_days: null,
-          usage_type: 'licensed' as const,
+          usage_type: 'licensed',
         }
       : null,
     tax_behavior: price.taxBehavior,
@@ -86,15 +186,15 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}) {
 }
 
 /** The legacy `plan` a subscription item shows beside its recurring price. */
-export function serializePlan(price: Price) {
+export function serializePlan(price: Price): z.input<typeof planObject> {
   return {
     id: price.id,
-    object: 'plan' as const,
+    object: 'plan',
     active: price.active,
     aggregate_usage: null,
     amount: price.unitAmount,
     amount_decimal: price.unitAmountDecimal,
-    billing_scheme: 'per_unit' as const,
+    billing_scheme: 'per_unit',
     created: unixSeconds(price.created),
     currency: price.currency,
     interval: price.recurring?.interval ?? null,
@@ -107,6 +207,6 @@ export function serializePlan(price: Price) {
     tiers_mode: null,
     transform_usage: null,
     trial_period_days: null,
-    usage_type: 'licensed' as const,
+    usage_type: 'licensed',
   };
 }

@@ -1,21 +1,59 @@
+import * as z from 'zod';
+import { isoTime, openObject, unixTime } from '#shared/http/objects.ts';
 import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 import { snapshotDataAt } from './versions.ts';
+
+const relatedObject = z.object({ id: z.string(), type: z.string(), url: z.string() });
+
+export const thinEventObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('v2.core.event'),
+    changes: z.object({ before: z.unknown(), after: z.unknown() }).nullable(),
+    /** The connected account the event happened in; null for the platform's own. */
+    context: z.string().nullable(),
+    created: isoTime,
+    data: openObject.nullable(),
+    livemode: z.boolean(),
+    reason: z.object({ type: z.literal('request'), request: z.object({ id: z.string(), idempotency_key: z.string().nullable() }) }).nullable(),
+    related_object: relatedObject.nullable(),
+    /** The v1 event of a `v1.*` thin event. */
+    snapshot_event: z.string().optional(),
+    type: z.string(),
+  })
+  .meta({ id: 'V2CoreEvent' });
+
+export const snapshotEventObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('event'),
+    account: z.string().optional(),
+    context: z.string().optional(),
+    api_version: z.string(),
+    created: unixTime,
+    data: z.object({ object: openObject, previous_attributes: openObject.optional() }),
+    livemode: z.boolean(),
+    pending_webhooks: z.int(),
+    request: z.object({ id: z.string().nullable(), idempotency_key: z.string().nullable() }),
+    type: z.string(),
+  })
+  .meta({ id: 'Event' });
 
 /** The account a connected account's event happened in; null for the platform's own events. */
 const contextOf = (event: { scope: { accountId: string }; platformId: string }) => (event.scope.accountId === event.platformId ? null : event.scope.accountId);
 
 /** The full v2 event, as `GET /v2/core/events/:id` returns it. */
-export function serializeThinEvent(event: ThinEvent) {
+export function serializeThinEvent(event: ThinEvent): z.input<typeof thinEventObject> {
   return {
     id: event.id,
-    object: 'v2.core.event' as const,
+    object: 'v2.core.event',
     changes: event.changes,
     context: contextOf(event),
     created: isoTimestamp(event.created),
     data: event.data,
     livemode: event.scope.livemode,
-    reason: event.reason ? { type: 'request' as const, request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey } } : null,
+    reason: event.reason ? { type: 'request', request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey } } : null,
     related_object: event.relatedObject,
     ...(event.snapshotEventId ? { snapshot_event: event.snapshotEventId } : {}),
     type: event.type,
@@ -39,13 +77,13 @@ export function thinNotification(event: ThinEvent) {
  * The v1 event, as recorded (`data.object` as the request that caused it saw it), or rendered at `version`:
  * a destination's or endpoint's pinned version, or the version a caller names.
  */
-export function serializeSnapshotEvent(event: SnapshotEvent, version?: string) {
+export function serializeSnapshotEvent(event: SnapshotEvent, version?: string): z.input<typeof snapshotEventObject> {
   const context = contextOf(event);
   const data =
     version === undefined ? { object: event.object, previous: event.previousAttributes } : snapshotDataAt(event.object, event.previousAttributes, version);
   return {
     id: event.id,
-    object: 'event' as const,
+    object: 'event',
     ...(context ? { account: context, context } : {}),
     api_version: version ?? event.apiVersion,
     created: unixSeconds(event.created),

@@ -2,7 +2,6 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import * as zod from 'zod';
 import type * as z from 'zod';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
@@ -60,11 +59,11 @@ export interface ApiResult<B = unknown> {
   body: B;
 }
 
-export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown> {
+export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
   /** Schema of the success body: the operation must return its input type, and the OpenAPI document shows it. */
-  response?: R;
+  response: R;
   /** Status of a success. @default 200 */
   status?: number;
   /** Only token creation accepts publishable keys. @default false */
@@ -113,9 +112,6 @@ function pipelinePorts(): PipelinePorts {
   return defaultPorts;
 }
 
-/** Until every handler declares its response. */
-const unknownBody = zod.unknown();
-
 export const newRequestId = (): string => `req_${randomBase62(14)}`;
 
 export const apiGenerationOf = (path: string): ApiGeneration => (path === '/v2' || path.startsWith('/v2/') ? 'v2' : 'v1');
@@ -153,7 +149,7 @@ const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<st
  * Serves one API Gateway (payload 2.0) request: authentication, `Service-Version`, decoding, validation,
  * idempotency, the operation, and the documented error bodies. Exported for tests that pass fake ports.
  */
-export async function serveRequest<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown>(
+export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   event: APIGatewayProxyEventV2,
   options: HttpHandlerOptions<S, R>,
   operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult<z.input<R>>>,
@@ -248,7 +244,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType = z.
  * The one way to write an HTTP handler: a parameter schema and an operation. All middy composition lives
  * here, so a handler file is its schema, one service call and this wrapper.
  */
-export function httpHandler<S extends z.ZodType, R extends z.ZodType = z.ZodUnknown>(
+export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
   options: HttpHandlerOptions<S, R>,
   operation: (request: ApiRequest<z.output<S>>) => Promise<ApiResult<z.input<R>>>,
 ) {
@@ -261,7 +257,7 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType = z.ZodUnkn
   return withContract(handler, {
     kind: 'api',
     params: options.params,
-    response: options.response ?? unknownBody,
+    response: options.response,
     status: options.status ?? 200,
     credential: options.authenticate ? 'meter_event_session' : options.allowPublishableKey ? 'secret_or_publishable_key' : 'secret_key',
     v2List: options.v2List ?? false,

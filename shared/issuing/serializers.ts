@@ -1,8 +1,173 @@
+import * as z from 'zod';
+import { addressObject, metadataObject, openObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { AmountDetails, Authorization, Fleet, Fuel, MerchantData, RequestHistoryEntry, VerificationData } from './authorization.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder, CardholderIndividual, IssuingAddress } from './cardholder.ts';
 import type { IssuingTransaction, PurchaseDetails } from './transaction.ts';
+
+const nullableString = z.string().nullable();
+
+const spendingControlsObject = z.object({
+  allowed_card_presences: z.null(),
+  allowed_categories: z.null(),
+  allowed_merchant_countries: z.null(),
+  blocked_card_presences: z.null(),
+  blocked_categories: z.null(),
+  blocked_merchant_countries: z.null(),
+  spending_limits: z.array(z.unknown()),
+  spending_limits_currency: z.null(),
+});
+
+export const cardholderObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('issuing.cardholder'),
+    billing: z.object({ address: addressObject }),
+    company: z.object({ tax_id_provided: z.boolean() }).nullable(),
+    created: unixTime,
+    email: nullableString,
+    /** `card_issuing.user_terms_acceptance`, `dob`, `first_name`, `last_name`, `verification`. */
+    individual: openObject.nullable(),
+    livemode: z.boolean(),
+    metadata: metadataObject,
+    name: z.string(),
+    phone_number: nullableString,
+    preferred_locales: z.array(z.string()).nullable(),
+    requirements: z.object({ disabled_reason: z.null(), past_due: z.array(z.string()) }),
+    spending_controls: spendingControlsObject,
+    status: z.enum(['active', 'inactive', 'blocked']),
+    type: z.enum(['individual', 'company']),
+  })
+  .meta({ id: 'IssuingCardholder' });
+
+export const issuingCardObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('issuing.card'),
+    brand: z.literal('Visa'),
+    cancellation_reason: z.enum(['lost', 'stolen']).nullable(),
+    cardholder: cardholderObject,
+    created: unixTime,
+    currency: z.string(),
+    exp_month: z.int(),
+    exp_year: z.int(),
+    financial_account: z.null(),
+    last4: z.string(),
+    latest_fraud_warning: z.null(),
+    lifecycle_controls: z.null(),
+    livemode: z.boolean(),
+    metadata: metadataObject,
+    personalization_design: z.null(),
+    replaced_by: z.null(),
+    replacement_for: z.null(),
+    replacement_reason: z.null(),
+    second_line: nullableString,
+    shipping: z.null(),
+    spending_controls: spendingControlsObject,
+    status: z.enum(['active', 'inactive', 'canceled']),
+    type: z.enum(['virtual', 'physical']),
+    wallets: z.null(),
+  })
+  .meta({ id: 'IssuingCard' });
+
+const amountDetailsObject = z.object({ atm_fee: z.int().nullable(), cashback_amount: z.int().nullable() }).nullable();
+
+const merchantDataObject = z.object({
+  category: z.string(),
+  category_code: z.string(),
+  city: nullableString,
+  country: nullableString,
+  name: nullableString,
+  network_id: z.string(),
+  postal_code: nullableString,
+  state: nullableString,
+  tax_id: nullableString,
+  terminal_id: nullableString,
+  url: nullableString,
+});
+
+export const issuingTransactionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('issuing.transaction'),
+    amount: z.int(),
+    amount_details: amountDetailsObject,
+    authorization: nullableString,
+    balance_transaction: z.null(),
+    /** The card's id, or the card when expanded. */
+    card: z.union([z.string(), issuingCardObject]),
+    /** The cardholder's id, or the cardholder when expanded. */
+    cardholder: z.union([z.string(), cardholderObject]).nullable(),
+    created: unixTime,
+    currency: z.string(),
+    dispute: z.null(),
+    livemode: z.boolean(),
+    merchant_amount: z.int(),
+    merchant_currency: z.string(),
+    merchant_data: merchantDataObject,
+    metadata: metadataObject,
+    network_data: z.object({ authorization_code: nullableString, processing_date: nullableString, transaction_id: nullableString }),
+    /** `fleet`, `flight`, `fuel`, `lodging`, `receipt`, `reference`. */
+    purchase_details: openObject.nullable(),
+    token: z.null(),
+    treasury: z.null(),
+    type: z.enum(['capture', 'refund']),
+    wallet: nullableString,
+  })
+  .meta({ id: 'IssuingTransaction' });
+
+export const issuingAuthorizationObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('issuing.authorization'),
+    amount: z.int(),
+    amount_details: amountDetailsObject,
+    approved: z.boolean(),
+    authorization_method: z.string(),
+    balance_transactions: z.array(z.unknown()),
+    card: z.union([z.string(), issuingCardObject]),
+    card_presence: z.enum(['present', 'not_present']),
+    cardholder: z.union([z.string(), cardholderObject]).nullable(),
+    created: unixTime,
+    currency: z.string(),
+    fleet: openObject.nullable(),
+    fraud_challenges: z.null(),
+    fuel: openObject.nullable(),
+    livemode: z.boolean(),
+    merchant_amount: z.int(),
+    merchant_currency: z.string(),
+    merchant_data: merchantDataObject,
+    metadata: metadataObject,
+    network_data: z.object({ acquiring_institution_id: nullableString, system_trace_audit_number: nullableString, transaction_id: nullableString }),
+    pending_request: z.null(),
+    redaction: z.null(),
+    request_history: z.array(
+      z.object({
+        amount: z.int(),
+        amount_details: amountDetailsObject,
+        approved: z.boolean(),
+        authorization_code: nullableString,
+        created: unixTime,
+        currency: z.string(),
+        merchant_amount: z.int(),
+        merchant_currency: z.string(),
+        network_risk_score: z.number().nullable(),
+        reason: z.string(),
+        reason_message: nullableString,
+        requested_at: unixTime.nullable(),
+      }),
+    ),
+    status: z.enum(['pending', 'closed', 'expired', 'reversed']),
+    token: z.null(),
+    transactions: z.array(issuingTransactionObject),
+    treasury: z.null(),
+    /** The address, postal code, CVC, expiry, 3-D Secure checks and the exemption claimed. */
+    verification_data: openObject,
+    verified_by_fraud_challenge: z.null(),
+    wallet: nullableString,
+  })
+  .meta({ id: 'IssuingAuthorization' });
 
 // Nested objects are rebuilt field by field: stored maps come back from DynamoDB in no particular key
 // order, and the API shows a stable one.
@@ -109,10 +274,10 @@ const noSpendingControls = () => ({
 });
 
 /** The v1 `issuing.cardholder` object. */
-export function serializeCardholder(cardholder: Cardholder) {
+export function serializeCardholder(cardholder: Cardholder): z.input<typeof cardholderObject> {
   return {
     id: cardholder.id,
-    object: 'issuing.cardholder' as const,
+    object: 'issuing.cardholder',
     billing: { address: address(cardholder.billingAddress) },
     company: cardholder.company && { tax_id_provided: cardholder.company.tax_id_provided },
     created: unixSeconds(cardholder.created),
@@ -132,10 +297,10 @@ export function serializeCardholder(cardholder: Cardholder) {
 }
 
 /** The v1 `issuing.card` object, with its cardholder embedded as the reference does. */
-export function serializeCard(card: IssuingCard, cardholder: Cardholder) {
+export function serializeCard(card: IssuingCard, cardholder: Cardholder): z.input<typeof issuingCardObject> {
   return {
     id: card.id,
-    object: 'issuing.card' as const,
+    object: 'issuing.card',
     brand: card.brand,
     cancellation_reason: card.cancellationReason,
     cardholder: serializeCardholder(cardholder),
@@ -162,8 +327,8 @@ export function serializeCard(card: IssuingCard, cardholder: Cardholder) {
   };
 }
 
-export type SerializedCard = ReturnType<typeof serializeCard>;
-export type SerializedCardholder = ReturnType<typeof serializeCardholder>;
+export type SerializedCard = z.input<typeof issuingCardObject>;
+export type SerializedCardholder = z.input<typeof cardholderObject>;
 
 /** Expanded objects that replace the ids of `card` and `cardholder` (only when the request asked). */
 export interface CardExpansions {
@@ -217,10 +382,10 @@ const purchaseDetails = (p: PurchaseDetails | null) =>
  * authorization's `transactions` always carry the ids. Balance transactions and disputes are not
  * modelled (`balance_transaction` and `dispute` are null).
  */
-export function serializeTransaction(transaction: IssuingTransaction, expanded: CardExpansions = {}) {
+export function serializeTransaction(transaction: IssuingTransaction, expanded: CardExpansions = {}): z.input<typeof issuingTransactionObject> {
   return {
     id: transaction.id,
-    object: 'issuing.transaction' as const,
+    object: 'issuing.transaction',
     amount: transaction.amount,
     amount_details: amountDetails(transaction.amountDetails),
     authorization: transaction.authorizationId,
@@ -253,10 +418,14 @@ export function serializeTransaction(transaction: IssuingTransaction, expanded: 
  * `transactionIds`). `card` and `cardholder` are ids unless expanded; events always carry the ids.
  * Balance transactions are not modelled, so that list stays empty.
  */
-export function serializeAuthorization(authorization: Authorization, transactions: readonly IssuingTransaction[], expanded: CardExpansions = {}) {
+export function serializeAuthorization(
+  authorization: Authorization,
+  transactions: readonly IssuingTransaction[],
+  expanded: CardExpansions = {},
+): z.input<typeof issuingAuthorizationObject> {
   return {
     id: authorization.id,
-    object: 'issuing.authorization' as const,
+    object: 'issuing.authorization',
     amount: authorization.amount,
     amount_details: amountDetails(authorization.amountDetails),
     approved: authorization.approved,

@@ -1,10 +1,47 @@
 import * as z from 'zod';
+import { isoTime } from '#shared/http/objects.ts';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
 import type { MeterEventAdjustment, MeterEventRecord, MeterEventSession } from './meter-event.ts';
 
+export const meterEventObject = z
+  .object({
+    object: z.literal('v2.billing.meter_event'),
+    created: isoTime,
+    event_name: z.string(),
+    identifier: z.string(),
+    livemode: z.boolean(),
+    payload: z.record(z.string(), z.string()),
+    timestamp: isoTime,
+  })
+  .meta({ id: 'V2BillingMeterEvent' });
+
+export const meterEventAdjustmentObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('v2.billing.meter_event_adjustment'),
+    cancel: z.object({ identifier: z.string() }),
+    created: isoTime,
+    event_name: z.string(),
+    livemode: z.boolean(),
+    status: z.enum(['pending', 'complete']),
+    type: z.literal('cancel'),
+  })
+  .meta({ id: 'V2BillingMeterEventAdjustment' });
+
+export const meterEventSessionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('v2.billing.meter_event_session'),
+    authentication_token: z.string(),
+    created: isoTime,
+    expires_at: isoTime,
+    livemode: z.boolean(),
+  })
+  .meta({ id: 'V2BillingMeterEventSession' });
+
 /** The v2 `v2.billing.meter_event` object (it has no id: the identifier is its key). */
-export const serializeMeterEvent = (event: MeterEventRecord) => ({
-  object: 'v2.billing.meter_event' as const,
+export const serializeMeterEvent = (event: MeterEventRecord): z.input<typeof meterEventObject> => ({
+  object: 'v2.billing.meter_event',
   created: isoTimestamp(event.created),
   event_name: event.eventName,
   identifier: event.identifier,
@@ -13,9 +50,9 @@ export const serializeMeterEvent = (event: MeterEventRecord) => ({
   timestamp: isoTimestamp(event.timestamp),
 });
 
-export const serializeMeterEventAdjustment = (adjustment: MeterEventAdjustment) => ({
+export const serializeMeterEventAdjustment = (adjustment: MeterEventAdjustment): z.input<typeof meterEventAdjustmentObject> => ({
   id: adjustment.id,
-  object: 'v2.billing.meter_event_adjustment' as const,
+  object: 'v2.billing.meter_event_adjustment',
   cancel: { identifier: adjustment.cancelIdentifier },
   created: isoTimestamp(adjustment.created),
   event_name: adjustment.eventName,
@@ -24,9 +61,9 @@ export const serializeMeterEventAdjustment = (adjustment: MeterEventAdjustment) 
   type: adjustment.type,
 });
 
-export const serializeMeterEventSession = (session: MeterEventSession, token: string) => ({
+export const serializeMeterEventSession = (session: MeterEventSession, token: string): z.input<typeof meterEventSessionObject> => ({
   id: session.id,
-  object: 'v2.billing.meter_event_session' as const,
+  object: 'v2.billing.meter_event_session',
   authentication_token: token,
   created: isoTimestamp(session.created),
   expires_at: isoTimestamp(session.expiresAt),
@@ -34,4 +71,4 @@ export const serializeMeterEventSession = (session: MeterEventSession, token: st
 });
 
 /** The meter event stream's answer: an empty object, 202 (the events are validated when processed). */
-export const meterEventStreamAccepted = z.strictObject({});
+export const meterEventStreamAccepted = z.object({}).meta({ id: 'V2BillingMeterEventStreamAccepted' });

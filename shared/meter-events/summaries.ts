@@ -1,3 +1,5 @@
+import * as z from 'zod';
+import { unixTime } from '#shared/http/objects.ts';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
@@ -95,9 +97,21 @@ export function usageSummaries({ store, meters }: { store: Pick<MeterEventStore,
   };
 }
 
-export const serializeUsageSummary = (summary: UsageSummary) => ({
+export const usageSummaryObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('billing.meter_event_summary'),
+    aggregated_value: z.number(),
+    end_time: unixTime,
+    livemode: z.boolean(),
+    meter: z.string(),
+    start_time: unixTime,
+  })
+  .meta({ id: 'BillingMeterEventSummary' });
+
+export const serializeUsageSummary = (summary: UsageSummary): z.input<typeof usageSummaryObject> => ({
   id: summary.id,
-  object: 'billing.meter_event_summary' as const,
+  object: 'billing.meter_event_summary',
   aggregated_value: summary.value,
   end_time: Math.floor(summary.end / 1000),
   livemode: summary.meter.scope.livemode,

@@ -35,12 +35,13 @@ const htmlStatuses: Record<string, string> = {
   '200': 'The page: the form, or the page that says the details are complete.',
   '302': 'After a visit: on to the link’s `refresh_url` (a used or expired link) or `return_url`.',
   '303': 'After a form post: on to the link’s `return_url`.',
-  '400': 'A page that says what was refused.',
-  '404': 'The link does not exist.',
-  '409': 'A page that says the link is in use elsewhere.',
-  '410': 'A page that says the link has expired or was used.',
+  '400': 'The form again, saying what was refused; or a page saying the account can no longer be changed.',
+  '403': 'A page saying the account is not the platform’s to change.',
+  '404': 'The link, or its account, does not exist.',
+  '409': 'The form again: the account changed meanwhile.',
   '413': 'The form is too large.',
   '415': 'The form is not form-encoded.',
+  '429': 'The form again: too many changes to the account at once.',
   '500': 'A page that quotes the request id.',
 };
 

@@ -1,5 +1,7 @@
-import { serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
+import * as z from 'zod';
+import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import { metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { BillingModeRendering } from './rendering.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
@@ -32,11 +34,91 @@ export function currentPeriod(anchor: number, recurring: Recurring, now: number)
   return { start, end };
 }
 
-function serializeItem(subscription: Subscription, item: SubscriptionItem, now: number) {
+const subscriptionItemObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription_item'),
+    billing_thresholds: z.null(),
+    created: unixTime,
+    current_period_end: unixTime,
+    current_period_start: unixTime,
+    discounts: z.array(z.string()),
+    metadata: metadataObject,
+    plan: planObject,
+    price: priceObject,
+    quantity: z.int(),
+    subscription: z.string(),
+    tax_rates: z.array(z.unknown()),
+  })
+  .meta({ id: 'SubscriptionItem' });
+
+const flexibleObject = z.object({ proration_discounts: z.enum(['included', 'itemized']) });
+const billingModeType = z.enum(['classic', 'flexible']);
+
+export const subscriptionObject = z
+  .object({
+    id: z.string(),
+    object: z.literal('subscription'),
+    application: z.null(),
+    application_fee_percent: z.null(),
+    automatic_tax: z.object({ disabled_reason: z.null(), enabled: z.boolean(), liability: z.null() }),
+    billing_cycle_anchor: unixTime,
+    billing_cycle_anchor_config: z.null(),
+    /** A string before version 2025-08-27 (with `billing_mode_details`), an object from then on. */
+    billing_mode: z.union([billingModeType, z.object({ type: billingModeType, flexible: flexibleObject.nullable(), updated_at: unixTime.optional() })]),
+    billing_mode_details: z.object({ updated_at: unixTime, flexible: flexibleObject.optional() }).nullable().optional(),
+    billing_thresholds: z.null(),
+    cancel_at: z.null(),
+    cancel_at_period_end: z.boolean(),
+    canceled_at: unixTime.nullable(),
+    cancellation_details: z.object({ comment: z.string().nullable(), feedback: z.string().nullable(), reason: z.string().nullable() }),
+    collection_method: z.enum(['charge_automatically', 'send_invoice']),
+    created: unixTime,
+    currency: z.string(),
+    customer: z.string(),
+    days_until_due: z.int().nullable(),
+    default_payment_method: z.null(),
+    default_source: z.null(),
+    default_tax_rates: z.array(z.unknown()),
+    description: z.string().nullable(),
+    discounts: z.array(z.string()),
+    ended_at: unixTime.nullable(),
+    invoice_settings: z.object({ account_tax_ids: z.null(), issuer: z.object({ type: z.literal('self') }) }),
+    items: z.object({
+      object: z.literal('list'),
+      data: z.array(subscriptionItemObject),
+      has_more: z.boolean(),
+      total_count: z.int(),
+      url: z.string(),
+    }),
+    latest_invoice: z.null(),
+    livemode: z.boolean(),
+    metadata: metadataObject,
+    next_pending_invoice_item_invoice: z.null(),
+    on_behalf_of: z.null(),
+    pause_collection: z.null(),
+    payment_settings: z.null(),
+    pending_invoice_item_interval: z.null(),
+    pending_setup_intent: z.null(),
+    pending_update: z.null(),
+    schedule: z.null(),
+    start_date: unixTime,
+    status: z.enum(['active', 'canceled']),
+    test_clock: z.null(),
+    transfer_data: z.null(),
+    trial_end: z.null(),
+    trial_settings: z.object({ end_behavior: z.object({ missing_payment_method: z.literal('create_invoice') }) }),
+    trial_start: z.null(),
+  })
+  .meta({ id: 'Subscription' });
+
+type SubscriptionObject = z.input<typeof subscriptionObject>;
+
+function serializeItem(subscription: Subscription, item: SubscriptionItem, now: number): z.input<typeof subscriptionItemObject> {
   const period = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.min(now, subscription.endedAt ?? now));
   return {
     id: item.id,
-    object: 'subscription_item' as const,
+    object: 'subscription_item',
     billing_thresholds: null,
     created: unixSeconds(item.created),
     current_period_end: unixSeconds(period.end),
@@ -51,7 +133,7 @@ function serializeItem(subscription: Subscription, item: SubscriptionItem, now: 
   };
 }
 
-function billingMode(subscription: Subscription, rendering: BillingModeRendering) {
+function billingMode(subscription: Subscription, rendering: BillingModeRendering): Pick<SubscriptionObject, 'billing_mode' | 'billing_mode_details'> {
   const mode = subscription.billingMode;
   const flexible = mode.type === 'flexible' ? { proration_discounts: mode.prorationDiscounts ?? 'included' } : null;
   const updatedAt = mode.updatedAt === null ? null : unixSeconds(mode.updatedAt);
@@ -60,10 +142,10 @@ function billingMode(subscription: Subscription, rendering: BillingModeRendering
 }
 
 /** The v1 subscription with every top-level field, null where this service has no value. */
-export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = Date.now()) {
+export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = Date.now()): SubscriptionObject {
   return {
     id: subscription.id,
-    object: 'subscription' as const,
+    object: 'subscription',
     application: null,
     application_fee_percent: null,
     automatic_tax: { disabled_reason: null, enabled: false, liability: null },
@@ -86,9 +168,9 @@ export function serializeSubscription(subscription: Subscription, rendering: Bil
     description: subscription.description,
     discounts: [],
     ended_at: subscription.endedAt === null ? null : unixSeconds(subscription.endedAt),
-    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' as const } },
+    invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
     items: {
-      object: 'list' as const,
+      object: 'list',
       data: subscription.items.map((item) => serializeItem(subscription, item, now)),
       has_more: false,
       total_count: subscription.items.length,
@@ -110,7 +192,7 @@ export function serializeSubscription(subscription: Subscription, rendering: Bil
     test_clock: null,
     transfer_data: null,
     trial_end: null,
-    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' as const } },
+    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
     trial_start: null,
   };
 }

@@ -14,10 +14,12 @@ const params = z.strictObject({
   limit: integerParam(1, 20).optional(),
 });
 
+const response = z.object({ object: z.literal('v2.test.thing'), params: z.record(z.string(), z.unknown()) });
+
 let seen: ApiRequest<z.output<typeof params>>[] = [];
 const operation = async (request: ApiRequest<z.output<typeof params>>) => {
   seen.push(request);
-  return { body: { object: 'v2.test.thing', params: request.params } };
+  return { body: { object: 'v2.test.thing' as const, params: request.params } };
 };
 
 describe('the v2 request pipeline', () => {
@@ -45,7 +47,7 @@ describe('the v2 request pipeline', () => {
         body: input.body,
         query: input.query,
       }),
-      { params },
+      { params, response },
       operation,
       ports,
     ).then((result) => ({ ...result, json: JSON.parse(result.body!) }));

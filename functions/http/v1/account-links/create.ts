@@ -1,12 +1,12 @@
 import { createV1AccountLinkParams } from '#shared/account-links/schemas.ts';
-import { hostedLinkUrl, serializeV1AccountLink } from '#shared/account-links/serializer.ts';
+import { hostedLinkUrl, serializeV1AccountLink, v1AccountLinkObject } from '#shared/account-links/serializer.ts';
 import { wireAccountLinkService } from '#shared/account-links/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountLinkService();
 
 /** POST /v1/account_links: the v1 shape of an account link, to the same hosted flow as v2 links. */
-export const handler = httpHandler({ params: createV1AccountLinkParams }, async ({ origin, params, baseUrl }) => {
+export const handler = httpHandler({ params: createV1AccountLinkParams, response: v1AccountLinkObject }, async ({ origin, params, baseUrl }) => {
   const { link, secret } = await service.createV1(origin, params);
   return { body: serializeV1AccountLink(link, hostedLinkUrl(baseUrl, secret)) };
 });

@@ -1,13 +1,16 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';
-import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireEventService();
 
 /** GET /v1/events: newest first, filtered by type(s), created and delivery_success; at the version the caller names, else as recorded. */
-export const handler = httpHandler({ params: listSnapshotEventsParams }, async ({ caller, params, explicitServiceVersion }) => {
-  const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
-  return { body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }) };
-});
+export const handler = httpHandler(
+  { params: listSnapshotEventsParams, response: v1ListObject(snapshotEventObject) },
+  async ({ caller, params, explicitServiceVersion }) => {
+    const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
+    return { body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }) };
+  },
+);

@@ -1,11 +1,14 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { retrieveSnapshotEventParams } from '#shared/events/schemas.ts';
-import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventService();
 
 /** GET /v1/events/{id}: events of the last 30 days, at the version the caller names, else as recorded. */
-export const handler = httpHandler({ params: retrieveSnapshotEventParams }, async ({ caller, pathParameters, explicitServiceVersion }) => ({
-  body: serializeSnapshotEvent(await service.retrieveSnapshot(caller.scope, pathParameters.id!), explicitServiceVersion ?? undefined),
-}));
+export const handler = httpHandler(
+  { params: retrieveSnapshotEventParams, response: snapshotEventObject },
+  async ({ caller, pathParameters, explicitServiceVersion }) => ({
+    body: serializeSnapshotEvent(await service.retrieveSnapshot(caller.scope, pathParameters.id!), explicitServiceVersion ?? undefined),
+  }),
+);

@@ -1,13 +1,13 @@
 import { listPricesParams } from '#shared/catalogue/schemas.ts';
-import { serializePrice } from '#shared/catalogue/serializer.ts';
+import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCatalogueService();
 
 /** GET /v1/prices: newest first; filters active, currency, product and type; `expand[]` data.product, data.currency_options. */
-export const handler = httpHandler({ params: listPricesParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listPricesParams, response: v1ListObject(priceObject) }, async ({ caller, params }) => {
   const { active, currency, product, type } = params;
   const where: Record<string, unknown> = {};
   if (active !== undefined) where.active = active;

@@ -1,12 +1,12 @@
 import { updatePriceParams } from '#shared/catalogue/schemas.ts';
-import { serializePrice } from '#shared/catalogue/serializer.ts';
+import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCatalogueService();
 
 /** POST /v1/prices/{id} */
-export const handler = httpHandler({ params: updatePriceParams }, async ({ caller, origin, params, pathParameters }) => {
+export const handler = httpHandler({ params: updatePriceParams, response: priceObject }, async ({ caller, origin, params, pathParameters }) => {
   const price = await service.updatePrice(origin, pathParameters.id!, params);
   return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
 });

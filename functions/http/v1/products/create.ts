@@ -1,11 +1,11 @@
 import { createProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCatalogueService();
 
 /** POST /v1/products */
-export const handler = httpHandler({ params: createProductParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createProductParams, response: productObject }, async ({ origin, params }) => ({
   body: serializeProduct(await service.createProduct(origin, params)),
 }));

@@ -1,12 +1,12 @@
 import { deleteProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeDeletedProduct } from '#shared/catalogue/serializer.ts';
+import { serializeDeletedProduct, deletedProductObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCatalogueService();
 
 /** DELETE /v1/products/{id}: refused while any price uses the product. */
-export const handler = httpHandler({ params: deleteProductParams }, async ({ origin, pathParameters }) => {
+export const handler = httpHandler({ params: deleteProductParams, response: deletedProductObject }, async ({ origin, pathParameters }) => {
   const deleted = await service.deleteProduct(origin, pathParameters.id!);
   return { body: serializeDeletedProduct(deleted.id) };
 });

@@ -1,13 +1,13 @@
 import { listProductsParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCatalogueService();
 
 /** GET /v1/products: newest first, optionally only active or inactive ones. */
-export const handler = httpHandler({ params: listProductsParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listProductsParams, response: v1ListObject(productObject) }, async ({ caller, params }) => {
   const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
   return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }) };
 });

@@ -1,11 +1,11 @@
 import { retrieveProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCatalogueService();
 
 /** GET /v1/products/{id} */
-export const handler = httpHandler({ params: retrieveProductParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveProductParams, response: productObject }, async ({ caller, pathParameters }) => ({
   body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
 }));

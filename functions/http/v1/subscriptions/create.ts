@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions */
-export const handler = httpHandler({ params: createSubscriptionParams }, async ({ origin, params, explicitServiceVersion }) => {
+export const handler = httpHandler({ params: createSubscriptionParams, response: subscriptionObject }, async ({ origin, params, explicitServiceVersion }) => {
   const rendering = billingModeRendering(explicitServiceVersion);
   return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
 });

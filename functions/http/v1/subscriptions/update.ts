@@ -1,13 +1,16 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions/{id}: metadata, description, cancel_at_period_end. */
-export const handler = httpHandler({ params: updateSubscriptionParams }, async ({ origin, params, pathParameters, explicitServiceVersion }) => {
-  const rendering = billingModeRendering(explicitServiceVersion);
-  return { body: serializeSubscription(await service.update({ origin, rendering }, pathParameters.id!, params), rendering) };
-});
+export const handler = httpHandler(
+  { params: updateSubscriptionParams, response: subscriptionObject },
+  async ({ origin, params, pathParameters, explicitServiceVersion }) => {
+    const rendering = billingModeRendering(explicitServiceVersion);
+    return { body: serializeSubscription(await service.update({ origin, rendering }, pathParameters.id!, params), rendering) };
+  },
+);

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createMeterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter } from '#shared/meters/serializer.ts';
+import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** POST /v1/billing/meters */
-export const handler = httpHandler({ params: createMeterParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createMeterParams, response: meterObject }, async ({ origin, params }) => ({
   body: serializeMeter(await service.create(origin, params)),
 }));

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { meterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter } from '#shared/meters/serializer.ts';
+import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}/deactivate: the meter stops accepting events (status inactive). */
-export const handler = httpHandler({ params: meterParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: meterParams, response: meterObject }, async ({ origin, pathParameters }) => ({
   body: serializeMeter(await service.deactivate(origin, pathParameters.id!)),
 }));

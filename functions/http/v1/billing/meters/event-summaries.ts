@@ -1,14 +1,17 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listEventSummariesParams } from '#shared/meter-events/schemas.ts';
-import { serializeUsageSummary } from '#shared/meter-events/summaries.ts';
+import { serializeUsageSummary, usageSummaryObject } from '#shared/meter-events/summaries.ts';
 import { wireUsageSummaries } from '#shared/meter-events/wiring.ts';
 
 const summaries = wireUsageSummaries();
 
 /** GET /v1/billing/meters/:id/event_summaries: a customer's usage per window, oldest first. */
-export const handler = httpHandler({ params: listEventSummariesParams }, async ({ caller, params, pathParameters }) => {
-  const query = { customer: params.customer, start: params.start_time * 1000, end: params.end_time * 1000, grouping: params.value_grouping_window };
-  const page = await summaries.list(caller.scope, pathParameters.id!, query, v1PageRequest(params));
-  return { body: v1List(`/v1/billing/meters/${pathParameters.id}/event_summaries`, { ...page, items: page.items.map(serializeUsageSummary) }) };
-});
+export const handler = httpHandler(
+  { params: listEventSummariesParams, response: v1ListObject(usageSummaryObject) },
+  async ({ caller, params, pathParameters }) => {
+    const query = { customer: params.customer, start: params.start_time * 1000, end: params.end_time * 1000, grouping: params.value_grouping_window };
+    const page = await summaries.list(caller.scope, pathParameters.id!, query, v1PageRequest(params));
+    return { body: v1List(`/v1/billing/meters/${pathParameters.id}/event_summaries`, { ...page, items: page.items.map(serializeUsageSummary) }) };
+  },
+);

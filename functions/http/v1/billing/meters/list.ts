@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listMetersParams } from '#shared/meters/schemas.ts';
-import { serializeMeter } from '#shared/meters/serializer.ts';
+import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** GET /v1/billing/meters: newest first, optionally only active or inactive ones. */
-export const handler = httpHandler({ params: listMetersParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listMetersParams, response: v1ListObject(meterObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params.status);
   return { body: v1List('/v1/billing/meters', { ...page, items: page.items.map(serializeMeter) }) };
 });

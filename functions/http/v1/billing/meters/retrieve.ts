@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { meterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter } from '#shared/meters/serializer.ts';
+import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** GET /v1/billing/meters/{id} */
-export const handler = httpHandler({ params: meterParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: meterParams, response: meterObject }, async ({ caller, pathParameters }) => ({
   body: serializeMeter(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

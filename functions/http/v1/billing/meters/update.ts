@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { updateMeterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter } from '#shared/meters/serializer.ts';
+import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}: only the display name changes. */
-export const handler = httpHandler({ params: updateMeterParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateMeterParams, response: meterObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeMeter(await service.update(origin, pathParameters.id!, params)),
 }));

@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { declineAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 
 const service = wireAuthorizationService();
@@ -9,7 +9,7 @@ const service = wireAuthorizationService();
  * POST /v1/issuing/authorizations/{id}/decline (deprecated in the reference): answers a pending request,
  * which authorizations here never have, so after the parameters and the id are checked it refuses (400).
  */
-export const handler = httpHandler({ params: declineAuthorizationParams }, async ({ origin, params, pathParameters }) => {
+export const handler = httpHandler({ params: declineAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
   const { authorization, transactions } = await service.decline(origin.scope, pathParameters.id!);
   return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
 });

@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listAuthorizationsParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 
 const service = wireAuthorizationService();
 
 /** GET /v1/issuing/authorizations: newest first; filters card, cardholder, status, created; `expand[]` data.card, data.cardholder. */
-export const handler = httpHandler({ params: listAuthorizationsParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listAuthorizationsParams, response: v1ListObject(issuingAuthorizationObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params);
   const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
   const items = await Promise.all(

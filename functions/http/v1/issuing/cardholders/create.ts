@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createCardholderParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders */
-export const handler = httpHandler({ params: createCardholderParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createCardholderParams, response: cardholderObject }, async ({ origin, params }) => ({
   body: serializeCardholder(await service.create(origin, params)),
 }));

@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listCardholdersParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();
 
 /** GET /v1/issuing/cardholders: newest first; filters created, email, phone_number, status, type. */
-export const handler = httpHandler({ params: listCardholdersParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listCardholdersParams, response: v1ListObject(cardholderObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params);
   return { body: v1List('/v1/issuing/cardholders', { ...page, items: page.items.map(serializeCardholder) }) };
 });

@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveCardholderParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();
 
 /** GET /v1/issuing/cardholders/{id} */
-export const handler = httpHandler({ params: retrieveCardholderParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveCardholderParams, response: cardholderObject }, async ({ caller, pathParameters }) => ({
   body: serializeCardholder(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

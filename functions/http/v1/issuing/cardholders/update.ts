@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { updateCardholderParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders/{id} */
-export const handler = httpHandler({ params: updateCardholderParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateCardholderParams, response: cardholderObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeCardholder(await service.update(origin, pathParameters.id!, params)),
 }));

@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createCardParams } from '#shared/issuing/schemas.ts';
-import { serializeCard } from '#shared/issuing/serializers.ts';
+import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardService();
 
 /** POST /v1/issuing/cards */
-export const handler = httpHandler({ params: createCardParams }, async ({ origin, params }) => {
+export const handler = httpHandler({ params: createCardParams, response: issuingCardObject }, async ({ origin, params }) => {
   const { card, cardholder } = await service.create(origin, params);
   return { body: serializeCard(card, cardholder) };
 });

@@ -1,13 +1,13 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 import { listCardsParams } from '#shared/issuing/schemas.ts';
-import { serializeCard } from '#shared/issuing/serializers.ts';
+import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardService();
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
-export const handler = httpHandler({ params: listCardsParams }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listCardsParams, response: v1ListObject(issuingCardObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params);
   return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }) };
 });

@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveCardParams } from '#shared/issuing/schemas.ts';
-import { serializeCard } from '#shared/issuing/serializers.ts';
+import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardService();
 
 /** GET /v1/issuing/cards/{id} */
-export const handler = httpHandler({ params: retrieveCardParams }, async ({ caller, pathParameters }) => {
+export const handler = httpHandler({ params: retrieveCardParams, response: issuingCardObject }, async ({ caller, pathParameters }) => {
   const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
   return { body: serializeCard(card, cardholder) };
 });

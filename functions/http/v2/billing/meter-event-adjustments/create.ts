@@ -1,11 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createMeterEventAdjustmentParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEventAdjustment, meterEventAdjustmentObject } from '#shared/meter-events/serializer.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_adjustments: a cancellation, `pending` until the worker applies it. */
-export const handler = httpHandler({ params: createMeterEventAdjustmentParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createMeterEventAdjustmentParams, response: meterEventAdjustmentObject }, async ({ origin, params }) => ({
   body: serializeMeterEventAdjustment(await service.adjust(origin, params)),
 }));

@@ -1,11 +1,14 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveMeterEventAdjustmentParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEventAdjustment, meterEventAdjustmentObject } from '#shared/meter-events/serializer.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
 
 /** GET /v2/billing/meter_event_adjustments/:id (this service's addition): shows when a cancellation is complete. */
-export const handler = httpHandler({ params: retrieveMeterEventAdjustmentParams }, async ({ caller, pathParameters }) => ({
-  body: serializeMeterEventAdjustment(await service.retrieveAdjustment(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { params: retrieveMeterEventAdjustmentParams, response: meterEventAdjustmentObject },
+  async ({ caller, pathParameters }) => ({
+    body: serializeMeterEventAdjustment(await service.retrieveAdjustment(caller.scope, pathParameters.id!)),
+  }),
+);

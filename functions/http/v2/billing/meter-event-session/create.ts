@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createMeterEventSessionParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEventSession } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEventSession, meterEventSessionObject } from '#shared/meter-events/serializer.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_session: a token for the stream, valid 15 minutes. */
-export const handler = httpHandler({ params: createMeterEventSessionParams }, async ({ origin }) => {
+export const handler = httpHandler({ params: createMeterEventSessionParams, response: meterEventSessionObject }, async ({ origin }) => {
   const { session, token } = await service.createSession(origin);
   return { body: serializeMeterEventSession(session, token) };
 });

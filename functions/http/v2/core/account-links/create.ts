@@ -1,12 +1,12 @@
 import { createAccountLinkParams } from '#shared/account-links/schemas.ts';
-import { hostedLinkUrl, serializeAccountLink } from '#shared/account-links/serializer.ts';
+import { hostedLinkUrl, serializeAccountLink, accountLinkObject } from '#shared/account-links/serializer.ts';
 import { wireAccountLinkService } from '#shared/account-links/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountLinkService();
 
 /** POST /v2/core/account_links: a single-use URL to the hosted flow for one of the platform's accounts. */
-export const handler = httpHandler({ params: createAccountLinkParams }, async ({ origin, params, baseUrl }) => {
+export const handler = httpHandler({ params: createAccountLinkParams, response: accountLinkObject }, async ({ origin, params, baseUrl }) => {
   const { link, secret } = await service.create(origin, params);
   return { body: serializeAccountLink(link, hostedLinkUrl(baseUrl, secret)) };
 });

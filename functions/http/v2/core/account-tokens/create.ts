@@ -1,5 +1,5 @@
 import { createAccountTokenParams } from '#shared/accounts/schemas.ts';
-import { serializeAccountToken } from '#shared/accounts/serializer.ts';
+import { serializeAccountToken, accountTokenObject } from '#shared/accounts/serializer.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
@@ -7,7 +7,7 @@ const service = wireAccountTokenService();
 
 /** POST /v2/core/account_tokens: takes a publishable key (in live mode only a publishable key), as v1 token creation does. */
 export const handler = httpHandler(
-  { params: createAccountTokenParams, allowPublishableKey: true },
+  { params: createAccountTokenParams, response: accountTokenObject, allowPublishableKey: true },
   async ({ origin, params, caller, sourceIp, userAgent }) => ({
     body: serializeAccountToken(await service.createAccountToken(origin, params, { keyKind: caller.keyKind, ip: sourceIp, userAgent })),
   }),

@@ -1,4 +1,4 @@
-import { serializeAccountToken } from '#shared/accounts/serializer.ts';
+import { serializeAccountToken, accountTokenObject } from '#shared/accounts/serializer.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { noParams } from '#shared/http/params.ts';
@@ -6,6 +6,6 @@ import { noParams } from '#shared/http/params.ts';
 const service = wireAccountTokenService();
 
 /** GET /v2/core/account_tokens/{id}: a secret key only. */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: noParams, response: accountTokenObject }, async ({ origin, pathParameters }) => ({
   body: serializeAccountToken(await service.retrieveAccountToken(origin, pathParameters.id!)),
 }));

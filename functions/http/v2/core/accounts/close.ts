@@ -1,11 +1,11 @@
 import { closeAccountParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount } from '#shared/accounts/serializer.ts';
+import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id}/close */
-export const handler = httpHandler({ params: closeAccountParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: closeAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeAccount(await service.close(origin, pathParameters.account_id!, params)),
 }));

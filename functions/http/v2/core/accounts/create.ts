@@ -1,11 +1,11 @@
 import { createAccountParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount } from '#shared/accounts/serializer.ts';
+import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** POST /v2/core/accounts: a new connected account of the calling platform. */
-export const handler = httpHandler({ params: createAccountParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createAccountParams, response: accountObject }, async ({ origin, params }) => ({
   body: serializeAccount(await service.create(origin, params), params.include),
 }));

@@ -1,11 +1,11 @@
 import { retrieveAccountParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount } from '#shared/accounts/serializer.ts';
+import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** GET /v2/core/accounts/{account_id} */
-export const handler = httpHandler({ params: retrieveAccountParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeAccount(await service.retrieve(origin, pathParameters.account_id!), params.include),
 }));

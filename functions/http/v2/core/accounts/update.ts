@@ -1,11 +1,11 @@
 import { updateAccountParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount } from '#shared/accounts/serializer.ts';
+import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id} */
-export const handler = httpHandler({ params: updateAccountParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeAccount(await service.update(origin, pathParameters.account_id!, params), params.include),
 }));

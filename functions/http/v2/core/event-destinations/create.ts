@@ -1,11 +1,11 @@
 import { createEventDestinationParams } from '#shared/event-destinations/schemas.ts';
-import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations: the only call that can include the signing secret. */
-export const handler = httpHandler({ params: createEventDestinationParams }, async ({ origin, params }) => ({
+export const handler = httpHandler({ params: createEventDestinationParams, response: eventDestinationObject }, async ({ origin, params }) => ({
   body: serializeEventDestination(await service.create(origin, params), params.include),
 }));

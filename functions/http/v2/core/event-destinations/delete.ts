@@ -1,12 +1,12 @@
 import { noParams } from '#shared/http/params.ts';
-import { serializeDeletedEventDestination } from '#shared/event-destinations/serializer.ts';
+import { serializeDeletedEventDestination, deletedEventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** DELETE /v2/core/event_destinations/{id} */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => {
+export const handler = httpHandler({ params: noParams, response: deletedEventDestinationObject }, async ({ origin, pathParameters }) => {
   await service.delete(origin, pathParameters.id!);
   return { body: serializeDeletedEventDestination(pathParameters.id!) };
 });

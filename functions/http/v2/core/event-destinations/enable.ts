@@ -1,11 +1,11 @@
 import { noParams } from '#shared/http/params.ts';
-import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id}/enable: status enabled, status_details null. */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: noParams, response: eventDestinationObject }, async ({ origin, pathParameters }) => ({
   body: serializeEventDestination(await service.enable(origin, pathParameters.id!)),
 }));

@@ -1,11 +1,11 @@
 import { noParams } from '#shared/http/params.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
-import { serializeThinEvent } from '#shared/events/serializers.ts';
+import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id}/ping: emits and delivers a v2.core.event_destination.ping event. */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: noParams, response: thinEventObject }, async ({ origin, pathParameters }) => ({
   body: serializeThinEvent(await service.ping(origin, pathParameters.id!)),
 }));

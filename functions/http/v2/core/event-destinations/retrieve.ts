@@ -1,11 +1,14 @@
 import { retrieveEventDestinationParams } from '#shared/event-destinations/schemas.ts';
-import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** GET /v2/core/event_destinations/{id} */
-export const handler = httpHandler({ params: retrieveEventDestinationParams }, async ({ caller, params, pathParameters }) => ({
-  body: serializeEventDestination(await service.retrieve(caller.scope, pathParameters.id!), params.include),
-}));
+export const handler = httpHandler(
+  { params: retrieveEventDestinationParams, response: eventDestinationObject },
+  async ({ caller, params, pathParameters }) => ({
+    body: serializeEventDestination(await service.retrieve(caller.scope, pathParameters.id!), params.include),
+  }),
+);

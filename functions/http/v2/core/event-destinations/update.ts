@@ -1,11 +1,11 @@
 import { updateEventDestinationParams } from '#shared/event-destinations/schemas.ts';
-import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id} */
-export const handler = httpHandler({ params: updateEventDestinationParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updateEventDestinationParams, response: eventDestinationObject }, async ({ origin, params, pathParameters }) => ({
   body: serializeEventDestination(await service.update(origin, pathParameters.id!, params), params.include),
 }));

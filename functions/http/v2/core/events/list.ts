@@ -1,15 +1,18 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { listThinEventsParams } from '#shared/events/schemas.ts';
-import { serializeThinEvent } from '#shared/events/serializers.ts';
+import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List } from '#shared/http/pagination.ts';
+import { v2List, v2ListObject } from '#shared/http/pagination.ts';
 
 const service = wireEventService();
 
 /** GET /v2/core/events: newest first, filtered by object_id, types and created. */
-export const handler = httpHandler({ params: listThinEventsParams, v2List: true }, async ({ caller, params, paging }) => {
-  const { limit = 20, ...filters } = params;
-  const page = await service.listThin(caller.scope, { limit, startingAfter: paging!.cursor }, filters);
-  const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
-  return { body: v2List(page.items.map(serializeThinEvent), next) };
-});
+export const handler = httpHandler(
+  { params: listThinEventsParams, response: v2ListObject(thinEventObject), v2List: true },
+  async ({ caller, params, paging }) => {
+    const { limit = 20, ...filters } = params;
+    const page = await service.listThin(caller.scope, { limit, startingAfter: paging!.cursor }, filters);
+    const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
+    return { body: v2List(page.items.map(serializeThinEvent), next) };
+  },
+);

@@ -1,11 +1,11 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { retrieveThinEventParams } from '#shared/events/schemas.ts';
-import { serializeThinEvent } from '#shared/events/serializers.ts';
+import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventService();
 
 /** GET /v2/core/events/{id}: the full event, `data` and `changes` included. */
-export const handler = httpHandler({ params: retrieveThinEventParams }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ params: retrieveThinEventParams, response: thinEventObject }, async ({ caller, pathParameters }) => ({
   body: serializeThinEvent(await service.retrieveThin(caller.scope, pathParameters.id!)),
 }));

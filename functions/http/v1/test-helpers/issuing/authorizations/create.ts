@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 
 const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations (test mode only) */
-export const handler = httpHandler({ params: createAuthorizationParams }, async ({ origin, params }) => {
+export const handler = httpHandler({ params: createAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params }) => {
   const { authorization, transactions } = await service.create(origin, params);
   return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
 });

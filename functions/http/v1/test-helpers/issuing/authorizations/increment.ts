@@ -1,12 +1,15 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { incrementAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 
 const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
-export const handler = httpHandler({ params: incrementAuthorizationParams }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  { params: incrementAuthorizationParams, response: issuingAuthorizationObject },
+  async ({ origin, params, pathParameters }) => {
+    const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
+    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+  },
+);

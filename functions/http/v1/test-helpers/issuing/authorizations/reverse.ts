@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { reverseAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 
 const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/reverse (test mode only) */
-export const handler = httpHandler({ params: reverseAuthorizationParams }, async ({ origin, params, pathParameters }) => {
+export const handler = httpHandler({ params: reverseAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
   const { authorization, transactions } = await service.reverse(origin, pathParameters.id!, params);
   return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
 });

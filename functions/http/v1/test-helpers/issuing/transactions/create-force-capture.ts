@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createForceCaptureParams } from '#shared/issuing/schemas.ts';
-import { serializeTransaction } from '#shared/issuing/serializers.ts';
+import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
 
 const service = wireTransactionService();
 
 /** POST /v1/test_helpers/issuing/transactions/create_force_capture (test mode only): a capture without an authorization */
-export const handler = httpHandler({ params: createForceCaptureParams }, async ({ origin, params }) => {
+export const handler = httpHandler({ params: createForceCaptureParams, response: issuingTransactionObject }, async ({ origin, params }) => {
   const transaction = await service.createForceCapture(origin, params);
   return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
 });

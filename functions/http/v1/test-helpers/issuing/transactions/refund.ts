@@ -1,12 +1,12 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { refundTransactionParams } from '#shared/issuing/schemas.ts';
-import { serializeTransaction } from '#shared/issuing/serializers.ts';
+import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
 
 const service = wireTransactionService();
 
 /** POST /v1/test_helpers/issuing/transactions/{id}/refund (test mode only): answers the refund transaction */
-export const handler = httpHandler({ params: refundTransactionParams }, async ({ origin, params, pathParameters }) => {
+export const handler = httpHandler({ params: refundTransactionParams, response: issuingTransactionObject }, async ({ origin, params, pathParameters }) => {
   const refund = await service.refund(origin, pathParameters.id!, params);
   return { body: serializeTransaction(refund, await service.expansions(origin.scope, refund, params.expand)) };
 });

@@ -1,5 +1,5 @@
 import { createPersonTokenParams } from '#shared/accounts/schemas.ts';
-import { serializePersonToken } from '#shared/accounts/serializer.ts';
+import { serializePersonToken, personTokenObject } from '#shared/accounts/serializer.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
@@ -7,7 +7,7 @@ const service = wireAccountTokenService();
 
 /** POST /v2/core/accounts/{account_id}/person_tokens: takes a publishable key (in live mode only a publishable key). */
 export const handler = httpHandler(
-  { params: createPersonTokenParams, allowPublishableKey: true },
+  { params: createPersonTokenParams, response: personTokenObject, allowPublishableKey: true },
   async ({ origin, params, pathParameters, caller, sourceIp, userAgent }) => ({
     body: serializePersonToken(
       await service.createPersonToken(origin, pathParameters.account_id!, params, { keyKind: caller.keyKind, ip: sourceIp, userAgent }),

@@ -1,4 +1,4 @@
-import { serializePersonToken } from '#shared/accounts/serializer.ts';
+import { serializePersonToken, personTokenObject } from '#shared/accounts/serializer.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { noParams } from '#shared/http/params.ts';
@@ -6,6 +6,6 @@ import { noParams } from '#shared/http/params.ts';
 const service = wireAccountTokenService();
 
 /** GET /v2/core/accounts/{account_id}/person_tokens/{id}: a secret key only. */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: noParams, response: personTokenObject }, async ({ origin, pathParameters }) => ({
   body: serializePersonToken(await service.retrievePersonToken(origin, pathParameters.account_id!, pathParameters.id!)),
 }));

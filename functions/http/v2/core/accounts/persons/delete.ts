@@ -1,11 +1,12 @@
 import { noParams } from '#shared/http/params.ts';
+import { serializeDeletedPerson, deletedPersonObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** DELETE /v2/core/accounts/{account_id}/persons/{id} */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => {
+export const handler = httpHandler({ params: noParams, response: deletedPersonObject }, async ({ origin, pathParameters }) => {
   const person = await service.deletePerson(origin, pathParameters.account_id!, pathParameters.id!);
-  return { body: { id: person.id, object: 'v2.core.account_person', deleted: true } };
+  return { body: serializeDeletedPerson(person) };
 });

@@ -1,11 +1,11 @@
 import { noParams } from '#shared/http/params.ts';
-import { serializePerson } from '#shared/accounts/serializer.ts';
+import { serializePerson, personObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** GET /v2/core/accounts/{account_id}/persons/{id} */
-export const handler = httpHandler({ params: noParams }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ params: noParams, response: personObject }, async ({ origin, pathParameters }) => ({
   body: serializePerson(await service.retrievePerson(origin, pathParameters.account_id!, pathParameters.id!)),
 }));

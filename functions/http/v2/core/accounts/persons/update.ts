@@ -1,11 +1,11 @@
 import { updatePersonParams } from '#shared/accounts/schemas.ts';
-import { serializePerson } from '#shared/accounts/serializer.ts';
+import { serializePerson, personObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id}/persons/{id} */
-export const handler = httpHandler({ params: updatePersonParams }, async ({ origin, params, pathParameters }) => ({
+export const handler = httpHandler({ params: updatePersonParams, response: personObject }, async ({ origin, params, pathParameters }) => ({
   body: serializePerson(await service.updatePerson(origin, pathParameters.account_id!, pathParameters.id!, params)),
 }));

@@ -24,6 +24,17 @@ export const thinEventObject = z
   })
   .meta({ id: 'V2CoreEvent' });
 
+/** What a thin destination receives: the event without `data`, `changes` or `reason`. */
+export const thinNotificationObject = thinEventObject.pick({
+  id: true,
+  object: true,
+  context: true,
+  created: true,
+  livemode: true,
+  related_object: true,
+  type: true,
+});
+
 export const snapshotEventObject = z
   .object({
     id: z.string(),
@@ -61,10 +72,10 @@ export function serializeThinEvent(event: ThinEvent): z.input<typeof thinEventOb
 }
 
 /** What a thin destination receives: enough to fetch the event and the object, nothing versioned. */
-export function thinNotification(event: ThinEvent) {
+export function thinNotification(event: ThinEvent): z.input<typeof thinNotificationObject> {
   return {
     id: event.id,
-    object: 'v2.core.event' as const,
+    object: 'v2.core.event',
     context: contextOf(event),
     created: isoTimestamp(event.created),
     livemode: event.scope.livemode,

@@ -86,7 +86,7 @@ export interface Attachment {
 export function serializeCard(card: TokenCard, attached?: Attachment): z.input<typeof cardObject> {
   return {
     id: card.id,
-    object: 'card' as const,
+    object: 'card',
     account: null,
     address_city: card.address.city,
     address_country: card.address.country,
@@ -96,7 +96,7 @@ export function serializeCard(card: TokenCard, attached?: Attachment): z.input<t
     address_state: card.address.state,
     address_zip: card.address.zip,
     address_zip_check: card.address.zip === null ? null : 'unchecked',
-    allow_redisplay: 'unspecified' as const,
+    allow_redisplay: 'unspecified',
     available_payout_methods: null,
     brand: card.brand,
     country: card.country,
@@ -123,7 +123,7 @@ export function serializeCard(card: TokenCard, attached?: Attachment): z.input<t
 export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: Attachment & { status: 'new' | 'verified' }): z.input<typeof bankAccountObject> {
   return {
     id: bankAccount.id,
-    object: 'bank_account' as const,
+    object: 'bank_account',
     account_holder_name: bankAccount.accountHolderName,
     account_holder_type: bankAccount.accountHolderType,
     account_type: bankAccount.accountType,
@@ -135,7 +135,7 @@ export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: A
     last4: bankAccount.last4,
     ...(attached && { metadata: attached.metadata }),
     routing_number: bankAccount.routingNumber,
-    status: attached?.status ?? ('new' as const),
+    status: attached?.status ?? 'new',
   };
 }
 
@@ -143,7 +143,7 @@ export function serializeBankAccount(bankAccount: TokenBankAccount, attached?: A
 export function serializeToken(token: V1Token): z.input<typeof tokenObject> {
   return {
     id: token.id,
-    object: 'token' as const,
+    object: 'token',
     ...(token.type === 'bank_account' && { bank_account: serializeBankAccount(token.bankAccount) }),
     ...(token.type === 'card' && { card: serializeCard(token.card) }),
     client_ip: token.clientIp,

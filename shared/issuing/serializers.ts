@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { addressObject, metadataObject, openObject, unixTime } from '#shared/http/objects.ts';
+import { addressObject, metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { AmountDetails, Authorization, Fleet, Fuel, MerchantData, RequestHistoryEntry, VerificationData } from './authorization.ts';
 import type { IssuingCard } from './card.ts';
@@ -7,6 +7,88 @@ import type { Cardholder, CardholderIndividual, IssuingAddress } from './cardhol
 import type { IssuingTransaction, PurchaseDetails } from './transaction.ts';
 
 const nullableString = z.string().nullable();
+const nullableInt = z.int().nullable();
+const nullableNumber = z.number().nullable();
+
+const individualObject = z.object({
+  card_issuing: z
+    .object({ user_terms_acceptance: z.object({ date: unixTime.nullable(), ip: nullableString, user_agent: nullableString }).nullable() })
+    .nullable(),
+  dob: z.object({ day: nullableInt, month: nullableInt, year: nullableInt }).nullable(),
+  first_name: nullableString,
+  last_name: nullableString,
+  verification: z.null(),
+});
+
+const reportedBreakdownObject = z
+  .object({
+    fuel: z.object({ gross_amount_decimal: nullableString }).nullable(),
+    non_fuel: z.object({ gross_amount_decimal: nullableString }).nullable(),
+    tax: z.object({ local_amount_decimal: nullableString, national_amount_decimal: nullableString }).nullable(),
+  })
+  .nullable();
+
+const promptData = {
+  driver_id: nullableString,
+  odometer: nullableNumber,
+  unspecified_id: nullableString,
+  user_id: nullableString,
+  vehicle_number: nullableString,
+};
+
+const fleetObject = <P extends z.ZodObject>(prompt: P) =>
+  z.object({
+    cardholder_prompt_data: prompt.nullable(),
+    purchase_type: nullableString,
+    reported_breakdown: reportedBreakdownObject,
+    service_type: nullableString,
+  });
+
+const fuelObject = z.object({
+  industry_product_code: nullableString,
+  quantity_decimal: nullableString,
+  type: nullableString,
+  unit: nullableString,
+  unit_cost_decimal: nullableString,
+});
+
+const purchaseDetailsObject = z.object({
+  fleet: fleetObject(z.object(promptData)).nullable(),
+  flight: z
+    .object({
+      departure_at: unixTime.nullable(),
+      passenger_name: nullableString,
+      refundable: z.boolean().nullable(),
+      segments: z
+        .array(
+          z.object({
+            arrival_airport_code: nullableString,
+            carrier: nullableString,
+            departure_airport_code: nullableString,
+            flight_number: nullableString,
+            service_class: nullableString,
+            stopover_allowed: z.boolean().nullable(),
+          }),
+        )
+        .nullable(),
+      travel_agency: nullableString,
+    })
+    .nullable(),
+  fuel: fuelObject.nullable(),
+  lodging: z.object({ check_in_at: unixTime.nullable(), nights: nullableInt }).nullable(),
+  receipt: z.array(z.object({ description: nullableString, quantity: nullableNumber, total: nullableInt, unit_cost: nullableInt })).nullable(),
+  reference: nullableString,
+});
+
+const verificationDataObject = z.object({
+  address_line1_check: z.string(),
+  address_postal_code_check: z.string(),
+  authentication_exemption: z.object({ claimed_by: z.string(), type: z.string() }).nullable(),
+  cvc_check: z.string(),
+  expiry_check: z.string(),
+  postal_code: nullableString,
+  three_d_secure: z.object({ result: z.string() }).nullable(),
+});
 
 const spendingControlsObject = z.object({
   allowed_card_presences: z.null(),
@@ -27,8 +109,7 @@ export const cardholderObject = z
     company: z.object({ tax_id_provided: z.boolean() }).nullable(),
     created: unixTime,
     email: nullableString,
-    /** `card_issuing.user_terms_acceptance`, `dob`, `first_name`, `last_name`, `verification`. */
-    individual: openObject.nullable(),
+    individual: individualObject.nullable(),
     livemode: z.boolean(),
     metadata: metadataObject,
     name: z.string(),
@@ -108,8 +189,8 @@ export const issuingTransactionObject = z
     merchant_data: merchantDataObject,
     metadata: metadataObject,
     network_data: z.object({ authorization_code: nullableString, processing_date: nullableString, transaction_id: nullableString }),
-    /** `fleet`, `flight`, `fuel`, `lodging`, `receipt`, `reference`. */
-    purchase_details: openObject.nullable(),
+    /** What the merchant reported with the capture. */
+    purchase_details: purchaseDetailsObject.nullable(),
     token: z.null(),
     treasury: z.null(),
     type: z.enum(['capture', 'refund']),
@@ -131,9 +212,9 @@ export const issuingAuthorizationObject = z
     cardholder: z.union([z.string(), cardholderObject]).nullable(),
     created: unixTime,
     currency: z.string(),
-    fleet: openObject.nullable(),
+    fleet: fleetObject(z.object({ alphanumeric_id: nullableString, ...promptData })).nullable(),
     fraud_challenges: z.null(),
-    fuel: openObject.nullable(),
+    fuel: fuelObject.nullable(),
     livemode: z.boolean(),
     merchant_amount: z.int(),
     merchant_currency: z.string(),
@@ -162,8 +243,7 @@ export const issuingAuthorizationObject = z
     token: z.null(),
     transactions: z.array(issuingTransactionObject),
     treasury: z.null(),
-    /** The address, postal code, CVC, expiry, 3-D Secure checks and the exemption claimed. */
-    verification_data: openObject,
+    verification_data: verificationDataObject,
     verified_by_fraud_challenge: z.null(),
     wallet: nullableString,
   })

@@ -30,6 +30,7 @@ let gateway: HttpGateway;
 describe('local HTTP gateway', () => {
   const loads = new Map<string, number>();
   const logged: unknown[][] = [];
+  const inspected: Array<{ route: string; status: unknown }> = [];
 
   beforeAll(async () => {
     const importModule = createModuleLoader();
@@ -44,6 +45,7 @@ describe('local HTTP gateway', () => {
       loadHandler: countingLoader,
       maxBodyBytes: 64 * 1024,
       logger: { error: (...args) => void logged.push(args) },
+      inspectResponse: (route, result) => void inspected.push({ route: route.name, status: (result as { statusCode?: number }).statusCode }),
       extraRoutes: (request, response) => {
         if (!request.url?.startsWith('/_local/')) return false;
         response.writeHead(200, { 'content-type': 'text/plain' }).end('diagnostics');
@@ -61,6 +63,19 @@ describe('local HTTP gateway', () => {
     expect(response.status).toBe(200);
     return (await response.json()) as Echo;
   };
+
+  it('shows each routed answer to the inspector before sending it, and no unmatched or diagnostic one', async () => {
+    // Given nothing inspected yet
+    inspected.length = 0;
+
+    // When a routed request, an unmatched one and a diagnostic one are made
+    await fetch(`${gateway.url}/v1/things/inspected`);
+    await fetch(`${gateway.url}/v1/nowhere`);
+    await fetch(`${gateway.url}/_local/anything`);
+
+    // Then only the routed answer was inspected, with its route
+    expect(inspected).toEqual([{ route: 'retrieveThing', status: 200 }]);
+  });
 
   it('builds a payload 2.0 event with the route key and URL-decoded path parameters', async () => {
     // When a request matches a route with a parameter

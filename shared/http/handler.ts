@@ -241,8 +241,9 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
 }
 
 /**
- * The one way to write an HTTP handler: a parameter schema and an operation. All middy composition lives
- * here, so a handler file is its schema, one service call and this wrapper.
+ * The one way to write an HTTP handler: a parameter schema, a response schema and an operation. All middy
+ * composition lives here, so a handler file is its schemas, one service call and this wrapper. The
+ * schemas ride on the handler as its contract, which the OpenAPI document is built from.
  */
 export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
   options: HttpHandlerOptions<S, R>,

@@ -3,6 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponse
 import type { Route } from '#functions/routes.ts';
 import { defaultServiceVersion } from '#shared/http/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
+import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
 
 /**
@@ -266,6 +267,39 @@ function describeBracketNotation(document: JsonObject): void {
   }
 }
 
+const signatureHeader = {
+  required: true,
+  description:
+    '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>" keyed with the signing secret>`; the SDK’s `constructEvent` and `parseEventNotification` verify it.',
+  schema: { type: 'string' as const },
+};
+
+/** What this service POSTs to the URLs it delivers events to (webhook endpoints and webhook event destinations). */
+function deliveries(): ZodOpenApiPathsObject {
+  const delivery = (operationId: string, description: string, payload: z.ZodType) => ({
+    post: {
+      operationId,
+      description,
+      security: [],
+      parameters: [{ name: 'Service-Signature', in: 'header' as const, ...signatureHeader }],
+      requestBody: { required: true, content: { 'application/json': { schema: payload } } },
+      responses: { '200': { description: 'Any 2xx answer counts as delivered; anything else, or no answer within the timeout, is retried.' } },
+    },
+  });
+  return {
+    snapshotEvent: delivery(
+      'deliverSnapshotEvent',
+      'A v1 event, to v1 webhook endpoints and snapshot event destinations, rendered at the endpoint’s pinned version.',
+      snapshotEventObject,
+    ),
+    thinEvent: delivery(
+      'deliverThinEvent',
+      'A thin event notification, to thin event destinations: fetch `GET /v2/core/events/{id}` for its data.',
+      thinNotificationObject,
+    ),
+  };
+}
+
 /** Builds the document. `load` imports a handler module (the local gateway's loader, or a plain import). */
 export async function buildOpenApiDocument(routes: readonly Route[], load: LoadHandler): Promise<JsonObject> {
   const paths: ZodOpenApiPathsObject = {};
@@ -288,6 +322,7 @@ export async function buildOpenApiDocument(routes: readonly Route[], load: LoadH
     servers: [{ url: '/' }],
     security: security.secret_key,
     paths,
+    webhooks: deliveries(),
     components: {
       securitySchemes,
       parameters: requestHeaders,

@@ -274,7 +274,10 @@ const signatureHeader = {
   schema: { type: 'string' as const },
 };
 
-/** What this service POSTs to the URLs it delivers events to (webhook endpoints and webhook event destinations). */
+/**
+ * What this service POSTs to the URLs it delivers events to (webhook endpoints and webhook event destinations).
+ * A request body is rendered as input, where objects stay open; the payloads are the service's output, so strict.
+ */
 function deliveries(): ZodOpenApiPathsObject {
   const delivery = (operationId: string, description: string, payload: z.ZodType) => ({
     post: {
@@ -290,12 +293,12 @@ function deliveries(): ZodOpenApiPathsObject {
     snapshotEvent: delivery(
       'deliverSnapshotEvent',
       'A v1 event, to v1 webhook endpoints and snapshot event destinations, rendered at the endpoint’s pinned version.',
-      snapshotEventObject,
+      snapshotEventObject.strict(),
     ),
     thinEvent: delivery(
       'deliverThinEvent',
       'A thin event notification, to thin event destinations: fetch `GET /v2/core/events/{id}` for its data.',
-      thinNotificationObject,
+      thinNotificationObject.strict(),
     ),
   };
 }

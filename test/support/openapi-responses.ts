@@ -73,6 +73,31 @@ export function openApiResponseChecker(document: JsonObject) {
   return { inspect, violations };
 }
 
+/**
+ * Checks what the service delivers to a webhook URL against the document's `webhooks`: the v1 event or
+ * the thin notification schema (by `object`), and the signature header. Answers the problem, if any.
+ */
+export function openApiDeliveryChecker(document: JsonObject) {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats.default(ajv);
+  ajv.addSchema(document, documentId);
+  const schemaOf = (webhook: string) =>
+    ajv.getSchema(`${documentId}#/${pointer('webhooks', webhook, 'post', 'requestBody', 'content', 'application/json', 'schema')}`)!;
+  const byObject: Record<string, ValidateFunction> = { event: schemaOf('snapshotEvent'), 'v2.core.event': schemaOf('thinEvent') };
+  return (headers: Record<string, string | string[] | undefined>, body: string): string | undefined => {
+    if (!headers['service-signature']) return 'no Service-Signature header';
+    let json: { object?: string };
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return 'the body is not JSON';
+    }
+    const validate = byObject[json.object ?? ''];
+    if (!validate) return `no webhook of the document delivers object ${json.object}`;
+    return validate(json) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'body' });
+  };
+}
+
 /** A report of violations, grouped by what went wrong, for the end of a run. */
 export function describeViolations(violations: Violation[]): string {
   const groups = new Map<string, Violation[]>();

@@ -1,5 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openApiDeliveryChecker } from './openapi-responses.ts';
+
+let checkDelivery: ReturnType<typeof openApiDeliveryChecker> | undefined;
+/** Deliveries are checked against the committed OpenAPI document (test/unit/openapi.test.ts keeps it current). */
+const deliveryChecker = () => (checkDelivery ??= openApiDeliveryChecker(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))));
 
 export interface ReceivedRequest {
   path: string;
@@ -15,12 +21,14 @@ export interface WebhookReceiver {
   failNext(count: number, status?: number): void;
   /** Resolves once `count` requests arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** Stops listening; rejects if any delivery did not match the OpenAPI document's `webhooks`. */
   stop(): Promise<void>;
 }
 
 /** A local HTTP endpoint that records every webhook POST, healthy unless told to fail. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedRequest[] = [];
+  const violations: string[] = [];
   let failures: { count: number; status: number } = { count: 0, status: 500 };
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -31,7 +39,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         response.writeHead(failures.status).end('not now');
         return;
       }
-      received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() });
+      const body = Buffer.concat(chunks).toString('utf8');
+      const problem = deliveryChecker()(request.headers, body);
+      if (problem) violations.push(`${problem}: ${body.slice(0, 300)}`);
+      received.push({ path: request.url ?? '', headers: request.headers, body, receivedAt: Date.now() });
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
     });
   });
@@ -51,7 +62,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       }
       return received;
     },
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (violations.length > 0) throw new Error(`Deliveries that do not match the OpenAPI document's webhooks:\n${violations.join('\n')}`);
+    },
   };
 }
 

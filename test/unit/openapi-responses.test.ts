@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openApiResponseChecker } from '../support/openapi-responses.ts';
+import { openApiDeliveryChecker, openApiResponseChecker } from '../support/openapi-responses.ts';
 
 const document = {
   openapi: '3.1.0',
@@ -64,5 +65,30 @@ describe('the OpenAPI response checker of the test stack', () => {
       expect.stringContaining('content type text/html'),
       'no Request-Id header',
     ]);
+  });
+});
+
+describe('the OpenAPI delivery checker of the test webhook receiver', () => {
+  const check = openApiDeliveryChecker(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')));
+  const signed = { 'service-signature': 't=1,v1=abc' };
+  const thin = {
+    id: 'evt_1',
+    object: 'v2.core.event',
+    context: null,
+    created: '2026-11-22T10:15:30.123Z',
+    livemode: false,
+    related_object: { id: 'cus_1', type: 'customer', url: '/v1/customers/cus_1' },
+    type: 'v1.customer.created',
+  };
+
+  it('accepts a signed thin notification as the document describes it', () => {
+    expect(check(signed, JSON.stringify(thin))).toBeUndefined();
+  });
+
+  it('reports a missing signature, an extra field, an unknown object and a v1 event without its data', () => {
+    expect(check({}, JSON.stringify(thin))).toBe('no Service-Signature header');
+    expect(check(signed, JSON.stringify({ ...thin, data: {} }))).toContain('must NOT have additional properties');
+    expect(check(signed, JSON.stringify({ object: 'customer' }))).toContain('no webhook of the document delivers object customer');
+    expect(check(signed, JSON.stringify({ id: 'evt_1', object: 'event', type: 'customer.created' }))).toContain('must have required property');
   });
 });

@@ -2,27 +2,14 @@ import { InvalidRequestError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventInput, Outbox } from '#shared/events/event.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import type { AmountDetails, Authorization, MerchantData } from './authorization.ts';
+import type { AmountDetails, Authorization, Fleet, MerchantData } from './authorization.ts';
 import type { IssuingRepository } from './repository.ts';
 import { serializeTransaction } from './serializers.ts';
 
-/** `purchase_details.fleet` in API shape (the authorization's `fleet` without the network-only `alphanumeric_id`). */
-export interface PurchaseFleet {
-  cardholder_prompt_data: {
-    driver_id: string | null;
-    odometer: number | null;
-    unspecified_id: string | null;
-    user_id: string | null;
-    vehicle_number: string | null;
-  } | null;
-  purchase_type: string | null;
-  reported_breakdown: {
-    fuel: { gross_amount_decimal: string | null } | null;
-    non_fuel: { gross_amount_decimal: string | null } | null;
-    tax: { local_amount_decimal: string | null; national_amount_decimal: string | null } | null;
-  } | null;
-  service_type: string | null;
-}
+/** `purchase_details.fleet`: an authorization's `fleet` without the prompt's `alphanumeric_id`, which the network fills in itself. */
+export type PurchaseFleet = Omit<Fleet, 'cardholder_prompt_data'> & {
+  cardholder_prompt_data: Omit<NonNullable<Fleet['cardholder_prompt_data']>, 'alphanumeric_id'> | null;
+};
 
 /** `purchase_details` in API shape: what the merchant reported with the capture. */
 export interface PurchaseDetails {

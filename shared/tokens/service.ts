@@ -151,7 +151,15 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
         );
       }
       const now = clock();
-      const base = { id: newId('tok', now), scope, created: now, expiresAt: now + ttlMillis, clientIp, used: false };
+      // Bank account tokens are `btok_…`, as the reference's (its SDK's examples attach a `btok_…` source).
+      const base = {
+        id: newId(params.bank_account !== undefined ? 'btok' : 'tok', now),
+        scope,
+        created: now,
+        expiresAt: now + ttlMillis,
+        clientIp,
+        used: false,
+      };
       let token: V1Token;
       if (params.card !== undefined) {
         if (typeof params.card === 'string') throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');

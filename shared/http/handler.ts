@@ -169,7 +169,7 @@ export async function serveRequest<S extends z.ZodType>(
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(versionHeader);
+    serviceVersion = requestedServiceVersion(versionHeader, headers['service-version'] ? 'Service-Version' : 'Stripe-Version');
     const decoded = decodeParams({
       api,
       method,

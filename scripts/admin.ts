@@ -64,7 +64,7 @@ function target(tableOption: string | undefined): { table: Table; now: () => num
 
 /** `clock`: reads or moves the local stack's clock through its `/_local/clock` endpoint. */
 async function localClock(args: string[], url: string | undefined): Promise<void> {
-  if (process.env.TABLE_NAME) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
+  if (process.env.TABLE_NAME && url === undefined) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
   const [action, value] = args;
   const body = action === 'advance' ? { advance: value } : action === 'set' ? { to: /^\d+(\.\d+)?$/.test(value ?? '') ? Number(value) : value } : undefined;
   if (action !== undefined && (body === undefined || value === undefined)) fail('Usage: clock [advance <duration> | set <instant>]');

@@ -22,7 +22,7 @@ import { startQueueWorkers } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { followLocalClock } from '#shared/clock.ts';
-import { createLocalClock, localClockFileName, localClockRoute } from './clock.ts';
+import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
 
 export interface LocalStackOptions {
@@ -60,6 +60,8 @@ export interface LocalStack {
   sqs: LocalSqs;
   eventBridge: EventBridgeReceiver;
   eventGrid: EventGridReceiver;
+  /** The stack's clock (`/_local/clock`), ahead of the machine's once moved. */
+  clock: LocalClock;
   stop(): Promise<void>;
 }
 
@@ -231,7 +233,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const file = options.stateFile;
       stops.push(async () => rmSync(file, { force: true }));
     }
-    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, stop };
+    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, clock, stop };
   } catch (error) {
     await stop();
     throw error;

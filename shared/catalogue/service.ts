@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -80,7 +81,7 @@ const lookupKeyTaken = (holder: string) =>
   );
 
 /** v1 products and prices: the small catalogue subscriptions are made of. */
-export function catalogueService({ catalogue, events, clock = Date.now }: CatalogueServicePorts) {
+export function catalogueService({ catalogue, events, clock = systemClock }: CatalogueServicePorts) {
   const { products, prices } = catalogue;
 
   const newProduct = (scope: Scope, params: ProductFields, now: number): Product => ({

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -107,7 +108,7 @@ const bankAccountFields = ['account_holder_name', 'account_holder_type'] as cons
 const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
-export function customerService({ repository, tokens, events, clock = Date.now }: CustomerServicePorts) {
+export function customerService({ repository, tokens, events, clock = systemClock }: CustomerServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
     if (!customer) throw new NotFoundError('customer', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
 import { eventRetentionMillis, type AttemptRecord, type Delivery, type DestinationRef, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
@@ -70,7 +71,7 @@ type Target =
  * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
  */
 export function deliveryService(ports: DeliveryServicePorts) {
-  const { deliveries, events, destinations, targets, queue, webhooks, clock = Date.now, random = Math.random } = ports;
+  const { deliveries, events, destinations, targets, queue, webhooks, clock = systemClock, random = Math.random } = ports;
   const count = (outcome: DeliveryOutcome) => ports.outcomes?.count(outcome);
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
@@ -181,6 +182,15 @@ export function deliveryService(ports: DeliveryServicePorts) {
     return base === undefined ? undefined : base * (0.8 + random() * 0.4);
   }
 
+  /**
+   * A retry later than SQS can delay has no message: the sweeper is its only trigger, so it is due on time,
+   * not after the grace that covers a message on its way.
+   */
+  function awaitsSweeper(delivery: Delivery): boolean {
+    const last = delivery.attempts.at(-1);
+    return (delivery.sweeps ?? 0) === 0 && last !== undefined && delivery.nextAttemptAt! - last.at > maxQueueDelaySeconds * 1000;
+  }
+
   async function park(delivery: Delivery, now: number): Promise<void> {
     const error = `parked after ${delivery.sweeps} sweeps without an attempt: the delivery worker fails on this delivery`;
     const attempt: AttemptRecord = { at: now, outcome: 'failed', status: null, durationMs: 0, error };
@@ -234,14 +244,17 @@ export function deliveryService(ports: DeliveryServicePorts) {
     },
 
     /**
-     * Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs).
+     * Re-enqueues pending deliveries overdue by more than the grace period (lost messages), and those due
+     * after a backoff longer than SQS delays.
      * One the worker keeps failing on is parked instead: it fails with the reason as its last attempt, so
      * its event settles and it can be sent again by hand, and an ERROR line with `parked: true` raises the
      * parked-work alarm (infra/monitoring.ts).
      */
     async sweep(): Promise<number> {
       const now = clock();
-      const overdue = await deliveries.overdue(now - ports.sweepGraceMillis, 100);
+      const overdue = (await deliveries.overdue(now, 100)).filter(
+        (delivery) => delivery.nextAttemptAt! <= now - ports.sweepGraceMillis || awaitsSweeper(delivery),
+      );
       const claimed: Delivery[] = [];
       for (const delivery of overdue) {
         if ((delivery.sweeps ?? 0) >= maxSweepsWithoutAttempt) {

@@ -20,7 +20,11 @@ export interface WebhookRequest {
   secret: string;
   /** The mode of the endpoint: live-mode webhooks reach public addresses only. */
   livemode: boolean;
-  /** Clock in milliseconds since the epoch, for the signature timestamp. @default Date.now */
+  /**
+   * Clock in milliseconds since the epoch, for the signature timestamp. The machine's, even when the local
+   * stack's clock is advanced: receivers check it against their own clocks (the SDK allows 5 minutes).
+   * @default Date.now
+   */
   now?: () => number;
 }
 

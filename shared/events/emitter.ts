@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { derivedId, newId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -91,7 +92,7 @@ export function deliveriesOf(fanOut: FanOut, audience: Subscriber[], now: number
   return { deliveries, pendingWebhooks };
 }
 
-export function eventEmitter({ store, queue, clock = Date.now }: EventEmitterPorts): EventEmitter {
+export function eventEmitter({ store, queue, clock = systemClock }: EventEmitterPorts): EventEmitter {
   function prepare(origin: EventOrigin, inputs: EventInput[]): Outbox {
     const now = clock();
     const outbox = emptyOutbox();

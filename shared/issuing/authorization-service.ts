@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomInt } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -335,7 +336,7 @@ interface AuthorizationChange {
  * Every action appends to `request_history` and emits `issuing_authorization.updated`, which shows the
  * authorization's transactions as its GET does. `update` (metadata) is not a test helper.
  */
-export function authorizationService({ repository, transactions, cards, cardholders, events, clock = Date.now }: AuthorizationServicePorts) {
+export function authorizationService({ repository, transactions, cards, cardholders, events, clock = systemClock }: AuthorizationServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Authorization> {
     const authorization = await repository.get(scope, id);
     if (!authorization) throw new NotFoundError('issuing authorization', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomInt } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -62,7 +63,7 @@ function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
 }
 
 /** Issuing cards of a cardholder: Visa, a random last4, `issuing_card.created`; status and metadata updates with `issuing_card.updated`. */
-export function cardService({ repository, cardholders, events, clock = Date.now }: CardServicePorts) {
+export function cardService({ repository, cardholders, events, clock = systemClock }: CardServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingCard> {
     const card = await repository.get(scope, id);
     if (!card) throw new NotFoundError('card', id);

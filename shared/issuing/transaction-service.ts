@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
@@ -83,7 +84,7 @@ export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction[
  * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper,
  * which also makes force captures and unlinked refunds (transactions without an authorization).
  */
-export function transactionService({ repository, authorizations, cards, cardholders, events, clock = Date.now }: TransactionServicePorts) {
+export function transactionService({ repository, authorizations, cards, cardholders, events, clock = systemClock }: TransactionServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingTransaction> {
     const transaction = await repository.get(scope, id);
     if (!transaction) throw new NotFoundError('issuing transaction', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
@@ -60,7 +61,7 @@ function billingMode(subscription: Subscription, rendering: BillingModeRendering
 }
 
 /** The v1 subscription with every top-level field, null where this service has no value. */
-export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = Date.now()) {
+export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = systemClock()) {
   return {
     id: subscription.id,
     object: 'subscription' as const,

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -68,7 +69,7 @@ function checkCard(card: CardParams, livemode: boolean, now: number) {
 }
 
 /** v1 tokens: card, bank account, CVC update, person, PII and account data exchanged for a single-use id. */
-export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = Date.now }: TokenServicePorts) {
+export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = systemClock }: TokenServicePorts) {
   async function cardOf(scope: Scope, card: CardParams, now: number): Promise<TokenCard> {
     const { number, month, year, brand, testCard } = checkCard(card, scope.livemode, now);
     return {

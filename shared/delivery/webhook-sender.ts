@@ -39,8 +39,8 @@ const defaultUserAgent = 'Service/1.0 (+webhooks)';
 export function webhookSender(options: WebhookSenderOptions): WebhookSender {
   const userAgent = options.userAgent ?? defaultUserAgent;
   return {
-    send: ({ url, body, secret, livemode, now = Date.now }) =>
-      postAttempt({
+    send: async ({ url, body, secret, livemode, now = Date.now }) => {
+      const attempt = await postAttempt({
         url,
         body,
         timeoutMs: options.timeoutMs,
@@ -51,6 +51,10 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
           Accept: '*/*; q=0.5, text/html',
           'Service-Signature': signatureHeader(body, secret, Math.floor(now() / 1000)),
         },
-      }),
+      });
+      // The excerpt is stored and shown: a receiver that echoes the signing secret does not get it kept.
+      if (attempt.responseExcerpt?.includes(secret)) attempt.responseExcerpt = attempt.responseExcerpt.replaceAll(secret, '[signing secret]');
+      return attempt;
+    },
   };
 }

@@ -138,7 +138,11 @@ export const deliveryEntity = {
         Key: eventKey(delivery),
         UpdateExpression: `ADD deliveryIds :id${delivery.event.kind === 'snapshot' ? ', pendingWebhooks :one' : ''}`,
         ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(deliveryIds) OR size(deliveryIds) < :max)',
-        ExpressionAttributeValues: { ':id': new Set([delivery.id]), ':max': maxDeliveriesPerEvent, ...(delivery.event.kind === 'snapshot' ? { ':one': 1 } : {}) },
+        ExpressionAttributeValues: {
+          ':id': new Set([delivery.id]),
+          ':max': maxDeliveriesPerEvent,
+          ...(delivery.event.kind === 'snapshot' ? { ':one': 1 } : {}),
+        },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },

@@ -90,7 +90,8 @@ export const fanOutEntity = {
       const pending = ref.kind === 'snapshot' ? (pendingWebhooks.get(ref.id) ?? 0) : 0;
       const ids = linked.filter((delivery) => delivery.event.id === ref.id).map((delivery) => delivery.id);
       if (ids.length === 0 && pending === 0) continue;
-      const key = ref.kind === 'snapshot' ? { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) } : { PK: thinKeys.pk(ref.scope), SK: thinKeys.sk(ref.id) };
+      const key =
+        ref.kind === 'snapshot' ? { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) } : { PK: thinKeys.pk(ref.scope), SK: thinKeys.sk(ref.id) };
       const adds = [...(pending > 0 ? ['pendingWebhooks :pending'] : []), ...(ids.length > 0 ? ['deliveryIds :ids'] : [])];
       actions.push({
         Update: {

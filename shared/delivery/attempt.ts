@@ -137,7 +137,10 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
 
 /** The first {@link maxExcerptBytes} of a body as text; a character cut in half at the end is dropped. */
 function excerptOf(head: Buffer): string {
-  return head.subarray(0, maxExcerptBytes).toString('utf8').replace(/\uFFFD+$/, '');
+  return head
+    .subarray(0, maxExcerptBytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 /** The connection was reset or closed before any answer (`socket hang up` is ECONNRESET too). */

@@ -37,7 +37,11 @@ const paramOf: Record<DestinationKind, string> = { event_destination: 'event_des
  */
 export function deliveryAttemptsService({ deliveries, events, destinations, endpoints, queue, clock = Date.now }: DeliveryAttemptsPorts) {
   /** The thin or snapshot event with this id in `scope` (both looked up at once: one read), or a 404. */
-  async function eventIn(scope: Scope, id: string, now: number): Promise<{ thin: ThinEvent; snapshot?: undefined } | { snapshot: SnapshotEvent; thin?: undefined }> {
+  async function eventIn(
+    scope: Scope,
+    id: string,
+    now: number,
+  ): Promise<{ thin: ThinEvent; snapshot?: undefined } | { snapshot: SnapshotEvent; thin?: undefined }> {
     const [thin, snapshot] = await Promise.all([events.getThin(scope, id, now), events.getSnapshot(scope, id, now)]);
     if (thin) return { thin };
     if (snapshot) return { snapshot };
@@ -73,7 +77,11 @@ export function deliveryAttemptsService({ deliveries, events, destinations, endp
      * written with its link to the event, then queued for the delivery worker. The event is the caller's
      * (its own, or with `Service-Context` a connected account's); the destination the platform's.
      */
-    async resend(caller: { scope: Scope; platformId: string }, eventId: string, target: TargetRef): Promise<{ delivery: Delivery; event: ThinEvent | SnapshotEvent }> {
+    async resend(
+      caller: { scope: Scope; platformId: string },
+      eventId: string,
+      target: TargetRef,
+    ): Promise<{ delivery: Delivery; event: ThinEvent | SnapshotEvent }> {
       const now = clock();
       const platform = { accountId: caller.platformId, livemode: caller.scope.livemode };
       const [{ thin, snapshot }, found] = await Promise.all([eventIn(caller.scope, eventId, now), targetIn(platform, target)]);

@@ -206,7 +206,11 @@ describe('delivering one event', () => {
 
   it('sends a resend even to a disabled destination, and does not retry it when it fails', async () => {
     const resend = { ...pending(), explicit: true, resend: true };
-    const { service, updates, sent, enqueued } = harness({ destination: destination({ status: 'disabled', disabledReason: 'user' }), attempt: answer('failed'), delivery: resend });
+    const { service, updates, sent, enqueued } = harness({
+      destination: destination({ status: 'disabled', disabledReason: 'user' }),
+      attempt: answer('failed'),
+      delivery: resend,
+    });
     await service.deliver(message);
     expect(sent).toHaveLength(1);
     expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, attempt: { outcome: 'failed', status: 500 } });

@@ -20,5 +20,10 @@ export const handler = httpHandler({ params: retryEventParams }, async ({ caller
     );
   }
   const { event } = await service.resend(caller, pathParameters.id!, { kind: 'webhook_endpoint', id: params.webhook_endpoint });
-  return { body: serializeSnapshotEvent({ ...(event as SnapshotEvent), pendingWebhooks: (event as SnapshotEvent).pendingWebhooks + 1 }, explicitServiceVersion ?? undefined) };
+  return {
+    body: serializeSnapshotEvent(
+      { ...(event as SnapshotEvent), pendingWebhooks: (event as SnapshotEvent).pendingWebhooks + 1 },
+      explicitServiceVersion ?? undefined,
+    ),
+  };
 });

@@ -52,9 +52,22 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
           'Service-Signature': signatureHeader(body, secret, Math.floor(now() / 1000)),
         },
       });
-      // The excerpt is stored and shown: a receiver that echoes the signing secret does not get it kept.
-      if (attempt.responseExcerpt?.includes(secret)) attempt.responseExcerpt = attempt.responseExcerpt.replaceAll(secret, '[signing secret]');
+      if (attempt.responseExcerpt) attempt.responseExcerpt = withoutSecret(attempt.responseExcerpt, secret);
       return attempt;
     },
   };
+}
+
+const maskedSecret = '[signing secret]';
+
+/**
+ * The excerpt is stored and shown: a receiver that echoes the signing secret does not get it kept, whole or
+ * cut off at the excerpt's end (a beginning longer than the `whsec_` prefix).
+ */
+function withoutSecret(excerpt: string, secret: string): string {
+  const masked = excerpt.replaceAll(secret, maskedSecret);
+  for (let length = Math.min(secret.length - 1, masked.length); length > 'whsec_'.length; length--) {
+    if (masked.endsWith(secret.slice(0, length))) return `${masked.slice(0, -length)}${maskedSecret}`;
+  }
+  return masked;
 }

@@ -102,7 +102,8 @@ export function deliveryAttemptsService({ deliveries, events, destinations, endp
         );
       }
       try {
-        await queue.enqueue([deliveryMessage(delivery, thin)]);
+        // The thin event rides along as an emitted one does, without the links read back with it.
+        await queue.enqueue([deliveryMessage(delivery, thin && { ...thin, deliveryIds: undefined })]);
       } catch (error) {
         // The delivery is written and due: the sweeper enqueues it.
         logger.warn('Could not enqueue a resend; the sweeper will', { error: error as Error, deliveryId: delivery.id });

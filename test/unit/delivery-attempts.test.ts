@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deliveryAttemptsService } from '#shared/delivery/attempts-service.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import { maxDeliveriesPerEvent, type Delivery, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
-import type { DeliveriesQueueMessage } from '#shared/events/ports.ts';
+import type { DeliveriesQueueMessage, DeliveryMessage } from '#shared/events/ports.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { memoryDeliveries, memoryOwnedStore } from '../support/fakes.ts';
 
@@ -182,6 +182,7 @@ describe('resending an event', () => {
     expect(memory.thin.get('acct_p|false|evt_thin')!.deliveryIds).toEqual(['dlv_old', resent.id]);
     // And it goes on the deliveries queue with the thin event, like every delivery
     expect(enqueued).toEqual([expect.objectContaining({ deliveryId: resent.id, thinEvent: expect.objectContaining({ id: 'evt_thin' }) })]);
+    expect((enqueued[0] as DeliveryMessage).thinEvent!.deliveryIds).toBeUndefined();
   });
 
   it('resends a snapshot event to a v1 endpoint, counting it in pending_webhooks', async () => {

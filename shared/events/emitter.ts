@@ -55,7 +55,7 @@ const createdBy = (type: string, relatedObject: RelatedObject | null): string | 
 
 const newDelivery = (
   kind: EventKind,
-  event: { id: string; scope: Scope },
+  event: { id: string; scope: Scope; type: string },
   destination: DestinationRef,
   now: number,
   explicit = false,
@@ -63,12 +63,19 @@ const newDelivery = (
 ): Delivery => ({
   id,
   event: { kind, scope: event.scope, id: event.id },
+  eventType: event.type,
   destination,
   explicit,
   status: 'pending',
   attempts: [],
   nextAttemptAt: now,
   created: now,
+});
+
+/** A delivery sent again by hand: explicit (whatever the destination's status and subscriptions), due now, one attempt. */
+export const resendDelivery = (kind: EventKind, event: { id: string; scope: Scope; type: string }, destination: DestinationRef, now: number): Delivery => ({
+  ...newDelivery(kind, event, destination, now, true),
+  resend: true,
 });
 
 /**
@@ -86,7 +93,7 @@ export function deliveriesOf(fanOut: FanOut, audience: Subscriber[], now: number
     const matching = before.filter((subscriber) => subscribes(subscriber, ref.kind, type, fanOut.source));
     // Ids derived from the fan-out, event and subscriber: a fan-out run again writes the same deliveries.
     const idOf = (subscriber: Subscriber) => derivedId('dlv', fanOut.created, `${fanOut.id}/${ref.id}/${subscriber.ref.kind}/${subscriber.ref.id}`);
-    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, ref, subscriber.ref, now, false, idOf(subscriber))));
+    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, { ...ref, type }, subscriber.ref, now, false, idOf(subscriber))));
     if (ref.kind === 'snapshot') pendingWebhooks.set(ref.id, matching.length);
   }
   return { deliveries, pendingWebhooks };

@@ -93,6 +93,9 @@ function harness(options: {
     },
     overdue: async (dueBy) => (options.overdue ?? [pending(0, now - 65_000)]).filter((delivery) => delivery.nextAttemptAt! <= dueBy),
     reschedule: async () => true,
+    getMany: async () => [],
+    listByDestination: async () => ({ items: [], hasMore: false, next: undefined }),
+    createResend: async () => 'created',
   };
   const service = deliveryService({
     deliveries,
@@ -189,13 +192,38 @@ describe('delivering one event', () => {
     expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, settleSnapshotEvent: { failed: true } });
   });
 
-  it('cancels deliveries to deleted or disabled destinations without sending', async () => {
-    for (const found of [undefined, destination({ status: 'disabled', disabledReason: 'user' })]) {
+  it('cancels deliveries to deleted or disabled destinations without sending, and says why', async () => {
+    for (const [found, reason] of [
+      [undefined, 'destination_deleted'],
+      [destination({ status: 'disabled', disabledReason: 'user' }), 'destination_disabled'],
+    ] as const) {
       const { service, updates, sent } = harness({ destination: found });
       await service.deliver(message);
       expect(sent).toEqual([]);
-      expect(updates[0]).toMatchObject({ status: 'cancelled', attempt: null });
+      expect(updates[0]).toMatchObject({ status: 'cancelled', attempt: null, cancelReason: reason });
     }
+  });
+
+  it('sends a resend even to a disabled destination, and does not retry it when it fails', async () => {
+    const resend = { ...pending(), explicit: true, resend: true };
+    const { service, updates, sent, enqueued } = harness({
+      destination: destination({ status: 'disabled', disabledReason: 'user' }),
+      attempt: answer('failed'),
+      delivery: resend,
+    });
+    await service.deliver(message);
+    expect(sent).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, attempt: { outcome: 'failed', status: 500 } });
+    expect(enqueued).toEqual([]);
+  });
+
+  it('keeps the start of the response body with the attempt (an empty one as none)', async () => {
+    const said = harness({ attempt: { ...answer('failed'), responseExcerpt: 'database is down' } });
+    await said.service.deliver(message);
+    expect(said.updates[0]!.attempt).toMatchObject({ status: 500, responseExcerpt: 'database is down' });
+    const silent = harness({ attempt: { ...answer('delivered'), responseExcerpt: '' } });
+    await silent.service.deliver(message);
+    expect(silent.updates[0]!.attempt).toMatchObject({ status: 200, responseExcerpt: null });
   });
 
   it('ignores a duplicate message for a finished delivery, and re-queues one that came early', async () => {

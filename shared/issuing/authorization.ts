@@ -112,6 +112,8 @@ export interface Authorization extends OwnedResource {
   amountFinalized: boolean;
   /** The transactions its captures and their refunds made, oldest first (`transactions` shows them). */
   transactionIds: string[];
+  /** What its refunds took of their room as they were created (see `refundBytesPerAuthorization`). */
+  refundBytes: number;
 }
 
 export type AuthorizationRepository = IssuingRepository<Authorization>;

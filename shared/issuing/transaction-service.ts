@@ -13,7 +13,17 @@ import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
 import { createdWindow } from './repository.ts';
 import type { ListTransactionsParams, RefundTransactionParams, UnlinkedTransactionParams, UpdateTransactionParams } from './schemas.ts';
-import { checkTransactionRoom, transactionCreated, transactionUpdated, type IssuingTransaction, type TransactionRepository } from './transaction.ts';
+import {
+  checkRefundRoom,
+  checkTransactionRoom,
+  refundRoomBytes,
+  renderedBytes,
+  transactionCreated,
+  transactionsOf,
+  transactionUpdated,
+  type IssuingTransaction,
+  type TransactionRepository,
+} from './transaction.ts';
 
 export interface TransactionServicePorts {
   repository: TransactionRepository;
@@ -117,12 +127,33 @@ export function transactionService({ repository, authorizations, cards, cardhold
       });
     },
 
+    /**
+     * Metadata, with `issuing_transaction.updated`. Metadata that makes a transaction of an authorization
+     * larger is checked against the room the authorization keeps for its transactions (reading it and its
+     * transactions: a GetItem and a BatchGetItem more); smaller or unchanged metadata never is.
+     */
     update(origin: EventOrigin, id: string, params: UpdateTransactionParams): Promise<IssuingTransaction> {
+      const apply = (current: IssuingTransaction): IssuingTransaction => ({
+        ...current,
+        metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+      });
       return changeAndEmit(
         { repository, events },
         origin,
-        () => existing(origin.scope, id),
-        (current) => ({ ...current, metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata) }),
+        async () => {
+          const current = await existing(origin.scope, id);
+          const next = apply(current);
+          if (current.authorizationId && renderedBytes([next]) > renderedBytes([current])) {
+            const authorization = await authorizations.get(origin.scope, current.authorizationId);
+            if (authorization) {
+              const siblings = await transactionsOf(repository, authorization);
+              const after = siblings.map((transaction) => (transaction.id === next.id ? next : transaction));
+              checkTransactionRoom(authorization, siblings, after, 'this metadata');
+            }
+          }
+          return current;
+        },
+        apply,
         (next, current) => [transactionUpdated(next, current)],
       );
     },
@@ -154,14 +185,15 @@ export function transactionService({ repository, authorizations, cards, cardhold
           );
         }
         const authorization = capture.authorizationId ? await authorizations.get(origin.scope, capture.authorizationId) : undefined;
-        if (authorization) checkTransactionRoom(authorization);
         const refund = refundTransaction(capture, amount, clock());
+        if (authorization) checkRefundRoom(authorization, refund);
         const outbox = events.prepare(origin, [transactionCreated(refund)]);
         const written = await repository.record(
           {
             authorization: authorization && {
               ...authorization,
               transactionIds: [...authorization.transactionIds, refund.id],
+              refundBytes: authorization.refundBytes + refundRoomBytes(refund),
               version: authorization.version + 1,
             },
             created: [refund],

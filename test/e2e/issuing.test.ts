@@ -866,6 +866,45 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     expect(refunds.data.filter((transaction) => transaction.authorization === other.authorization).map((transaction) => transaction.amount)).toEqual([800]);
   });
 
+  it('refuses captures and metadata that would overfill an authorization’s transactions, but still reverses, expires and refunds it', async () => {
+    const card = await activeCard();
+    const helpers = client.testHelpers.issuing.authorizations;
+    const authorization = await helpers.create({ card: card.id, amount: 100_000 });
+    const receipt = Array.from(
+      { length: 100 },
+      (_, i) => `purchase_details[receipt][${i}][description]=${'x'.repeat(200)}&purchase_details[receipt][${i}][total]=${i}`,
+    ).join('&');
+    const bigCapture = () =>
+      api('POST', `/v1/test_helpers/issuing/authorizations/${authorization.id}/capture`, {
+        key: secretKey,
+        form: `capture_amount=10&close_authorization=false&${receipt}`,
+      });
+
+    // Three captures with the largest receipts fit; the fourth is refused as growth, naming why
+    expect([(await bigCapture()).status, (await bigCapture()).status, (await bigCapture()).status]).toEqual([200, 200, 200]);
+    const refused = await bigCapture();
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'authorization_transactions_full' });
+    expect(refused.body.error.message).toMatch(/transactions of the authorization .* are full/);
+
+    // Small captures, then metadata that would take them over the room, is refused as well
+    const small = await helpers.capture(authorization.id, { capture_amount: 10, close_authorization: false });
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(38, '0')}`, 'v'.repeat(500)]));
+    await expect(client.issuing.transactions.update(small.transactions.at(-1)!.id, { metadata })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_transactions_full',
+    });
+
+    // What releases the hold and gives money back always works
+    const refund = await client.testHelpers.issuing.transactions.refund(small.transactions[0]!.id, { refund_amount: 1 });
+    expect(refund).toMatchObject({ type: 'refund', amount: 1 });
+    await client.issuing.authorizations.update(authorization.id, { metadata: { order: '1' } });
+    expect(await helpers.reverse(authorization.id, { reverse_amount: 100 })).toMatchObject({ status: 'pending' });
+    const expired = await helpers.expire(authorization.id);
+    expect(expired).toMatchObject({ status: 'expired', metadata: { order: '1' } });
+    expect(expired.transactions).toHaveLength(5);
+  });
+
   it('lists transactions by card, cardholder, type and creation time, and updates their metadata with issuing_transaction.updated', async () => {
     const endpoint = await client.webhookEndpoints.create({ url: `${receiver.url}?transaction-updates`, enabled_events: ['issuing_transaction.updated'] });
     const helpers = client.testHelpers.issuing.authorizations;

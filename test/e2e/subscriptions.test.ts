@@ -161,7 +161,11 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(both.body.billing_mode).toBe('flexible');
     const bad = await api('GET', `/v1/subscriptions/${created.body.id}`, { key, headers: { 'stripe-version': 'yesterday' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_service_version', message: expect.stringContaining('Invalid Stripe-Version header') });
+    expect(bad.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_service_version',
+      message: expect.stringContaining('Invalid Stripe-Version header'),
+    });
   });
 
   it('delivers snapshot events rendered at the version each endpoint and destination is pinned to, and GET /v1/events at the one the caller names', async () => {

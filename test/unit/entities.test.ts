@@ -293,11 +293,11 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(actions[2]!.Put!.Item).toMatchObject({ entity: 'issuing_transaction', type: 'refund' });
     expect(issuingTransactionEntity.record('t', { created: [refund] })).toHaveLength(1);
 
-    // Read back without keys; an authorization stored before transactions existed shows none
+    // Read back without keys; an authorization stored before transactions existed shows none, and no refund room used
     const { authorizations, transactions } = issuingTransactionEntity;
     expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual(capture);
     const { transactionIds: _, ...older } = authorization;
-    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [] });
+    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [], refundBytes: 0 });
     expect(() => transactions.parse({ id: 'ipi_3' })).toThrow();
   });
 

@@ -17,5 +17,5 @@ export const handler = httpHandler({ params: listPricesParams }, async ({ caller
   const page = await service.listPrices(caller.scope, v1PageRequest(params), where);
   const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
   const items = await Promise.all(page.items.map(async (price) => serializePrice(price, await service.priceExpansions(caller.scope, price, expand))));
-  return { body: v1List('/v1/prices', { ...page, items }) };
+  return { body: v1List('/v1/prices', { ...page, items }, params) };
 });

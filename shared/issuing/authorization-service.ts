@@ -291,6 +291,7 @@ export function captureTransaction(
     wallet: authorization.wallet,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: null,
     version: 1,
   };
@@ -442,6 +443,13 @@ export function authorizationService({ repository, transactions, cards, cardhold
           );
         }
         merchantAmount = params.merchant_amount;
+        if ((amount === 0) !== (merchantAmount === 0)) {
+          throw new InvalidRequestError(
+            'amount and merchant_amount give the exchange rate of the authorization: they must both be 0 or both be positive.',
+            'parameter_invalid',
+            'merchant_amount',
+          );
+        }
       } else if (params.merchant_amount !== undefined && params.merchant_amount !== amount) {
         throw new InvalidRequestError(
           'merchant_amount must equal amount when merchant_currency is the authorization currency.',

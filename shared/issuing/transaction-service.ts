@@ -35,11 +35,24 @@ export interface TransactionServicePorts {
 }
 
 /**
+ * The merchant amount a refund of `amount` gives back: the capture's proportion of what is refunded in
+ * all, less what earlier refunds gave, so the refunds' merchant amounts always add up to the capture's
+ * (the refund that completes it gets the remainder) and rounding never gives back more than was taken.
+ */
+export function refundMerchantAmount(capture: IssuingTransaction, amount: number): number {
+  if (capture.currency === capture.merchantCurrency) return amount;
+  const captured = -capture.amount;
+  const merchant = -capture.merchantAmount;
+  const refunded = capture.refundedAmount + amount;
+  const total = refunded === captured ? merchant : Math.round((refunded * merchant) / captured);
+  return Math.max(0, total - capture.refundedMerchantAmount);
+}
+
+/**
  * The `refund` transaction giving back `amount` of a capture: a credit, so positive, in the capture's
  * currencies and proportion, at the same merchant.
  */
 export function refundTransaction(capture: IssuingTransaction, amount: number, now: number): IssuingTransaction {
-  const captured = -capture.amount;
   return {
     ...capture,
     id: newId('ipi', now),
@@ -47,11 +60,12 @@ export function refundTransaction(capture: IssuingTransaction, amount: number, n
     type: 'refund',
     amount,
     amountDetails: null,
-    merchantAmount: capture.currency === capture.merchantCurrency ? amount : Math.round((amount * -capture.merchantAmount) / captured),
+    merchantAmount: refundMerchantAmount(capture, amount),
     networkData: { ...capture.networkData, processing_date: new Date(now).toISOString().slice(0, 10) },
     purchaseDetails: null,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: capture.id,
     version: 1,
   };
@@ -83,6 +97,7 @@ export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction[
     wallet: null,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: null,
     version: 1,
   };
@@ -197,7 +212,14 @@ export function transactionService({ repository, authorizations, cards, cardhold
               version: authorization.version + 1,
             },
             created: [refund],
-            replaced: [{ ...capture, refundedAmount: capture.refundedAmount + amount, version: capture.version + 1 }],
+            replaced: [
+              {
+                ...capture,
+                refundedAmount: capture.refundedAmount + amount,
+                refundedMerchantAmount: capture.refundedMerchantAmount + refund.merchantAmount,
+                version: capture.version + 1,
+              },
+            ],
           },
           outbox,
         );

@@ -63,6 +63,8 @@ export interface IssuingTransaction extends OwnedResource {
   metadata: Record<string, string>;
   /** A capture's part refunded so far (positive, minor units): refunds never give back more than it took. */
   refundedAmount: number;
+  /** The merchant amount its refunds gave back so far (positive): the refunds' `merchant_amount` add up to the capture's. */
+  refundedMerchantAmount: number;
   /** The capture a refund gives back (not shown: the reference's transaction object has no such field). */
   refundOf: string | null;
 }

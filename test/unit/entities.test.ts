@@ -295,7 +295,8 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
 
     // Read back without keys; an authorization stored before transactions existed shows none, and no refund room used
     const { authorizations, transactions } = issuingTransactionEntity;
-    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual(capture);
+    // (a capture stored before refunded merchant amounts were kept has refunded none)
+    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual({ ...capture, refundedMerchantAmount: 0 });
     const { transactionIds: _, ...older } = authorization;
     expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [], refundBytes: 0 });
     expect(() => transactions.parse({ id: 'ipi_3' })).toThrow();

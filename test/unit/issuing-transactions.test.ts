@@ -381,6 +381,49 @@ describe('issuing transactions (services with the shared fakes)', () => {
     expect(serializeTransaction(await transactions.retrieve(scope, captured!.id))).toEqual(serializeTransaction(captured!));
   });
 
+  it('gives refunds merchant amounts that add up to the capture’s, the last one taking the remainder', async () => {
+    const { authorizations, transactions, transactionRepository } = setup();
+    // Given a capture of 1000 usd at 333 eur
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 1000, merchant_currency: 'eur', merchant_amount: 333 }));
+    const [captured] = (await authorizations.capture(origin, authorization.id, capture())).transactions;
+    expect(captured!.merchantAmount).toBe(-333);
+
+    // When it is refunded in parts of 300, 300, 300, 1, 1, 1 and the rest
+    const refunds = [];
+    for (const refund_amount of [300, 300, 300, 1, 1, 1]) refunds.push(await transactions.refund(origin, captured!.id, { refund_amount }));
+    refunds.push(await transactions.refund(origin, captured!.id, {}));
+
+    // Then each gives back its share so far, never more, and together exactly the capture's merchant amount
+    expect(refunds.map((refund) => [refund.amount, refund.merchantAmount])).toEqual([
+      [300, 100],
+      [300, 100],
+      [300, 100],
+      [1, 0],
+      [1, 0],
+      [1, 1],
+      [97, 32],
+    ]);
+    const all = [...transactionRepository.items.values()].filter((t) => t.authorizationId === authorization.id);
+    expect(all.reduce((sum, t) => sum + t.amount, 0)).toBe(0);
+    expect(all.reduce((sum, t) => sum + t.merchantAmount, 0)).toBe(0);
+    expect((await transactions.retrieve(scope, captured!.id)).refundedMerchantAmount).toBe(333);
+  });
+
+  it('refuses a rate it cannot know: merchant_amount with a zero amount, or more than 0 on a zero authorization in another currency', async () => {
+    const { authorizations } = setup();
+    await expect(authorizations.create(origin, authorize({ amount: 0, merchant_currency: 'eur', merchant_amount: 500 }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'merchant_amount',
+    });
+    await expect(authorizations.create(origin, authorize({ amount: 100, merchant_currency: 'eur', merchant_amount: 0 }))).rejects.toMatchObject({
+      param: 'merchant_amount',
+    });
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 0, merchant_currency: 'eur', merchant_amount: 0 }));
+    await expect(authorizations.capture(origin, authorization.id, capture({ capture_amount: 700 }))).rejects.toThrow(/no exchange rate/);
+    await expect(authorizations.increment(origin, authorization.id, { increment_amount: 5 })).rejects.toMatchObject({ code: 'parameter_invalid' });
+    expect((await authorizations.expire(origin, authorization.id)).authorization).toMatchObject({ status: 'expired', merchantAmount: 0 });
+  });
+
   it('lets only one of two concurrent full refunds through', async () => {
     const { authorizations, transactions, transactionRepository } = setup();
     const { authorization } = await authorizations.create(origin, authorize({ amount: 800 }));

@@ -700,7 +700,13 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
         message: expect.stringContaining('canceled'),
       });
     }
-    expect(await client.issuing.cards.update(card.id, { metadata: { note: 'shredded' } })).toMatchObject({ status: 'canceled' });
+    // and its cancellation_reason is final with it
+    await expect(client.issuing.cards.update(card.id, { cancellation_reason: 'lost' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'cancellation_reason',
+      message: expect.stringContaining('final'),
+    });
+    expect(await client.issuing.cards.update(card.id, { metadata: { note: 'shredded' } })).toMatchObject({ status: 'canceled', cancellation_reason: 'stolen' });
     expect((await client.issuing.cards.list({ cardholder: cardholder.id, status: 'canceled' })).data.map((listed) => listed.id)).toEqual([card.id]);
 
     const declined = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 500 });

@@ -4,7 +4,7 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { pageOf, type Page, type PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
@@ -321,8 +321,21 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
       });
     },
 
-    listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>): Promise<Page<Price>> {
-      return prices.list(scope, page, where);
+    /**
+     * Prices newest first, with the equality filters of `where` (stored fields). With `lookupKeys` (up to
+     * 10), only the prices holding those keys, read from the keys' claims (one batched get for the keys,
+     * one for their prices) rather than the whole list, then filtered and paged the same way.
+     */
+    async listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>, lookupKeys?: readonly string[]): Promise<Page<Price>> {
+      if (lookupKeys === undefined) return prices.list(scope, page, where);
+      const keys = new Set(lookupKeys);
+      const holders = await Promise.all([...keys].map((key) => catalogue.lookupKeyHolder(scope, key)));
+      const held = await Promise.all([...new Set(holders.filter((id): id is string => id !== undefined))].map((id) => prices.get(scope, id)));
+      const matching = held
+        .filter((found): found is Price => found !== undefined && found.lookupKey !== null && keys.has(found.lookupKey))
+        .filter((found) => Object.entries(where).every(([field, value]) => (found as unknown as Record<string, unknown>)[field] === value))
+        .sort((a, b) => (a.id < b.id ? 1 : -1));
+      return pageOf(matching, page);
     },
 
     /** What a price response expands: `product` (the product object), `currency_options` (shown only when asked for). */

@@ -100,6 +100,45 @@ describe('updating and deleting products and prices through the official SDK', (
     expect(await client.prices.update(second.id, { lookup_key: key })).toMatchObject({ lookup_key: key });
   });
 
+  it('lists prices by lookup keys (up to 10), combined with the other filters', async () => {
+    const product = await client.products.create({ name: 'Lookup' });
+    const stamp = Date.now();
+    const monthly = await client.prices.create({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 100,
+      lookup_key: `monthly-${stamp}`,
+      recurring: { interval: 'month' },
+    });
+    const yearly = await client.prices.create({
+      product: product.id,
+      currency: 'eur',
+      unit_amount: 1000,
+      lookup_key: `yearly-${stamp}`,
+      recurring: { interval: 'year' },
+    });
+    await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 5, lookup_key: `other-${stamp}` });
+
+    const both = await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`, `missing-${stamp}`] });
+    expect(both.data.map((price) => price.id)).toEqual([yearly.id, monthly.id]);
+    expect(both).toMatchObject({ object: 'list', url: '/v1/prices', has_more: false });
+    expect((await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], currency: 'usd' })).data.map((price) => price.id)).toEqual([
+      monthly.id,
+    ]);
+    expect((await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], limit: 1 })).data.map((price) => price.id)).toEqual([yearly.id]);
+    expect(
+      (await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], starting_after: yearly.id })).data.map((price) => price.id),
+    ).toEqual([monthly.id]);
+
+    // A key another account uses is not this one's; more than 10 keys are refused
+    const stranger = sdk((await newPlatform()).secret_key);
+    expect((await stranger.prices.list({ lookup_keys: [`monthly-${stamp}`] })).data).toEqual([]);
+    await expect(client.prices.list({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'lookup_keys',
+    });
+  });
+
   it('shows currency_options only when expanded, with the price’s own currency, and replaces them on update', async () => {
     const product = await client.products.create({ name: 'Worldwide' });
     const price = await client.prices.create({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPriceParams, createProductParams, updatePriceParams, updateProductParams } from '#shared/catalogue/schemas.ts';
+import { createPriceParams, createProductParams, listPricesParams, updatePriceParams, updateProductParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice } from '#shared/catalogue/serializer.ts';
 import { catalogueService } from '#shared/catalogue/service.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
@@ -212,6 +212,25 @@ describe('products and prices (service with the shared fakes)', () => {
     await expect(
       service.createPrice(originOf(other), createPriceParams.parse({ product: theirs.id, currency: 'usd', unit_amount: 1, lookup_key: 'premium' })),
     ).resolves.toBeDefined();
+  });
+
+  it('lists prices by lookup keys from the keys’ holders, with the other filters and cursors', async () => {
+    const { service } = setup();
+    const product = await gold(service);
+    const a = await service.createPrice(originOf(scope), priceOf(product.id, { lookup_key: 'a' }));
+    const b = await service.createPrice(originOf(scope), createPriceParams.parse({ product: product.id, currency: 'eur', unit_amount: 1, lookup_key: 'b' }));
+    await service.createPrice(originOf(scope), priceOf(product.id, { lookup_key: 'c' }));
+    const page = { limit: 10 };
+    const ids = async (keys: string[], where: Record<string, unknown> = {}, request: { limit: number; startingAfter?: string; endingBefore?: string } = page) =>
+      (await service.listPrices(scope, request, where, keys)).items.map((price) => price.id);
+
+    expect(await ids(['a', 'b', 'missing', 'a'])).toEqual([b.id, a.id]);
+    expect(await ids(['a', 'b'], { currency: 'usd' })).toEqual([a.id]);
+    expect(await service.listPrices(scope, { limit: 1 }, {}, ['a', 'b'])).toEqual({ items: [b], hasMore: true });
+    expect(await ids(['a', 'b'], {}, { limit: 10, startingAfter: b.id })).toEqual([a.id]);
+    expect(await ids(['a', 'b'], {}, { limit: 10, endingBefore: a.id })).toEqual([b.id]);
+    expect((await service.listPrices(other, page, {}, ['a'])).items).toEqual([]);
+    expect(listPricesParams.safeParse({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) }).success).toBe(false);
   });
 
   it('keeps currency_options per currency, shown only when expanded, replaced on update', async () => {

@@ -160,7 +160,7 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
       return products.list(scope, page, active === undefined ? undefined : { active });
     },
 
-    /** Changes what is given; `default_price` must be one of the product's own prices. Emits `product.updated`. */
+    /** Changes what is given; `default_price` must be an active price of the product's own. Emits `product.updated`. */
     updateProduct(origin: EventOrigin, id: string, params: UpdateProductParams): Promise<Product> {
       return withOptimisticRetries(async () => {
         const [current, defaultPrice] = await Promise.all([
@@ -173,6 +173,13 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
               ? `The price ${params.default_price} belongs to another product; a product's default_price must be one of its own prices.`
               : `No such price: '${params.default_price}'`,
             defaultPrice ? 'parameter_invalid' : 'resource_missing',
+            'default_price',
+          );
+        }
+        if (defaultPrice && !defaultPrice.active) {
+          throw new InvalidRequestError(
+            `The price ${defaultPrice.id} is archived (active=false); a product's default_price must be an active price. Activate it first.`,
+            'parameter_invalid',
             'default_price',
           );
         }
@@ -195,7 +202,10 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
           url: pick(params.url, current.url),
           defaultPrice: pick(params.default_price, current.defaultPrice),
         };
-        return commit(origin, next, { changedProducts: [next] }, [productEvent('product.updated', next, current)]);
+        // The default price must still be active as read: an archive racing this update makes it start over.
+        return commit(origin, next, { changedProducts: [next], unchangedPrices: defaultPrice ? [defaultPrice] : [] }, [
+          productEvent('product.updated', next, current),
+        ]);
       });
     },
 
@@ -285,6 +295,11 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
       return withOptimisticRetries(async () => {
         const newKey = params.lookup_key === undefined ? undefined : params.lookup_key;
         const [current, holder] = await Promise.all([price(origin.scope, id), newKey ? catalogue.lookupKeyHolder(origin.scope, newKey) : undefined]);
+        // Archiving reads the product (one more get, only then): its default price cannot be archived, as in the reference.
+        const owner = params.active === false && current.active ? await products.get(origin.scope, current.product) : undefined;
+        if (owner?.defaultPrice === current.id) {
+          throw new InvalidRequestError('This price cannot be archived because it is the default price of its product.', 'parameter_invalid', 'active');
+        }
         if (params.tax_behavior !== undefined && params.tax_behavior !== current.taxBehavior && current.taxBehavior !== 'unspecified') {
           throw new InvalidRequestError(
             `The tax_behavior of a price cannot be changed once it is ${current.taxBehavior}; only a price whose tax_behavior is unspecified can be given one.`,
@@ -314,7 +329,9 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
             loser = taken.loser;
           }
         }
-        return commit(origin, next, { changedPrices: [next, ...(loser ? [loser.after] : [])], lookupKeys: moves }, [
+        // An archive relies on the product as read (not making it its default meanwhile).
+        const unchangedProducts = owner ? [owner] : [];
+        return commit(origin, next, { changedPrices: [next, ...(loser ? [loser.after] : [])], lookupKeys: moves, unchangedProducts }, [
           priceEvent('price.updated', next, current),
           ...(loser ? [priceEvent('price.updated', loser.after, loser.before)] : []),
         ]);

@@ -40,6 +40,15 @@ describe('updating and deleting products and prices through the official SDK', (
     expect(event!.data.previous_attributes).toMatchObject({ name: 'Gold', description: null, unit_label: 'seat', default_price: null, metadata: {} });
 
     await expect(client.products.update(product.id, { default_price: other.id })).rejects.toMatchObject({ statusCode: 400, param: 'default_price' });
+
+    // The default price cannot be archived, and an archived price cannot become the default
+    await expect(client.prices.update(price.id, { active: false })).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'This price cannot be archived because it is the default price of its product.',
+    });
+    const archived = await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 500, active: false });
+    await expect(client.products.update(product.id, { default_price: archived.id })).rejects.toMatchObject({ statusCode: 400, param: 'default_price' });
+    expect((await client.prices.retrieve(price.id)).active).toBe(true);
     await expect(client.products.update('prod_missing', { name: 'x' })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
     await expect(client.products.update(product.id, { type: 'good' } as never)).rejects.toMatchObject({ statusCode: 400, param: 'type' });
   });

@@ -117,6 +117,44 @@ describe('products and prices (service with the shared fakes)', () => {
     });
   });
 
+  it('takes as default_price only an active price, and never archives the default price', async () => {
+    const { service, catalogue } = setup();
+    const product = await gold(service);
+    const archived = await service.createPrice(originOf(scope), priceOf(product.id, { active: 'false' }));
+    await expect(service.updateProduct(originOf(scope), product.id, updateProductParams.parse({ default_price: archived.id }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'default_price',
+      message: expect.stringContaining('must be an active price'),
+    });
+
+    const current = await service.createPrice(originOf(scope), priceOf(product.id));
+    await service.updateProduct(originOf(scope), product.id, updateProductParams.parse({ default_price: current.id }));
+    await expect(service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ active: 'false' }))).rejects.toMatchObject({
+      param: 'active',
+      message: 'This price cannot be archived because it is the default price of its product.',
+    });
+    expect(await service.retrievePrice(scope, current.id)).toMatchObject({ active: true });
+    // Other changes of the default price, and archiving any other price, still go through
+    expect(await service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ nickname: 'Main' }))).toMatchObject({ nickname: 'Main' });
+    await service.updateProduct(
+      originOf(scope),
+      product.id,
+      updateProductParams.parse({ default_price: (await service.createPrice(originOf(scope), priceOf(product.id))).id }),
+    );
+    expect(await service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ active: 'false' }))).toMatchObject({ active: false });
+
+    // Each relies on the other as read: a default price archived after the read makes the commit fail (and the service start over)
+    const read = (await catalogue.prices.get(scope, archived.id))!;
+    const product2 = (await catalogue.products.get(scope, product.id))!;
+    expect(
+      await catalogue.commit({
+        scope,
+        changedProducts: [{ ...product2, version: product2.version + 1 }],
+        unchangedPrices: [{ ...read, version: read.version - 1 }],
+      }),
+    ).toBe(false);
+  });
+
   it('deletes a product no price uses, emitting product.deleted, and refuses one with a price', async () => {
     const { service, products, written } = setup();
     const unused = await gold(service);

@@ -563,6 +563,26 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(actions[7]!.Put).toMatchObject({ ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': 'price_old' } });
     expect(actions[8]!.Delete).toMatchObject({ Key: { SK: 'PRICE_LOOKUP_KEY#bronze' }, ConditionExpression: 'priceId = :from' });
 
+    // What a change relies on without writing it (a default price, an archived price's product) is checked at its version
+    expect(catalogueEntity.commit('t', { scope, unchangedProducts: [product], unchangedPrices: [price('price_a', 'prod_1')] })).toEqual([
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 3 },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRICE#price_a' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 1 },
+        },
+      },
+    ]);
+
     const [removal] = catalogueEntity.commit('t', { scope, deletedProduct: product });
     expect(removal!.Delete).toEqual({
       TableName: 't',

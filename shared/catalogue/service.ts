@@ -21,8 +21,17 @@ type ProductFields = Omit<CreateProductParams, 'expand'>;
 
 const productEvent = (type: string, product: Product, before?: Product): EventInput =>
   snapshotInput(type, serializeProduct(product), `/v1/products/${product.id}`, before ? serializeProduct(before) : undefined);
+/**
+ * A price event shows `currency_options` (which a GET shows only when expanded): an event cannot be
+ * expanded, and an update that changes only the options would otherwise show no change at all.
+ */
 const priceEvent = (type: string, price: Price, before?: Price): EventInput =>
-  snapshotInput(type, serializePrice(price), `/v1/prices/${price.id}`, before ? serializePrice(before) : undefined);
+  snapshotInput(
+    type,
+    serializePrice(price, { currencyOptions: true }),
+    `/v1/prices/${price.id}`,
+    before ? serializePrice(before, { currencyOptions: true }) : undefined,
+  );
 
 /** The integer minor units of a decimal amount that has no fraction (`12`, `12.00`), else null. */
 export const wholeAmount = (decimal: string): number | null => (/^\d+(\.0+)?$/.test(decimal) ? Math.trunc(Number(decimal)) : null);
@@ -50,7 +59,12 @@ function amountOf(
  * `currency_options`: one amount per further currency. The price's own currency is its `unit_amount`,
  * not an option; tiers and customer-chosen amounts are not modelled here (every price is `per_unit`).
  */
-function currencyOptionsOf(given: Record<string, CurrencyOptionParams>, currency: string, taxBehavior: TaxBehavior): Record<string, CurrencyOption> {
+function currencyOptionsOf(
+  given: Record<string, CurrencyOptionParams>,
+  currency: string,
+  taxBehavior: TaxBehavior,
+  current: Record<string, CurrencyOption> = {},
+): Record<string, CurrencyOption> {
   const options: Record<string, CurrencyOption> = {};
   for (const [code, option] of Object.entries(given)) {
     const at = `currency_options[${code}]`;
@@ -67,7 +81,17 @@ function currencyOptionsOf(given: Record<string, CurrencyOptionParams>, currency
         `${at}[${field}]`,
       );
     }
-    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: option.tax_behavior ?? taxBehavior };
+    // An option's tax_behavior follows the price's own rule: set once, from unspecified (kept when not given).
+    const was = current[lower]?.taxBehavior ?? 'unspecified';
+    if (option.tax_behavior !== undefined && option.tax_behavior !== was && was !== 'unspecified') {
+      throw new InvalidRequestError(
+        `The tax_behavior of the ${lower} option cannot be changed once it is ${was}; only an option whose tax_behavior is unspecified can be given one.`,
+        'parameter_invalid',
+        `${at}[tax_behavior]`,
+      );
+    }
+    const behavior = option.tax_behavior ?? (was === 'unspecified' ? taxBehavior : was);
+    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: behavior };
   }
   return options;
 }
@@ -316,7 +340,9 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
           nickname: params.nickname === undefined ? current.nickname : params.nickname,
           taxBehavior,
           currencyOptions:
-            params.currency_options === undefined ? current.currencyOptions : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior),
+            params.currency_options === undefined
+              ? current.currencyOptions
+              : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior, current.currencyOptions),
           lookupKey: newKey === undefined ? current.lookupKey : newKey || null,
         };
         const moves: LookupKeyMove[] = [];

@@ -90,7 +90,14 @@ describe('updating and deleting products and prices through the official SDK', (
     const updated = await client.prices.update(first.id, { active: false, nickname: 'renamed', metadata: { a: '1' }, tax_behavior: 'exclusive' });
     expect(updated).toMatchObject({ active: false, nickname: 'renamed', metadata: { a: '1' }, tax_behavior: 'exclusive', lookup_key: key });
     const [event] = await eventsOf('price.updated', first.id);
-    expect(event!.data.previous_attributes).toEqual({ active: true, nickname: 'first', metadata: {}, tax_behavior: 'unspecified' });
+    // (the own currency's entry of currency_options, which events show, follows the price's tax_behavior)
+    expect(event!.data.previous_attributes).toEqual({
+      active: true,
+      nickname: 'first',
+      metadata: {},
+      tax_behavior: 'unspecified',
+      currency_options: { usd: { custom_unit_amount: null, tax_behavior: 'unspecified', unit_amount: 100, unit_amount_decimal: '100' } },
+    });
     await expect(client.prices.update(first.id, { tax_behavior: 'inclusive' })).rejects.toMatchObject({ statusCode: 400, param: 'tax_behavior' });
 
     await expect(client.prices.create({ product: product.id, currency: 'usd', unit_amount: 200, lookup_key: key })).rejects.toMatchObject({
@@ -170,6 +177,14 @@ describe('updating and deleting products and prices through the official SDK', (
 
     const replaced = await client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150 } }, expand: ['currency_options'] });
     expect(Object.keys(replaced.currency_options!)).toEqual(['usd', 'jpy']);
+    const [event] = await eventsOf('price.updated', price.id);
+    expect(Object.keys((event!.data.object as Stripe.Price).currency_options!).sort()).toEqual(['jpy', 'usd']);
+    expect(Object.keys((event!.data.previous_attributes as Partial<Stripe.Price>).currency_options!).sort()).toEqual(['eur', 'gbp', 'usd']);
+    await expect(client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150, tax_behavior: 'inclusive' } } })).resolves.toBeDefined();
+    await expect(client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150, tax_behavior: 'exclusive' } } })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'currency_options[jpy][tax_behavior]',
+    });
     await expect(
       client.prices.create({
         product: product.id,

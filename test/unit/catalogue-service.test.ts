@@ -272,7 +272,8 @@ describe('products and prices (service with the shared fakes)', () => {
   });
 
   it('keeps currency_options per currency, shown only when expanded, replaced on update', async () => {
-    const { service } = setup();
+    const services = setup();
+    const { service } = services;
     const product = await gold(service);
     const price = await service.createPrice(
       originOf(scope),
@@ -294,6 +295,22 @@ describe('products and prices (service with the shared fakes)', () => {
         gbp: { unit_amount: null, unit_amount_decimal: '80.5', tax_behavior: 'inclusive' },
       },
     });
+    // An update of only the options shows them changed in price.updated (events show currency_options, which they cannot expand)
+    const { written } = services;
+    const reamounted = await service.updatePrice(
+      originOf(scope),
+      price.id,
+      updatePriceParams.parse({ currency_options: { eur: { unit_amount: 95 }, gbp: { unit_amount_decimal: '80.5' } } }),
+    );
+    const event = written.at(-1)!.snapshotEvents[0]!;
+    expect(event.object).toMatchObject({ currency_options: { usd: { unit_amount: 100 }, eur: { unit_amount: 95 }, gbp: { tax_behavior: 'inclusive' } } });
+    expect(event.previousAttributes).toEqual({ currency_options: serializePrice(price, { currencyOptions: true }).currency_options });
+    // An option's tax_behavior is set once, like the price's: kept when not given, another refused
+    expect(reamounted.currencyOptions.gbp!.taxBehavior).toBe('inclusive');
+    await expect(
+      service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: { gbp: { unit_amount: 1, tax_behavior: 'exclusive' } } })),
+    ).rejects.toMatchObject({ param: 'currency_options[gbp][tax_behavior]' });
+
     const replaced = await service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: { jpy: { unit_amount: 15 } } }));
     expect(Object.keys(replaced.currencyOptions)).toEqual(['jpy']);
     expect((await service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: '' }))).currencyOptions).toEqual({});

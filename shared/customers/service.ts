@@ -192,15 +192,23 @@ export function customerService({ repository, tokens, events, clock = systemCloc
     /**
      * Changes what is given. `source` attaches a new card or bank account from a token and makes it the
      * default, deleting the default it replaces (as the reference does); `default_source` picks one of
-     * the customer's sources.
+     * the customer's sources. Both at once are refused (400 `parameters_exclusive`): never one ignored.
      */
-    update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
+    async update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
+      // `source` makes its new source the default: with `default_source` too, one of them would be ignored.
+      if (params.source !== undefined && params.default_source !== undefined) {
+        throw new InvalidRequestError(
+          'You may only specify one of these parameters: default_source, source. source attaches a new source and makes it the default; default_source picks one the customer already has.',
+          'parameters_exclusive',
+          'default_source',
+        );
+      }
       return withOptimisticRetries(async () => {
         const now = clock();
         const [current, token, chosen] = await Promise.all([
           existing(origin.scope, id),
           params.source === undefined ? undefined : tokens.get(origin.scope, params.source, now),
-          params.default_source === undefined || params.source !== undefined ? undefined : repository.getSource(origin.scope, id, params.default_source),
+          params.default_source === undefined ? undefined : repository.getSource(origin.scope, id, params.default_source),
         ]);
         const next: Customer = { ...applyParams(current, params), version: current.version + 1 };
         const sourceChange: CustomerSourceChange = { customer: next };

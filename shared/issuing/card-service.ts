@@ -36,7 +36,8 @@ const cardChange = (type: string, { card, cardholder }: CardWithHolder, before?:
 
 /**
  * A card's next state under an update: `active` ⇄ `inactive` freely; `canceled` is final (the reference
- * never reactivates a canceled card: a new card replaces it), and `cancellation_reason` goes with it.
+ * never reactivates a canceled card: a new card replaces it), and `cancellation_reason` goes with it and
+ * is final with it (the same reason again is no change; another is refused).
  */
 function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
   const status = params.status ?? current.status;
@@ -45,6 +46,13 @@ function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
       `The card ${current.id} has been canceled, and a canceled card cannot be reactivated or made inactive. Create a new card instead.`,
       'parameter_invalid',
       'status',
+    );
+  }
+  if (current.status === 'canceled' && params.cancellation_reason !== undefined && params.cancellation_reason !== current.cancellationReason) {
+    throw new InvalidRequestError(
+      `The card ${current.id} has been canceled${current.cancellationReason ? ` (${current.cancellationReason})` : ''}, and a canceled card cannot be changed: its cancellation_reason is final.`,
+      'parameter_invalid',
+      'cancellation_reason',
     );
   }
   if (params.cancellation_reason !== undefined && status !== 'canceled') {

@@ -255,7 +255,8 @@ export function usingTokens<T extends OwnedResource>(store: OwnedResourceStore<T
 /**
  * In-memory CatalogueRepository with the DynamoDB adapter's conditions: a change is written whole or not at
  * all; new objects must be new, changed and deleted ones at the version read, a new price's product must
- * exist (its count and version move), a lookup key must still have the holder read.
+ * exist (its count and version move), a lookup key must still have the holder read, objects relied on
+ * unchanged must be at the version read.
  */
 export function memoryCatalogue(): CatalogueRepository & {
   products: ReturnType<typeof memoryOwnedStore<Product>>;
@@ -276,6 +277,8 @@ export function memoryCatalogue(): CatalogueRepository & {
       (!change.deletedProduct || at(products, scope, change.deletedProduct.id)?.version === change.deletedProduct.version) &&
       (change.newPrices ?? []).every((price) => !at(prices, scope, price.id) && (created.has(price.product) || at(products, scope, price.product))) &&
       (change.changedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version - 1) &&
+      (change.unchangedProducts ?? []).every((product) => at(products, scope, product.id)?.version === product.version) &&
+      (change.unchangedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version) &&
       (change.lookupKeys ?? []).every(({ key, from }) => (lookupKeys.get(keyOf(scope, key)) ?? null) === from)
     );
   }

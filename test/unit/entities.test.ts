@@ -368,11 +368,12 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(actions[2]!.Put!.Item).toMatchObject({ entity: 'issuing_transaction', type: 'refund' });
     expect(issuingTransactionEntity.record('t', { created: [refund] })).toHaveLength(1);
 
-    // Read back without keys; an authorization stored before transactions existed shows none
+    // Read back without keys; an authorization stored before transactions existed shows none, and no refund room used
     const { authorizations, transactions } = issuingTransactionEntity;
-    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual(capture);
+    // (a capture stored before refunded merchant amounts were kept has refunded none)
+    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual({ ...capture, refundedMerchantAmount: 0 });
     const { transactionIds: _, ...older } = authorization;
-    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [] });
+    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [], refundBytes: 0 });
     expect(() => transactions.parse({ id: 'ipi_3' })).toThrow();
   });
 
@@ -636,6 +637,26 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     });
     expect(actions[7]!.Put).toMatchObject({ ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': 'price_old' } });
     expect(actions[8]!.Delete).toMatchObject({ Key: { SK: 'PRICE_LOOKUP_KEY#bronze' }, ConditionExpression: 'priceId = :from' });
+
+    // What a change relies on without writing it (a default price, an archived price's product) is checked at its version
+    expect(catalogueEntity.commit('t', { scope, unchangedProducts: [product], unchangedPrices: [price('price_a', 'prod_1')] })).toEqual([
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 3 },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRICE#price_a' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 1 },
+        },
+      },
+    ]);
 
     const [removal] = catalogueEntity.commit('t', { scope, deletedProduct: product });
     expect(removal!.Delete).toEqual({

@@ -9,5 +9,7 @@ const service = wireEventService();
 /** GET /v1/events: newest first, filtered by type(s), created and delivery_success; at the version the caller names, else its own. */
 export const handler = httpHandler({ params: listSnapshotEventsParams }, async ({ caller, params, explicitServiceVersion }) => {
   const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
-  return { body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }) };
+  return {
+    body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }, params),
+  };
 });

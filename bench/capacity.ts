@@ -111,6 +111,47 @@ try {
   );
   await measure('`GET /v2/core/accounts/:id`', () => call('GET', `/v2/core/accounts/${account.id}`));
   await measure('`GET /v2/core/accounts?limit=10`', () => call('GET', '/v2/core/accounts?limit=10'));
+  // Single-use tokens spent by the write that uses them, the catalogue's counted prices, issuing money movements.
+  const cardToken = async () =>
+    (await call('POST', '/v1/tokens', { form: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2030&card[cvc]=123' })).body.id;
+  const tokens = [await cardToken(), await cardToken()];
+  await measure('`POST /v1/customers` with `source=tok_…` (the card attached, the token used up)', (run) =>
+    call('POST', '/v1/customers', { form: `name=Sourced&source=${tokens[run]}` }),
+  );
+  const accountTokens = [
+    (await call('POST', '/v2/core/account_tokens', { json: { display_name: 'Token 0' } })).body.id,
+    (await call('POST', '/v2/core/account_tokens', { json: { display_name: 'Token 1' } })).body.id,
+  ];
+  await measure('`POST /v2/core/account_tokens`', () => call('POST', '/v2/core/account_tokens', { json: { display_name: 'Token' } }));
+  await measure('`POST /v2/core/accounts` with `account_token` (the token used up)', (run) =>
+    call('POST', '/v2/core/accounts', { json: { account_token: accountTokens[run] } }),
+  );
+  const product = await measure('`POST /v1/products`', () => call('POST', '/v1/products', { form: 'name=Capacity' }));
+  await measure('`POST /v1/prices` (the product counts its prices)', () =>
+    call('POST', '/v1/prices', { form: `product=${product.id}&unit_amount=100&currency=usd` }),
+  );
+  await measure('`POST /v1/products/:id`', (run) => call('POST', `/v1/products/${product.id}`, { form: `name=Capacity-${run}` }));
+  const spare = [
+    (await call('POST', '/v1/products', { form: 'name=Spare 0' })).body.id,
+    (await call('POST', '/v1/products', { form: 'name=Spare 1' })).body.id,
+  ];
+  await measure('`DELETE /v1/products/:id` (a product without prices)', (run) => call('DELETE', `/v1/products/${spare[run]}`));
+  const cardholder = (
+    await call('POST', '/v1/issuing/cardholders', {
+      form: 'name=Jenny Rosen&billing[address][line1]=1 Main St&billing[address][city]=Oakland&billing[address][postal_code]=94607&billing[address][country]=US',
+    })
+  ).body;
+  const card = (await call('POST', '/v1/issuing/cards', { form: `cardholder=${cardholder.id}&currency=usd&type=virtual&status=active` })).body;
+  const authorizations = [
+    (await call('POST', '/v1/test_helpers/issuing/authorizations', { form: `card=${card.id}&amount=1000` })).body.id,
+    (await call('POST', '/v1/test_helpers/issuing/authorizations', { form: `card=${card.id}&amount=1000` })).body.id,
+  ];
+  const captured = await measure('`POST /v1/test_helpers/issuing/authorizations/:id/capture` (the authorization and its capture transaction)', (run) =>
+    call('POST', `/v1/test_helpers/issuing/authorizations/${authorizations[run]}/capture`, { form: '' }),
+  );
+  await measure('`POST /v1/test_helpers/issuing/transactions/:id/refund` (part of a capture)', () =>
+    call('POST', `/v1/test_helpers/issuing/transactions/${captured.transactions[0].id}/refund`, { form: 'refund_amount=100' }),
+  );
   await call('POST', '/v1/billing/meters', { form: 'display_name=Capacity&event_name=capacity_calls&default_aggregation[formula]=sum' });
   await measure('`POST /v2/billing/meter_events`', (run) =>
     call('POST', '/v2/billing/meter_events', {

@@ -359,6 +359,8 @@ export const routes: Route[] = [
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
+  /** The reference's command-line tool's `stripe events resend evt_… --webhook-endpoint we_…`: a new delivery, linked to its event, then queued. */
+  { name: 'retryEvent', method: 'POST', path: '/v1/events/{id}/retry', handler: 'functions/http/v1/events/retry.ts', permissions: emits },
 
   {
     name: 'createEventDestination',
@@ -523,6 +525,33 @@ export const routes: Route[] = [
 
   { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
+
+  /**
+   * This service's additions, under a prefix of its own (`/v2/service/`, a namespace the reference API does
+   * not use): delivery attempts by event and by destination, and resending an event.
+   */
+  {
+    name: 'listEventDeliveries',
+    method: 'GET',
+    path: '/v2/service/events/{id}/deliveries',
+    handler: 'functions/http/v2/service/events/deliveries.ts',
+    permissions: reads,
+  },
+  { name: 'resendEvent', method: 'POST', path: '/v2/service/events/{id}/resend', handler: 'functions/http/v2/service/events/resend.ts', permissions: emits },
+  {
+    name: 'listEventDestinationDeliveries',
+    method: 'GET',
+    path: '/v2/service/event_destinations/{id}/deliveries',
+    handler: 'functions/http/v2/service/event-destinations/deliveries.ts',
+    permissions: reads,
+  },
+  {
+    name: 'listWebhookEndpointDeliveries',
+    method: 'GET',
+    path: '/v2/service/webhook_endpoints/{id}/deliveries',
+    handler: 'functions/http/v2/service/webhook-endpoints/deliveries.ts',
+    permissions: reads,
+  },
 ];
 
 /** Answers every request no route matches: 405 when the path exists with other methods, else 404. */

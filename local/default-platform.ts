@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -37,7 +38,7 @@ export async function ensureDefaultPlatform(store: PlatformStore, options: Defau
   let platform: CreatedPlatform | undefined;
   const pinnedAccount = pinnedOwners[0];
   if (pinnedAccount) {
-    const now = Date.now();
+    const now = systemClock();
     for (const [key, kind] of [
       [secretKey, 'secret'],
       [publishableKey, 'publishable'],

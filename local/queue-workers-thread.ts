@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { followLocalClock } from '#shared/clock.ts';
 import { createModuleLoader } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
 import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';
@@ -9,6 +10,8 @@ const port = parentPort!;
 const sqsClient = createLocalSqsClient(setup.sqsEndpoint);
 const pollers: QueuePoller[] = [];
 const load = createModuleLoader();
+// Before any handler module loads, so that every clock it wires follows the stack's.
+followLocalClock(setup.clockOffset);
 
 try {
   for (const worker of setup.workers) {

@@ -18,6 +18,8 @@ export interface QueueWorkersSetup {
   workers: ThreadedQueueWorker[];
   /** Batches each worker handles at once. */
   concurrency: number;
+  /** The local clock's offset (`local/clock.ts`), which the handlers in the thread follow. */
+  clockOffset: BigInt64Array;
 }
 
 export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };

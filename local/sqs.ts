@@ -26,6 +26,11 @@ export interface LocalSqs {
    * through the SQS API as a deployment would. Returns the existing queue for a name already created.
    */
   createQueue(definition: QueueDefinition): Promise<LocalQueue>;
+  /**
+   * Resolves once no message of the service queues (dead-letter queues aside) is visible or being handled,
+   * true, or after `timeoutMs` with false. Delayed messages do not count.
+   */
+  settled(timeoutMs: number): Promise<boolean>;
   /** Stops the emulator; stop queue pollers first, or their long polls hold it open until they time out. */
   stop(): Promise<void>;
 }
@@ -33,6 +38,11 @@ export interface LocalSqs {
 export interface LocalSqsOptions {
   /** Queues to create besides the service's own, e.g. a test queue with a short visibility timeout. */
   extraQueues?: QueueDefinition[];
+  /**
+   * The local clock's offset (`local/clock.ts`): the emulator's delays and visibility timeouts follow it, so
+   * a message delayed until a time the clock has been moved past is received at once.
+   */
+  clockOffset?: BigInt64Array;
 }
 
 /** A client for the emulator: dummy credentials, us-east-1. */
@@ -48,7 +58,7 @@ export function createLocalSqsClient(endpoint: string): SQSClient {
 export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
   // The emulator serves every queue call of the API and the workers: in a thread of its own it uses the
   // second core instead of the API's event loop.
-  const thread = new Worker(new URL('./sqs-thread.mjs', import.meta.url), { execArgv: [] });
+  const thread = new Worker(new URL('./sqs-thread.mjs', import.meta.url), { execArgv: [], workerData: { clockOffset: options.clockOffset } });
   const port = await new Promise<number>((resolve, reject) => {
     thread.once('message', (message: { port: number }) => resolve(message.port));
     thread.once('error', reject);
@@ -88,6 +98,21 @@ export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs>
     deadLetterQueueUrls: Object.fromEntries(serviceQueues.map(([name, queue]) => [name, queue.deadLetterUrl])) as Record<QueueName, string>,
     queues: created,
     createQueue,
+    async settled(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      const counts = ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] as const;
+      const busy = async () => {
+        const answers = await Promise.all(
+          serviceQueues.map(([, queue]) => client.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: [...counts] }))),
+        );
+        return answers.some(({ Attributes }) => counts.some((count) => Number(Attributes?.[count] ?? 0) > 0));
+      };
+      while (await busy()) {
+        if (Date.now() > deadline) return false;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      return true;
+    },
     stop: async () => {
       client.destroy();
       const exited = new Promise((resolve) => thread.once('exit', resolve));

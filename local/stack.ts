@@ -21,6 +21,8 @@ import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from '.
 import { startQueueWorkers } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
+import { followLocalClock } from '#shared/clock.ts';
+import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
 
 export interface LocalStackOptions {
@@ -60,6 +62,8 @@ export interface LocalStack {
   sqs: LocalSqs;
   eventBridge: EventBridgeReceiver;
   eventGrid: EventGridReceiver;
+  /** The stack's clock (`/_local/clock`), ahead of the machine's once moved. */
+  clock: LocalClock;
   stop(): Promise<void>;
 }
 
@@ -69,14 +73,22 @@ const region = 'us-east-1';
 let started = false;
 
 /**
- * `/_local/eventbridge/entries` and `/_local/event-grid/events`: what the local EventBridge and Event Grid
- * receivers accepted (GET lists, DELETE clears).
+ * How long moving the clock waits for the queues to settle (before the change, so that no message in flight
+ * outlives its visibility timeout; after it, so that what became due has been handled when it answers).
+ * Longer than a webhook's default timeout.
  */
-function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGridReceiver) {
+const clockSettleMillis = 15_000;
+
+/**
+ * `/_local/eventbridge/entries` and `/_local/event-grid/events`: what the local EventBridge and Event Grid
+ * receivers accepted (GET lists, DELETE clears); `/_local/clock`: the local clock (`local/clock.ts`).
+ */
+function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGridReceiver, clockRoute: ReturnType<typeof localClockRoute>) {
   const lists: Record<string, unknown[]> = { '/_local/eventbridge/entries': eventBridge.entries, '/_local/event-grid/events': eventGrid.events };
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     const path = (request.url ?? '').split('?')[0] ?? '';
     if (path.startsWith('/_local/') && refusedForeignHost(request, response)) return true;
+    if (clockRoute(request, response, path)) return true;
     const list = lists[path];
     if (!list) return false;
     if (request.method === 'DELETE') list.splice(0);
@@ -102,9 +114,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   try {
     if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    // One clock for the whole stack: this thread's handlers and jobs, the queue workers' thread and the SQS
+    // emulator all follow its shared offset; with a data directory it is kept there across restarts.
+    const clock = createLocalClock(options.dataDir && join(options.dataDir, localClockFileName));
+    followLocalClock(clock.offset);
     const [dynamodb, sqs, eventBridge, eventGrid] = await Promise.all([
       startDynamoDbLocal({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb') }),
-      startSqs({ extraQueues: options.extraQueues }),
+      startSqs({ extraQueues: options.extraQueues, clockOffset: clock.offset }),
       startEventBridgeReceiver({ busNames: [localEventBusName], region }),
       startEventGridReceiver(),
     ]);
@@ -159,27 +175,48 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         batchSize: Math.min(10, worker.batchSize ?? 10),
       };
     });
-    const queueWorkerThread = await startQueueWorkers({ sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8 });
+    const queueWorkerThread = await startQueueWorkers({
+      sqsEndpoint: sqs.endpoint,
+      workers,
+      concurrency: options.workerConcurrency ?? 8,
+      clockOffset: clock.offset,
+    });
     stops.push(queueWorkerThread.stop);
 
     const load = createModuleLoader();
     const timers: NodeJS.Timeout[] = [];
     const running = new Set<Promise<unknown>>();
+    const runs: Array<() => Promise<unknown>> = [];
     for (const job of options.jobs ?? scheduledJobs) {
       const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
-      const tick = () => {
+      const run = () => {
         // Like EventBridge Scheduler: a scheduled event; a failed run is logged and the next one comes anyway.
-        const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} };
-        const run = withCallScope(functionCallScope(job.name, job.permissions), () => handler(event, createLambdaContext({ functionName: job.name })))
+        const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date(clock.now()).toISOString(), detail: {} };
+        const done = withCallScope(functionCallScope(job.name, job.permissions), () => handler(event, createLambdaContext({ functionName: job.name })))
           .catch((error: unknown) => console.error(`Scheduled job ${job.name} failed`, error))
-          .finally(() => running.delete(run));
-        running.add(run);
+          .finally(() => running.delete(done));
+        running.add(done);
+        return done;
       };
-      timers.push(setInterval(tick, options.jobIntervalMs ?? 10_000));
+      runs.push(run);
+      timers.push(setInterval(run, options.jobIntervalMs ?? 10_000));
     }
     stops.push(async () => {
       timers.forEach(clearInterval);
       await Promise.all(running);
+    });
+
+    // Moving the clock: let the queues settle, move it, let what became due in the emulator be handled, run
+    // the scheduled jobs at once (sweeps, error reports) and let what they queued be handled, then answer.
+    const settleQueues = () => sqs.settled(clockSettleMillis);
+    const clockRoute = localClockRoute(clock, async (change: () => void) => {
+      await settleQueues();
+      change();
+      // The emulator moves messages whose delay has passed every 20 ms while a receive waits.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await settleQueues();
+      await Promise.all(runs.map((run) => run()));
+      await settleQueues();
     });
 
     const gateway = await startHttpGateway({
@@ -188,7 +225,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       fallbackRoute,
       loadHandler: load,
       region,
-      extraRoutes: localDiagnostics(eventBridge, eventGrid),
+      extraRoutes: localDiagnostics(eventBridge, eventGrid, clockRoute),
       inspectResponse: options.inspectResponse,
     });
     stops.push(gateway.stop);
@@ -199,7 +236,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const file = options.stateFile;
       stops.push(async () => rmSync(file, { force: true }));
     }
-    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, stop };
+    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, clock, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -23,6 +23,7 @@ try {
     jobIntervalMs: process.env.LOCAL_JOB_INTERVAL_MS ? Number(process.env.LOCAL_JOB_INTERVAL_MS) : undefined,
   });
   const { defaultPlatform: platform } = stack;
+  const clock = stack.clock.describe();
   process.stdout.write(
     [
       `Service API listening on ${stack.baseUrl}`,
@@ -33,6 +34,9 @@ try {
       `  DynamoDB Local   ${stack.dynamodbEndpoint}`,
       `  SQS (fauxqs)     ${stack.sqs.endpoint}`,
       `  EventBridge      ${stack.eventBridge.endpoint} (received entries: ${stack.baseUrl}/_local/eventbridge/entries)`,
+      ...(clock.offset_seconds > 0
+        ? [`  clock            ${clock.iso}, moved ${clock.offset_seconds} s ahead of this machine's (${stack.baseUrl}/_local/clock)`]
+        : []),
       `Ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Press Ctrl+C to stop.`,
       '',
     ].join('\n'),

@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
-import { localStackStateFile, type LocalStackState } from '#local/state-file.ts';
+import { localDataDir, localStackStateFile, type LocalStackState } from '#local/state-file.ts';
+import { localClockFileName, readClockOffset } from '#local/clock.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -26,6 +28,10 @@ Commands:
   authorize-cloudtwo <account id> --subscription-id <id> --resource-group <name> [--expires-at <ISO date>]
       Registers a cloudtwo Event Grid partner authorization, without which the platform cannot create
       cloudtwo_event_grid destinations (default expiry: one year from now).
+  clock [advance <duration> | set <instant>]    (local stack only)
+      Prints the local stack's clock, or moves it forward: by a duration ("90s", "15m", "24h", "1d12h"), or to
+      an instant (ISO 8601 or Unix seconds). It never goes back. Answers once what became due has been done.
+      --url <base URL> targets a stack that wrote no state file (npm start -- --in-memory).
 
 Target:
   By default the running local stack (npm start). For a deployed stack pass --table <name> (or set
@@ -36,17 +42,40 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function targetTable(tableOption: string | undefined): Table {
-  const tableName = tableOption ?? process.env.TABLE_NAME;
-  if (tableName) {
-    return makeTable(tableClient({ endpoint: process.env.DYNAMODB_ENDPOINT }), tableName);
-  }
+function localStackState(): LocalStackState {
   if (!existsSync(localStackStateFile)) {
     fail(`No local stack is running (${localStackStateFile} not found). Start it with 'npm start', or pass --table <name> for a deployed table.`);
   }
-  const state = JSON.parse(readFileSync(localStackStateFile, 'utf8')) as LocalStackState;
+  return JSON.parse(readFileSync(localStackStateFile, 'utf8')) as LocalStackState;
+}
+
+/** The table, and the clock its stack runs on: the local stack's may have been moved forward (`clock`). */
+function target(tableOption: string | undefined): { table: Table; now: () => number } {
+  const tableName = tableOption ?? process.env.TABLE_NAME;
+  if (tableName) {
+    return { table: makeTable(tableClient({ endpoint: process.env.DYNAMODB_ENDPOINT }), tableName), now: Date.now };
+  }
+  const state = localStackState();
   const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  return makeTable(client, state.tableName);
+  const offset = readClockOffset(resolve(localDataDir, localClockFileName));
+  const now = () => Date.now() + offset;
+  return { table: makeTable(client, state.tableName, now), now };
+}
+
+/** `clock`: reads or moves the local stack's clock through its `/_local/clock` endpoint. */
+async function localClock(args: string[], url: string | undefined): Promise<void> {
+  if (process.env.TABLE_NAME && url === undefined) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
+  const [action, value] = args;
+  const body = action === 'advance' ? { advance: value } : action === 'set' ? { to: /^\d+(\.\d+)?$/.test(value ?? '') ? Number(value) : value } : undefined;
+  if (action !== undefined && (body === undefined || value === undefined)) fail('Usage: clock [advance <duration> | set <instant>]');
+  const base = url ?? localStackState().baseUrl;
+  const response = await fetch(`${base.replace(/\/$/, '')}/_local/clock`, {
+    method: body ? 'POST' : 'GET',
+    ...(body ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
+  const answer = (await response.json()) as { error?: { message: string } };
+  if (!response.ok) fail(`clock: ${answer.error?.message ?? `HTTP ${response.status}`}`);
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
 }
 
 async function main(): Promise<void> {
@@ -60,6 +89,7 @@ async function main(): Promise<void> {
       'resource-group': { type: 'string' },
       'expires-at': { type: 'string' },
       'expires-in-hours': { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -68,20 +98,25 @@ async function main(): Promise<void> {
     process.stdout.write(`${usage}\n`);
     return;
   }
-  const table = targetTable(values.table);
+  if (command === 'clock') {
+    if (values.table) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
+    await localClock(rest, values.url).catch((error: Error) => fail(`clock failed: ${error.message} (is the local stack running?)`));
+    return;
+  }
+  const { table, now } = target(values.table);
   const store = dynamoPlatformStore(table);
   const cloudtwo = dynamoCloudtwoAuthorizationStore(table);
   try {
     switch (command) {
       case 'create-platform': {
-        const platform = await createPlatform(store, { livemode: values.live, accountsV2: !values['no-accounts-v2'] });
+        const platform = await createPlatform(store, { livemode: values.live, accountsV2: !values['no-accounts-v2'] }, now());
         process.stdout.write(`${JSON.stringify(platform)}\n`);
         return;
       }
       case 'create-keys': {
         const id = rest[0] ?? fail('create-keys needs an account id.');
         if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
-        process.stdout.write(`${JSON.stringify(await issueApiKeys(store, id, { livemode: values.live }))}\n`);
+        process.stdout.write(`${JSON.stringify(await issueApiKeys(store, id, { livemode: values.live }, now()))}\n`);
         return;
       }
       case 'show-platform': {
@@ -103,19 +138,19 @@ async function main(): Promise<void> {
         const key = rest[0] ?? fail('roll-key needs the key (or its SHA-256).');
         const hours = values['expires-in-hours'] === undefined ? 0 : Number(values['expires-in-hours']);
         if (!Number.isFinite(hours) || hours < 0 || hours * 3_600_000 > maxRollGraceMillis) fail('--expires-in-hours must be a number of hours from 0 to 168.');
-        process.stdout.write(`${JSON.stringify(await rollApiKey(store, key, { expiresAt: Date.now() + hours * 3_600_000 }))}\n`);
+        process.stdout.write(`${JSON.stringify(await rollApiKey(store, key, { expiresAt: now() + hours * 3_600_000 }, now()))}\n`);
         return;
       }
       case 'revoke-key': {
         const key = rest[0] ?? fail('revoke-key needs the key (or its SHA-256).');
-        process.stdout.write(`${JSON.stringify(await revokeApiKey(store, key))}\n`);
+        process.stdout.write(`${JSON.stringify(await revokeApiKey(store, key, now()))}\n`);
         return;
       }
       case 'authorize-cloudtwo': {
         const id = rest[0] ?? fail('authorize-cloudtwo needs an account id.');
         const subscriptionId = values['subscription-id'] ?? fail('authorize-cloudtwo needs --subscription-id.');
         const resourceGroupName = values['resource-group'] ?? fail('authorize-cloudtwo needs --resource-group.');
-        const expiresAt = values['expires-at'] ? Date.parse(values['expires-at']) : Date.now() + 365 * 24 * 60 * 60 * 1000;
+        const expiresAt = values['expires-at'] ? Date.parse(values['expires-at']) : now() + 365 * 24 * 60 * 60 * 1000;
         if (Number.isNaN(expiresAt)) fail(`--expires-at must be an ISO date, not '${values['expires-at']}'.`);
         if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
         await cloudtwo.put(id, { subscriptionId, resourceGroupName, expiresAt });

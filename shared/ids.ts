@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { createHash, randomFillSync } from 'node:crypto';
 
 /** Base62 in ASCII order, so that ids compare like the times they were made. */
@@ -39,7 +40,7 @@ let sequence = 0;
  * a per-process sequence, then random characters. Ids of one owner sort by creation, which is what makes
  * "newest first" lists a plain reverse key-order query.
  */
-export function newId(prefix: string, now: number = Date.now()): string {
+export function newId(prefix: string, now: number = systemClock()): string {
   if (now === lastMillis) sequence++;
   else {
     lastMillis = now;

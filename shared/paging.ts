@@ -11,3 +11,16 @@ export interface Page<T> {
   /** More items exist beyond this page in the direction of travel. */
   hasMore: boolean;
 }
+
+/**
+ * One page of a short list held in memory (newest first, by id, as stores list), by the stores' cursor
+ * rules: `startingAfter` gives the items older than it, `endingBefore` the ones just newer than it.
+ */
+export function pageOf<T extends { id: string }>(newestFirst: readonly T[], page: PageRequest): Page<T> {
+  if (page.endingBefore !== undefined) {
+    const newer = newestFirst.filter((item) => item.id > page.endingBefore!);
+    return { items: newer.slice(Math.max(0, newer.length - page.limit)), hasMore: newer.length > page.limit };
+  }
+  const after = page.startingAfter === undefined ? newestFirst : newestFirst.filter((item) => item.id < page.startingAfter!);
+  return { items: after.slice(0, page.limit), hasMore: after.length > page.limit };
+}

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { V2Account } from '#shared/accounts/account.ts';
 import { fieldsToCollect, type RequirementField } from '#shared/accounts/requirements.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
@@ -80,7 +81,7 @@ function statusOf(error: ServiceError): number {
  * write) and starts a session whose secret only that browser holds; the form posts must present it.
  * Anything expired, used or without the session goes to the link's refresh_url.
  */
-export function hostedFlow({ links, accounts, clock = Date.now, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
+export function hostedFlow({ links, accounts, clock = systemClock, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
   const refresh = (link: AccountLink): HostedOutcome => ({ kind: 'refresh', url: link.useCase.refresh_url });
 
   /** The account the link is for, or why it can no longer be changed. */

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { escapeHtml, htmlDocument, messagePage } from '#shared/http/html.ts';
 import type { HtmlRequest, HtmlResult } from '#shared/http/html-handler.ts';
 import { hostedLinkPath, type AccountLink } from './account-link.ts';
@@ -42,7 +43,7 @@ function donePage(link: AccountLink): string {
 }
 
 /** The HTTP answer to a visit: a page, or a redirect (302 after a GET, 303 after a form post). */
-export function accountLinkResponse(outcome: HostedOutcome, request: HtmlRequest, now = Date.now()): HtmlResult {
+export function accountLinkResponse(outcome: HostedOutcome, request: HtmlRequest, now = systemClock()): HtmlResult {
   const redirect = request.method === 'POST' ? 303 : 302;
   switch (outcome.kind) {
     case 'unknown':

@@ -15,7 +15,10 @@ const useCaseMember = z.strictObject({
   collection_options: collectionOptions.optional(),
 });
 
-/** `use_case` carries exactly the member named like its `type`. */
+/**
+ * `use_case` carries the member named like its `type`. A member of the other type is checked and not used
+ * (the SDK's own example sends both).
+ */
 const useCase = z
   .strictObject({
     type: z.enum(useCaseTypes),
@@ -23,12 +26,6 @@ const useCase = z
     account_update: useCaseMember.optional(),
   })
   .superRefine((value, ctx) => {
-    for (const other of useCaseTypes) {
-      if (other !== value.type && value[other] !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [other], message: `use_case.type is ${value.type}, so send use_case.${value.type} instead of use_case.${other}` });
-        return;
-      }
-    }
     if (value[value.type] === undefined) ctx.addIssue({ code: 'invalid_type', expected: 'object', input: undefined, path: [value.type], message: 'required' });
   });
 

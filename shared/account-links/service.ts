@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
 import { appliedConfigurations } from '#shared/accounts/serializer.ts';
 import type { AccountUpdateLimiter } from '#shared/accounts/update-limit.ts';
@@ -36,7 +37,7 @@ function useCaseOf(params: CreateAccountLinkParams['use_case']): AccountLinkUseC
  * Account links: single-use URLs to the hosted flow that collects what one of the platform's accounts still
  * needs. v2 and v1 links are one mechanism with two wire shapes: the same stored link, the same flow.
  */
-export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock = Date.now, secret = newSecret }: AccountLinkServicePorts) {
+export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock = systemClock, secret = newSecret }: AccountLinkServicePorts) {
   /** The platform's open account the link is for (the accounts v2 gate applies). */
   async function openAccount(origin: EventOrigin, id: string): Promise<V2Account> {
     const account = await accounts.retrieve(origin, id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { checkMetadataSize } from '#shared/metadata.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -121,7 +122,7 @@ function withTokenParams<P extends Record<string, unknown>>(params: P, fromToken
 }
 
 /** v2 accounts and their persons, behind the accounts v2 gate and the per-account update limit. */
-export function accountService({ accounts, persons, events, gate, limiter, tokens, clock = Date.now }: AccountServicePorts) {
+export function accountService({ accounts, persons, events, gate, limiter, tokens, clock = systemClock }: AccountServicePorts) {
   async function existing(scope: Scope, id: string): Promise<V2Account> {
     const account = await accounts.get(scope, id);
     if (!account) throw new NotFoundError('account', id);

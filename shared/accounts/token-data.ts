@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { TokenOf } from '#shared/tokens/token.ts';
 
 /**
@@ -46,7 +47,7 @@ function personFieldsFromToken(data: Data): Data {
 }
 
 /** A v1 account token (`business_type`, `individual`, `company`, `tos_shown_and_accepted`) as a v2 identity. */
-function accountIdentityFromToken(data: Data, now = Date.now()): Data {
+function accountIdentityFromToken(data: Data, now = systemClock()): Data {
   const company: Data | undefined = data.company;
   const individual = data.individual ? personFieldsFromToken(data.individual) : undefined;
   const businessAddress = address(company?.address);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError, PermissionError } from '#shared/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { newId } from '#shared/ids.ts';
@@ -32,7 +33,7 @@ export type PersonToken = TokenOf<'v2_person'>;
  * for a single-use id that `account_token` / `person_token` apply later as if the data were sent inline.
  * The data is checked here by the inline parameters' schemas; id number values are checked and dropped.
  */
-export function accountTokenService({ tokens, accounts, gate, ttlMillis, clock = Date.now }: AccountTokenServicePorts) {
+export function accountTokenService({ tokens, accounts, gate, ttlMillis, clock = systemClock }: AccountTokenServicePorts) {
   /** In live mode the reference takes tokens from publishable keys only (the data must not pass the platform's server). */
   function checkKey(origin: EventOrigin, client: TokenClient, kind: string) {
     if (origin.scope.livemode && client.keyKind === 'secret') {

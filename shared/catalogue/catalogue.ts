@@ -89,6 +89,9 @@ export interface CatalogueChange {
   newPrices?: Price[];
   changedPrices?: Price[];
   lookupKeys?: LookupKeyMove[];
+  /** Objects read and not changed that the change relies on: each must still be at the version read. */
+  unchangedProducts?: Product[];
+  unchangedPrices?: Price[];
 }
 
 /** Storage of products, prices and price lookup keys. */

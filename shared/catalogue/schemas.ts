@@ -135,6 +135,7 @@ export const listPricesParams = z.strictObject({
   expand: expandParam(priceExpandable.map((field) => `data.${field}`)).optional(),
   active: booleanParam().optional(),
   currency: currencyParam().optional(),
+  lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional(),
   product: idParam().optional(),
   type: z.enum(['one_time', 'recurring']).optional(),
 });

@@ -1,10 +1,11 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { pageOf, type Page, type PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
@@ -21,8 +22,17 @@ type ProductFields = Omit<CreateProductParams, 'expand'>;
 
 const productEvent = (type: string, product: Product, before?: Product): EventInput =>
   snapshotInput(type, serializeProduct(product), `/v1/products/${product.id}`, before ? serializeProduct(before) : undefined);
+/**
+ * A price event shows `currency_options` (which a GET shows only when expanded): an event cannot be
+ * expanded, and an update that changes only the options would otherwise show no change at all.
+ */
 const priceEvent = (type: string, price: Price, before?: Price): EventInput =>
-  snapshotInput(type, serializePrice(price), `/v1/prices/${price.id}`, before ? serializePrice(before) : undefined);
+  snapshotInput(
+    type,
+    serializePrice(price, { currencyOptions: true }),
+    `/v1/prices/${price.id}`,
+    before ? serializePrice(before, { currencyOptions: true }) : undefined,
+  );
 
 /** The integer minor units of a decimal amount that has no fraction (`12`, `12.00`), else null. */
 export const wholeAmount = (decimal: string): number | null => (/^\d+(\.0+)?$/.test(decimal) ? Math.trunc(Number(decimal)) : null);
@@ -50,7 +60,12 @@ function amountOf(
  * `currency_options`: one amount per further currency. The price's own currency is its `unit_amount`,
  * not an option; tiers and customer-chosen amounts are not modelled here (every price is `per_unit`).
  */
-function currencyOptionsOf(given: Record<string, CurrencyOptionParams>, currency: string, taxBehavior: TaxBehavior): Record<string, CurrencyOption> {
+function currencyOptionsOf(
+  given: Record<string, CurrencyOptionParams>,
+  currency: string,
+  taxBehavior: TaxBehavior,
+  current: Record<string, CurrencyOption> = {},
+): Record<string, CurrencyOption> {
   const options: Record<string, CurrencyOption> = {};
   for (const [code, option] of Object.entries(given)) {
     const at = `currency_options[${code}]`;
@@ -67,7 +82,17 @@ function currencyOptionsOf(given: Record<string, CurrencyOptionParams>, currency
         `${at}[${field}]`,
       );
     }
-    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: option.tax_behavior ?? taxBehavior };
+    // An option's tax_behavior follows the price's own rule: set once, from unspecified (kept when not given).
+    const was = current[lower]?.taxBehavior ?? 'unspecified';
+    if (option.tax_behavior !== undefined && option.tax_behavior !== was && was !== 'unspecified') {
+      throw new InvalidRequestError(
+        `The tax_behavior of the ${lower} option cannot be changed once it is ${was}; only an option whose tax_behavior is unspecified can be given one.`,
+        'parameter_invalid',
+        `${at}[tax_behavior]`,
+      );
+    }
+    const behavior = option.tax_behavior ?? (was === 'unspecified' ? taxBehavior : was);
+    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: behavior };
   }
   return options;
 }
@@ -80,7 +105,7 @@ const lookupKeyTaken = (holder: string) =>
   );
 
 /** v1 products and prices: the small catalogue subscriptions are made of. */
-export function catalogueService({ catalogue, events, clock = Date.now }: CatalogueServicePorts) {
+export function catalogueService({ catalogue, events, clock = systemClock }: CatalogueServicePorts) {
   const { products, prices } = catalogue;
 
   const newProduct = (scope: Scope, params: ProductFields, now: number): Product => ({
@@ -160,7 +185,7 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
       return products.list(scope, page, active === undefined ? undefined : { active });
     },
 
-    /** Changes what is given; `default_price` must be one of the product's own prices. Emits `product.updated`. */
+    /** Changes what is given; `default_price` must be an active price of the product's own. Emits `product.updated`. */
     updateProduct(origin: EventOrigin, id: string, params: UpdateProductParams): Promise<Product> {
       return withOptimisticRetries(async () => {
         const [current, defaultPrice] = await Promise.all([
@@ -173,6 +198,13 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
               ? `The price ${params.default_price} belongs to another product; a product's default_price must be one of its own prices.`
               : `No such price: '${params.default_price}'`,
             defaultPrice ? 'parameter_invalid' : 'resource_missing',
+            'default_price',
+          );
+        }
+        if (defaultPrice && !defaultPrice.active) {
+          throw new InvalidRequestError(
+            `The price ${defaultPrice.id} is archived (active=false); a product's default_price must be an active price. Activate it first.`,
+            'parameter_invalid',
             'default_price',
           );
         }
@@ -195,7 +227,10 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
           url: pick(params.url, current.url),
           defaultPrice: pick(params.default_price, current.defaultPrice),
         };
-        return commit(origin, next, { changedProducts: [next] }, [productEvent('product.updated', next, current)]);
+        // The default price must still be active as read: an archive racing this update makes it start over.
+        return commit(origin, next, { changedProducts: [next], unchangedPrices: defaultPrice ? [defaultPrice] : [] }, [
+          productEvent('product.updated', next, current),
+        ]);
       });
     },
 
@@ -285,6 +320,11 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
       return withOptimisticRetries(async () => {
         const newKey = params.lookup_key === undefined ? undefined : params.lookup_key;
         const [current, holder] = await Promise.all([price(origin.scope, id), newKey ? catalogue.lookupKeyHolder(origin.scope, newKey) : undefined]);
+        // Archiving reads the product (one more get, only then): its default price cannot be archived, as in the reference.
+        const owner = params.active === false && current.active ? await products.get(origin.scope, current.product) : undefined;
+        if (owner?.defaultPrice === current.id) {
+          throw new InvalidRequestError('This price cannot be archived because it is the default price of its product.', 'parameter_invalid', 'active');
+        }
         if (params.tax_behavior !== undefined && params.tax_behavior !== current.taxBehavior && current.taxBehavior !== 'unspecified') {
           throw new InvalidRequestError(
             `The tax_behavior of a price cannot be changed once it is ${current.taxBehavior}; only a price whose tax_behavior is unspecified can be given one.`,
@@ -301,7 +341,9 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
           nickname: params.nickname === undefined ? current.nickname : params.nickname,
           taxBehavior,
           currencyOptions:
-            params.currency_options === undefined ? current.currencyOptions : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior),
+            params.currency_options === undefined
+              ? current.currencyOptions
+              : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior, current.currencyOptions),
           lookupKey: newKey === undefined ? current.lookupKey : newKey || null,
         };
         const moves: LookupKeyMove[] = [];
@@ -314,15 +356,30 @@ export function catalogueService({ catalogue, events, clock = Date.now }: Catalo
             loser = taken.loser;
           }
         }
-        return commit(origin, next, { changedPrices: [next, ...(loser ? [loser.after] : [])], lookupKeys: moves }, [
+        // An archive relies on the product as read (not making it its default meanwhile).
+        const unchangedProducts = owner ? [owner] : [];
+        return commit(origin, next, { changedPrices: [next, ...(loser ? [loser.after] : [])], lookupKeys: moves, unchangedProducts }, [
           priceEvent('price.updated', next, current),
           ...(loser ? [priceEvent('price.updated', loser.after, loser.before)] : []),
         ]);
       });
     },
 
-    listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>): Promise<Page<Price>> {
-      return prices.list(scope, page, where);
+    /**
+     * Prices newest first, with the equality filters of `where` (stored fields). With `lookupKeys` (up to
+     * 10), only the prices holding those keys, read from the keys' claims (one batched get for the keys,
+     * one for their prices) rather than the whole list, then filtered and paged the same way.
+     */
+    async listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>, lookupKeys?: readonly string[]): Promise<Page<Price>> {
+      if (lookupKeys === undefined) return prices.list(scope, page, where);
+      const keys = new Set(lookupKeys);
+      const holders = await Promise.all([...keys].map((key) => catalogue.lookupKeyHolder(scope, key)));
+      const held = await Promise.all([...new Set(holders.filter((id): id is string => id !== undefined))].map((id) => prices.get(scope, id)));
+      const matching = held
+        .filter((found): found is Price => found !== undefined && found.lookupKey !== null && keys.has(found.lookupKey))
+        .filter((found) => Object.entries(where).every(([field, value]) => (found as unknown as Record<string, unknown>)[field] === value))
+        .sort((a, b) => (a.id < b.id ? 1 : -1));
+      return pageOf(matching, page);
     },
 
     /** What a price response expands: `product` (the product object), `currency_options` (shown only when asked for). */

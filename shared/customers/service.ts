@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -107,7 +108,7 @@ const bankAccountFields = ['account_holder_name', 'account_holder_type'] as cons
 const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
-export function customerService({ repository, tokens, events, clock = Date.now }: CustomerServicePorts) {
+export function customerService({ repository, tokens, events, clock = systemClock }: CustomerServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
     if (!customer) throw new NotFoundError('customer', id);
@@ -191,15 +192,23 @@ export function customerService({ repository, tokens, events, clock = Date.now }
     /**
      * Changes what is given. `source` attaches a new card or bank account from a token and makes it the
      * default, deleting the default it replaces (as the reference does); `default_source` picks one of
-     * the customer's sources.
+     * the customer's sources. Both at once are refused (400 `parameters_exclusive`): never one ignored.
      */
-    update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
+    async update(origin: EventOrigin, id: string, params: CustomerParams): Promise<Customer> {
+      // `source` makes its new source the default: with `default_source` too, one of them would be ignored.
+      if (params.source !== undefined && params.default_source !== undefined) {
+        throw new InvalidRequestError(
+          'You may only specify one of these parameters: default_source, source. source attaches a new source and makes it the default; default_source picks one the customer already has.',
+          'parameters_exclusive',
+          'default_source',
+        );
+      }
       return withOptimisticRetries(async () => {
         const now = clock();
         const [current, token, chosen] = await Promise.all([
           existing(origin.scope, id),
           params.source === undefined ? undefined : tokens.get(origin.scope, params.source, now),
-          params.default_source === undefined || params.source !== undefined ? undefined : repository.getSource(origin.scope, id, params.default_source),
+          params.default_source === undefined ? undefined : repository.getSource(origin.scope, id, params.default_source),
         ]);
         const next: Customer = { ...applyParams(current, params), version: current.version + 1 };
         const sourceChange: CustomerSourceChange = { customer: next };

@@ -58,11 +58,17 @@ const priceKind = { entity: 'price', keys: price, parse: (item: Record<string, u
 const products = ownedEntity<Product>(productKind);
 const prices = ownedEntity<Price>(priceKind);
 
+/** A condition that an object the change read, and does not write, is still at the version read. */
+const versionCheck = (tableName: string, key: Record<string, string>, version: number): TransactItem => ({
+  ConditionCheck: { TableName: tableName, Key: key, ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': version } },
+});
+
 /**
  * The catalogue's writes (TABLE_DESIGN.md 32, 32a–32c) as one transaction's actions, each conditional on
  * what the service read: products and prices are owned kinds in their owner's partition; a new price of an
  * existing product adds to the product's `priceCount` and `version` (so a delete conditional on the version
- * read refuses once a price exists); a lookup key is an item of its own naming its holder.
+ * read refuses once a price exists); a lookup key is an item of its own naming its holder; an object the
+ * change relies on without writing it (a product's default price, a price's product) is a version check.
  */
 export const catalogueEntity = {
   products,
@@ -99,6 +105,8 @@ export const catalogueEntity = {
       })),
       ...(change.newPrices ?? []).flatMap((made) => prices.create(tableName, made)),
       ...(change.changedPrices ?? []).flatMap((next) => prices.replace(tableName, next)),
+      ...(change.unchangedProducts ?? []).map((read) => versionCheck(tableName, products.key(scope, read.id), read.version)),
+      ...(change.unchangedPrices ?? []).map((read) => versionCheck(tableName, prices.key(scope, read.id), read.version)),
       ...(change.lookupKeys ?? []).map(({ key, from, to }): TransactItem => {
         const holder =
           from === null

@@ -1,47 +1,73 @@
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
-import type { Delivery } from '#shared/events/event.ts';
+import { InvalidRequestError } from '#shared/errors.ts';
+import { eventRetentionMillis, maxDeliveriesPerEvent, type Delivery, type DeliveryStatus } from '#shared/events/event.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import { eventRefItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 
 /** An update that goes alone or into a transaction. */
 type Update = NonNullable<TransactItem['Update']>;
 import { cancellationCodes, isConditionFailure, whenConditionHolds } from './conditions.ts';
-import { delivery as deliveryKeys, snapshotEvent as snapshotKeys } from './keys.ts';
+import { delivery as deliveryKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 import { dueEntry, dueItems } from './due-index.ts';
-import { deliveryItem } from './outbox-items.ts';
+import { collect } from './owner-page.ts';
+import { deliveryItem, deliveryListEntry } from './outbox-items.ts';
+
+const statuses = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+
+/** A list position as `listByDestination` hands it out: the GSI1 sort key of a page's last delivery. */
+const listPosition = new RegExp(`^(${statuses.join('|')})#\\d{15}#(dlv_[A-Za-z0-9]{1,64})$`);
 
 const deliverySchema = z.object({
   id: z.string(),
   event: eventRefItem,
   destination: z.object({ kind: z.enum(['event_destination', 'webhook_endpoint']), scope: scopeItem, id: z.string(), version: z.number().optional() }),
   explicit: z.boolean().default(false),
-  status: z.enum(['pending', 'delivered', 'failed', 'cancelled']),
+  resend: z.boolean().optional(),
+  eventType: z.string().optional(),
+  status: z.enum(statuses),
+  cancelReason: z.enum(['destination_deleted', 'destination_disabled', 'destination_has_no_target', 'event_expired']).optional(),
   attempts: z.array(
-    z.object({ at: z.number(), outcome: z.enum(['delivered', 'failed']), status: z.number().nullable(), durationMs: z.number(), error: z.string().nullable() }),
+    z.object({
+      at: z.number(),
+      outcome: z.enum(['delivered', 'failed']),
+      status: z.number().nullable(),
+      durationMs: z.number(),
+      error: z.string().nullable(),
+      responseExcerpt: z.string().nullable().optional(),
+    }),
   ),
   nextAttemptAt: z.number().nullable(),
   created: z.number(),
   sweeps: z.number().optional(),
 });
 
-/** Deliveries (TABLE_DESIGN.md 40–42): keys, item, the item schema every read parses, and the update of each access pattern. */
+/** The key of the thin or snapshot event a delivery carries. */
+const eventKey = ({ event }: Delivery) =>
+  event.kind === 'thin' ? { PK: thinKeys.pk(event.scope), SK: thinKeys.sk(event.id) } : { PK: snapshotKeys.pk(event.scope), SK: snapshotKeys.sk(event.id) };
+
+/** Deliveries (TABLE_DESIGN.md 40–42, 47–49): keys, item, the item schema every read parses, and the update of each access pattern. */
 export const deliveryEntity = {
   key: (id: string) => ({ PK: deliveryKeys.pk(id), SK: deliveryKeys.sk() }),
   item: deliveryItem,
   parse: (item: Record<string, unknown>): Delivery => deliverySchema.parse(item),
   /**
    * An attempt recorded (41), if the delivery is still pending with the attempts this worker saw: the
-   * status and next attempt set, the attempt appended, its due entry moved (pending) or removed.
+   * status and next attempt set, the attempt appended, its due entry moved (pending) or removed, its place in
+   * its destination's list (48) moved to the new status.
    */
   recordAttempt(tableName: string, delivery: Delivery, update: DeliveryUpdate): Update {
     const due = update.status === 'pending' && update.nextAttemptAt !== null ? dueEntry('deliveries', delivery.id, update.nextAttemptAt) : undefined;
+    const listed = deliveryListEntry(delivery, update.status);
+    const reason = update.status === 'cancelled' && update.cancelReason ? update.cancelReason : undefined;
     return {
       TableName: tableName,
       Key: deliveryEntity.key(delivery.id),
-      UpdateExpression: `SET #status = :status, nextAttemptAt = :next, attempts = list_append(attempts, :attempt), sweeps = :zero${
-        due ? ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk' : ' REMOVE GSI2PK, GSI2SK'
-      }`,
+      UpdateExpression: `SET #status = :status, nextAttemptAt = :next, attempts = list_append(attempts, :attempt), sweeps = :zero, GSI1PK = :gsi1pk, GSI1SK = :gsi1sk${
+        reason ? ', cancelReason = :reason' : ''
+      }${due ? ', GSI2PK = :gsi2pk, GSI2SK = :gsi2sk' : ' REMOVE GSI2PK, GSI2SK'}`,
       ConditionExpression: '#status = :pending AND size(attempts) = :seen',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
@@ -51,6 +77,9 @@ export const deliveryEntity = {
         ':seen': delivery.attempts.length,
         ':zero': 0,
         ':attempt': update.attempt ? [update.attempt] : [],
+        ':gsi1pk': listed.GSI1PK,
+        ':gsi1sk': listed.GSI1SK,
+        ...(reason ? { ':reason': reason } : {}),
         ...(due ? { ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK } : {}),
       },
     };
@@ -75,6 +104,50 @@ export const deliveryEntity = {
       ExpressionAttributeValues: { ':to': to, ':from': delivery.nextAttemptAt, ':pending': 'pending', ':gsi2pk': due.GSI2PK, ':gsi2sk': due.GSI2SK, ':one': 1 },
     };
   },
+  /**
+   * One page of a destination's deliveries (48): its GSI1 partition backwards (newest first within a status;
+   * statuses pending, failed, delivered, cancelled), within `status` when given, after `after` (a position
+   * from {@link deliveryEntity.positionOf}). A malformed position is a 400.
+   */
+  listByDestination(tableName: string, destination: { scope: Scope; id: string }, query: { status?: DeliveryStatus; after?: string }): QueryCommandInput {
+    const pk = deliveryKeys.gsi1pk(destination.scope, destination.id);
+    const after = query.after === undefined ? undefined : listPosition.exec(query.after);
+    if (query.after !== undefined && (!after || (query.status !== undefined && after[1] !== query.status))) {
+      throw new InvalidRequestError('The page token is invalid or has been tampered with.', 'invalid_page_token', 'page');
+    }
+    return {
+      TableName: tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: `GSI1PK = :pk${query.status ? ' AND begins_with(GSI1SK, :status)' : ''}`,
+      ExpressionAttributeValues: { ':pk': pk, ...(query.status ? { ':status': deliveryKeys.gsi1skPrefix(query.status) } : {}) },
+      ScanIndexForward: false,
+      ExclusiveStartKey: after ? { GSI1PK: pk, GSI1SK: query.after, ...deliveryEntity.key(after[2]!) } : undefined,
+    };
+  },
+  /** Where a list continues after this delivery. */
+  positionOf: (delivery: Delivery): string => deliveryListEntry(delivery, delivery.status).GSI1SK,
+  /**
+   * A resend (49): the delivery put, and linked to its event (`ADD deliveryIds`, and for a snapshot event
+   * `ADD pendingWebhooks 1`, settled when it finishes) if the event is still there with fewer than
+   * {@link maxDeliveriesPerEvent} deliveries.
+   */
+  createResend: (tableName: string, delivery: Delivery): TransactItem[] => [
+    {
+      Update: {
+        TableName: tableName,
+        Key: eventKey(delivery),
+        UpdateExpression: `ADD deliveryIds :id${delivery.event.kind === 'snapshot' ? ', pendingWebhooks :one' : ''}`,
+        ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(deliveryIds) OR size(deliveryIds) < :max)',
+        ExpressionAttributeValues: {
+          ':id': new Set([delivery.id]),
+          ':max': maxDeliveriesPerEvent,
+          ...(delivery.event.kind === 'snapshot' ? { ':one': 1 } : {}),
+        },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    { Put: { TableName: tableName, Item: deliveryItem(delivery), ConditionExpression: 'attribute_not_exists(PK)' } },
+  ],
 };
 const toDelivery = deliveryEntity.parse;
 
@@ -111,5 +184,31 @@ export function dynamoDeliveryStore(table: Table): DeliveryStore {
     },
 
     reschedule: (delivery, to) => whenConditionHolds(() => table.update(deliveryEntity.reschedule(name, delivery, to))),
+
+    async getMany(ids) {
+      // Gets issued in one turn go out as one BatchGetItem (Table.get).
+      const items = await Promise.all(ids.map((id) => table.get(key(id))));
+      return items.filter((item) => item !== undefined).map(toDelivery);
+    },
+
+    async listByDestination(destination, query) {
+      const page = await collect(table, deliveryEntity.listByDestination(name, destination, query), query.limit);
+      const items = page.items.map(toDelivery);
+      const next = page.hasMore ? deliveryEntity.positionOf(items.at(-1)!) : undefined;
+      // Past its 30 days a delivery is gone, whenever TTL removes it (a page at that edge may come up short).
+      const now = table.clock();
+      return { items: items.filter((delivery) => delivery.created + eventRetentionMillis > now), hasMore: page.hasMore, next };
+    },
+
+    async createResend(delivery) {
+      try {
+        await table.transact(deliveryEntity.createResend(name, delivery));
+        return 'created';
+      } catch (error) {
+        const failure = (error as { CancellationReasons?: Array<{ Code?: string; Item?: Record<string, unknown> }> }).CancellationReasons?.[0];
+        if (failure?.Code !== 'ConditionalCheckFailed') throw error;
+        return failure.Item ? 'too_many' : 'event_missing';
+      }
+    },
   };
 }

@@ -8,7 +8,7 @@ import { cancellationCodes, failedCondition, whenConditionHolds } from './condit
 import { dueEntry, dueItems } from './due-index.ts';
 import { dynamoEventDestinationRepository } from './event-destination-repository.ts';
 import { eventRefItem, scopeItem } from './item-schemas.ts';
-import { fanOut as fanOutKeys, snapshotEvent as snapshotKeys } from './keys.ts';
+import { fanOut as fanOutKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 import { deliveryItem, fanOutItem, maxTransactionItems, outboxItems } from './outbox-items.ts';
 import type { BatchWriteRequests, Table, TransactItem } from './table.ts';
 import { dynamoWebhookEndpointRepository } from './webhook-endpoint-repository.ts';
@@ -75,26 +75,31 @@ export const fanOutEntity = {
   item: fanOutItem,
   parse: (item: Record<string, unknown>): FanOut => fanOutSchema.parse(item),
   /**
-   * Fan out once (35a): delete the record if it is still there, put each delivery if absent, add each
-   * snapshot event's `pending_webhooks` (those with deliveries; added, since a delivery an interrupted run
-   * wrote may have settled already). The delete comes first: its failed condition means another worker
-   * fanned it out; a delivery's, that an interrupted run wrote it (then 35c).
+   * Fan out once (35a): delete the record if it is still there, put each delivery if absent, link each
+   * event with deliveries to them (`ADD deliveryIds`, 47) and add each snapshot event's `pending_webhooks`
+   * (added, since a delivery an interrupted run wrote may have settled already). `linked` are all the
+   * fan-out's deliveries, also those written ahead (35c). The delete comes first: its failed condition
+   * means another worker fanned it out; a delivery's, that an interrupted run wrote it (then 35c).
    */
-  complete(tableName: string, fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>): TransactItem[] {
+  complete(tableName: string, fanOut: FanOut, deliveries: Delivery[], pendingWebhooks: Map<string, number>, linked: Delivery[] = deliveries): TransactItem[] {
     const actions: TransactItem[] = [
       { Delete: { TableName: tableName, Key: fanOutEntity.key(fanOut.id), ConditionExpression: 'attribute_exists(PK)' } },
       ...deliveries.map(putDelivery(tableName)),
     ];
     for (const { ref } of fanOut.events) {
-      const pending = pendingWebhooks.get(ref.id) ?? 0;
-      if (ref.kind !== 'snapshot' || pending === 0) continue;
+      const pending = ref.kind === 'snapshot' ? (pendingWebhooks.get(ref.id) ?? 0) : 0;
+      const ids = linked.filter((delivery) => delivery.event.id === ref.id).map((delivery) => delivery.id);
+      if (ids.length === 0 && pending === 0) continue;
+      const key =
+        ref.kind === 'snapshot' ? { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) } : { PK: thinKeys.pk(ref.scope), SK: thinKeys.sk(ref.id) };
+      const adds = [...(pending > 0 ? ['pendingWebhooks :pending'] : []), ...(ids.length > 0 ? ['deliveryIds :ids'] : [])];
       actions.push({
         Update: {
           TableName: tableName,
-          Key: { PK: snapshotKeys.pk(ref.scope), SK: snapshotKeys.sk(ref.id) },
-          UpdateExpression: 'ADD pendingWebhooks :pending',
+          Key: key,
+          UpdateExpression: `ADD ${adds.join(', ')}`,
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeValues: { ':pending': pending },
+          ExpressionAttributeValues: { ...(pending > 0 ? { ':pending': pending } : {}), ...(ids.length > 0 ? { ':ids': new Set(ids) } : {}) },
         },
       });
     }
@@ -184,7 +189,7 @@ export function dynamoFanOutStore(table: Table): FanOutStore {
       const written = await writeAhead(table, fanOut, deliveries);
       if (!written) return undefined;
       try {
-        await table.transact(fanOutEntity.complete(name, fanOut, [], pendingWebhooks));
+        await table.transact(fanOutEntity.complete(name, fanOut, [], pendingWebhooks, deliveries));
         return written;
       } catch (error) {
         if (failedCondition(cancellationCodes(error)?.[0])) return undefined;

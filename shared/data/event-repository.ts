@@ -13,6 +13,11 @@ import { collect } from './owner-page.ts';
 
 const requestReason = z.object({ id: z.string(), idempotencyKey: orNull(z.string()) });
 const objectRecord = z.record(z.string(), z.unknown());
+/** The string set of an event's deliveries (absent until it has one). */
+const deliveryIds = z
+  .set(z.string())
+  .optional()
+  .transform((ids) => (ids ? [...ids] : undefined));
 
 const thinEventSchema = z.object({
   id: z.string(),
@@ -25,6 +30,7 @@ const thinEventSchema = z.object({
   data: orNull(objectRecord),
   reason: orNull(requestReason),
   snapshotEventId: orNull(z.string()),
+  deliveryIds,
 });
 
 const snapshotEventSchema = z.object({
@@ -39,6 +45,7 @@ const snapshotEventSchema = z.object({
   request: orNull(requestReason),
   pendingWebhooks: z.number().default(0),
   failedWebhooks: z.number().default(0),
+  deliveryIds,
 });
 
 /** Thin events (TABLE_DESIGN.md 36–38): keys, the item the outbox writes, and the schema every read parses. */

@@ -24,8 +24,8 @@ function issuingKind<T extends OwnedResource>(entity: string, keys: OwnedResourc
 
 const cardholderKind = issuingKind<Cardholder>('issuing_cardholder', issuingCardholder);
 const cardKind = issuingKind<IssuingCard>('issuing_card', issuingCard, { cancellationReason: null });
-const authorizationKind = issuingKind<Authorization>('issuing_authorization', issuingAuthorization, { transactionIds: [] });
-const transactionKind = issuingKind<IssuingTransaction>('issuing_transaction', issuingTransaction);
+const authorizationKind = issuingKind<Authorization>('issuing_authorization', issuingAuthorization, { transactionIds: [], refundBytes: 0 });
+const transactionKind = issuingKind<IssuingTransaction>('issuing_transaction', issuingTransaction, { refundedMerchantAmount: 0 });
 
 /** Issuing transactions and the authorizations they belong to, as `TransactionRepository.record` writes them (TABLE_DESIGN.md 15a). */
 export const issuingTransactionEntity = {

@@ -71,6 +71,11 @@ export const delivery = {
   /** GSI2, sparse (pending deliveries only): what is due, by shard, in due-time order. */
   gsi2pk: (shard: number) => `DELIVERIES_DUE#${shard}`,
   gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
+  /** GSI1: the deliveries to one destination or v1 endpoint (of its owner and mode). */
+  gsi1pk: (scope: Scope, destinationId: string) => `DELIVERIES#${scope.accountId}#${mode(scope.livemode)}#${destinationId}`,
+  /** GSI1 sort key: by status, then creation time, so a status is one key range and each range reads newest first backwards. */
+  gsi1sk: (status: string, created: number, id: string) => `${status}#${String(created).padStart(15, '0')}#${id}`,
+  gsi1skPrefix: (status: string) => `${status}#`,
 };
 
 /** The record of a change's events still to be fanned out (written with the change, removed by the fan-out). */

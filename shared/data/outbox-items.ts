@@ -4,27 +4,40 @@ import { dueEntry } from './due-index.ts';
 import type { TransactItem } from './table.ts';
 import { delivery as deliveryKeys, fanOut as fanOutKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 
-export const thinEventItem = (event: ThinEvent) => ({
+/** An event's deliveries, as the string set `deliveryIds` the table keeps them in (DynamoDB has no empty set). */
+const linkedDeliveries = (ids: string[]) => (ids.length > 0 ? { deliveryIds: new Set(ids) } : {});
+
+/** A thin event's item; `deliveryIds` are the deliveries written with it (a ping's). */
+export const thinEventItem = ({ deliveryIds = [], ...event }: ThinEvent) => ({
   PK: thinKeys.pk(event.scope),
   SK: thinKeys.sk(event.id),
   ...(event.relatedObject ? { GSI1PK: thinKeys.gsi1pk(event.scope, event.relatedObject.id), GSI1SK: thinKeys.gsi1sk(event.id) } : {}),
   entity: 'thin_event',
   expiresAt: epochSeconds(event.created + eventRetentionMillis),
   ...event,
+  ...linkedDeliveries(deliveryIds),
 });
 
-export const snapshotEventItem = (event: SnapshotEvent) => ({
+export const snapshotEventItem = ({ deliveryIds = [], ...event }: SnapshotEvent) => ({
   PK: snapshotKeys.pk(event.scope),
   SK: snapshotKeys.sk(event.id),
   entity: 'snapshot_event',
   expiresAt: epochSeconds(event.created + eventRetentionMillis),
   ...event,
+  ...linkedDeliveries(deliveryIds),
+});
+
+/** A delivery's place in its destination's list (GSI1), which moves with its status. */
+export const deliveryListEntry = (delivery: Pick<Delivery, 'id' | 'destination' | 'created'>, status: Delivery['status']) => ({
+  GSI1PK: deliveryKeys.gsi1pk(delivery.destination.scope, delivery.destination.id),
+  GSI1SK: deliveryKeys.gsi1sk(status, delivery.created, delivery.id),
 });
 
 export const deliveryItem = (delivery: Delivery) => ({
   PK: deliveryKeys.pk(delivery.id),
   SK: deliveryKeys.sk(),
   ...(delivery.status === 'pending' && delivery.nextAttemptAt !== null ? dueEntry('deliveries', delivery.id, delivery.nextAttemptAt) : {}),
+  ...deliveryListEntry(delivery, delivery.status),
   entity: 'delivery',
   expiresAt: epochSeconds(delivery.created + eventRetentionMillis),
   ...delivery,
@@ -47,8 +60,13 @@ export const maxTransactionItems = 100;
 /** The puts that write an outbox, to go into the same transaction as the change it belongs to. */
 export function outboxItems(tableName: string, outbox: Outbox | undefined, alongside: TransactItem[] = []): TransactItem[] {
   if (!outbox) return alongside;
+  // An explicit delivery (a ping) is linked to its event as the event is written.
+  const linked = (event: ThinEvent): ThinEvent => {
+    const ids = outbox.deliveries.filter((delivery) => delivery.event.id === event.id).map((delivery) => delivery.id);
+    return ids.length > 0 ? { ...event, deliveryIds: ids } : event;
+  };
   const puts = [
-    ...outbox.thinEvents.map(thinEventItem),
+    ...outbox.thinEvents.map((event) => thinEventItem(linked(event))),
     ...outbox.snapshotEvents.map(snapshotEventItem),
     ...outbox.deliveries.map(deliveryItem),
     ...(outbox.fanOut ? [fanOutItem(outbox.fanOut)] : []),

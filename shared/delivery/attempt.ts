@@ -10,6 +10,8 @@ export interface DeliveryAttempt {
   durationMs: number;
   /** Short human text, e.g. `HTTP 500`, `timed out after 10000 ms`, `connection refused`; null when delivered. */
   error: string | null;
+  /** The start of the response body (at most {@link maxExcerptBytes}), when one arrived; absent for other transports. */
+  responseExcerpt?: string | null;
   /** The bus or topic does not exist (deleted on the customer's side): retrying will not help. */
   missingTarget: boolean;
 }
@@ -23,8 +25,14 @@ export interface PostRequest {
   publicOnly?: boolean;
 }
 
-/** At most this much of a response body is read, then the rest is dropped; nobody looks at it. */
+/** At most this much of a response body is read, then the rest is dropped. */
 const maxResponseBytes = 64 * 1024;
+
+/**
+ * The start of the response body kept with each attempt, so a developer can see what the receiver said: small,
+ * since it is stored in the delivery record (up to 14 attempts in live mode) and its index entry.
+ */
+export const maxExcerptBytes = 256;
 
 /**
  * Connections are kept open between deliveries (an idle one closes a little before the server's
@@ -36,7 +44,7 @@ const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new Http
 const publicAgents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
 /** What one HTTP exchange gave: a status, or a network failure (`reused`: on a kept-alive connection). */
-type Exchange = { status: number } | { failure: unknown; timedOut: boolean; reused: boolean };
+type Exchange = { status: number; excerpt: string } | { failure: unknown; timedOut: boolean; reused: boolean };
 
 /**
  * POSTs once, following no redirect, and turns the outcome into an attempt: a 2xx whose status arrives
@@ -56,7 +64,7 @@ export async function postAttempt(request: PostRequest): Promise<DeliveryAttempt
   }
   if ('failure' in exchange) {
     const error = exchange.timedOut ? `timed out after ${request.timeoutMs} ms` : requestFailure(exchange.failure);
-    return { outcome: 'failed', status: null, durationMs: elapsed(), error, missingTarget: false };
+    return { outcome: 'failed', status: null, durationMs: elapsed(), error, missingTarget: false, responseExcerpt: null };
   }
   const delivered = exchange.status >= 200 && exchange.status < 300;
   return {
@@ -65,6 +73,7 @@ export async function postAttempt(request: PostRequest): Promise<DeliveryAttempt
     durationMs: elapsed(),
     error: delivered ? null : httpStatusText(exchange.status),
     missingTarget: false,
+    responseExcerpt: exchange.excerpt,
   };
 }
 
@@ -93,11 +102,13 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
       (response) => {
         status = response.statusCode ?? 0;
         let read = 0;
+        const head: Buffer[] = [];
         const finish = () => {
           clearTimeout(timer);
-          resolve({ status: status! });
+          resolve({ status: status!, excerpt: excerptOf(Buffer.concat(head)) });
         };
         response.on('data', (chunk: Buffer) => {
+          if (read < maxExcerptBytes) head.push(chunk.subarray(0, maxExcerptBytes - read));
           read += chunk.byteLength;
           if (read >= maxResponseBytes) response.destroy();
         });
@@ -122,6 +133,14 @@ function post(url: URL, request: PostRequest, timeoutMs: number): Promise<Exchan
     outgoing.on('close', () => status === undefined && failed(new Error('connection closed before a response')));
     outgoing.end(request.body);
   });
+}
+
+/** The first {@link maxExcerptBytes} of a body as text; a character cut in half at the end is dropped. */
+function excerptOf(head: Buffer): string {
+  return head
+    .subarray(0, maxExcerptBytes)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
 }
 
 /** The connection was reset or closed before any answer (`socket hang up` is ECONNRESET too). */

@@ -1,6 +1,15 @@
+import { systemClock } from '#shared/clock.ts';
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
-import { eventRetentionMillis, type AttemptRecord, type Delivery, type DestinationRef, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
+import {
+  eventRetentionMillis,
+  type AttemptRecord,
+  type CancelReason,
+  type Delivery,
+  type DestinationRef,
+  type SnapshotEvent,
+  type ThinEvent,
+} from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
@@ -70,7 +79,7 @@ type Target =
  * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
  */
 export function deliveryService(ports: DeliveryServicePorts) {
-  const { deliveries, events, destinations, targets, queue, webhooks, clock = Date.now, random = Math.random } = ports;
+  const { deliveries, events, destinations, targets, queue, webhooks, clock = systemClock, random = Math.random } = ports;
   const count = (outcome: DeliveryOutcome) => ports.outcomes?.count(outcome);
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
@@ -91,9 +100,9 @@ export function deliveryService(ports: DeliveryServicePorts) {
   }
 
   /** What to send where, or why nothing can be sent. */
-  function targetOf(delivery: Delivery, event: ThinEvent | SnapshotEvent, found: Awaited<ReturnType<typeof load>>['target']): Target | string {
-    if (!found) return 'destination deleted';
-    if (found.status !== 'enabled' && !delivery.explicit) return 'destination disabled';
+  function targetOf(delivery: Delivery, event: ThinEvent | SnapshotEvent, found: Awaited<ReturnType<typeof load>>['target']): Target | CancelReason {
+    if (!found) return 'destination_deleted';
+    if (found.status !== 'enabled' && !delivery.explicit) return 'destination_disabled';
     if ('secret' in found) {
       const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? undefined));
       return { kind: 'webhook', url: found.url, secret: found.secret, body, livemode: found.scope.livemode };
@@ -121,7 +130,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
       };
     }
     if (found.cloudtwoEventGrid) return { kind: 'cloudtwo', destination: found, topicName: found.cloudtwoEventGrid.partnerTopicName, body: payload, event };
-    return 'destination has no target';
+    return 'destination_has_no_target';
   }
 
   /** Records what a cloud target's answer says about it: first success activates, a missing target disables. */
@@ -181,6 +190,15 @@ export function deliveryService(ports: DeliveryServicePorts) {
     return base === undefined ? undefined : base * (0.8 + random() * 0.4);
   }
 
+  /**
+   * A retry later than SQS can delay has no message: the sweeper is its only trigger, so it is due on time,
+   * not after the grace that covers a message on its way.
+   */
+  function awaitsSweeper(delivery: Delivery): boolean {
+    const last = delivery.attempts.at(-1);
+    return (delivery.sweeps ?? 0) === 0 && last !== undefined && delivery.nextAttemptAt! - last.at > maxQueueDelaySeconds * 1000;
+  }
+
   async function park(delivery: Delivery, now: number): Promise<void> {
     const error = `parked after ${delivery.sweeps} sweeps without an attempt: the delivery worker fails on this delivery`;
     const attempt: AttemptRecord = { at: now, outcome: 'failed', status: null, durationMs: 0, error };
@@ -202,14 +220,21 @@ export function deliveryService(ports: DeliveryServicePorts) {
         return;
       }
       const settle = { failed: false };
-      const target = event ? targetOf(delivery, event, found) : 'event expired';
+      const target = event ? targetOf(delivery, event, found) : 'event_expired';
       if (typeof target === 'string') {
-        await deliveries.update(delivery, { status: 'cancelled', nextAttemptAt: null, attempt: null, settleSnapshotEvent: settle });
+        await deliveries.update(delivery, { status: 'cancelled', nextAttemptAt: null, attempt: null, settleSnapshotEvent: settle, cancelReason: target });
         count('cancelled');
         return;
       }
       const attempt = await send(target);
-      const record: AttemptRecord = { at: now, outcome: attempt.outcome, status: attempt.status, durationMs: attempt.durationMs, error: attempt.error };
+      const record: AttemptRecord = {
+        at: now,
+        outcome: attempt.outcome,
+        status: attempt.status,
+        durationMs: attempt.durationMs,
+        error: attempt.error,
+        responseExcerpt: attempt.responseExcerpt || null,
+      };
       if (target.kind !== 'webhook') await noteTargetState(target.destination, attempt);
 
       if (attempt.outcome === 'delivered') {
@@ -217,7 +242,8 @@ export function deliveryService(ports: DeliveryServicePorts) {
         count('delivered');
         return;
       }
-      const delay = attempt.missingTarget ? undefined : retryDelay(delivery, delivery.attempts.length + 1);
+      // A resend is the one attempt someone asked for: it is not retried.
+      const delay = attempt.missingTarget || delivery.resend ? undefined : retryDelay(delivery, delivery.attempts.length + 1);
       if (delay === undefined) {
         logger.info('Delivery gave up', { deliveryId: delivery.id, error: attempt.error, attempts: delivery.attempts.length + 1 });
         await deliveries.update(delivery, { status: 'failed', nextAttemptAt: null, attempt: record, settleSnapshotEvent: { failed: true } });
@@ -234,14 +260,17 @@ export function deliveryService(ports: DeliveryServicePorts) {
     },
 
     /**
-     * Re-enqueues pending deliveries overdue by more than the grace period (lost messages, long backoffs).
+     * Re-enqueues pending deliveries overdue by more than the grace period (lost messages), and those due
+     * after a backoff longer than SQS delays.
      * One the worker keeps failing on is parked instead: it fails with the reason as its last attempt, so
      * its event settles and it can be sent again by hand, and an ERROR line with `parked: true` raises the
      * parked-work alarm (infra/monitoring.ts).
      */
     async sweep(): Promise<number> {
       const now = clock();
-      const overdue = await deliveries.overdue(now - ports.sweepGraceMillis, 100);
+      const overdue = (await deliveries.overdue(now, 100)).filter(
+        (delivery) => delivery.nextAttemptAt! <= now - ports.sweepGraceMillis || awaitsSweeper(delivery),
+      );
       const claimed: Delivery[] = [];
       for (const delivery of overdue) {
         if ((delivery.sweeps ?? 0) >= maxSweepsWithoutAttempt) {

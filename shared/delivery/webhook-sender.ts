@@ -20,7 +20,11 @@ export interface WebhookRequest {
   secret: string;
   /** The mode of the endpoint: live-mode webhooks reach public addresses only. */
   livemode: boolean;
-  /** Clock in milliseconds since the epoch, for the signature timestamp. @default Date.now */
+  /**
+   * Clock in milliseconds since the epoch, for the signature timestamp. The machine's, even when the local
+   * stack's clock is advanced: receivers check it against their own clocks (the SDK allows 5 minutes).
+   * @default Date.now
+   */
   now?: () => number;
 }
 
@@ -39,8 +43,8 @@ const defaultUserAgent = 'Service/1.0 (+webhooks)';
 export function webhookSender(options: WebhookSenderOptions): WebhookSender {
   const userAgent = options.userAgent ?? defaultUserAgent;
   return {
-    send: ({ url, body, secret, livemode, now = Date.now }) =>
-      postAttempt({
+    send: async ({ url, body, secret, livemode, now = Date.now }) => {
+      const attempt = await postAttempt({
         url,
         body,
         timeoutMs: options.timeoutMs,
@@ -51,6 +55,23 @@ export function webhookSender(options: WebhookSenderOptions): WebhookSender {
           Accept: '*/*; q=0.5, text/html',
           'Service-Signature': signatureHeader(body, secret, Math.floor(now() / 1000)),
         },
-      }),
+      });
+      if (attempt.responseExcerpt) attempt.responseExcerpt = withoutSecret(attempt.responseExcerpt, secret);
+      return attempt;
+    },
   };
+}
+
+const maskedSecret = '[signing secret]';
+
+/**
+ * The excerpt is stored and shown: a receiver that echoes the signing secret does not get it kept, whole or
+ * cut off at the excerpt's end (a beginning longer than the `whsec_` prefix).
+ */
+function withoutSecret(excerpt: string, secret: string): string {
+  const masked = excerpt.replaceAll(secret, maskedSecret);
+  for (let length = Math.min(secret.length - 1, masked.length); length > 'whsec_'.length; length--) {
+    if (masked.endsWith(secret.slice(0, length))) return `${masked.slice(0, -length)}${maskedSecret}`;
+  }
+  return masked;
 }

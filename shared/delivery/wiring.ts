@@ -12,6 +12,7 @@ import type { DestinationRef } from '#shared/events/event.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
 import { wireWebhookEndpointRepository } from '#shared/webhook-endpoints/wiring.ts';
+import { deliveryAttemptsService } from './attempts-service.ts';
 import { deliveryOutcomeMetrics, deliveryService } from './delivery-service.ts';
 import { eventBridgePublisher } from './eventbridge-publisher.ts';
 import { eventGridSender } from './event-grid-sender.ts';
@@ -55,5 +56,27 @@ export function wireDeliveryService() {
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
     sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
     outcomes: { count: (outcome) => countMetric(deliveryOutcomeMetrics[outcome]) },
+  });
+}
+
+/** The delivery attempts service (lists and resends) on its real adapters; handlers call this once at module scope. */
+export function wireDeliveryAttemptsService() {
+  const table = serviceTable();
+  const queueUrl = config().DELIVERIES_QUEUE_URL;
+  const destinations = wireEventDestinationRepository();
+  const endpoints = wireWebhookEndpointRepository();
+  return deliveryAttemptsService({
+    deliveries: dynamoDeliveryStore(table),
+    events: dynamoEventRepository(table),
+    destinations: (scope, id) => destinations.get(scope, id),
+    endpoints: (scope, id) => endpoints.get(scope, id),
+    // Only the resend route sends (its function has the queue's URL and the grant); the list routes never do.
+    queue: queueUrl
+      ? sqsDeliveryQueue(queueUrl)
+      : {
+          enqueue: async () => {
+            throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to resend events');
+          },
+        },
   });
 }

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { newSigningSecret } from '#shared/delivery/signature.ts';
 import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
 import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
@@ -55,7 +56,7 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
 }
 
 export function eventDestinationService(ports: EventDestinationServicePorts) {
-  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pinged = repository.get, egress, clock = Date.now } = ports;
+  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pinged = repository.get, egress, clock = systemClock } = ports;
 
   async function existing(scope: Scope, id: string, find = repository.get): Promise<EventDestination> {
     const destination = await find(scope, id);

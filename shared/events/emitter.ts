@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { derivedId, newId } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -54,7 +55,7 @@ const createdBy = (type: string, relatedObject: RelatedObject | null): string | 
 
 const newDelivery = (
   kind: EventKind,
-  event: { id: string; scope: Scope },
+  event: { id: string; scope: Scope; type: string },
   destination: DestinationRef,
   now: number,
   explicit = false,
@@ -62,12 +63,19 @@ const newDelivery = (
 ): Delivery => ({
   id,
   event: { kind, scope: event.scope, id: event.id },
+  eventType: event.type,
   destination,
   explicit,
   status: 'pending',
   attempts: [],
   nextAttemptAt: now,
   created: now,
+});
+
+/** A delivery sent again by hand: explicit (whatever the destination's status and subscriptions), due now, one attempt. */
+export const resendDelivery = (kind: EventKind, event: { id: string; scope: Scope; type: string }, destination: DestinationRef, now: number): Delivery => ({
+  ...newDelivery(kind, event, destination, now, true),
+  resend: true,
 });
 
 /**
@@ -85,13 +93,13 @@ export function deliveriesOf(fanOut: FanOut, audience: Subscriber[], now: number
     const matching = before.filter((subscriber) => subscribes(subscriber, ref.kind, type, fanOut.source));
     // Ids derived from the fan-out, event and subscriber: a fan-out run again writes the same deliveries.
     const idOf = (subscriber: Subscriber) => derivedId('dlv', fanOut.created, `${fanOut.id}/${ref.id}/${subscriber.ref.kind}/${subscriber.ref.id}`);
-    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, ref, subscriber.ref, now, false, idOf(subscriber))));
+    deliveries.push(...matching.map((subscriber) => newDelivery(ref.kind, { ...ref, type }, subscriber.ref, now, false, idOf(subscriber))));
     if (ref.kind === 'snapshot') pendingWebhooks.set(ref.id, matching.length);
   }
   return { deliveries, pendingWebhooks };
 }
 
-export function eventEmitter({ store, queue, clock = Date.now }: EventEmitterPorts): EventEmitter {
+export function eventEmitter({ store, queue, clock = systemClock }: EventEmitterPorts): EventEmitter {
   function prepare(origin: EventOrigin, inputs: EventInput[]): Outbox {
     const now = clock();
     const outbox = emptyOutbox();

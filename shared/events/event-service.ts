@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -28,7 +29,7 @@ function timeRange(bounds: Bounds | undefined, unit: number): TimeRange | undefi
 }
 
 /** Reading events: thin (v2) and snapshot (v1), 30 days back. */
-export function eventService({ store, clock = Date.now }: { store: EventRepository; clock?: () => number }) {
+export function eventService({ store, clock = systemClock }: { store: EventRepository; clock?: () => number }) {
   return {
     async retrieveThin(scope: Scope, id: string): Promise<ThinEvent> {
       const event = await store.getThin(scope, id, clock());

@@ -36,6 +36,8 @@ export interface ThinEvent {
   reason: RequestReason | null;
   /** The snapshot event emitted with this one, for `v1.*` mirrors. */
   snapshotEventId: string | null;
+  /** Its deliveries, as read back from the table (absent on the event as emitted). */
+  deliveryIds?: string[];
 }
 
 /** A snapshot (v1) event as stored; kept 30 days. */
@@ -54,6 +56,8 @@ export interface SnapshotEvent {
   pendingWebhooks: number;
   /** Deliveries of this event that gave up. */
   failedWebhooks: number;
+  /** Its deliveries, as read back from the table (absent on the event as emitted). */
+  deliveryIds?: string[];
 }
 
 export type EventKind = 'thin' | 'snapshot';
@@ -84,9 +88,17 @@ export interface AttemptRecord {
   status: number | null;
   durationMs: number;
   error: string | null;
+  /** The start of the receiver's response body (a few hundred bytes; never the request or a secret); absent on older records. */
+  responseExcerpt?: string | null;
 }
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'cancelled';
+
+/** Why a delivery was cancelled without an attempt, found when it came due. */
+export type CancelReason = 'destination_deleted' | 'destination_disabled' | 'destination_has_no_target' | 'event_expired';
+
+/** Deliveries an event may have, fan-out, pings and resends together; a resend beyond it is refused. */
+export const maxDeliveriesPerEvent = 100;
 
 /** Events are kept 30 days, deliveries as long as their events. */
 export const eventRetentionMillis = 30 * 24 * 60 * 60 * 1000;
@@ -96,8 +108,14 @@ export interface Delivery {
   id: string;
   event: EventRef;
   destination: DestinationRef;
-  /** A ping goes to its destination whatever the destination's status and subscriptions. */
+  /** A ping or a resend goes to its destination whatever the destination's status and subscriptions. */
   explicit: boolean;
+  /** Sent again by hand (`POST /v1/events/:id/retry`, `POST /v2/service/events/:id/resend`): one attempt, never retried. */
+  resend?: boolean;
+  /** The event's type (absent on records from before it was kept). */
+  eventType?: string;
+  /** Why it was cancelled, when it was. */
+  cancelReason?: CancelReason;
   status: DeliveryStatus;
   attempts: AttemptRecord[];
   /** When the next attempt is due; null once the delivery is finished. */

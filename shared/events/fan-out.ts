@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { logger } from '#shared/logger.ts';
 import { deliveriesOf } from './emitter.ts';
 import type { FanOut } from './event.ts';
@@ -19,7 +20,7 @@ export interface FanOutServicePorts {
  * subscriber, read when the fan-out runs (a destination created after the change was answered, but
  * before its fan-out ran, receives its events too; one deleted by then does not), and enqueues them.
  */
-export function fanOutService({ subscribers, store, queue, sweepGraceMillis, maxSweeps, clock = Date.now }: FanOutServicePorts) {
+export function fanOutService({ subscribers, store, queue, sweepGraceMillis, maxSweeps, clock = systemClock }: FanOutServicePorts) {
   return {
     /** Handles one fan-out message; a redelivered one finds its record gone and does nothing. */
     async run({ fanOut, thinEvents }: FanOutMessage): Promise<void> {

@@ -85,18 +85,18 @@ export function thinNotification(event: ThinEvent): z.input<typeof thinNotificat
 }
 
 /**
- * The v1 event, as recorded (`data.object` as the request that caused it saw it), or rendered at `version`:
- * a destination's or endpoint's pinned version, or the version a caller names.
+ * The v1 event rendered at a version, and saying which in `api_version`: a destination's or endpoint's
+ * pinned version, the version a caller names, else the version of the request that caused the event (the
+ * default version when it named none). Its object is stored as that request saw it and re-rendered.
  */
-export function serializeSnapshotEvent(event: SnapshotEvent, version?: string): z.input<typeof snapshotEventObject> {
+export function serializeSnapshotEvent(event: SnapshotEvent, version: string = event.apiVersion): z.input<typeof snapshotEventObject> {
   const context = contextOf(event);
-  const data =
-    version === undefined ? { object: event.object, previous: event.previousAttributes } : snapshotDataAt(event.object, event.previousAttributes, version);
+  const data = snapshotDataAt(event.object, event.previousAttributes, version);
   return {
     id: event.id,
     object: 'event',
     ...(context ? { account: context, context } : {}),
-    api_version: version ?? event.apiVersion,
+    api_version: version,
     created: unixSeconds(event.created),
     data: { object: data.object, ...(data.previous ? { previous_attributes: data.previous } : {}) },
     livemode: event.scope.livemode,

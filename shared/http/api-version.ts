@@ -15,12 +15,12 @@ export function isServiceVersion(value: string): boolean {
   return real && year >= 2011 && value.slice(0, 10) <= defaultServiceVersion.slice(0, 10);
 }
 
-/** Reads the `Service-Version` request header; a malformed one is a 400. */
-export function requestedServiceVersion(header: string | undefined): string {
+/** Reads the `Service-Version` request header (or the SDK's `Stripe-Version`, named by `name`); a malformed one is a 400. */
+export function requestedServiceVersion(header: string | undefined, name = 'Service-Version'): string {
   if (header === undefined || header === '') return defaultServiceVersion;
   if (!isServiceVersion(header)) {
     throw new InvalidRequestError(
-      `Invalid Service-Version header: '${header.length > 40 ? `${header.slice(0, 40)}…` : header}'. Use the form <date>.<release_name>, for example ${defaultServiceVersion}.`,
+      `Invalid ${name} header: '${header.length > 40 ? `${header.slice(0, 40)}…` : header}'. Use the form <date>.<release_name>, for example ${defaultServiceVersion}.`,
       'invalid_service_version',
     );
   }

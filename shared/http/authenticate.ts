@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { AuthenticationError, PermissionError } from '#shared/errors.ts';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { isIdShaped, quoted } from './bounds.ts';
@@ -59,7 +60,7 @@ export async function authenticate(
   headers: Record<string, string | undefined>,
   store: PlatformStore,
   options: AuthenticateOptions,
-  now = Date.now(),
+  now = systemClock(),
 ): Promise<Caller> {
   const key = presentedKey(headers.authorization);
   const shape = parseApiKey(key);

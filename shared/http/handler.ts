@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
@@ -170,10 +171,10 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const caller = options.authenticate
       ? await options.authenticate(headers)
       : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
-    await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), Date.now());
+    await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), systemClock());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(versionHeader);
+    serviceVersion = requestedServiceVersion(versionHeader, headers['service-version'] ? 'Service-Version' : 'Stripe-Version');
     const decoded = decodeParams({
       api,
       method,

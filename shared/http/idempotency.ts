@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { createHmac } from 'node:crypto';
 import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError } from '#shared/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -85,7 +86,7 @@ export async function runIdempotently(
   store: IdempotencyStore,
   request: { scope: Scope; key: string; fingerprint: string; requestId: string },
   operation: () => Promise<StoredResponse>,
-  clock: () => number = Date.now,
+  clock: () => number = systemClock,
 ): Promise<IdempotentOutcome> {
   const deadline = clock() + waitMillis;
   for (;;) {

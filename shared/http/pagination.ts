@@ -15,9 +15,33 @@ export function v1PageRequest(params: { limit?: number; starting_after?: string;
 export const v1ListObject = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
 
-/** The v1 list envelope. `url` is the list's path without query, as the reference API renders it. */
-export function v1List<T>(url: string, page: Page<T>): { object: 'list'; data: T[]; has_more: boolean; url: string } {
-  return { object: 'list' as const, data: page.items, has_more: page.hasMore, url };
+/**
+ * Most bytes a v1 list page's objects may take, measured as they travel in the Lambda proxy response (the
+ * body is a JSON string inside a JSON document, so each object is counted encoded twice): Lambda refuses
+ * responses over 6 MB, and a page of large objects (issuing authorizations with their transactions,
+ * events) could exceed it.
+ */
+export const maxPageBytes = 4 * 1024 * 1024;
+
+/**
+ * The v1 list envelope. `url` is the list's path without query, as the reference API renders it. A page
+ * over `maxPageBytes` is cut short (never below one object) with `has_more: true`: the objects kept are
+ * the ones nearest the cursor, so the next page (from the last object, or from the first with
+ * `ending_before`) starts with the first one left out.
+ */
+export function v1List<T>(url: string, page: Page<T>, params: { ending_before?: string }): { object: 'list'; data: T[]; has_more: boolean; url: string } {
+  const backwards = params.ending_before !== undefined;
+  const ordered = backwards ? [...page.items].reverse() : page.items;
+  let bytes = 0;
+  let kept = 0;
+  for (const item of ordered) {
+    bytes += Buffer.byteLength(JSON.stringify(JSON.stringify(item)), 'utf8');
+    if (kept > 0 && bytes > maxPageBytes) break;
+    kept += 1;
+  }
+  const cut = kept < ordered.length;
+  const data = cut ? (backwards ? page.items.slice(page.items.length - kept) : page.items.slice(0, kept)) : page.items;
+  return { object: 'list' as const, data, has_more: page.hasMore || cut, url };
 }
 
 /** A v2 list's position: where this page starts, and how to link the page after it. */

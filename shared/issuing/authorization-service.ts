@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomInt } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -67,6 +68,23 @@ export interface AuthorizationWithTransactions {
 /** Where a test authorization happens when the request names no merchant category. */
 const defaultMerchantCategory = 'miscellaneous_general_merchandise';
 const maxAmount = 99_999_999;
+
+/**
+ * Most `request_history` entries an authorization gets from actions that leave it pending (increments,
+ * partial captures and reversals, finalize_amount): the history is in every event twice (object and
+ * `previous_attributes`), so it is bounded like the transactions (see `transactionBytesPerAuthorization`).
+ * What ends the authorization (expire, a full reversal, a closing capture) is never refused for it.
+ */
+export const maxRequestHistory = 50;
+
+function checkHistoryRoom(authorization: Authorization, action: string): void {
+  if (authorization.requestHistory.length >= maxRequestHistory) {
+    throw new InvalidRequestError(
+      `The authorization ${authorization.id} already has ${maxRequestHistory} requests in its request_history, the most this service keeps: it can no longer be ${action}. Its hold can still be released (expire it or reverse it in full) or captured with close_authorization=true.`,
+      'authorization_request_history_full',
+    );
+  }
+}
 
 /** Test helpers simulate card network traffic, which only exists in test mode. */
 export function requireTestMode(scope: Scope): void {
@@ -274,6 +292,7 @@ export function captureTransaction(
     wallet: authorization.wallet,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: null,
     version: 1,
   };
@@ -335,7 +354,7 @@ interface AuthorizationChange {
  * Every action appends to `request_history` and emits `issuing_authorization.updated`, which shows the
  * authorization's transactions as its GET does. `update` (metadata) is not a test helper.
  */
-export function authorizationService({ repository, transactions, cards, cardholders, events, clock = Date.now }: AuthorizationServicePorts) {
+export function authorizationService({ repository, transactions, cards, cardholders, events, clock = systemClock }: AuthorizationServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Authorization> {
     const authorization = await repository.get(scope, id);
     if (!authorization) throw new NotFoundError('issuing authorization', id);
@@ -354,12 +373,12 @@ export function authorizationService({ repository, transactions, cards, cardhold
   function change(
     origin: EventOrigin,
     id: string,
-    apply: (current: Authorization, now: number) => AuthorizationChange,
+    apply: (current: Authorization, now: number, transactions: IssuingTransaction[]) => AuthorizationChange,
   ): Promise<AuthorizationWithTransactions> {
     return withOptimisticRetries(async () => {
       const before = await withTransactions(await existing(origin.scope, id));
       const current = before.authorization;
-      const { authorization, created: made = [] } = apply(current, clock());
+      const { authorization, created: made = [] } = apply(current, clock(), before.transactions);
       const next: AuthorizationWithTransactions = {
         authorization: { ...authorization, transactionIds: [...current.transactionIds, ...made.map(({ id }) => id)], version: current.version + 1 },
         transactions: [...before.transactions, ...made],
@@ -381,7 +400,11 @@ export function authorizationService({ repository, transactions, cards, cardhold
   }
 
   /** A test-helper action: test mode only. */
-  function act(origin: EventOrigin, id: string, apply: (current: Authorization, now: number) => AuthorizationChange): Promise<AuthorizationWithTransactions> {
+  function act(
+    origin: EventOrigin,
+    id: string,
+    apply: (current: Authorization, now: number, transactions: IssuingTransaction[]) => AuthorizationChange,
+  ): Promise<AuthorizationWithTransactions> {
     requireTestMode(origin.scope);
     return change(origin, id, apply);
   }
@@ -421,6 +444,13 @@ export function authorizationService({ repository, transactions, cards, cardhold
           );
         }
         merchantAmount = params.merchant_amount;
+        if ((amount === 0) !== (merchantAmount === 0)) {
+          throw new InvalidRequestError(
+            'amount and merchant_amount give the exchange rate of the authorization: they must both be 0 or both be positive.',
+            'parameter_invalid',
+            'merchant_amount',
+          );
+        }
       } else if (params.merchant_amount !== undefined && params.merchant_amount !== amount) {
         throw new InvalidRequestError(
           'merchant_amount must equal amount when merchant_currency is the authorization currency.',
@@ -486,6 +516,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
         estimatedAmount: decision.approved && isEstimatedAmountCategory(merchantData.category),
         amountFinalized: false,
         transactionIds: [],
+        refundBytes: 0,
         version: 1,
       };
       const outbox = events.prepare(origin, [created(authorization)]);
@@ -510,7 +541,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
     decline: (scope: Scope, id: string) => answerPendingRequest(scope, id, 'decline'),
 
     capture: (origin: EventOrigin, id: string, params: CaptureAuthorizationParams) =>
-      act(origin, id, (current, now) => {
+      act(origin, id, (current, now, transactions) => {
         requirePending(current, 'captured');
         const captured = params.capture_amount ?? current.amount;
         const close = params.close_authorization ?? true;
@@ -522,8 +553,10 @@ export function authorizationService({ repository, transactions, cards, cardhold
             'capture_amount',
           );
         }
-        checkTransactionRoom(current);
         const remaining = close ? current.amount : current.amount - captured;
+        if (remaining > 0 && !close) checkHistoryRoom(current, 'captured in part');
+        const transaction = captureTransaction(current, captured, params.purchase_details, now);
+        checkTransactionRoom(current, transactions, [...transactions, transaction], 'this capture');
         return {
           authorization: {
             ...current,
@@ -532,7 +565,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
             merchantAmount: merchantAmountFor(current, remaining),
             requestHistory: [...current.requestHistory, actionEntry(current, captured, now)],
           },
-          created: [captureTransaction(current, captured, params.purchase_details, now)],
+          created: [transaction],
         };
       }),
 
@@ -545,6 +578,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
     increment: (origin: EventOrigin, id: string, params: IncrementAuthorizationParams) =>
       act(origin, id, (current, now) => {
         requirePending(current, 'incremented');
+        checkHistoryRoom(current, 'incremented');
         const amount = current.amount + params.increment_amount;
         if (amount > maxAmount) {
           throw new InvalidRequestError(`The incremented amount would exceed ${maxAmount}.`, 'amount_too_large', 'increment_amount');
@@ -572,6 +606,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
           );
         }
         const amount = current.amount - reversed;
+        if (amount > 0) checkHistoryRoom(current, 'reversed in part');
         return {
           authorization: {
             ...current,
@@ -595,6 +630,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
           throw new InvalidRequestError(`The amount of the authorization ${current.id} has already been finalized.`, 'authorization_amount_already_finalized');
         }
         requirePending(current, 'finalized');
+        checkHistoryRoom(current, 'finalized');
         return {
           authorization: {
             ...current,

@@ -1,3 +1,4 @@
+import { InvalidRequestError } from '#shared/errors.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder } from './cardholder.ts';
@@ -112,6 +113,8 @@ export interface Authorization extends OwnedResource {
   amountFinalized: boolean;
   /** The transactions its captures and their refunds made, oldest first (`transactions` shows them). */
   transactionIds: string[];
+  /** What its refunds took of their room as they were created (see `refundBytesPerAuthorization`). */
+  refundBytes: number;
 }
 
 export type AuthorizationRepository = IssuingRepository<Authorization>;
@@ -150,10 +153,17 @@ export function decide(card: IssuingCard, cardholder: Cardholder | undefined, no
 /**
  * The merchant amount that goes with `amount`: the same when both currencies are the same, else in the
  * proportion the authorization was created with (the service does no currency conversion of its own).
+ * An authorization created for 0 in another merchant currency has no proportion: only 0 goes with it,
+ * so it cannot be incremented or over-captured (400).
  */
-export function merchantAmountFor(authorization: Pick<Authorization, 'currency' | 'merchantCurrency' | 'requestHistory'>, amount: number): number {
-  if (authorization.currency === authorization.merchantCurrency) return amount;
+export function merchantAmountFor(authorization: Pick<Authorization, 'id' | 'currency' | 'merchantCurrency' | 'requestHistory'>, amount: number): number {
+  if (authorization.currency === authorization.merchantCurrency || amount === 0) return amount;
   const first = authorization.requestHistory[0];
-  if (!first || first.amount === 0) return amount;
+  if (!first || first.amount === 0) {
+    throw new InvalidRequestError(
+      `The authorization ${authorization.id} was made for 0 in another merchant currency, so it has no exchange rate to convert ${amount} with: it cannot be incremented or captured for more than 0.`,
+      'parameter_invalid',
+    );
+  }
   return Math.round((amount * first.merchant_amount) / first.amount);
 }

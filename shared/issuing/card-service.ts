@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomInt } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -35,7 +36,8 @@ const cardChange = (type: string, { card, cardholder }: CardWithHolder, before?:
 
 /**
  * A card's next state under an update: `active` ⇄ `inactive` freely; `canceled` is final (the reference
- * never reactivates a canceled card: a new card replaces it), and `cancellation_reason` goes with it.
+ * never reactivates a canceled card: a new card replaces it), and `cancellation_reason` goes with it and
+ * is final with it (the same reason again is no change; another is refused).
  */
 function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
   const status = params.status ?? current.status;
@@ -44,6 +46,13 @@ function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
       `The card ${current.id} has been canceled, and a canceled card cannot be reactivated or made inactive. Create a new card instead.`,
       'parameter_invalid',
       'status',
+    );
+  }
+  if (current.status === 'canceled' && params.cancellation_reason !== undefined && params.cancellation_reason !== current.cancellationReason) {
+    throw new InvalidRequestError(
+      `The card ${current.id} has been canceled${current.cancellationReason ? ` (${current.cancellationReason})` : ''}, and a canceled card cannot be changed: its cancellation_reason is final.`,
+      'parameter_invalid',
+      'cancellation_reason',
     );
   }
   if (params.cancellation_reason !== undefined && status !== 'canceled') {
@@ -62,7 +71,7 @@ function updated(current: IssuingCard, params: UpdateCardParams): IssuingCard {
 }
 
 /** Issuing cards of a cardholder: Visa, a random last4, `issuing_card.created`; status and metadata updates with `issuing_card.updated`. */
-export function cardService({ repository, cardholders, events, clock = Date.now }: CardServicePorts) {
+export function cardService({ repository, cardholders, events, clock = systemClock }: CardServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingCard> {
     const card = await repository.get(scope, id);
     if (!card) throw new NotFoundError('card', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -66,7 +67,7 @@ const change = (type: string, cardholder: Cardholder, before?: Cardholder) =>
   snapshotInput(type, serializeCardholder(cardholder), `/v1/issuing/cardholders/${cardholder.id}`, before ? serializeCardholder(before) : undefined);
 
 /** Issuing cardholders: created, updated, retrieved and listed, with `issuing_cardholder.created` and `.updated`. */
-export function cardholderService({ repository, events, clock = Date.now }: CardholderServicePorts) {
+export function cardholderService({ repository, events, clock = systemClock }: CardholderServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Cardholder> {
     const cardholder = await repository.get(scope, id);
     if (!cardholder) throw new NotFoundError('cardholder', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
@@ -13,7 +14,17 @@ import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
 import { createdWindow } from './repository.ts';
 import type { ListTransactionsParams, RefundTransactionParams, UnlinkedTransactionParams, UpdateTransactionParams } from './schemas.ts';
-import { checkTransactionRoom, transactionCreated, transactionUpdated, type IssuingTransaction, type TransactionRepository } from './transaction.ts';
+import {
+  checkRefundRoom,
+  checkTransactionRoom,
+  refundRoomBytes,
+  renderedBytes,
+  transactionCreated,
+  transactionsOf,
+  transactionUpdated,
+  type IssuingTransaction,
+  type TransactionRepository,
+} from './transaction.ts';
 
 export interface TransactionServicePorts {
   repository: TransactionRepository;
@@ -25,11 +36,24 @@ export interface TransactionServicePorts {
 }
 
 /**
+ * The merchant amount a refund of `amount` gives back: the capture's proportion of what is refunded in
+ * all, less what earlier refunds gave, so the refunds' merchant amounts always add up to the capture's
+ * (the refund that completes it gets the remainder) and rounding never gives back more than was taken.
+ */
+export function refundMerchantAmount(capture: IssuingTransaction, amount: number): number {
+  if (capture.currency === capture.merchantCurrency) return amount;
+  const captured = -capture.amount;
+  const merchant = -capture.merchantAmount;
+  const refunded = capture.refundedAmount + amount;
+  const total = refunded === captured ? merchant : Math.round((refunded * merchant) / captured);
+  return Math.max(0, total - capture.refundedMerchantAmount);
+}
+
+/**
  * The `refund` transaction giving back `amount` of a capture: a credit, so positive, in the capture's
  * currencies and proportion, at the same merchant.
  */
 export function refundTransaction(capture: IssuingTransaction, amount: number, now: number): IssuingTransaction {
-  const captured = -capture.amount;
   return {
     ...capture,
     id: newId('ipi', now),
@@ -37,11 +61,12 @@ export function refundTransaction(capture: IssuingTransaction, amount: number, n
     type: 'refund',
     amount,
     amountDetails: null,
-    merchantAmount: capture.currency === capture.merchantCurrency ? amount : Math.round((amount * -capture.merchantAmount) / captured),
+    merchantAmount: refundMerchantAmount(capture, amount),
     networkData: { ...capture.networkData, processing_date: new Date(now).toISOString().slice(0, 10) },
     purchaseDetails: null,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: capture.id,
     version: 1,
   };
@@ -73,6 +98,7 @@ export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction[
     wallet: null,
     metadata: {},
     refundedAmount: 0,
+    refundedMerchantAmount: 0,
     refundOf: null,
     version: 1,
   };
@@ -83,7 +109,7 @@ export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction[
  * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper,
  * which also makes force captures and unlinked refunds (transactions without an authorization).
  */
-export function transactionService({ repository, authorizations, cards, cardholders, events, clock = Date.now }: TransactionServicePorts) {
+export function transactionService({ repository, authorizations, cards, cardholders, events, clock = systemClock }: TransactionServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingTransaction> {
     const transaction = await repository.get(scope, id);
     if (!transaction) throw new NotFoundError('issuing transaction', id);
@@ -117,12 +143,33 @@ export function transactionService({ repository, authorizations, cards, cardhold
       });
     },
 
+    /**
+     * Metadata, with `issuing_transaction.updated`. Metadata that makes a transaction of an authorization
+     * larger is checked against the room the authorization keeps for its transactions (reading it and its
+     * transactions: a GetItem and a BatchGetItem more); smaller or unchanged metadata never is.
+     */
     update(origin: EventOrigin, id: string, params: UpdateTransactionParams): Promise<IssuingTransaction> {
+      const apply = (current: IssuingTransaction): IssuingTransaction => ({
+        ...current,
+        metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+      });
       return changeAndEmit(
         { repository, events },
         origin,
-        () => existing(origin.scope, id),
-        (current) => ({ ...current, metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata) }),
+        async () => {
+          const current = await existing(origin.scope, id);
+          const next = apply(current);
+          if (current.authorizationId && renderedBytes([next]) > renderedBytes([current])) {
+            const authorization = await authorizations.get(origin.scope, current.authorizationId);
+            if (authorization) {
+              const siblings = await transactionsOf(repository, authorization);
+              const after = siblings.map((transaction) => (transaction.id === next.id ? next : transaction));
+              checkTransactionRoom(authorization, siblings, after, 'this metadata');
+            }
+          }
+          return current;
+        },
+        apply,
         (next, current) => [transactionUpdated(next, current)],
       );
     },
@@ -154,18 +201,26 @@ export function transactionService({ repository, authorizations, cards, cardhold
           );
         }
         const authorization = capture.authorizationId ? await authorizations.get(origin.scope, capture.authorizationId) : undefined;
-        if (authorization) checkTransactionRoom(authorization);
         const refund = refundTransaction(capture, amount, clock());
+        if (authorization) checkRefundRoom(authorization, refund);
         const outbox = events.prepare(origin, [transactionCreated(refund)]);
         const written = await repository.record(
           {
             authorization: authorization && {
               ...authorization,
               transactionIds: [...authorization.transactionIds, refund.id],
+              refundBytes: authorization.refundBytes + refundRoomBytes(refund),
               version: authorization.version + 1,
             },
             created: [refund],
-            replaced: [{ ...capture, refundedAmount: capture.refundedAmount + amount, version: capture.version + 1 }],
+            replaced: [
+              {
+                ...capture,
+                refundedAmount: capture.refundedAmount + amount,
+                refundedMerchantAmount: capture.refundedMerchantAmount + refund.merchantAmount,
+                version: capture.version + 1,
+              },
+            ],
           },
           outbox,
         );

@@ -2,27 +2,14 @@ import { InvalidRequestError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventInput, Outbox } from '#shared/events/event.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
-import type { AmountDetails, Authorization, MerchantData } from './authorization.ts';
+import type { AmountDetails, Authorization, Fleet, MerchantData } from './authorization.ts';
 import type { IssuingRepository } from './repository.ts';
 import { serializeTransaction } from './serializers.ts';
 
-/** `purchase_details.fleet` in API shape (the authorization's `fleet` without the network-only `alphanumeric_id`). */
-export interface PurchaseFleet {
-  cardholder_prompt_data: {
-    driver_id: string | null;
-    odometer: number | null;
-    unspecified_id: string | null;
-    user_id: string | null;
-    vehicle_number: string | null;
-  } | null;
-  purchase_type: string | null;
-  reported_breakdown: {
-    fuel: { gross_amount_decimal: string | null } | null;
-    non_fuel: { gross_amount_decimal: string | null } | null;
-    tax: { local_amount_decimal: string | null; national_amount_decimal: string | null } | null;
-  } | null;
-  service_type: string | null;
-}
+/** `purchase_details.fleet`: an authorization's `fleet` without the prompt's `alphanumeric_id`, which the network fills in itself. */
+export type PurchaseFleet = Omit<Fleet, 'cardholder_prompt_data'> & {
+  cardholder_prompt_data: Omit<NonNullable<Fleet['cardholder_prompt_data']>, 'alphanumeric_id'> | null;
+};
 
 /** `purchase_details` in API shape: what the merchant reported with the capture. */
 export interface PurchaseDetails {
@@ -76,6 +63,8 @@ export interface IssuingTransaction extends OwnedResource {
   metadata: Record<string, string>;
   /** A capture's part refunded so far (positive, minor units): refunds never give back more than it took. */
   refundedAmount: number;
+  /** The merchant amount its refunds gave back so far (positive): the refunds' `merchant_amount` add up to the capture's. */
+  refundedMerchantAmount: number;
   /** The capture a refund gives back (not shown: the reference's transaction object has no such field). */
   refundOf: string | null;
 }
@@ -100,18 +89,51 @@ export interface TransactionRepository extends IssuingRepository<IssuingTransact
 }
 
 /**
- * Most transactions (captures and refunds) one authorization makes: the authorization shows them all,
- * inline, in its object and its events.
+ * How many bytes an authorization's transactions may take as it shows them (`transactions`, inline in its
+ * object and in every `issuing_authorization.updated`, twice in a capture's: in the object and in
+ * `previous_attributes`). Captures (with their `purchase_details`) and the metadata of any of its
+ * transactions share `transactionBytesPerAuthorization`; refunds, as they are created, have a room of
+ * their own (`refundBytesPerAuthorization`), so a capture can be refunded whatever the captures took.
+ * Together with `maxRequestHistory` this keeps an authorization's event well under DynamoDB's 400 KB item
+ * limit, so what releases its hold (expire, reverse, metadata) always fits: only growth is refused.
  */
-export const maxTransactionsPerAuthorization = 50;
+export const transactionBytesPerAuthorization = 96 * 1024;
+export const refundBytesPerAuthorization = 32 * 1024;
 
-/** Refuses one more transaction on an authorization that already shows as many as it may. */
-export function checkTransactionRoom(authorization: Authorization): void {
-  if (authorization.transactionIds.length >= maxTransactionsPerAuthorization) {
-    throw new InvalidRequestError(
-      `The authorization ${authorization.id} already has ${maxTransactionsPerAuthorization} transactions, the most this service keeps for one authorization.`,
-      'parameter_invalid',
-    );
+/** The bytes `transactions` take rendered as an authorization shows them. */
+export const renderedBytes = (transactions: readonly IssuingTransaction[]): number =>
+  transactions.reduce((sum, transaction) => sum + Buffer.byteLength(JSON.stringify(serializeTransaction(transaction)), 'utf8'), 0);
+
+/** What a refund takes of the refunds' room: its size as created (metadata given later counts with the captures'). */
+export const refundRoomBytes = (refund: IssuingTransaction): number => renderedBytes([{ ...refund, metadata: {} }]);
+
+const full = (authorization: Authorization, what: string, limit: number) =>
+  new InvalidRequestError(
+    `The transactions of the authorization ${authorization.id} are full: ${what} would take more than the ${limit / 1024} KB this service keeps for them (the authorization shows every transaction inline). Its hold can still be released (expire or reverse it).`,
+    'authorization_transactions_full',
+  );
+
+/**
+ * Refuses a change that makes an authorization's transactions (`after`, all of them as they would be)
+ * larger than they were (`before`) and over `transactionBytesPerAuthorization`, refunds' own bytes aside.
+ * A change that does not grow them is never refused.
+ */
+export function checkTransactionRoom(
+  authorization: Authorization,
+  before: readonly IssuingTransaction[],
+  after: readonly IssuingTransaction[],
+  what: string,
+): void {
+  const grown = renderedBytes(after);
+  if (grown <= renderedBytes(before)) return;
+  const refunds = after.filter((transaction) => transaction.type === 'refund').reduce((sum, refund) => sum + refundRoomBytes(refund), 0);
+  if (grown - refunds > transactionBytesPerAuthorization) throw full(authorization, what, transactionBytesPerAuthorization);
+}
+
+/** Refuses a refund beyond the room an authorization keeps for its refunds (`refundBytes` so far). */
+export function checkRefundRoom(authorization: Authorization, refund: IssuingTransaction): void {
+  if (authorization.refundBytes + refundRoomBytes(refund) > refundBytesPerAuthorization) {
+    throw full(authorization, 'another refund', refundBytesPerAuthorization);
   }
 }
 

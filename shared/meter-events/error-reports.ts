@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput } from '#shared/events/event.ts';
 import { defaultServiceVersion } from '#shared/http/api-version.ts';
@@ -43,7 +44,7 @@ const reportOf = (window: ErrorWindow): EventInput =>
  * Reports each error window once its validation period is over: one thin event per meter and window,
  * written with the window's "reported" mark in one transaction, so a window is reported exactly once.
  */
-export function errorReporter({ store, events, clock = Date.now }: ErrorReporterPorts) {
+export function errorReporter({ store, events, clock = systemClock }: ErrorReporterPorts) {
   return {
     async reportDue(): Promise<number> {
       const windows = await store.dueErrorWindows(clock(), 100);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomUUID } from 'node:crypto';
 import { memoized, scopedKey } from '#shared/cache.ts';
 import { logger } from '#shared/logger.ts';
@@ -40,7 +41,7 @@ const maxLeasedEvents = 20;
  * before that change are counted here. Problems are counted in their meter's error window;
  * cancellations run after the batch's events.
  */
-export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = Date.now }: MeterEventProcessorPorts) {
+export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = systemClock }: MeterEventProcessorPorts) {
   const leases = usageLeases(store, clock);
   /**
    * Processes a batch of work; returns the items to try again (their messages come back, the rest of the

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
@@ -48,7 +49,7 @@ type StreamEvent = Omit<CreateMeterEventParams, 'timestamp'> & { timestamp?: num
  * before it is acknowledged. The stream stores a whole request and queues it for processing; the meter
  * sweeper re-queues a batch a crash left stored but unqueued.
  */
-export function meterEventService({ store, meters, customerExists, queue, clock = Date.now }: MeterEventServicePorts) {
+export function meterEventService({ store, meters, customerExists, queue, clock = systemClock }: MeterEventServicePorts) {
   const leases = usageLeases(store, clock);
   const normalize = (params: StreamEvent, now: number): MeterEventInput => ({
     eventName: params.event_name,

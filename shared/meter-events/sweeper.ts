@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { logger } from '#shared/logger.ts';
 import type { MeterEventStore } from './meter-event.ts';
 import type { MeterWorkQueue } from './meter-event.ts';
@@ -25,7 +26,7 @@ export const maxMeterWorkSweeps = 10;
  * with `parked: true` raises the parked-work alarm (infra/monitoring.ts); docs/operations.md says how to
  * queue it again once the cause is fixed.
  */
-export function meterWorkSweeper({ store, queue, graceMillis, clock = Date.now }: MeterWorkSweeperPorts) {
+export function meterWorkSweeper({ store, queue, graceMillis, clock = systemClock }: MeterWorkSweeperPorts) {
   return {
     async sweep(): Promise<number> {
       const now = clock();

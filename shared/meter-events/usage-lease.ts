@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { randomUUID } from 'node:crypto';
 import { logger } from '#shared/logger.ts';
 import type { LeaseEntry, MeterEventRecord, MeterEventStore, UsageLease } from './meter-event.ts';
@@ -27,7 +28,7 @@ type LeaseStore = Pick<MeterEventStore, 'takeLease' | 'releaseLease' | 'readLeas
  * own release, and the settle message sent with the take does the same if no holder comes.
  * See TABLE_DESIGN.md, *Metering write path*.
  */
-export function usageLeases(store: LeaseStore, clock: () => number = Date.now) {
+export function usageLeases(store: LeaseStore, clock: () => number = systemClock) {
   /** Settles entries stopped requests left: the ones whose claims stand are counted by the release. */
   async function settleAll(lease: UsageLease, entries: LeaseEntry[]) {
     const outcomes = await Promise.all(entries.map((entry) => store.settle(lease.scope, entry)));

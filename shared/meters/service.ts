@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -23,7 +24,7 @@ const change = (type: string, meter: Meter, before?: Meter) =>
   snapshotInput(type, serializeMeter(meter), `/v1/billing/meters/${meter.id}`, before ? serializeMeter(before) : undefined);
 
 /** v1 billing meters: what meter events are matched against. Each change emits its `billing.meter.*` event. */
-export function meterService({ repository, events, clock = Date.now }: MeterServicePorts) {
+export function meterService({ repository, events, clock = systemClock }: MeterServicePorts) {
   async function existing(scope: Scope, id: string): Promise<Meter> {
     const meter = await repository.get(scope, id);
     if (!meter) throw new NotFoundError('billing meter', id);

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError } from '#shared/errors.ts';
 import { newId } from '#shared/ids.ts';
 import { generateApiKey, hashApiKey, keyHint, parseApiKey } from './api-keys.ts';
@@ -59,7 +60,7 @@ async function storeKeys(
 }
 
 /** Creates a platform account with one secret and one publishable key of the chosen mode. */
-export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = Date.now()): Promise<CreatedPlatform> {
+export async function createPlatform(store: PlatformStore, options: CreatePlatformOptions = {}, now = systemClock()): Promise<CreatedPlatform> {
   const keys = await newKeys(store, options);
   const account = newId('acct', now);
   await store.createAccount({ id: account, platformId: null, features: { accountsV2: options.accountsV2 ?? true }, created: now });
@@ -71,7 +72,7 @@ export async function issueApiKeys(
   store: PlatformStore,
   account: string,
   options: Pick<CreatePlatformOptions, 'livemode' | 'secretKey' | 'publishableKey'> = {},
-  now = Date.now(),
+  now = systemClock(),
 ): Promise<CreatedPlatform> {
   if (!(await store.getAccount(account))) throw new InvalidRequestError(`No such account: '${account}'`, 'resource_missing');
   return storeKeys(store, account, await newKeys(store, options), now);
@@ -87,7 +88,7 @@ async function storedKey(store: PlatformStore, keyOrHash: string) {
 }
 
 /** Revokes a key now. Processes that read it in the last API_KEY_CACHE_SECONDS may accept it until then. */
-export async function revokeApiKey(store: PlatformStore, keyOrHash: string, now = Date.now()): Promise<{ account: string; revoked: string }> {
+export async function revokeApiKey(store: PlatformStore, keyOrHash: string, now = systemClock()): Promise<{ account: string; revoked: string }> {
   const record = await storedKey(store, keyOrHash);
   // Revoking again keeps the first revocation's time.
   await store.expireApiKey(record.hash, Math.min(now, record.expiresAt ?? now));
@@ -106,7 +107,7 @@ export async function rollApiKey(
   store: PlatformStore,
   keyOrHash: string,
   options: { expiresAt?: number } = {},
-  now = Date.now(),
+  now = systemClock(),
 ): Promise<{ account: string; key: string; rolled: string; rolled_key_expires_at: string }> {
   const requested = options.expiresAt ?? now;
   if (!Number.isFinite(requested) || requested > now + maxRollGraceMillis) {

@@ -5,9 +5,8 @@
  *
  * The rule this service follows: the spec's string rendering is the default (requests naming no version);
  * a request whose `Service-Version` (or the official SDK's `Stripe-Version`, which it always sends) names
- * `2025-08-27` or later gets the object rendering. Snapshot events render the object as the request
- * that caused them saw it, and a destination or endpoint pinned to a version receives them rendered at that
- * version (see `shared/events/versions.ts`).
+ * `2025-08-27` or later gets the object rendering. A snapshot event is rendered at the version it names
+ * (see `shared/events/serializers.ts` and `versions.ts`).
  */
 export type BillingModeRendering = 'string' | 'object';
 

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { systemClock } from '#shared/clock.ts';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { metadataObject, unixTime } from '#shared/http/objects.ts';
@@ -142,7 +143,7 @@ function billingMode(subscription: Subscription, rendering: BillingModeRendering
 }
 
 /** The v1 subscription with every top-level field, null where this service has no value. */
-export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = Date.now()): SubscriptionObject {
+export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = systemClock()): SubscriptionObject {
   return {
     id: subscription.id,
     object: 'subscription',

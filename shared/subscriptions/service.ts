@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { Price, PriceRepository } from '#shared/catalogue/catalogue.ts';
 import { wholeAmount } from '#shared/catalogue/service.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
@@ -36,7 +37,7 @@ const invalid = (message: string, param: string, code = 'parameter_invalid') => 
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
-export function subscriptionService({ subscriptions, prices, customers, events, clock = Date.now }: SubscriptionServicePorts) {
+export function subscriptionService({ subscriptions, prices, customers, events, clock = systemClock }: SubscriptionServicePorts) {
   const event = (type: string, subscription: Subscription, rendering: BillingModeRendering, before?: Subscription): EventInput =>
     snapshotInput(
       type,

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { isIP } from 'node:net';
 import * as z from 'zod';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam } from '#shared/http/params.ts';
@@ -39,7 +40,7 @@ const isCalendarDate = ({ day, month, year }: { day: number; month: number; year
 const calendarDate = z
   .strictObject({ day: integerParam(1, 31), month: integerParam(1, 12), year: integerParam(1900, 2200) })
   .refine(isCalendarDate, 'must be a real calendar date');
-const dateOfBirth = calendarDate.refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= Date.now(), 'must not be in the future');
+const dateOfBirth = calendarDate.refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= systemClock(), 'must not be in the future');
 
 /** Identity numbers (SSN, national id, tax id): letters and digits, with spaces, dots, slashes or dashes between. */
 const identityNumber = z

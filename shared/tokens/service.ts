@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -68,7 +69,7 @@ function checkCard(card: CardParams, livemode: boolean, now: number) {
 }
 
 /** v1 tokens: card, bank account, CVC update, person, PII and account data exchanged for a single-use id. */
-export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = Date.now }: TokenServicePorts) {
+export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = systemClock }: TokenServicePorts) {
   async function cardOf(scope: Scope, card: CardParams, now: number): Promise<TokenCard> {
     const { number, month, year, brand, testCard } = checkCard(card, scope.livemode, now);
     return {
@@ -151,7 +152,15 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = D
         );
       }
       const now = clock();
-      const base = { id: newId('tok', now), scope, created: now, expiresAt: now + ttlMillis, clientIp, used: false };
+      // Bank account tokens are `btok_…`, as the reference's (its SDK's examples attach a `btok_…` source).
+      const base = {
+        id: newId(params.bank_account !== undefined ? 'btok' : 'tok', now),
+        scope,
+        created: now,
+        expiresAt: now + ttlMillis,
+        clientIp,
+        used: false,
+      };
       let token: V1Token;
       if (params.card !== undefined) {
         if (typeof params.card === 'string') throw new InvalidRequestError(`No such card: '${params.card}'`, 'resource_missing', 'card');

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/clock.ts';
 import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
 import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
@@ -31,7 +32,7 @@ const uniqueEvents = (events: string[]) => [...new Set(events)];
 const change = (type: string, endpoint: WebhookEndpoint, before?: WebhookEndpoint) =>
   snapshotInput(type, serializeWebhookEndpoint(endpoint), `/v1/webhook_endpoints/${endpoint.id}`, before ? serializeWebhookEndpoint(before) : undefined);
 
-export function webhookEndpointService({ repository, events, maxEndpoints, egress, clock = Date.now }: WebhookEndpointServicePorts) {
+export function webhookEndpointService({ repository, events, maxEndpoints, egress, clock = systemClock }: WebhookEndpointServicePorts) {
   async function existing(scope: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await repository.get(scope, id);
     if (!endpoint) throw new NotFoundError(resource, id);

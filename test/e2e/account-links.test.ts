@@ -688,10 +688,16 @@ describe('POST /v2/core/account_links errors', () => {
       [{ account: account.id }, 'parameter_missing', 'use_case'],
       [{ account: account.id, use_case: useCase(), expand: ['x'] }, 'parameter_unknown', 'expand'],
       [{ account: account.id, use_case: { ...useCase(), extra: true } }, 'parameter_unknown', 'use_case.extra'],
+      // A member of the other type is checked but not used (the SDK's example sends both): the type's own is missing.
       [
         { account: account.id, use_case: { type: 'account_update', account_onboarding: useCase().account_onboarding } },
+        'parameter_missing',
+        'use_case.account_update',
+      ],
+      [
+        { account: account.id, use_case: { ...useCase(), account_update: { configurations: ['banker'], refresh_url: 'https://example.test/r' } } },
         'parameter_invalid',
-        'use_case.account_onboarding',
+        'use_case.account_update.configurations.0',
       ],
       [{ account: account.id, use_case: { type: 'account_update' } }, 'parameter_missing', 'use_case.account_update'],
       [{ account: account.id, use_case: { type: 'account_closing', account_closing: {} } }, 'parameter_invalid', 'use_case.type'],

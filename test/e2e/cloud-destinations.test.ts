@@ -20,8 +20,10 @@ async function gridEvents(topic: string) {
 // One file, run in order: these tests remove and restore the shared local bus.
 describe('cloudone EventBridge destinations', () => {
   let client: Stripe;
+  let key: string;
   beforeAll(async () => {
-    client = sdk((await newPlatform()).secret_key);
+    key = (await newPlatform()).secret_key;
+    client = sdk(key);
   });
   afterAll(() => fetch(`${stack.eventBridgeEndpoint}/buses/${busName}`, { method: 'PUT' }));
 
@@ -78,6 +80,15 @@ describe('cloudone EventBridge destinations', () => {
     expect(disabled).toMatchObject({
       status_details: { disabled: { reason: 'no_cloudone_event_source_exists' } },
       cloudone_eventbridge: { cloudone_event_source_status: 'deleted' },
+    });
+    // And its deliveries show the attempt that found the bus gone, not retried (retrying cannot help)
+    const failed = await eventually(
+      async () => (await api('GET', `/v2/service/event_destinations/${destination.id}/deliveries?status=failed`, { key })).body.data[0],
+    );
+    expect(failed).toMatchObject({
+      reason: 'ping',
+      next_attempt_at: null,
+      attempts: [{ outcome: 'failed', http_status: null, error: expect.stringContaining('ResourceNotFoundException'), response_body_excerpt: null }],
     });
   });
 

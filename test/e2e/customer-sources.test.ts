@@ -161,6 +161,15 @@ describe('customer payment sources from single-use tokens, through the official 
 
     expect((await client.customers.update(customer.id, { default_source: kept.id })).default_source).toBe(kept.id);
     await expect(client.customers.update(customer.id, { default_source: 'card_missing' })).rejects.toMatchObject({ statusCode: 400, param: 'default_source' });
+
+    // Both at once would ignore one of them (and source would delete the default the other names): refused
+    await expect(client.customers.update(customer.id, { source: (await cardToken()).id, default_source: kept.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'parameters_exclusive',
+      param: 'default_source',
+    });
+    expect(await client.customers.retrieveSource(customer.id, kept.id)).toMatchObject({ id: kept.id });
+    expect((await client.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ default_source: kept.id });
   });
 
   it("deletes a customer's sources with it", async () => {

@@ -60,6 +60,9 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/events/', 'snapshotEvent'],
       ['/v2/core/event_destinations/', 'destination'],
       ['/v2/core/events/', 'thinEvent'],
+      ['/v2/service/events/', 'snapshotEvent'],
+      ['/v2/service/event_destinations/', 'destination'],
+      ['/v2/service/webhook_endpoints/', 'webhookEndpoint'],
     ];
     const kind = kinds.find(([prefix]) => path.startsWith(prefix))?.[1];
     return kind ? ids[kind] : undefined;
@@ -90,6 +93,7 @@ describe('the isolation matrix over the route table', () => {
       incrementTestIssuingAuthorization: 'increment_amount=1',
       finalizeTestIssuingAuthorizationAmount: 'final_amount=1',
       createV1AccountLink: `account=${ids.account}&type=account_onboarding&refresh_url=https%3A%2F%2Fexample.test%2Fr`,
+      retryEvent: `webhook_endpoint=${ids.webhookEndpoint}`,
     };
     const json: Record<string, unknown> = {
       updateEventDestination: { description: 'stranger' },
@@ -97,6 +101,7 @@ describe('the isolation matrix over the route table', () => {
       updatePerson: { given_name: 'stranger' },
       createPerson: { given_name: 'stranger' },
       createPersonToken: { given_name: 'stranger' },
+      resendEvent: { webhook_endpoint: ids.webhookEndpoint },
       createAccountLink: {
         account: ids.account,
         use_case: { type: 'account_onboarding', account_onboarding: { configurations: ['merchant'], refresh_url: 'https://example.test/r' } },
@@ -186,6 +191,13 @@ describe('the isolation matrix over the route table', () => {
       snapshotEvent: snapshotEvent.id,
       thinEvent: thinEvent!.id,
     });
+    // The destination's delivery of the account's event fails (nothing listens there): wait until its retries are
+    // spent, so that its delivery list stays as it is from here on.
+    await eventually(async () => {
+      const pending = await call('GET', `/v2/service/event_destinations/${destination.id}/deliveries?status=pending`, { key: owner.secret_key });
+      const failed = await call('GET', `/v2/service/event_destinations/${destination.id}/deliveries?status=failed`, { key: owner.secret_key });
+      return pending.body.data.length === 0 && failed.body.data.length > 0 ? true : undefined;
+    }, 60_000);
     for (const route of routes.filter((candidate) => candidate.method === 'GET' && addressed.includes(candidate))) {
       const { path } = requestFor(route);
       snapshots.set(path, JSON.stringify((await call('GET', path, { key: owner.secret_key })).body));

@@ -700,7 +700,13 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
         message: expect.stringContaining('canceled'),
       });
     }
-    expect(await client.issuing.cards.update(card.id, { metadata: { note: 'shredded' } })).toMatchObject({ status: 'canceled' });
+    // and its cancellation_reason is final with it
+    await expect(client.issuing.cards.update(card.id, { cancellation_reason: 'lost' })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'cancellation_reason',
+      message: expect.stringContaining('final'),
+    });
+    expect(await client.issuing.cards.update(card.id, { metadata: { note: 'shredded' } })).toMatchObject({ status: 'canceled', cancellation_reason: 'stolen' });
     expect((await client.issuing.cards.list({ cardholder: cardholder.id, status: 'canceled' })).data.map((listed) => listed.id)).toEqual([card.id]);
 
     const declined = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 500 });
@@ -864,6 +870,45 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     expect(outcomes.find((outcome) => outcome.status === 'rejected')).toMatchObject({ reason: { statusCode: 400, code: 'charge_already_refunded' } });
     const refunds = await client.issuing.transactions.list({ card: card.id, type: 'refund', limit: 100 });
     expect(refunds.data.filter((transaction) => transaction.authorization === other.authorization).map((transaction) => transaction.amount)).toEqual([800]);
+  });
+
+  it('refuses captures and metadata that would overfill an authorization’s transactions, but still reverses, expires and refunds it', async () => {
+    const card = await activeCard();
+    const helpers = client.testHelpers.issuing.authorizations;
+    const authorization = await helpers.create({ card: card.id, amount: 100_000 });
+    const receipt = Array.from(
+      { length: 100 },
+      (_, i) => `purchase_details[receipt][${i}][description]=${'x'.repeat(200)}&purchase_details[receipt][${i}][total]=${i}`,
+    ).join('&');
+    const bigCapture = () =>
+      api('POST', `/v1/test_helpers/issuing/authorizations/${authorization.id}/capture`, {
+        key: secretKey,
+        form: `capture_amount=10&close_authorization=false&${receipt}`,
+      });
+
+    // Three captures with the largest receipts fit; the fourth is refused as growth, naming why
+    expect([(await bigCapture()).status, (await bigCapture()).status, (await bigCapture()).status]).toEqual([200, 200, 200]);
+    const refused = await bigCapture();
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ type: 'invalid_request_error', code: 'authorization_transactions_full' });
+    expect(refused.body.error.message).toMatch(/transactions of the authorization .* are full/);
+
+    // Small captures, then metadata that would take them over the room, is refused as well
+    const small = await helpers.capture(authorization.id, { capture_amount: 10, close_authorization: false });
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(38, '0')}`, 'v'.repeat(500)]));
+    await expect(client.issuing.transactions.update(small.transactions.at(-1)!.id, { metadata })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'authorization_transactions_full',
+    });
+
+    // What releases the hold and gives money back always works
+    const refund = await client.testHelpers.issuing.transactions.refund(small.transactions[0]!.id, { refund_amount: 1 });
+    expect(refund).toMatchObject({ type: 'refund', amount: 1 });
+    await client.issuing.authorizations.update(authorization.id, { metadata: { order: '1' } });
+    expect(await helpers.reverse(authorization.id, { reverse_amount: 100 })).toMatchObject({ status: 'pending' });
+    const expired = await helpers.expire(authorization.id);
+    expect(expired).toMatchObject({ status: 'expired', metadata: { order: '1' } });
+    expect(expired.transactions).toHaveLength(5);
   });
 
   it('lists transactions by card, cardholder, type and creation time, and updates their metadata with issuing_transaction.updated', async () => {

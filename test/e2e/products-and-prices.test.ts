@@ -40,6 +40,15 @@ describe('updating and deleting products and prices through the official SDK', (
     expect(event!.data.previous_attributes).toMatchObject({ name: 'Gold', description: null, unit_label: 'seat', default_price: null, metadata: {} });
 
     await expect(client.products.update(product.id, { default_price: other.id })).rejects.toMatchObject({ statusCode: 400, param: 'default_price' });
+
+    // The default price cannot be archived, and an archived price cannot become the default
+    await expect(client.prices.update(price.id, { active: false })).rejects.toMatchObject({
+      statusCode: 400,
+      message: 'This price cannot be archived because it is the default price of its product.',
+    });
+    const archived = await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 500, active: false });
+    await expect(client.products.update(product.id, { default_price: archived.id })).rejects.toMatchObject({ statusCode: 400, param: 'default_price' });
+    expect((await client.prices.retrieve(price.id)).active).toBe(true);
     await expect(client.products.update('prod_missing', { name: 'x' })).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
     await expect(client.products.update(product.id, { type: 'good' } as never)).rejects.toMatchObject({ statusCode: 400, param: 'type' });
   });
@@ -81,7 +90,14 @@ describe('updating and deleting products and prices through the official SDK', (
     const updated = await client.prices.update(first.id, { active: false, nickname: 'renamed', metadata: { a: '1' }, tax_behavior: 'exclusive' });
     expect(updated).toMatchObject({ active: false, nickname: 'renamed', metadata: { a: '1' }, tax_behavior: 'exclusive', lookup_key: key });
     const [event] = await eventsOf('price.updated', first.id);
-    expect(event!.data.previous_attributes).toEqual({ active: true, nickname: 'first', metadata: {}, tax_behavior: 'unspecified' });
+    // (the own currency's entry of currency_options, which events show, follows the price's tax_behavior)
+    expect(event!.data.previous_attributes).toEqual({
+      active: true,
+      nickname: 'first',
+      metadata: {},
+      tax_behavior: 'unspecified',
+      currency_options: { usd: { custom_unit_amount: null, tax_behavior: 'unspecified', unit_amount: 100, unit_amount_decimal: '100' } },
+    });
     await expect(client.prices.update(first.id, { tax_behavior: 'inclusive' })).rejects.toMatchObject({ statusCode: 400, param: 'tax_behavior' });
 
     await expect(client.prices.create({ product: product.id, currency: 'usd', unit_amount: 200, lookup_key: key })).rejects.toMatchObject({
@@ -98,6 +114,45 @@ describe('updating and deleting products and prices through the official SDK', (
     // Renaming a key gives the old one up: another price may take it.
     await client.prices.update(first.id, { lookup_key: `${key}-renamed` });
     expect(await client.prices.update(second.id, { lookup_key: key })).toMatchObject({ lookup_key: key });
+  });
+
+  it('lists prices by lookup keys (up to 10), combined with the other filters', async () => {
+    const product = await client.products.create({ name: 'Lookup' });
+    const stamp = Date.now();
+    const monthly = await client.prices.create({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 100,
+      lookup_key: `monthly-${stamp}`,
+      recurring: { interval: 'month' },
+    });
+    const yearly = await client.prices.create({
+      product: product.id,
+      currency: 'eur',
+      unit_amount: 1000,
+      lookup_key: `yearly-${stamp}`,
+      recurring: { interval: 'year' },
+    });
+    await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 5, lookup_key: `other-${stamp}` });
+
+    const both = await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`, `missing-${stamp}`] });
+    expect(both.data.map((price) => price.id)).toEqual([yearly.id, monthly.id]);
+    expect(both).toMatchObject({ object: 'list', url: '/v1/prices', has_more: false });
+    expect((await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], currency: 'usd' })).data.map((price) => price.id)).toEqual([
+      monthly.id,
+    ]);
+    expect((await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], limit: 1 })).data.map((price) => price.id)).toEqual([yearly.id]);
+    expect(
+      (await client.prices.list({ lookup_keys: [`monthly-${stamp}`, `yearly-${stamp}`], starting_after: yearly.id })).data.map((price) => price.id),
+    ).toEqual([monthly.id]);
+
+    // A key another account uses is not this one's; more than 10 keys are refused
+    const stranger = sdk((await newPlatform()).secret_key);
+    expect((await stranger.prices.list({ lookup_keys: [`monthly-${stamp}`] })).data).toEqual([]);
+    await expect(client.prices.list({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'lookup_keys',
+    });
   });
 
   it('shows currency_options only when expanded, with the price’s own currency, and replaces them on update', async () => {
@@ -122,6 +177,14 @@ describe('updating and deleting products and prices through the official SDK', (
 
     const replaced = await client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150 } }, expand: ['currency_options'] });
     expect(Object.keys(replaced.currency_options!)).toEqual(['usd', 'jpy']);
+    const [event] = await eventsOf('price.updated', price.id);
+    expect(Object.keys((event!.data.object as Stripe.Price).currency_options!).sort()).toEqual(['jpy', 'usd']);
+    expect(Object.keys((event!.data.previous_attributes as Partial<Stripe.Price>).currency_options!).sort()).toEqual(['eur', 'gbp', 'usd']);
+    await expect(client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150, tax_behavior: 'inclusive' } } })).resolves.toBeDefined();
+    await expect(client.prices.update(price.id, { currency_options: { jpy: { unit_amount: 150, tax_behavior: 'exclusive' } } })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'currency_options[jpy][tax_behavior]',
+    });
     await expect(
       client.prices.create({
         product: product.id,

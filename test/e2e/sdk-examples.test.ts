@@ -60,6 +60,7 @@ describe("the SDK's generated examples, ids and placeholders replaced", () => {
         },
       });
       const cardToken = await stripe.tokens.create({ card: { number: '4242424242424242', exp_month: '5', exp_year: nextYear, cvc: '314' } });
+      expect(bankToken.id).toMatch(/^btok_/);
       const bank = await stripe.customers.createSource(customer.id, { source: bankToken.id });
       expect(bank).toMatchObject({ object: 'bank_account', customer: customer.id, last4: '6789' });
       bankAccount = bank.id;
@@ -337,6 +338,12 @@ describe("the SDK's generated examples, ids and placeholders replaced", () => {
         account: account.id,
         use_case: {
           account_onboarding: {
+            collection_options: { fields: 'eventually_due', future_requirements: 'include' },
+            configurations: ['merchant'],
+            refresh_url: 'https://example.com/refresh_url',
+            return_url: 'https://example.com/return_url',
+          },
+          account_update: {
             collection_options: { fields: 'eventually_due', future_requirements: 'include' },
             configurations: ['merchant'],
             refresh_url: 'https://example.com/refresh_url',

@@ -161,7 +161,11 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(both.body.billing_mode).toBe('flexible');
     const bad = await api('GET', `/v1/subscriptions/${created.body.id}`, { key, headers: { 'stripe-version': 'yesterday' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_service_version' });
+    expect(bad.body.error).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_service_version',
+      message: expect.stringContaining('Invalid Stripe-Version header'),
+    });
   });
 
   it('delivers snapshot events rendered at the version each endpoint and destination is pinned to, and GET /v1/events at the one the caller names', async () => {
@@ -189,7 +193,7 @@ describe('products, prices and subscriptions with migration to flexible billing,
     const buyer = await owner.customers.create({ name: 'Pinned' });
     const product = await owner.products.create({ name: 'Pinned plan' });
     const price = await owner.prices.create({ product: product.id, unit_amount: 100, currency: 'usd', recurring: { interval: 'month' } });
-    // A request naming no version: the event is recorded as that request saw the subscription (strings).
+    // A request naming no version sees strings; its event is rendered at a version and says which.
     const created = await api('POST', '/v1/subscriptions', { key: platform.secret_key, form: `customer=${buyer.id}&items[0][price]=${price.id}` });
     const migrated = await api('POST', `/v1/subscriptions/${created.body.id}/migrate`, { key: platform.secret_key, form: 'billing_mode[type]=flexible' });
     expect(migrated.body.billing_mode).toBe('flexible');
@@ -208,11 +212,12 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(received.get('destination')).toMatchObject({ api_version: '2025-06-30.basil', data: stringData });
     expect(received.get('newer')).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
     expect(received.get('newer').data.object).not.toHaveProperty('billing_mode_details');
-    expect(received.get('unpinned')).toMatchObject({ api_version: '2026-10-28.endive', data: stringData });
+    // Unpinned: at the version of the request that caused it (the default, as it named none), which renders objects.
+    expect(received.get('unpinned')).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
 
     const eventId = received.get('older').id;
     const recorded = await api('GET', `/v1/events/${eventId}`, { key: platform.secret_key });
-    expect(recorded.body).toMatchObject({ api_version: '2026-10-28.endive', data: stringData });
+    expect(recorded.body).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
     const viaSdk = await owner.events.retrieve(eventId);
     expect(viaSdk).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
     const atOlder = await api('GET', `/v1/events?type=customer.subscription.updated`, {

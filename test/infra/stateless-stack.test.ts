@@ -94,6 +94,12 @@ describe('stateless stack', () => {
     expect(declared.sort()).toEqual(expected.sort());
   });
 
+  it('deploys no /_local route: the local clock and diagnostics exist in the local stack only (on AWS $default answers 404)', () => {
+    const declared = templates.find('AWS::ApiGatewayV2::Route').map(({ resource }) => resource.Properties.RouteKey as string);
+    expect(declared.length).toBeGreaterThan(1);
+    expect(declared.filter((routeKey) => routeKey.includes('/_local'))).toEqual([]);
+  });
+
   it('keeps every template, the parent and each nested stack, under 400 of the 500 resources CloudFormation allows', () => {
     // Given the parent and its nested stacks, more than one since the routes alone need more than 500 resources
     expect(templates.byStack.size).toBeGreaterThan(1);

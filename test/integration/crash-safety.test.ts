@@ -70,7 +70,9 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
     });
 
     // Killed outright mid-flight: the SQS emulator's messages (in memory) and every request in progress are gone.
+    // Under load for 4 s, and until every client has had something acknowledged (a busy machine is slow to start).
     await new Promise((resolve) => setTimeout(resolve, 4_000));
+    await eventually(async () => (usage.every((tally) => tally.acknowledged.length > 0) && created.length > 0 ? true : undefined), 60_000);
     await first.crash();
     loading = false;
     await Promise.all([...meterClients, ...createClients]);

@@ -70,7 +70,9 @@ describe('a crash and restart of the local stack in the middle of a load', () =>
     })();
 
     // Killed outright: queued messages (the SQS emulator keeps them in memory) and batches in flight are gone.
+    // Under load for 2 s, and until every client has had something accepted (a busy machine is slow to start).
     await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await eventually(async () => (tallies.every((tally) => tally.accepted > 0) ? true : undefined), 60_000);
     await first.crash();
     loading = false;
     await Promise.all([...singles, streamer]);

@@ -160,8 +160,28 @@ describe('webhook sender', () => {
     // When a body is sent
     const attempt = await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
 
-    // Then the attempt failed with the status
-    expect(attempt).toMatchObject({ outcome: 'failed', status: 500, error: 'HTTP 500', missingTarget: false });
+    // Then the attempt failed with the status, and keeps what the endpoint said
+    expect(attempt).toMatchObject({ outcome: 'failed', status: 500, error: 'HTTP 500', missingTarget: false, responseExcerpt: 'boom' });
+  });
+
+  it('keeps only the first 256 bytes of the response body, never half a character, and masks the signing secret', async () => {
+    // Given an endpoint that answers a long body of two-byte characters, with the secret in it
+    target.answerWith((_request, response) => void response.writeHead(400).end(`${secret} ${'é'.repeat(1_000)}`));
+
+    // When a body is sent
+    const attempt = await sender.send({ livemode: false, url: target.url, body: thinBody, secret });
+
+    // Then the excerpt is bounded, ends on a whole character, and does not hold the secret
+    const excerpt = attempt.responseExcerpt!;
+    expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(256);
+    expect(Buffer.byteLength(excerpt)).toBeGreaterThan(200);
+    expect(excerpt).toMatch(/^\[signing secret\] é+$/);
+    expect(excerpt).not.toContain(secret);
+
+    // And a secret cut off by the excerpt's end is masked too
+    target.answerWith((_request, response) => void response.writeHead(400).end(`${'a'.repeat(245)}${secret}`));
+    const cut = (await sender.send({ livemode: false, url: target.url, body: thinBody, secret })).responseExcerpt!;
+    expect(cut).toBe(`${'a'.repeat(245)}[signing secret]`);
   });
 
   it('fails on a redirect without following it', async () => {

@@ -107,9 +107,11 @@ describe.runIf(process.platform === 'linux')('the local stack on the network', (
     const port = new URL(stack.baseUrl).port;
     expect(await get(`${stack.baseUrl}/_local/eventbridge/entries`, 'evil.example')).toBe(403);
     expect(await get(`${stack.baseUrl}/_local/event-grid/events`, `rebind.example:${port}`)).toBe(403);
+    expect(await get(`${stack.baseUrl}/_local/clock`, 'evil.example')).toBe(403);
     expect(await get(`${stack.eventBridge.endpoint}/entries`, 'evil.example')).toBe(403);
     expect(await get(`${stack.eventGrid.endpoint}/events`, 'evil.example')).toBe(403);
     expect(await get(`${stack.baseUrl}/_local/eventbridge/entries`, `127.0.0.1:${port}`)).toBe(200);
     expect(await get(`${stack.baseUrl}/_local/eventbridge/entries`, `localhost:${port}`)).toBe(200);
+    expect(await get(`${stack.baseUrl}/_local/clock`, `localhost:${port}`)).toBe(200);
   });
 });

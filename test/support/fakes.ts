@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { eventEmitter } from '#shared/events/emitter.ts';
-import type { EventOrigin, Outbox } from '#shared/events/event.ts';
+import { maxDeliveriesPerEvent, type Delivery, type EventOrigin, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
+import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
+import type { EventRepository } from '#shared/events/event-repository.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
@@ -253,7 +255,8 @@ export function usingTokens<T extends OwnedResource>(store: OwnedResourceStore<T
 /**
  * In-memory CatalogueRepository with the DynamoDB adapter's conditions: a change is written whole or not at
  * all; new objects must be new, changed and deleted ones at the version read, a new price's product must
- * exist (its count and version move), a lookup key must still have the holder read.
+ * exist (its count and version move), a lookup key must still have the holder read, objects relied on
+ * unchanged must be at the version read.
  */
 export function memoryCatalogue(): CatalogueRepository & {
   products: ReturnType<typeof memoryOwnedStore<Product>>;
@@ -274,6 +277,8 @@ export function memoryCatalogue(): CatalogueRepository & {
       (!change.deletedProduct || at(products, scope, change.deletedProduct.id)?.version === change.deletedProduct.version) &&
       (change.newPrices ?? []).every((price) => !at(prices, scope, price.id) && (created.has(price.product) || at(products, scope, price.product))) &&
       (change.changedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version - 1) &&
+      (change.unchangedProducts ?? []).every((product) => at(products, scope, product.id)?.version === product.version) &&
+      (change.unchangedPrices ?? []).every((price) => at(prices, scope, price.id)?.version === price.version) &&
       (change.lookupKeys ?? []).every(({ key, from }) => (lookupKeys.get(keyOf(scope, key)) ?? null) === from)
     );
   }
@@ -367,6 +372,84 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
       store.items.delete(customerKey(customer));
       for (const source of removed) sources.delete(sourceKey(source.scope, source.customer, source.id));
       return true;
+    },
+  };
+}
+
+/**
+ * In-memory events and deliveries, linked as the table links them: `DeliveryStore` (updates recorded like the
+ * DynamoDB store's conditional write; a destination's list grouped by status, pending, failed, delivered,
+ * cancelled, each newest first) and the reads of `EventRepository` (gets only). `thin` and `snapshot` are the
+ * stored events, `deliveries` the records.
+ */
+export function memoryDeliveries() {
+  const thin = new Map<string, ThinEvent>();
+  const snapshot = new Map<string, SnapshotEvent>();
+  const deliveries = new Map<string, Delivery>();
+  const eventKey = (scope: Scope, id: string) => `${scopeKey(scope)}|${id}`;
+  const statusOrder = ['pending', 'failed', 'delivered', 'cancelled'];
+  const position = (delivery: Delivery) => `${statusOrder.indexOf(delivery.status)}#${String(1e15 - delivery.created).padStart(16, '0')}#${delivery.id}`;
+  const store: DeliveryStore = {
+    get: async (id) => deliveries.get(id),
+    async update(delivery, update) {
+      const current = deliveries.get(delivery.id);
+      if (current?.status !== 'pending' || current.attempts.length !== delivery.attempts.length) return false;
+      deliveries.set(delivery.id, {
+        ...current,
+        status: update.status,
+        nextAttemptAt: update.nextAttemptAt,
+        attempts: update.attempt ? [...current.attempts, update.attempt] : current.attempts,
+        ...(update.status === 'cancelled' && update.cancelReason ? { cancelReason: update.cancelReason } : {}),
+      });
+      return true;
+    },
+    overdue: async (dueBy) => [...deliveries.values()].filter((delivery) => delivery.status === 'pending' && (delivery.nextAttemptAt ?? 0) <= dueBy),
+    async reschedule(delivery, to) {
+      deliveries.set(delivery.id, { ...delivery, nextAttemptAt: to, sweeps: (delivery.sweeps ?? 0) + 1 });
+      return true;
+    },
+    getMany: async (ids) => ids.flatMap((id) => deliveries.get(id) ?? []),
+    async listByDestination(destination, { status, limit, after }) {
+      const listed = [...deliveries.values()]
+        .filter((delivery) => scopeKey(delivery.destination.scope) === scopeKey(destination.scope) && delivery.destination.id === destination.id)
+        .filter((delivery) => status === undefined || delivery.status === status)
+        .sort((a, b) => (position(a) < position(b) ? -1 : 1))
+        .filter((delivery) => after === undefined || position(delivery) > after);
+      const items = listed.slice(0, limit);
+      const hasMore = listed.length > limit;
+      return { items, hasMore, next: hasMore ? position(items.at(-1)!) : undefined };
+    },
+    async createResend(delivery) {
+      const events = delivery.event.kind === 'thin' ? thin : snapshot;
+      const event = events.get(eventKey(delivery.event.scope, delivery.event.id));
+      if (!event) return 'event_missing';
+      if ((event.deliveryIds ?? []).length >= maxDeliveriesPerEvent) return 'too_many';
+      const deliveryIds = [...(event.deliveryIds ?? []), delivery.id];
+      const key = eventKey(event.scope, event.id);
+      if ('pendingWebhooks' in event) snapshot.set(key, { ...event, deliveryIds, pendingWebhooks: event.pendingWebhooks + 1 });
+      else thin.set(key, { ...event, deliveryIds });
+      deliveries.set(delivery.id, delivery);
+      return 'created';
+    },
+  };
+  const events: EventRepository = {
+    getThin: async (scope, id) => thin.get(eventKey(scope, id)),
+    getSnapshot: async (scope, id) => snapshot.get(eventKey(scope, id)),
+    listThin: async () => ({ items: [], hasMore: false }),
+    listSnapshot: async () => ({ items: [], hasMore: false }),
+  };
+  return {
+    store,
+    events,
+    thin,
+    snapshot,
+    deliveries,
+    /** Stores an event with its deliveries, linked as a fan-out links them. */
+    add(event: ThinEvent | SnapshotEvent, ...linked: Delivery[]) {
+      for (const delivery of linked) deliveries.set(delivery.id, delivery);
+      const withIds = { ...event, deliveryIds: [...(event.deliveryIds ?? []), ...linked.map((delivery) => delivery.id)] };
+      if ('apiVersion' in withIds) snapshot.set(eventKey(event.scope, event.id), withIds);
+      else thin.set(eventKey(event.scope, event.id), withIds);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPriceParams, createProductParams, updatePriceParams, updateProductParams } from '#shared/catalogue/schemas.ts';
+import { createPriceParams, createProductParams, listPricesParams, updatePriceParams, updateProductParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice } from '#shared/catalogue/serializer.ts';
 import { catalogueService } from '#shared/catalogue/service.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
@@ -117,6 +117,44 @@ describe('products and prices (service with the shared fakes)', () => {
     });
   });
 
+  it('takes as default_price only an active price, and never archives the default price', async () => {
+    const { service, catalogue } = setup();
+    const product = await gold(service);
+    const archived = await service.createPrice(originOf(scope), priceOf(product.id, { active: 'false' }));
+    await expect(service.updateProduct(originOf(scope), product.id, updateProductParams.parse({ default_price: archived.id }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'default_price',
+      message: expect.stringContaining('must be an active price'),
+    });
+
+    const current = await service.createPrice(originOf(scope), priceOf(product.id));
+    await service.updateProduct(originOf(scope), product.id, updateProductParams.parse({ default_price: current.id }));
+    await expect(service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ active: 'false' }))).rejects.toMatchObject({
+      param: 'active',
+      message: 'This price cannot be archived because it is the default price of its product.',
+    });
+    expect(await service.retrievePrice(scope, current.id)).toMatchObject({ active: true });
+    // Other changes of the default price, and archiving any other price, still go through
+    expect(await service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ nickname: 'Main' }))).toMatchObject({ nickname: 'Main' });
+    await service.updateProduct(
+      originOf(scope),
+      product.id,
+      updateProductParams.parse({ default_price: (await service.createPrice(originOf(scope), priceOf(product.id))).id }),
+    );
+    expect(await service.updatePrice(originOf(scope), current.id, updatePriceParams.parse({ active: 'false' }))).toMatchObject({ active: false });
+
+    // Each relies on the other as read: a default price archived after the read makes the commit fail (and the service start over)
+    const read = (await catalogue.prices.get(scope, archived.id))!;
+    const product2 = (await catalogue.products.get(scope, product.id))!;
+    expect(
+      await catalogue.commit({
+        scope,
+        changedProducts: [{ ...product2, version: product2.version + 1 }],
+        unchangedPrices: [{ ...read, version: read.version - 1 }],
+      }),
+    ).toBe(false);
+  });
+
   it('deletes a product no price uses, emitting product.deleted, and refuses one with a price', async () => {
     const { service, products, written } = setup();
     const unused = await gold(service);
@@ -214,8 +252,28 @@ describe('products and prices (service with the shared fakes)', () => {
     ).resolves.toBeDefined();
   });
 
-  it('keeps currency_options per currency, shown only when expanded, replaced on update', async () => {
+  it('lists prices by lookup keys from the keys’ holders, with the other filters and cursors', async () => {
     const { service } = setup();
+    const product = await gold(service);
+    const a = await service.createPrice(originOf(scope), priceOf(product.id, { lookup_key: 'a' }));
+    const b = await service.createPrice(originOf(scope), createPriceParams.parse({ product: product.id, currency: 'eur', unit_amount: 1, lookup_key: 'b' }));
+    await service.createPrice(originOf(scope), priceOf(product.id, { lookup_key: 'c' }));
+    const page = { limit: 10 };
+    const ids = async (keys: string[], where: Record<string, unknown> = {}, request: { limit: number; startingAfter?: string; endingBefore?: string } = page) =>
+      (await service.listPrices(scope, request, where, keys)).items.map((price) => price.id);
+
+    expect(await ids(['a', 'b', 'missing', 'a'])).toEqual([b.id, a.id]);
+    expect(await ids(['a', 'b'], { currency: 'usd' })).toEqual([a.id]);
+    expect(await service.listPrices(scope, { limit: 1 }, {}, ['a', 'b'])).toEqual({ items: [b], hasMore: true });
+    expect(await ids(['a', 'b'], {}, { limit: 10, startingAfter: b.id })).toEqual([a.id]);
+    expect(await ids(['a', 'b'], {}, { limit: 10, endingBefore: a.id })).toEqual([b.id]);
+    expect((await service.listPrices(other, page, {}, ['a'])).items).toEqual([]);
+    expect(listPricesParams.safeParse({ lookup_keys: Array.from({ length: 11 }, (_, i) => `k${i}`) }).success).toBe(false);
+  });
+
+  it('keeps currency_options per currency, shown only when expanded, replaced on update', async () => {
+    const services = setup();
+    const { service } = services;
     const product = await gold(service);
     const price = await service.createPrice(
       originOf(scope),
@@ -237,6 +295,22 @@ describe('products and prices (service with the shared fakes)', () => {
         gbp: { unit_amount: null, unit_amount_decimal: '80.5', tax_behavior: 'inclusive' },
       },
     });
+    // An update of only the options shows them changed in price.updated (events show currency_options, which they cannot expand)
+    const { written } = services;
+    const reamounted = await service.updatePrice(
+      originOf(scope),
+      price.id,
+      updatePriceParams.parse({ currency_options: { eur: { unit_amount: 95 }, gbp: { unit_amount_decimal: '80.5' } } }),
+    );
+    const event = written.at(-1)!.snapshotEvents[0]!;
+    expect(event.object).toMatchObject({ currency_options: { usd: { unit_amount: 100 }, eur: { unit_amount: 95 }, gbp: { tax_behavior: 'inclusive' } } });
+    expect(event.previousAttributes).toEqual({ currency_options: serializePrice(price, { currencyOptions: true }).currency_options });
+    // An option's tax_behavior is set once, like the price's: kept when not given, another refused
+    expect(reamounted.currencyOptions.gbp!.taxBehavior).toBe('inclusive');
+    await expect(
+      service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: { gbp: { unit_amount: 1, tax_behavior: 'exclusive' } } })),
+    ).rejects.toMatchObject({ param: 'currency_options[gbp][tax_behavior]' });
+
     const replaced = await service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: { jpy: { unit_amount: 15 } } }));
     expect(Object.keys(replaced.currencyOptions)).toEqual(['jpy']);
     expect((await service.updatePrice(originOf(scope), price.id, updatePriceParams.parse({ currency_options: '' }))).currencyOptions).toEqual({});

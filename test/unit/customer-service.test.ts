@@ -182,6 +182,15 @@ describe('customers (service with the shared fakes)', () => {
       param: 'default_source',
       code: 'resource_missing',
     });
+
+    // source with default_source: refused, neither ignored; the token stays usable and no source is deleted
+    const token = await card(scope, 'Both');
+    await expect(service.update(originOf(scope), customer.id, updateCustomerParams.parse({ source: token, default_source: kept.id }))).rejects.toMatchObject({
+      code: 'parameters_exclusive',
+      param: 'default_source',
+    });
+    expect(await repository.getSource(scope, customer.id, kept.id)).toBeDefined();
+    expect(await service.update(originOf(scope), customer.id, updateCustomerParams.parse({ source: token }))).toMatchObject({ sourceCount: 2 });
   });
 
   it('shows sources and the default source only when expanded', async () => {

@@ -91,8 +91,11 @@ function harness(options: {
       updates.push(update);
       return true;
     },
-    overdue: async () => options.overdue ?? [pending(0, now - 5000)],
+    overdue: async (dueBy) => (options.overdue ?? [pending(0, now - 65_000)]).filter((delivery) => delivery.nextAttemptAt! <= dueBy),
     reschedule: async () => true,
+    getMany: async () => [],
+    listByDestination: async () => ({ items: [], hasMore: false, next: undefined }),
+    createResend: async () => 'created',
   };
   const service = deliveryService({
     deliveries,
@@ -189,13 +192,38 @@ describe('delivering one event', () => {
     expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, settleSnapshotEvent: { failed: true } });
   });
 
-  it('cancels deliveries to deleted or disabled destinations without sending', async () => {
-    for (const found of [undefined, destination({ status: 'disabled', disabledReason: 'user' })]) {
+  it('cancels deliveries to deleted or disabled destinations without sending, and says why', async () => {
+    for (const [found, reason] of [
+      [undefined, 'destination_deleted'],
+      [destination({ status: 'disabled', disabledReason: 'user' }), 'destination_disabled'],
+    ] as const) {
       const { service, updates, sent } = harness({ destination: found });
       await service.deliver(message);
       expect(sent).toEqual([]);
-      expect(updates[0]).toMatchObject({ status: 'cancelled', attempt: null });
+      expect(updates[0]).toMatchObject({ status: 'cancelled', attempt: null, cancelReason: reason });
     }
+  });
+
+  it('sends a resend even to a disabled destination, and does not retry it when it fails', async () => {
+    const resend = { ...pending(), explicit: true, resend: true };
+    const { service, updates, sent, enqueued } = harness({
+      destination: destination({ status: 'disabled', disabledReason: 'user' }),
+      attempt: answer('failed'),
+      delivery: resend,
+    });
+    await service.deliver(message);
+    expect(sent).toHaveLength(1);
+    expect(updates[0]).toMatchObject({ status: 'failed', nextAttemptAt: null, attempt: { outcome: 'failed', status: 500 } });
+    expect(enqueued).toEqual([]);
+  });
+
+  it('keeps the start of the response body with the attempt (an empty one as none)', async () => {
+    const said = harness({ attempt: { ...answer('failed'), responseExcerpt: 'database is down' } });
+    await said.service.deliver(message);
+    expect(said.updates[0]!.attempt).toMatchObject({ status: 500, responseExcerpt: 'database is down' });
+    const silent = harness({ attempt: { ...answer('delivered'), responseExcerpt: '' } });
+    await silent.service.deliver(message);
+    expect(silent.updates[0]!.attempt).toMatchObject({ status: 200, responseExcerpt: null });
   });
 
   it('ignores a duplicate message for a finished delivery, and re-queues one that came early', async () => {
@@ -237,7 +265,7 @@ describe('sweeping', () => {
 
   it('parks a delivery the worker keeps failing on: failed with the reason, its event settled, not queued again', async () => {
     // Given an overdue delivery swept ten times with no attempt recorded in between (a poison message)
-    const poisoned = { ...pending(1, now - 5000), sweeps: maxSweepsWithoutAttempt };
+    const poisoned = { ...pending(1, now - 65_000), sweeps: maxSweepsWithoutAttempt };
     const { service, enqueued, updates } = harness({ overdue: [poisoned] });
 
     // When the sweeper runs
@@ -256,8 +284,25 @@ describe('sweeping', () => {
     ]);
   });
 
+  it('leaves a retry due within the grace to the queue message on its way, but sweeps a longer backoff than SQS delays once due', async () => {
+    const failedAt = (at: number) => [{ at, outcome: 'failed' as const, status: 500, durationMs: 1, error: 'HTTP 500' }];
+    // Given a retry 60 s after its attempt (a delayed message carries it), due 5 s ago
+    const queued = { ...pending(0, now - 5000), id: 'dlv_queued', attempts: failedAt(now - 65_000) };
+    // And a retry 30 minutes after its attempt (no message: SQS delays 15 minutes at most), due 1 s ago
+    const unqueued = { ...pending(0, now - 1000), id: 'dlv_unqueued', attempts: failedAt(now - 1_801_000) };
+    // And the same after one sweep already queued it
+    const swept = { ...unqueued, id: 'dlv_swept', sweeps: 1 };
+    const { service, enqueued } = harness({ overdue: [queued, unqueued, swept] });
+
+    // When the sweeper runs
+    expect(await service.sweep()).toBe(1);
+
+    // Then only the long backoff is queued, at once
+    expect(enqueued[0]!.messages.map((queuedMessage) => (queuedMessage as DeliveryMessage).deliveryId)).toEqual(['dlv_unqueued']);
+  });
+
   it('re-queues a delivery swept fewer times than the bound', async () => {
-    const { service, updates } = harness({ overdue: [{ ...pending(0, now - 5000), sweeps: maxSweepsWithoutAttempt - 1 }] });
+    const { service, updates } = harness({ overdue: [{ ...pending(0, now - 65_000), sweeps: maxSweepsWithoutAttempt - 1 }] });
     expect(await service.sweep()).toBe(1);
     expect(updates).toEqual([]);
   });

@@ -115,8 +115,20 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(actions[0]).toEqual({ Delete: { TableName: 't', Key: fanOutEntity.key('fan_1'), ConditionExpression: 'attribute_exists(PK)' } });
     expect(actions[1]!.Put!.Item).toMatchObject({ id: 'dlv_1', entity: 'delivery' });
     expect(actions[1]!.Put!.ConditionExpression).toBe('attribute_not_exists(PK)');
-    // Added, not set: a delivery an interrupted run wrote may have settled (and subtracted) already
-    expect(actions[2]!.Update).toMatchObject({ UpdateExpression: 'ADD pendingWebhooks :pending', ExpressionAttributeValues: { ':pending': 1 } });
+    // Added, not set: a delivery an interrupted run wrote may have settled (and subtracted) already; the event is linked to its deliveries (47)
+    expect(actions[2]!.Update).toMatchObject({
+      UpdateExpression: 'ADD pendingWebhooks :pending, deliveryIds :ids',
+      ExpressionAttributeValues: { ':pending': 1, ':ids': new Set(['dlv_1']) },
+    });
+    // A thin event with deliveries is linked too; the final step of a fan-out written ahead (35c) links those written ahead
+    const thinDelivery = { ...delivery, id: 'dlv_2', event: fanOut.events[1]!.ref } as Delivery;
+    const both = fanOutEntity.complete('t', fanOut, [], new Map([['evt_s', 1]]), [delivery, thinDelivery]);
+    expect(both.map((action) => action.Update?.Key ?? action.Delete?.Key)).toEqual([
+      fanOutEntity.key('fan_1'),
+      snapshotEventEntity.key(scope, 'evt_s'),
+      thinEventEntity.key(scope, 'evt_t'),
+    ]);
+    expect(both[2]!.Update).toMatchObject({ UpdateExpression: 'ADD deliveryIds :ids', ConditionExpression: 'attribute_exists(PK)' });
     const chunk = fanOutEntity.writeDeliveries('t', fanOut, [delivery]);
     expect(chunk[0]).toEqual({ ConditionCheck: { TableName: 't', Key: fanOutEntity.key('fan_1'), ConditionExpression: 'attribute_exists(PK)' } });
     expect(chunk[1]!.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { id: 'dlv_1' } });
@@ -162,6 +174,65 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     });
   });
 
+  it('lists a destination’s deliveries through GSI1 by status, moving a delivery with its status, and keeps excerpts and cancel reasons', () => {
+    const scope = { accountId: 'acct_1', livemode: true };
+    const delivery: Delivery = {
+      id: 'dlv_1',
+      event: { kind: 'snapshot', scope, id: 'evt_1' },
+      eventType: 'customer.created',
+      destination: { kind: 'webhook_endpoint', scope, id: 'we_1', version: 1 },
+      explicit: false,
+      status: 'pending',
+      attempts: [],
+      nextAttemptAt: 7,
+      created: 5,
+    };
+    // Written in its destination's partition, under its status
+    expect(deliveryEntity.item(delivery)).toMatchObject({ GSI1PK: 'DELIVERIES#acct_1#live#we_1', GSI1SK: `pending#${'5'.padStart(15, '0')}#dlv_1` });
+    // Its attempt moves it to the status it ends in, with the excerpt and the cancel reason kept
+    const attempt = { at: 8, outcome: 'failed' as const, status: 500, durationMs: 3, error: 'HTTP 500', responseExcerpt: 'down' };
+    const failed = deliveryEntity.recordAttempt('t', delivery, { status: 'failed', nextAttemptAt: null, attempt, settleSnapshotEvent: { failed: true } });
+    expect(failed.UpdateExpression).toContain('GSI1PK = :gsi1pk, GSI1SK = :gsi1sk');
+    expect(failed.ExpressionAttributeValues).toMatchObject({ ':gsi1sk': `failed#${'5'.padStart(15, '0')}#dlv_1`, ':attempt': [attempt] });
+    const cancelled = deliveryEntity.recordAttempt('t', delivery, {
+      status: 'cancelled',
+      nextAttemptAt: null,
+      attempt: null,
+      settleSnapshotEvent: { failed: false },
+      cancelReason: 'destination_disabled',
+    });
+    expect(cancelled.ExpressionAttributeValues).toMatchObject({ ':reason': 'destination_disabled', ':gsi1sk': expect.stringMatching(/^cancelled#/) });
+    const stored = { ...deliveryEntity.item(delivery), status: 'cancelled', cancelReason: 'destination_disabled', attempts: [attempt] };
+    expect(deliveryEntity.parse(stored)).toMatchObject({ cancelReason: 'destination_disabled', attempts: [attempt], eventType: 'customer.created' });
+
+    // One query per page: the destination's partition backwards, one status's range when filtered, after the position handed out
+    const unfiltered = deliveryEntity.listByDestination('t', { scope, id: 'we_1' }, {});
+    expect(unfiltered).toMatchObject({ IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ScanIndexForward: false, ExclusiveStartKey: undefined });
+    const position = deliveryEntity.positionOf({ ...delivery, status: 'failed' });
+    const next = deliveryEntity.listByDestination('t', { scope, id: 'we_1' }, { status: 'failed', after: position });
+    expect(next).toMatchObject({
+      KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :status)',
+      ExpressionAttributeValues: { ':pk': 'DELIVERIES#acct_1#live#we_1', ':status': 'failed#' },
+      ExclusiveStartKey: { GSI1PK: 'DELIVERIES#acct_1#live#we_1', GSI1SK: position, ...deliveryEntity.key('dlv_1') },
+    });
+    // A position that is not one, or one of another status than the filter, is a bad page token
+    for (const after of ['failed#1#dlv_1', 'x', `pending#${'5'.padStart(15, '0')}#dlv_1`]) {
+      expect(() => deliveryEntity.listByDestination('t', { scope, id: 'we_1' }, { status: 'failed', after })).toThrow(/page token/);
+    }
+
+    // A resend: the event linked (and for a snapshot event counted pending) if it is there under the limit, the delivery put
+    const [link, put] = deliveryEntity.createResend('t', { ...delivery, resend: true, explicit: true });
+    expect(link!.Update).toMatchObject({
+      Key: snapshotEventEntity.key(scope, 'evt_1'),
+      UpdateExpression: 'ADD deliveryIds :id, pendingWebhooks :one',
+      ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(deliveryIds) OR size(deliveryIds) < :max)',
+      ExpressionAttributeValues: { ':id': new Set(['dlv_1']), ':max': 100 },
+    });
+    expect(put!.Put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', Item: { id: 'dlv_1', resend: true } });
+    const thinLink = deliveryEntity.createResend('t', { ...delivery, event: { kind: 'thin', scope, id: 'evt_2' } })[0]!.Update!;
+    expect([thinLink.Key, thinLink.UpdateExpression]).toEqual([thinEventEntity.key(scope, 'evt_2'), 'ADD deliveryIds :id']);
+  });
+
   it('reads thin and snapshot events back as the outbox wrote them, related by object through GSI1, and refuses a malformed one', () => {
     const scope = { accountId: 'acct_1', livemode: false };
     const thin: ThinEvent = {
@@ -181,6 +252,10 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(thinItem.expiresAt).toBeGreaterThan(1);
     expect(thinEventEntity.parse(thinItem)).toEqual(thin);
     expect(() => thinEventEntity.parse({ ...thinItem, scope: 'acct_1' })).toThrow();
+    // Its deliveries are a string set in the table (none: no attribute), a list when read back
+    expect(thinEventEntity.item({ ...thin, deliveryIds: ['dlv_1'] }).deliveryIds).toEqual(new Set(['dlv_1']));
+    expect(thinItem).not.toHaveProperty('deliveryIds');
+    expect(thinEventEntity.parse({ ...thinItem, deliveryIds: new Set(['dlv_1', 'dlv_2']) }).deliveryIds).toEqual(['dlv_1', 'dlv_2']);
 
     const snapshot: SnapshotEvent = {
       id: 'evt_2',
@@ -293,11 +368,12 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(actions[2]!.Put!.Item).toMatchObject({ entity: 'issuing_transaction', type: 'refund' });
     expect(issuingTransactionEntity.record('t', { created: [refund] })).toHaveLength(1);
 
-    // Read back without keys; an authorization stored before transactions existed shows none
+    // Read back without keys; an authorization stored before transactions existed shows none, and no refund room used
     const { authorizations, transactions } = issuingTransactionEntity;
-    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual(capture);
+    // (a capture stored before refunded merchant amounts were kept has refunded none)
+    expect(transactions.parse(actions[1]!.Put!.Item!)).toEqual({ ...capture, refundedMerchantAmount: 0 });
     const { transactionIds: _, ...older } = authorization;
-    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [] });
+    expect(authorizations.parse({ ...authorizations.item(older as Authorization) })).toEqual({ ...older, transactionIds: [], refundBytes: 0 });
     expect(() => transactions.parse({ id: 'ipi_3' })).toThrow();
   });
 
@@ -561,6 +637,26 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     });
     expect(actions[7]!.Put).toMatchObject({ ConditionExpression: 'priceId = :from', ExpressionAttributeValues: { ':from': 'price_old' } });
     expect(actions[8]!.Delete).toMatchObject({ Key: { SK: 'PRICE_LOOKUP_KEY#bronze' }, ConditionExpression: 'priceId = :from' });
+
+    // What a change relies on without writing it (a default price, an archived price's product) is checked at its version
+    expect(catalogueEntity.commit('t', { scope, unchangedProducts: [product], unchangedPrices: [price('price_a', 'prod_1')] })).toEqual([
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRODUCT#prod_1' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 3 },
+        },
+      },
+      {
+        ConditionCheck: {
+          TableName: 't',
+          Key: { PK: 'OWNER#acct_1#test', SK: 'PRICE#price_a' },
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: { ':version': 1 },
+        },
+      },
+    ]);
 
     const [removal] = catalogueEntity.commit('t', { scope, deletedProduct: product });
     expect(removal!.Delete).toEqual({

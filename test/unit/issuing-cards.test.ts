@@ -426,8 +426,16 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
       expect(refused).toBeInstanceOf(InvalidRequestError);
       expect(refused).toMatchObject({ param: 'status', message: expect.stringContaining('canceled') });
     }
-    expect((await update({ status: 'canceled', cancellation_reason: 'stolen' })).card.cancellationReason).toBe('stolen');
-    expect((await cardRepository.get(scope, card.id))!.status).toBe('canceled');
+    // The reason is final with the cancellation: another is refused, the same one again changes nothing
+    for (const params of [{ status: 'canceled', cancellation_reason: 'stolen' }, { cancellation_reason: 'stolen' }] as const) {
+      await expect(update(params)).rejects.toMatchObject({
+        code: 'parameter_invalid',
+        param: 'cancellation_reason',
+        message: expect.stringContaining('final'),
+      });
+    }
+    expect((await update({ status: 'canceled', cancellation_reason: 'lost' })).card.cancellationReason).toBe('lost');
+    expect(await cardRepository.get(scope, card.id)).toMatchObject({ status: 'canceled', cancellationReason: 'lost' });
     await expect(cards.update(origin, 'ic_missing', {})).rejects.toBeInstanceOf(NotFoundError);
     expect(updateCardParams.safeParse({ cancellation_reason: 'design_rejected' }).success).toBe(false);
   });

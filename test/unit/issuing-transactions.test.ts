@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Authorization } from '#shared/issuing/authorization.ts';
-import { authorizationService } from '#shared/issuing/authorization-service.ts';
+import { authorizationService, maxRequestHistory } from '#shared/issuing/authorization-service.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import {
@@ -11,8 +11,10 @@ import {
   listTransactionsParams,
 } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, serializeTransaction } from '#shared/issuing/serializers.ts';
-import { maxTransactionsPerAuthorization } from '#shared/issuing/transaction.ts';
+import { refundBytesPerAuthorization, renderedBytes, transactionBytesPerAuthorization } from '#shared/issuing/transaction.ts';
 import { transactionService } from '#shared/issuing/transaction-service.ts';
+import { maxItemBytes } from '#shared/data/item-size.ts';
+import { snapshotEventItem } from '#shared/data/outbox-items.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { memoryIssuingRepository, memoryTransactionRepository } from '../support/issuing-fakes.ts';
@@ -212,12 +214,134 @@ describe('issuing transactions (services with the shared fakes)', () => {
     expect(transactionRepository.outboxes).toHaveLength(1);
   });
 
-  it('refuses a capture beyond the transactions one authorization may show', async () => {
-    const { authorizations, authorizationRepository } = setup();
+  it('refuses what would overfill an authorization’s transactions (captures, metadata), never what releases its hold, and keeps every event under the item limit', async () => {
+    const { authorizations, transactions, transactionRepository } = setup();
+    // Given an authorization as large as its parameters allow: merchant data, metadata and request history
+    const long = (n: number) => 'x'.repeat(n);
+    const { authorization } = await authorizations.create(
+      origin,
+      authorize({
+        amount: 1_000_000,
+        merchant_data: {
+          city: long(200),
+          name: long(200),
+          network_id: long(100),
+          postal_code: long(20),
+          state: long(200),
+          terminal_id: long(100),
+          url: long(2048),
+        },
+      }),
+    );
+    const maxMetadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${String(i).padStart(39, '0')}`, long(500)]));
+    await authorizations.update(origin, authorization.id, { metadata: maxMetadata });
+    for (let i = 1; i < maxRequestHistory - 8; i++) await authorizations.increment(origin, authorization.id, { increment_amount: 1 });
+    const receipt = Array.from({ length: 100 }, (_, i) => ({ description: long(200), quantity: '1', total: String(i), unit_cost: String(i) }));
+
+    // When it is captured in part with the largest purchase details until it is full
+    const outcomes: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      outcomes.push(
+        await authorizations
+          .capture(origin, authorization.id, capture({ capture_amount: 10, close_authorization: 'false', purchase_details: { receipt } }))
+          .then(
+            () => 'captured',
+            (error: { code: string }) => error.code,
+          ),
+      );
+    }
+
+    // Then the capture that would take it over its room is refused for that, clearly, and nothing more is written
+    expect(outcomes).toEqual([
+      'captured',
+      'captured',
+      'captured',
+      'authorization_transactions_full',
+      'authorization_transactions_full',
+      'authorization_transactions_full',
+    ]);
+    await expect(
+      authorizations.capture(origin, authorization.id, capture({ capture_amount: 10, close_authorization: 'false', purchase_details: { receipt } })),
+    ).rejects.toThrow(/transactions of the authorization .* are full/);
+    const { transactions: captures } = await authorizations.retrieve(scope, authorization.id);
+    expect(captures).toHaveLength(3);
+    expect(renderedBytes(captures)).toBeLessThanOrEqual(transactionBytesPerAuthorization);
+
+    // And metadata that grows a transaction past the room is refused, while metadata that shrinks one is not
+    await expect(transactions.update(origin, captures[0]!.id, { metadata: maxMetadata })).rejects.toMatchObject({ code: 'authorization_transactions_full' });
+    const small = await authorizations.capture(origin, authorization.id, capture({ capture_amount: 10, close_authorization: 'false' }));
+    const smallCapture = small.transactions.at(-1)!;
+    const firstKey = Object.keys(maxMetadata)[0]!;
+    await transactions.update(origin, smallCapture.id, { metadata: { [firstKey]: long(400) } });
+    await expect(transactions.update(origin, smallCapture.id, { metadata: maxMetadata })).rejects.toMatchObject({ code: 'authorization_transactions_full' });
+    await transactions.update(origin, smallCapture.id, { metadata: { [firstKey]: '' } });
+
+    // And refunds, in their own room, still give back what was captured
+    await transactions.refund(origin, captures[0]!.id, { refund_amount: 1 });
+    await transactions.refund(origin, smallCapture.id, {});
+
+    // And the hold is still released: metadata, a partial reversal, then expiry
+    await authorizations.update(origin, authorization.id, { metadata: { k0: '' } });
+    await authorizations.reverse(origin, authorization.id, { reverse_amount: 5 });
+    const expired = await authorizations.expire(origin, authorization.id);
+    expect(expired.authorization.status).toBe('expired');
+
+    // And every event written on the way fits in a DynamoDB item
+    const eventSizes = transactionRepository.outboxes.flatMap((outbox) =>
+      outbox.snapshotEvents.map((event) => JSON.stringify(snapshotEventItem(event)).length),
+    );
+    expect(Math.max(...eventSizes)).toBeGreaterThan(200 * 1024);
+    expect(Math.max(...eventSizes)).toBeLessThan(maxItemBytes);
+  });
+
+  it('refunds captures whatever their number, in a room of their own, and says when that is full', async () => {
+    const { authorizations, transactions } = setup();
+    // Given an authorization with as many small captures as its request history takes (50: once the most transactions it could have)
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 100_000 }));
+    let last = await authorizations.capture(origin, authorization.id, capture({ capture_amount: 1, close_authorization: 'false' }));
+    for (let i = 1; i < maxRequestHistory; i++) {
+      last = await authorizations.capture(
+        origin,
+        authorization.id,
+        capture({ capture_amount: 1, close_authorization: i === maxRequestHistory - 1 ? 'true' : 'false' }),
+      );
+    }
+    expect(last.transactions).toHaveLength(maxRequestHistory);
+
+    // When its captures are refunded one by one
+    const outcomes: string[] = [];
+    for (const captured of last.transactions) {
+      outcomes.push(
+        await transactions.refund(origin, captured.id, {}).then(
+          () => 'refunded',
+          (error: { code: string }) => error.code,
+        ),
+      );
+    }
+
+    // Then every refund goes through until the refunds' own room is used up
+    const refunded = outcomes.filter((outcome) => outcome === 'refunded').length;
+    expect(refunded).toBeGreaterThan(20);
+    expect(outcomes).toEqual([...Array(refunded).fill('refunded'), ...Array(maxRequestHistory - refunded).fill('authorization_transactions_full')]);
+    const { transactions: shown } = await authorizations.retrieve(scope, authorization.id);
+    expect(renderedBytes(shown.filter((t) => t.type === 'refund'))).toBeLessThanOrEqual(refundBytesPerAuthorization);
+  });
+
+  it('bounds the request history of a pending authorization, but never refuses what ends it', async () => {
+    const { authorizations } = setup();
     const { authorization } = await authorizations.create(origin, authorize({ amount: 1000 }));
-    const full = Array.from({ length: maxTransactionsPerAuthorization }, (_, i) => `ipi_${i}`);
-    await authorizationRepository.replace({ ...authorization, transactionIds: full, version: 2 });
-    await expect(authorizations.capture(origin, authorization.id, capture())).rejects.toMatchObject({ code: 'parameter_invalid' });
+    for (let i = 1; i < maxRequestHistory; i++) await authorizations.increment(origin, authorization.id, { increment_amount: 1 });
+
+    await expect(authorizations.increment(origin, authorization.id, { increment_amount: 1 })).rejects.toMatchObject({
+      code: 'authorization_request_history_full',
+    });
+    await expect(authorizations.reverse(origin, authorization.id, { reverse_amount: 1 })).rejects.toMatchObject({ code: 'authorization_request_history_full' });
+    await expect(authorizations.capture(origin, authorization.id, capture({ capture_amount: 1, close_authorization: 'false' }))).rejects.toMatchObject({
+      code: 'authorization_request_history_full',
+    });
+    const reversed = await authorizations.reverse(origin, authorization.id, {});
+    expect(reversed.authorization).toMatchObject({ status: 'reversed', amount: 0 });
+    expect(reversed.authorization.requestHistory).toHaveLength(maxRequestHistory + 1);
   });
 
   it('refunds what remains of a capture by default, in parts, and never more than was captured', async () => {
@@ -255,6 +379,49 @@ describe('issuing transactions (services with the shared fakes)', () => {
       [['issuing_transaction.created', rest.id]],
     ]);
     expect(serializeTransaction(await transactions.retrieve(scope, captured!.id))).toEqual(serializeTransaction(captured!));
+  });
+
+  it('gives refunds merchant amounts that add up to the capture’s, the last one taking the remainder', async () => {
+    const { authorizations, transactions, transactionRepository } = setup();
+    // Given a capture of 1000 usd at 333 eur
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 1000, merchant_currency: 'eur', merchant_amount: 333 }));
+    const [captured] = (await authorizations.capture(origin, authorization.id, capture())).transactions;
+    expect(captured!.merchantAmount).toBe(-333);
+
+    // When it is refunded in parts of 300, 300, 300, 1, 1, 1 and the rest
+    const refunds = [];
+    for (const refund_amount of [300, 300, 300, 1, 1, 1]) refunds.push(await transactions.refund(origin, captured!.id, { refund_amount }));
+    refunds.push(await transactions.refund(origin, captured!.id, {}));
+
+    // Then each gives back its share so far, never more, and together exactly the capture's merchant amount
+    expect(refunds.map((refund) => [refund.amount, refund.merchantAmount])).toEqual([
+      [300, 100],
+      [300, 100],
+      [300, 100],
+      [1, 0],
+      [1, 0],
+      [1, 1],
+      [97, 32],
+    ]);
+    const all = [...transactionRepository.items.values()].filter((t) => t.authorizationId === authorization.id);
+    expect(all.reduce((sum, t) => sum + t.amount, 0)).toBe(0);
+    expect(all.reduce((sum, t) => sum + t.merchantAmount, 0)).toBe(0);
+    expect((await transactions.retrieve(scope, captured!.id)).refundedMerchantAmount).toBe(333);
+  });
+
+  it('refuses a rate it cannot know: merchant_amount with a zero amount, or more than 0 on a zero authorization in another currency', async () => {
+    const { authorizations } = setup();
+    await expect(authorizations.create(origin, authorize({ amount: 0, merchant_currency: 'eur', merchant_amount: 500 }))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      param: 'merchant_amount',
+    });
+    await expect(authorizations.create(origin, authorize({ amount: 100, merchant_currency: 'eur', merchant_amount: 0 }))).rejects.toMatchObject({
+      param: 'merchant_amount',
+    });
+    const { authorization } = await authorizations.create(origin, authorize({ amount: 0, merchant_currency: 'eur', merchant_amount: 0 }));
+    await expect(authorizations.capture(origin, authorization.id, capture({ capture_amount: 700 }))).rejects.toThrow(/no exchange rate/);
+    await expect(authorizations.increment(origin, authorization.id, { increment_amount: 5 })).rejects.toMatchObject({ code: 'parameter_invalid' });
+    expect((await authorizations.expire(origin, authorization.id)).authorization).toMatchObject({ status: 'expired', merchantAmount: 0 });
   });
 
   it('lets only one of two concurrent full refunds through', async () => {

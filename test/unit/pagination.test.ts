@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/errors.ts';
-import { openPageToken, resumeV2List, sealPageToken, v1PageRequest, v2List } from '#shared/http/pagination.ts';
+import { maxPageBytes, openPageToken, resumeV2List, sealPageToken, v1List, v1PageRequest, v2List } from '#shared/http/pagination.ts';
 
 const key = Buffer.alloc(32, 7);
 const binding = 'acct_1:false:/v2/core/event_destinations';
@@ -44,5 +44,32 @@ describe('v1 pages', () => {
   it('defaults the v1 limit to 10 and refuses both cursors at once', () => {
     expect(v1PageRequest({})).toEqual({ limit: 10, startingAfter: undefined, endingBefore: undefined });
     expect(() => v1PageRequest({ starting_after: 'a', ending_before: 'b' })).toThrow(InvalidRequestError);
+  });
+
+  it('cuts a page whose objects would exceed Lambda’s response limit, keeping those nearest the cursor', () => {
+    // Given five objects of a little over a quarter of the page budget each (a quote takes 4 bytes in the proxy response)
+    const big = (id: string) => ({ id, blob: '"'.repeat(maxPageBytes / 16) });
+    const items = ['o5', 'o4', 'o3', 'o2', 'o1'].map(big);
+
+    // Then a forward page keeps the newest ones, and says there is more
+    const forward = v1List('/v1/things', { items, hasMore: false }, {});
+    expect(forward.data.map((item) => item.id)).toEqual(['o5', 'o4', 'o3']);
+    expect(forward.has_more).toBe(true);
+
+    // And a backward page (ending_before) keeps the oldest, nearest its cursor
+    const backward = v1List('/v1/things', { items, hasMore: false }, { ending_before: 'o0' });
+    expect(backward.data.map((item) => item.id)).toEqual(['o3', 'o2', 'o1']);
+    expect(backward.has_more).toBe(true);
+
+    // And one object larger than the budget still goes out alone; a small page is untouched
+    expect(
+      v1List('/v1/things', { items: [big('huge'), big('next')].map((item) => ({ ...item, blob: item.blob.repeat(5) })), hasMore: false }, {}).data,
+    ).toHaveLength(1);
+    expect(v1List('/v1/things', { items: [{ id: 'a' }], hasMore: false }, {})).toEqual({
+      object: 'list',
+      data: [{ id: 'a' }],
+      has_more: false,
+      url: '/v1/things',
+    });
   });
 });

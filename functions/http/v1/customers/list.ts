@@ -9,5 +9,5 @@ const service = wireCustomerService();
 /** GET /v1/customers: newest first. */
 export const handler = httpHandler({ params: listCustomersParams, response: v1ListObject(customerObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params));
-  return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }) };
+  return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
 });

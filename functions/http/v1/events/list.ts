@@ -6,11 +6,13 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 
 const service = wireEventService();
 
-/** GET /v1/events: newest first, filtered by type(s), created and delivery_success; at the version the caller names, else as recorded. */
+/** GET /v1/events: newest first, filtered by type(s), created and delivery_success; at the version the caller names, else its own. */
 export const handler = httpHandler(
   { params: listSnapshotEventsParams, response: v1ListObject(snapshotEventObject) },
   async ({ caller, params, explicitServiceVersion }) => {
     const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
-    return { body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }) };
+    return {
+      body: v1List('/v1/events', { ...page, items: page.items.map((event) => serializeSnapshotEvent(event, explicitServiceVersion ?? undefined)) }, params),
+    };
   },
 );

@@ -5,7 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireEventService();
 
-/** GET /v1/events/{id}: events of the last 30 days, at the version the caller names, else as recorded. */
+/** GET /v1/events/{id}: events of the last 30 days, at the version the caller names, else its own. */
 export const handler = httpHandler(
   { params: retrieveSnapshotEventParams, response: snapshotEventObject },
   async ({ caller, pathParameters, explicitServiceVersion }) => ({

@@ -9,5 +9,5 @@ const service = wireCatalogueService();
 /** GET /v1/products: newest first, optionally only active or inactive ones. */
 export const handler = httpHandler({ params: listProductsParams, response: v1ListObject(productObject) }, async ({ caller, params }) => {
   const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
-  return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }) };
+  return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }, params) };
 });

@@ -13,6 +13,6 @@ export const handler = httpHandler(
   async ({ caller, params, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });
-    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription, rendering)) }) };
+    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription, rendering)) }, params) };
   },
 );

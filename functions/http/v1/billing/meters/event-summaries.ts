@@ -12,6 +12,6 @@ export const handler = httpHandler(
   async ({ caller, params, pathParameters }) => {
     const query = { customer: params.customer, start: params.start_time * 1000, end: params.end_time * 1000, grouping: params.value_grouping_window };
     const page = await summaries.list(caller.scope, pathParameters.id!, query, v1PageRequest(params));
-    return { body: v1List(`/v1/billing/meters/${pathParameters.id}/event_summaries`, { ...page, items: page.items.map(serializeUsageSummary) }) };
+    return { body: v1List(`/v1/billing/meters/${pathParameters.id}/event_summaries`, { ...page, items: page.items.map(serializeUsageSummary) }, params) };
   },
 );

@@ -9,5 +9,5 @@ const service = wireMeterService();
 /** GET /v1/billing/meters: newest first, optionally only active or inactive ones. */
 export const handler = httpHandler({ params: listMetersParams, response: v1ListObject(meterObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params.status);
-  return { body: v1List('/v1/billing/meters', { ...page, items: page.items.map(serializeMeter) }) };
+  return { body: v1List('/v1/billing/meters', { ...page, items: page.items.map(serializeMeter) }, params) };
 });

@@ -9,5 +9,5 @@ const service = wireCustomerService();
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
 export const handler = httpHandler({ params: listSourcesParams, response: v1ListObject(sourceObject) }, async ({ caller, params, pathParameters }) => {
   const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);
-  return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }) };
+  return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }, params) };
 });

@@ -15,5 +15,5 @@ export const handler = httpHandler({ params: listAuthorizationsParams, response:
       serializeAuthorization(authorization, transactions, await service.expansions(caller.scope, authorization, expand)),
     ),
   );
-  return { body: v1List('/v1/issuing/authorizations', { ...page, items }) };
+  return { body: v1List('/v1/issuing/authorizations', { ...page, items }, params) };
 });

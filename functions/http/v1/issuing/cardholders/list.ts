@@ -9,5 +9,5 @@ const service = wireCardholderService();
 /** GET /v1/issuing/cardholders: newest first; filters created, email, phone_number, status, type. */
 export const handler = httpHandler({ params: listCardholdersParams, response: v1ListObject(cardholderObject) }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params), params);
-  return { body: v1List('/v1/issuing/cardholders', { ...page, items: page.items.map(serializeCardholder) }) };
+  return { body: v1List('/v1/issuing/cardholders', { ...page, items: page.items.map(serializeCardholder) }, params) };
 });

@@ -13,5 +13,5 @@ export const handler = httpHandler({ params: listTransactionsParams, response: v
   const items = await Promise.all(
     page.items.map(async (transaction) => serializeTransaction(transaction, await service.expansions(caller.scope, transaction, expand))),
   );
-  return { body: v1List('/v1/issuing/transactions', { ...page, items }) };
+  return { body: v1List('/v1/issuing/transactions', { ...page, items }, params) };
 });

@@ -1,0 +1,12 @@
+import { listEventDeliveriesParams } from '#shared/delivery/schemas.ts';
+import { deliveryObject, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+
+const service = wireDeliveryAttemptsService();
+
+/** GET /v2/service/events/{id}/deliveries (this service's addition): every delivery of a thin or snapshot event, newest first, on one page. */
+export const handler = httpHandler({ params: listEventDeliveriesParams, response: v2ListObject(deliveryObject) }, async ({ caller, pathParameters }) => ({
+  body: v2List((await service.listForEvent(caller.scope, pathParameters.id!)).map(serializeDelivery), null),
+}));

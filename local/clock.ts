@@ -1,0 +1,200 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readCapped, sendJson, isLoopbackHost } from './http-io.ts';
+
+/**
+ * The local stack's clock: the machine's clock plus an offset that only ever grows. The offset lives in a
+ * SharedArrayBuffer that every thread of the stack follows (`followLocalClock` in `shared/clock.ts` for the
+ * handlers and workers, `Date.now` in the SQS emulator's thread), and in a file beside the data so that a
+ * restart on the same data does not take time back.
+ */
+export interface LocalClock {
+  /** Milliseconds ahead of the machine's clock, shared with the stack's threads (`Atomics.load(offset, 0)`). */
+  readonly offset: BigInt64Array;
+  now(): number;
+  /** Applies a change; the offset never shrinks (an instant already passed leaves the clock where it is). */
+  apply(change: ClockChange): void;
+  /** What `GET /_local/clock` answers. */
+  describe(): LocalClockView;
+}
+
+export interface LocalClockView {
+  object: 'local_clock';
+  /** Unix seconds, as the API's timestamps. */
+  now: number;
+  iso: string;
+  /** How far the clock runs ahead of the machine's, in seconds. */
+  offset_seconds: number;
+}
+
+/** Forward by a duration, or forward to an instant (milliseconds). */
+export type ClockChange = { advance: number } | { to: number };
+
+/** A refused change of the clock, in the API's error shape (400). */
+export class ClockChangeError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly param: string | null,
+  ) {
+    super(message);
+  }
+}
+
+/** Where a stack with a data directory keeps its clock's offset. */
+export const localClockFileName = 'local-clock.json';
+
+/** The offset a stack kept in `file` (0 when there is none). */
+export function readClockOffset(file: string | undefined): number {
+  if (!file || !existsSync(file)) return 0;
+  const offset = (JSON.parse(readFileSync(file, 'utf8')) as { offset_ms?: unknown }).offset_ms;
+  return typeof offset === 'number' && Number.isSafeInteger(offset) && offset >= 0 ? offset : 0;
+}
+
+/** The local clock; with `file`, it starts from the offset kept there and keeps every change in it. */
+export function createLocalClock(file?: string, machineClock: () => number = Date.now): LocalClock {
+  const offset = new BigInt64Array(new SharedArrayBuffer(8));
+  Atomics.store(offset, 0, BigInt(readClockOffset(file)));
+  const currentOffset = () => Number(Atomics.load(offset, 0));
+  const now = () => machineClock() + currentOffset();
+  return {
+    offset,
+    now,
+    apply(change) {
+      const current = currentOffset();
+      const next = 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
+      Atomics.store(offset, 0, BigInt(next));
+      if (file) writeFileSync(file, `${JSON.stringify({ offset_ms: next })}\n`);
+    },
+    describe() {
+      const at = now();
+      return { object: 'local_clock', now: Math.floor(at / 1000), iso: new Date(at).toISOString(), offset_seconds: currentOffset() / 1000 };
+    },
+  };
+}
+
+const unitMillis: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+const lastInstant = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** Farther than this is surely a typo (and would leave the range of dates). */
+const maxAdvanceMillis = 100 * 365 * 86_400_000;
+
+/** `90` (seconds), `"90s"`, `"15m"`, `"24h"`, `"1d12h"`, `"500ms"`: a duration in milliseconds. */
+export function parseDuration(value: unknown): number {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    if (value < 0) throw new ClockChangeError('The local clock only moves forward: `advance` must not be negative.', 'local_clock_backwards', 'advance');
+    return checked(Math.round(value * 1000));
+  }
+  if (typeof value === 'string' && /^-/.test(value.trim())) {
+    throw new ClockChangeError('The local clock only moves forward: `advance` must not be negative.', 'local_clock_backwards', 'advance');
+  }
+  if (typeof value !== 'string' || !/^(\d+(\.\d+)?(ms|s|m|h|d|w))+$/.test(value.trim())) {
+    throw new ClockChangeError(
+      'Invalid `advance`: give a number of seconds or a duration such as "90s", "15m", "24h" or "1d12h".',
+      'parameter_invalid',
+      'advance',
+    );
+  }
+  let total = 0;
+  for (const [, amount, , unit] of value.trim().matchAll(/(\d+(\.\d+)?)(ms|s|m|h|d|w)/g)) total += Number(amount) * unitMillis[unit!]!;
+  return checked(Math.round(total));
+}
+
+function checked(millis: number): number {
+  if (millis > maxAdvanceMillis) throw new ClockChangeError('Invalid `advance`: at most 100 years at a time.', 'parameter_invalid', 'advance');
+  return millis;
+}
+
+/** An ISO 8601 date-time (`2027-01-01T00:00:00Z`) or Unix seconds: an instant in milliseconds. */
+export function parseInstant(value: unknown): number {
+  const instant =
+    typeof value === 'number' && Number.isFinite(value)
+      ? Math.round(value * 1000)
+      : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)
+        ? Date.parse(value)
+        : Number.NaN;
+  if (!Number.isSafeInteger(instant) || Number.isNaN(new Date(instant).getTime())) {
+    throw new ClockChangeError('Invalid `to`: give an ISO 8601 date-time such as "2027-01-01T00:00:00Z" or Unix seconds.', 'parameter_invalid', 'to');
+  }
+  return instant;
+}
+
+/** The change a `POST /_local/clock` body asks for, `{"advance": <duration>}` or `{"to": <instant>}` (one of them), checked against `now`. */
+export function requestedChange(body: unknown, now: number): ClockChange {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ClockChangeError('The body must be a JSON object: {"advance": "24h"} or {"to": "2027-01-01T00:00:00Z"}.', 'parameter_missing', null);
+  }
+  const { advance, to, ...unknown } = body as Record<string, unknown>;
+  const extra = Object.keys(unknown)[0];
+  if (extra !== undefined) throw new ClockChangeError(`Received unknown parameter: ${extra}`, 'parameter_unknown', extra);
+  if ((advance === undefined) === (to === undefined)) {
+    throw new ClockChangeError('Give exactly one of `advance` (a duration) and `to` (an instant).', 'parameter_missing', null);
+  }
+  const instant = advance !== undefined ? now + parseDuration(advance) : parseInstant(to);
+  if (instant > lastInstant)
+    throw new ClockChangeError('The local clock goes up to the end of the year 9999.', 'parameter_invalid', advance !== undefined ? 'advance' : 'to');
+  if (advance !== undefined) return { advance: instant - now };
+  if (instant < now) {
+    throw new ClockChangeError(
+      `The local clock only moves forward: ${new Date(instant).toISOString()} is before its current time, ${new Date(now).toISOString()}.`,
+      'local_clock_backwards',
+      'to',
+    );
+  }
+  return { to: instant };
+}
+
+const invalid = (response: ServerResponse, status: number, code: string, message: string, param: string | null = null) =>
+  sendJson(response, status, { error: { type: 'invalid_request_error', code, message, param } });
+
+/**
+ * `GET /_local/clock` answers the clock; `POST /_local/clock` with `{"advance": …}` or `{"to": …}` moves it
+ * forward, has `settle` make what became due happen (answering once it has), and answers the new time.
+ * Changes run one at a time. The caller has already refused foreign `Host` names.
+ */
+export function localClockRoute(clock: LocalClock, settle: (change: () => void) => Promise<void>) {
+  let changing: Promise<unknown> = Promise.resolve();
+  return (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
+    if (path !== '/_local/clock') return false;
+    if (request.method === 'GET') {
+      sendJson(response, 200, clock.describe());
+      return true;
+    }
+    if (request.method !== 'POST') {
+      invalid(response, 405, 'method_not_allowed', 'The local clock takes GET (read it) and POST (move it forward).');
+      return true;
+    }
+    // A JSON body cannot be posted across origins without a preflight this server never approves, so a web
+    // page the developer visits cannot move the clock.
+    const origin = request.headers.origin;
+    if ((origin !== undefined && !isLoopbackHost(origin.replace(/^https?:\/\//, ''))) || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
+      invalid(response, 415, 'unsupported_media_type', 'Post a JSON body (Content-Type: application/json) from this machine.');
+      return true;
+    }
+    const work = (async () => {
+      const body = await readCapped(request, 4096);
+      let parsed: unknown;
+      try {
+        parsed = body === undefined ? undefined : JSON.parse(body.toString('utf8'));
+      } catch {
+        return invalid(response, 400, 'parameter_invalid', 'The body is not valid JSON.');
+      }
+      const run = changing.then(async () => {
+        const change = requestedChange(parsed, clock.now());
+        await settle(() => clock.apply(change));
+      });
+      changing = run.catch(() => undefined);
+      try {
+        await run;
+        sendJson(response, 200, clock.describe());
+      } catch (error) {
+        if (!(error instanceof ClockChangeError)) throw error;
+        invalid(response, 400, error.code, error.message, error.param);
+      }
+    })();
+    work.catch((error: unknown) => {
+      console.error('Moving the local clock failed', error);
+      if (!response.headersSent) invalid(response, 500, 'api_error', 'Moving the local clock failed; see the stack’s output.');
+    });
+    return true;
+  };
+}

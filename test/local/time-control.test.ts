@@ -1,0 +1,195 @@
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalDynamoDbClient } from '#local/dynamodb.ts';
+import { startLocalStack, type LocalStack } from '#local/stack.ts';
+import type { Delivery } from '#shared/events/event.ts';
+
+/**
+ * Its own stack (moving the clock of the shared test stack would break every other file), with the
+ * documented production settings: retries 60 s, 30 min and 2 h after the failures in test mode (±20 %
+ * jitter), the sweeper's one-minute grace, the scheduled jobs every 10 s of machine time.
+ */
+let stack: LocalStack;
+let client: Stripe;
+const documentedTestSchedule = [60, 1800, 7200];
+
+/** A webhook endpoint that always fails, recording each attempt. */
+let failing: Server;
+const attempts: string[] = [];
+
+const clockUrl = () => `${stack.baseUrl}/_local/clock`;
+async function moveClock(change: { advance: string | number } | { to: string | number }) {
+  const response = await fetch(clockUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
+  return { status: response.status, body: (await response.json()) as any };
+}
+const admin = async (...args: string[]) =>
+  (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args, '--url', stack.baseUrl])).stdout;
+const clockNow = async (): Promise<number> => ((await (await fetch(clockUrl())).json()) as { now: number }).now;
+
+async function deliveryTo(endpointId: string): Promise<Delivery> {
+  const dynamo = createLocalDynamoDbClient(stack.dynamodbEndpoint);
+  const { Items = [] } = await dynamo.send(
+    new ScanCommand({ TableName: stack.env.TABLE_NAME, FilterExpression: 'entity = :delivery', ExpressionAttributeValues: { ':delivery': { S: 'delivery' } } }),
+  );
+  dynamo.destroy();
+  const found = Items.map((item) => unmarshall(item) as Delivery).filter((delivery) => delivery.destination.id === endpointId);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (tries > 300) throw new Error('Condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+beforeAll(async () => {
+  // In a full run the shared stack's global setup has sped up retries, sweeps and windows in the
+  // environment this worker inherited: this stack runs with the documented settings instead.
+  for (const name of Object.keys(process.env)) {
+    if (/^(DELIVERY_|SWEEP_|METER_ERROR_|RATE_LIMIT_|API_KEY_CACHE_)/.test(name)) delete process.env[name];
+  }
+  stack = await startLocalStack({ port: 0, quiet: true });
+  client = new Stripe(stack.defaultPlatform.secret_key, { host: '127.0.0.1', port: Number(new URL(stack.baseUrl).port), protocol: 'http' });
+  failing = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      attempts.push(String(request.headers['service-signature']));
+      response.writeHead(500).end('down');
+    });
+  });
+  await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => failing?.close(resolve));
+  await stack?.stop();
+});
+
+describe('local time control', () => {
+  it('reads the clock: the machine clock until moved, also through npm run admin -- clock', async () => {
+    const answer = (await (await fetch(clockUrl())).json()) as { now: number };
+    expect(answer).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
+    expect(Math.abs(answer.now - Date.now() / 1000)).toBeLessThan(60);
+
+    expect(JSON.parse(await admin('clock'))).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
+  });
+
+  it('retries a failing webhook endpoint on the documented schedule, each retry attempted as soon as the clock reaches it', async () => {
+    // Given a test-mode webhook endpoint that always fails, and a change that emits an event for it
+    const port = (failing.address() as AddressInfo).port;
+    const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hook`, enabled_events: ['customer.created'] });
+    await client.customers.create({ name: 'retried' });
+    // The first attempt goes at once
+    await eventually(async () => (attempts.length === 1 ? true : undefined));
+    let delivery = await eventually(async () => {
+      const found = await deliveryTo(endpoint.id);
+      return found.attempts.length === 1 ? found : undefined;
+    });
+
+    for (const [retry, step] of documentedTestSchedule.entries()) {
+      // The retry is scheduled the documented time after the last attempt, give or take the 20 % jitter
+      const last = delivery.attempts.at(-1)!;
+      const due = delivery.nextAttemptAt!;
+      expect(due - last.at).toBeGreaterThanOrEqual(step * 800);
+      expect(due - last.at).toBeLessThanOrEqual(step * 1200);
+
+      // When the clock is moved to 5 s before it is due, nothing is attempted (the move answers once what
+      // became due has been attempted)
+      expect((await moveClock({ to: (due - 5000) / 1000 })).status).toBe(200);
+      expect(attempts).toHaveLength(retry + 1);
+
+      // When it is moved just past the due time (SQS delays are whole seconds, counted from when the worker
+      // queued the retry, a moment after the attempt began), the retry has been attempted
+      expect((await moveClock({ to: (due + 5000) / 1000 })).status).toBe(200);
+      expect(attempts).toHaveLength(retry + 2);
+      delivery = await deliveryTo(endpoint.id);
+      expect(delivery.attempts).toHaveLength(retry + 2);
+      expect(delivery.attempts.at(-1)!.at).toBeGreaterThanOrEqual(due);
+    }
+
+    // Then after the last retry the delivery has failed, and three days later nothing more was attempted
+    expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect((await moveClock({ advance: '3d' })).status).toBe(200);
+    expect(attempts).toHaveLength(documentedTestSchedule.length + 1);
+    // The signature's timestamp stays the machine's, which receivers check against their own clocks
+    const signedAt = Number(/t=(\d+)/.exec(attempts.at(-1)!)![1]);
+    expect(Math.abs(signedAt - Date.now() / 1000)).toBeLessThan(300);
+  });
+
+  it('expires a token 10 minutes after its creation on the moved clock', async () => {
+    const token = await client.tokens.create({ pii: { id_number: '000000000' } });
+    expect((await client.tokens.retrieve(token.id)).id).toBe(token.id);
+    await moveClock({ advance: '11m' });
+    await expect(client.tokens.retrieve(token.id)).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing' });
+  });
+
+  it('accepts an adjustment within 24 hours of the event and refuses it once 24 hours have been advanced', async () => {
+    // Given a meter and two events received now
+    const customer = await client.customers.create({ name: 'metered' });
+    await client.billing.meters.create({ display_name: 'Calls', event_name: 'timed_calls', default_aggregation: { formula: 'sum' } });
+    for (const identifier of ['early', 'late']) {
+      await client.v2.billing.meterEvents.create({ event_name: 'timed_calls', payload: { service_customer_id: customer.id, value: '1' }, identifier });
+    }
+
+    // When 23 hours pass (moved with npm run admin), one is cancelled
+    expect(JSON.parse(await admin('clock', 'advance', '23h'))).toMatchObject({ object: 'local_clock' });
+    const accepted = await client.v2.billing.meterEventAdjustments.create({ event_name: 'timed_calls', type: 'cancel', cancel: { identifier: 'early' } });
+    expect(accepted.status).toBe('pending');
+
+    // Then once 24 hours have passed the other can no longer be
+    await moveClock({ advance: '1h1m' });
+    await expect(
+      client.v2.billing.meterEventAdjustments.create({ event_name: 'timed_calls', type: 'cancel', cancel: { identifier: 'late' } }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'meter_event_cancellation_window_expired' });
+  });
+
+  it('bounds meter event timestamps by the moved clock, and forgets events after their 30 days', async () => {
+    // Given an event emitted now on the moved clock
+    const customer = await client.customers.create({ name: 'old news' });
+    const [event] = (await client.events.list({ type: 'customer.created', limit: 1 })).data;
+    expect(event!.data.object).toMatchObject({ id: customer.id });
+
+    // When the clock is moved 36 days on
+    await moveClock({ advance: '36d' });
+
+    // Then a meter event stamped with the machine's time is more than 35 days old, one stamped now is fine
+    const machineNow = Math.floor(Date.now() / 1000);
+    await expect(
+      client.v2.billing.meterEvents.create({
+        event_name: 'timed_calls',
+        payload: { service_customer_id: customer.id, value: '1' },
+        timestamp: new Date(machineNow * 1000).toISOString(),
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, code: 'timestamp_too_far_in_past' });
+    const now = await clockNow();
+    await client.v2.billing.meterEvents.create({
+      event_name: 'timed_calls',
+      payload: { service_customer_id: customer.id, value: '1' },
+      timestamp: new Date(now * 1000).toISOString(),
+    });
+
+    // And the event is gone (kept 30 days)
+    await expect(client.events.retrieve(event!.id)).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('never goes back: an instant before now is refused with 400, as is a change that is not JSON', async () => {
+    const before = await clockNow();
+    const back = await moveClock({ to: before - 3600 });
+    expect(back.status).toBe(400);
+    expect(back.body.error).toMatchObject({ type: 'invalid_request_error', code: 'local_clock_backwards', param: 'to' });
+    const form = await fetch(clockUrl(), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'advance=1h' });
+    expect(form.status).toBe(415);
+    expect(await clockNow()).toBeGreaterThanOrEqual(before);
+    expect(await clockNow()).toBeLessThan(before + 60);
+  });
+});

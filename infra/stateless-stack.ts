@@ -1,6 +1,15 @@
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
-import { HttpApi, HttpMethod, HttpRoute, HttpRouteKey, HttpStage, LogGroupLogDestination, PayloadFormatVersion } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  type CfnStage,
+  HttpApi,
+  HttpMethod,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+  PayloadFormatVersion,
+} from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -75,6 +84,9 @@ const accessLogFields = {
  * workers and the jobs stay here. CDK passes each nested stack the API id as a parameter; the stateful
  * resources reach a nested stack as they reach this one, from the outputs of the stateful stack.
  */
+/** Requests per second (and burst) the keyless OpenAPI document is served at, per stage. */
+const openApiThrottle = { rate: 5, burst: 10 };
+
 export class StatelessStack extends Stack {
   readonly api: HttpApi;
   /** `$default`, throttled and access-logged. */
@@ -128,6 +140,11 @@ export class StatelessStack extends Stack {
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
+    // The OpenAPI document needs no key and is large: its own small throttle, so that nobody can spend the
+    // stage's on it.
+    (this.stage.node.defaultChild as CfnStage).routeSettings = {
+      'GET /openapi.json': { ThrottlingRateLimit: openApiThrottle.rate, ThrottlingBurstLimit: openApiThrottle.burst },
+    };
 
     const routeStacksScope = new Construct(this, 'Routes');
     for (const group of routeStackGroups(routes)) {
@@ -140,6 +157,9 @@ export class StatelessStack extends Stack {
       }
     }
     this.addRoute(this, fallbackRoute, HttpRouteKey.DEFAULT, resources);
+    // The stage's route settings name the document's route, which must exist first.
+    const documentGroup = routeStackGroups(routes).find((group) => group.routes.some((route) => route.path === '/openapi.json'));
+    if (documentGroup) this.stage.node.addDependency(this.routeStacks[documentGroup.id]!);
 
     for (const worker of queueWorkers) {
       const visibilityTimeoutSeconds = queueDefinitions[worker.queue].visibilityTimeoutSeconds;

@@ -74,7 +74,8 @@ export function createLocalClock(file?: string, machineClock: () => number = Dat
 }
 
 const unitMillis: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const lastInstant = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** The last instant object ids can encode (8 base62 digits of milliseconds: late 8888). */
+const lastInstant = 62 ** 8 - 1;
 /** Farther than this is surely a typo (and would leave the range of dates). */
 const maxAdvanceMillis = 100 * 365 * 86_400_000;
 
@@ -131,7 +132,11 @@ export function requestedChange(body: unknown, now: number): ClockChange {
   }
   const instant = advance !== undefined ? now + parseDuration(advance) : parseInstant(to);
   if (instant > lastInstant)
-    throw new ClockChangeError('The local clock goes up to the end of the year 9999.', 'parameter_invalid', advance !== undefined ? 'advance' : 'to');
+    throw new ClockChangeError(
+      `The local clock goes up to ${new Date(lastInstant).toISOString()}, the last instant object ids can encode.`,
+      'parameter_invalid',
+      advance !== undefined ? 'advance' : 'to',
+    );
   if (advance !== undefined) return { advance: instant - now };
   if (instant < now) {
     throw new ClockChangeError(

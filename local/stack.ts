@@ -15,7 +15,7 @@ import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
 import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
-import { refusedForeignHost } from './http-io.ts';
+import { refusedForeignHost, sendJson } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from './http-gateway.ts';
 import { startQueueWorkers } from './queue-workers.ts';
@@ -88,9 +88,21 @@ function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGrid
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     const path = (request.url ?? '').split('?')[0] ?? '';
     if (path.startsWith('/_local/') && refusedForeignHost(request, response)) return true;
+    // A webhook of this very stack (test mode may target 127.0.0.1) must not read or move the stack's own
+    // diagnostics: its signature header gives it away.
+    if (path.startsWith('/_local/') && request.headers['service-signature'] !== undefined) {
+      sendJson(response, 403, {
+        error: { type: 'invalid_request_error', code: 'webhook_not_allowed', message: "The local stack's /_local/ routes do not take its own webhooks." },
+      });
+      return true;
+    }
     if (clockRoute(request, response, path)) return true;
     const list = lists[path];
     if (!list) return false;
+    if (request.method !== 'GET' && request.method !== 'DELETE') {
+      sendJson(response, 405, { error: { type: 'invalid_request_error', message: `${path} answers GET (what was received) and DELETE (forget it).` } });
+      return true;
+    }
     if (request.method === 'DELETE') list.splice(0);
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(list));

@@ -27,7 +27,7 @@ export const handler = withContract(
     const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
     return {
       statusCode: 200,
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache', 'Request-Id': newRequestId() },
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': 'public, max-age=300', 'Request-Id': newRequestId() },
       body: body(publicBaseUrl(headers, event.requestContext.domainName)),
     };
   },

@@ -16,12 +16,24 @@ export const v1ListObject = <T extends z.ZodType>(item: T) =>
   z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
 
 /**
- * Most bytes a v1 list page's objects may take, measured as they travel in the Lambda proxy response (the
+ * Most bytes a list page's objects may take, measured as they travel in the Lambda proxy response (the
  * body is a JSON string inside a JSON document, so each object is counted encoded twice): Lambda refuses
  * responses over 6 MB, and a page of large objects (issuing authorizations with their transactions,
- * events) could exceed it.
+ * events, accounts with large metadata) could exceed it.
  */
 export const maxPageBytes = 4 * 1024 * 1024;
+
+/** How many of `objects`, from the first, fit in `maxPageBytes` (never fewer than one). */
+function keptWithin(objects: readonly unknown[]): number {
+  let bytes = 0;
+  let kept = 0;
+  for (const object of objects) {
+    bytes += Buffer.byteLength(JSON.stringify(JSON.stringify(object)), 'utf8');
+    if (kept > 0 && bytes > maxPageBytes) break;
+    kept += 1;
+  }
+  return kept;
+}
 
 /**
  * The v1 list envelope. `url` is the list's path without query, as the reference API renders it. A page
@@ -31,15 +43,8 @@ export const maxPageBytes = 4 * 1024 * 1024;
  */
 export function v1List<T>(url: string, page: Page<T>, params: { ending_before?: string }): { object: 'list'; data: T[]; has_more: boolean; url: string } {
   const backwards = params.ending_before !== undefined;
-  const ordered = backwards ? [...page.items].reverse() : page.items;
-  let bytes = 0;
-  let kept = 0;
-  for (const item of ordered) {
-    bytes += Buffer.byteLength(JSON.stringify(JSON.stringify(item)), 'utf8');
-    if (kept > 0 && bytes > maxPageBytes) break;
-    kept += 1;
-  }
-  const cut = kept < ordered.length;
+  const kept = keptWithin(backwards ? [...page.items].reverse() : page.items);
+  const cut = kept < page.items.length;
   const data = cut ? (backwards ? page.items.slice(page.items.length - kept) : page.items.slice(0, kept)) : page.items;
   return { object: 'list' as const, data, has_more: page.hasMore || cut, url };
 }
@@ -59,6 +64,17 @@ export const v2ListObject = <T extends z.ZodType>(item: T) =>
 /** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
 export function v2List<T>(data: T[], nextPageUrl: string | null): { data: T[]; next_page_url: string | null; previous_page_url: null } {
   return { data, next_page_url: nextPageUrl, previous_page_url: null };
+}
+
+/**
+ * A v2 list page of `page`'s objects, serialized, up to `maxPageBytes` (never fewer than one), with a
+ * `next_page_url` from the last object kept when the store has more or the page was cut.
+ */
+export function v2Page<T, O>(page: Page<T>, serialize: (item: T) => O, paging: V2Paging, cursorOf: (item: T) => string) {
+  const data = page.items.map(serialize);
+  const kept = keptWithin(data);
+  const more = page.hasMore || kept < data.length;
+  return v2List(data.slice(0, kept), more ? paging.nextPageUrl(cursorOf(page.items[kept - 1]!)) : null);
 }
 
 /** What a page token holds: the first request's parameters (as sent) and the position. */

@@ -161,6 +161,8 @@ describe('the deployed service, as an operator configures it', () => {
       StageName: '$default',
       AutoDeploy: true,
       DefaultRouteSettings: { ThrottlingRateLimit: 250, ThrottlingBurstLimit: 100, DetailedMetricsEnabled: true },
+      // The keyless OpenAPI document has a small throttle of its own
+      RouteSettings: { 'GET /openapi.json': { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 } },
     });
     const format = JSON.parse(stage.AccessLogSettings.Format) as Record<string, string>;
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });

@@ -114,4 +114,13 @@ describe.runIf(process.platform === 'linux')('the local stack on the network', (
     expect(await get(`${stack.baseUrl}/_local/eventbridge/entries`, `localhost:${port}`)).toBe(200);
     expect(await get(`${stack.baseUrl}/_local/clock`, `localhost:${port}`)).toBe(200);
   });
+
+  it("refuses the stack's own webhooks on /_local/*, and anything but GET and DELETE on the receivers' lists", async () => {
+    // A test-mode endpoint may target 127.0.0.1: pointed at the stack itself, its signed POST must not read or move anything
+    const signed = { 'service-signature': 't=1,v1=00', 'content-type': 'application/json' };
+    expect((await fetch(`${stack.baseUrl}/_local/eventbridge/entries`, { method: 'POST', headers: signed, body: '{}' })).status).toBe(403);
+    expect((await fetch(`${stack.baseUrl}/_local/clock`, { method: 'POST', headers: signed, body: '{"advance":"1s"}' })).status).toBe(403);
+    expect((await fetch(`${stack.baseUrl}/_local/eventbridge/entries`, { method: 'POST', body: '{}' })).status).toBe(405);
+    expect((await fetch(`${stack.baseUrl}/_local/event-grid/events`, { method: 'DELETE' })).status).toBe(200);
+  });
 });

@@ -81,6 +81,9 @@ describe('the local clock', () => {
     expect(refusal(() => requestedChange({ advance: '1000000d' }, start))).toEqual({ code: 'parameter_invalid', param: 'advance' });
     expect(refusal(() => requestedChange({ to: 'tomorrow' }, start))).toEqual({ code: 'parameter_invalid', param: 'to' });
     expect(refusal(() => requestedChange({ to: '99999-01-01' }, start))).toEqual({ code: 'parameter_invalid', param: 'to' });
+    // Object ids carry their creation time in 8 base62 digits of milliseconds, which end late in 8888.
+    expect(refusal(() => requestedChange({ to: '8888-12-03T00:00:00Z' }, start))).toEqual({ code: 'parameter_invalid', param: 'to' });
+    expect(requestedChange({ to: '8888-12-01T00:00:00Z' }, start)).toEqual({ to: Date.parse('8888-12-01T00:00:00Z') });
     expect(refusal(() => requestedChange({ advance: '1h', to: '2027-01-01' }, start))).toEqual({ code: 'parameter_missing', param: null });
     expect(refusal(() => requestedChange({}, start))).toEqual({ code: 'parameter_missing', param: null });
     expect(refusal(() => requestedChange([], start))).toEqual({ code: 'parameter_missing', param: null });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '#shared/errors.ts';
-import { maxPageBytes, openPageToken, resumeV2List, sealPageToken, v1List, v1PageRequest, v2List } from '#shared/http/pagination.ts';
+import { maxPageBytes, openPageToken, resumeV2List, sealPageToken, v1List, v1PageRequest, v2List, v2Page, type V2Paging } from '#shared/http/pagination.ts';
 
 const key = Buffer.alloc(32, 7);
 const binding = 'acct_1:false:/v2/core/event_destinations';
@@ -71,5 +71,45 @@ describe('v1 pages', () => {
       has_more: false,
       url: '/v1/things',
     });
+  });
+});
+
+describe('v2 pages', () => {
+  it('cuts a page whose objects would exceed Lambda’s response limit, linking the next page from the last object kept', () => {
+    // Given five serialized objects of a little over a quarter of the page budget each
+    const items = ['o5', 'o4', 'o3', 'o2', 'o1'].map((id) => ({ id }));
+    const serialize = (item: { id: string }) => ({ id: item.id, blob: '"'.repeat(maxPageBytes / 16) });
+    const paging: V2Paging = { cursor: undefined, nextPageUrl: (cursor) => `/v2/things?page=after-${cursor}` };
+
+    // Then the page keeps the first three and its next page starts after the third, though the store had no more
+    const page = v2Page({ items, hasMore: false }, serialize, paging, (item) => item.id);
+    expect(page.data.map((item) => item.id)).toEqual(['o5', 'o4', 'o3']);
+    expect(page.next_page_url).toBe('/v2/things?page=after-o3');
+
+    // And a small page links on only when the store has more
+    expect(
+      v2Page(
+        { items: [{ id: 'a' }], hasMore: false },
+        (item) => item,
+        paging,
+        (item) => item.id,
+      ).next_page_url,
+    ).toBeNull();
+    expect(
+      v2Page(
+        { items: [{ id: 'a' }], hasMore: true },
+        (item) => item,
+        paging,
+        (item) => item.id,
+      ),
+    ).toEqual(v2List([{ id: 'a' }], '/v2/things?page=after-a'));
+    expect(
+      v2Page(
+        { items: [], hasMore: false },
+        (item) => item,
+        paging,
+        () => 'x',
+      ),
+    ).toEqual(v2List([], null));
   });
 });

@@ -2,7 +2,7 @@ import { listEventDestinationsParams } from '#shared/event-destinations/schemas.
 import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
 
 const service = wireEventDestinationService();
 
@@ -11,11 +11,12 @@ export const handler = httpHandler(
   { params: listEventDestinationsParams, response: v2ListObject(eventDestinationObject), v2List: true },
   async ({ caller, params, paging }) => {
     const page = await service.list(caller.scope, { limit: params.limit ?? 20, startingAfter: paging!.cursor });
-    const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
     return {
-      body: v2List(
-        page.items.map((destination) => serializeEventDestination(destination, params.include ?? [])),
-        next,
+      body: v2Page(
+        page,
+        (destination) => serializeEventDestination(destination, params.include ?? []),
+        paging!,
+        (destination) => destination.id,
       ),
     };
   },

@@ -2,7 +2,7 @@ import { wireEventService } from '#shared/events/wiring.ts';
 import { listThinEventsParams } from '#shared/events/schemas.ts';
 import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
 
 const service = wireEventService();
 
@@ -12,7 +12,6 @@ export const handler = httpHandler(
   async ({ caller, params, paging }) => {
     const { limit = 20, ...filters } = params;
     const page = await service.listThin(caller.scope, { limit, startingAfter: paging!.cursor }, filters);
-    const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
-    return { body: v2List(page.items.map(serializeThinEvent), next) };
+    return { body: v2Page(page, serializeThinEvent, paging!, (event) => event.id) };
   },
 );

@@ -2,7 +2,7 @@ import { listPersonsParams } from '#shared/accounts/schemas.ts';
 import { serializePerson, personObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
 
 const service = wireAccountService();
 
@@ -11,7 +11,6 @@ export const handler = httpHandler(
   { params: listPersonsParams, response: v2ListObject(personObject), v2List: true },
   async ({ origin, params, pathParameters, paging }) => {
     const page = await service.listPersons(origin, pathParameters.account_id!, { limit: params.limit ?? 20, startingAfter: paging!.cursor });
-    const next = page.hasMore ? paging!.nextPageUrl(page.items.at(-1)!.id) : null;
-    return { body: v2List(page.items.map(serializePerson), next) };
+    return { body: v2Page(page, serializePerson, paging!, (person) => person.id) };
   },
 );

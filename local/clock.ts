@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, sendJson, isLoopbackHost } from './http-io.ts';
 
@@ -44,11 +44,26 @@ export class ClockChangeError extends Error {
 /** Where a stack with a data directory keeps its clock's offset. */
 export const localClockFileName = 'local-clock.json';
 
-/** The offset a stack kept in `file` (0 when there is none). */
+/**
+ * The offset a stack kept in `file` (0 when there is none). A file that holds no offset is an error, not
+ * 0: starting from the machine's time would take the clock back.
+ */
 export function readClockOffset(file: string | undefined): number {
   if (!file || !existsSync(file)) return 0;
-  const offset = (JSON.parse(readFileSync(file, 'utf8')) as { offset_ms?: unknown }).offset_ms;
-  return typeof offset === 'number' && Number.isSafeInteger(offset) && offset >= 0 ? offset : 0;
+  let offset: unknown;
+  try {
+    offset = (JSON.parse(readFileSync(file, 'utf8')) as { offset_ms?: unknown }).offset_ms;
+  } catch {
+    offset = undefined;
+  }
+  if (typeof offset === 'number' && Number.isSafeInteger(offset) && offset >= 0) return offset;
+  throw new Error(`${file} does not hold the local clock's offset ({"offset_ms": <milliseconds>}); delete it to start the clock from the machine's time.`);
+}
+
+/** Writes the offset whole or not at all (a new file renamed over the old), so a crash never leaves half a file. */
+function keepClockOffset(file: string, offset: number): void {
+  writeFileSync(`${file}.new`, `${JSON.stringify({ offset_ms: offset })}\n`);
+  renameSync(`${file}.new`, file);
 }
 
 /** The local clock; with `file`, it starts from the offset kept there and keeps every change in it. */
@@ -64,7 +79,7 @@ export function createLocalClock(file?: string, machineClock: () => number = Dat
       const current = currentOffset();
       const next = 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
       Atomics.store(offset, 0, BigInt(next));
-      if (file) writeFileSync(file, `${JSON.stringify({ offset_ms: next })}\n`);
+      if (file) keepClockOffset(file, next);
     },
     describe() {
       const at = now();

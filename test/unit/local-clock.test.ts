@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -96,6 +96,11 @@ describe('the local clock', () => {
     const real = machine();
     createLocalClock(join(dir, 'local-clock.json'), real).apply({ advance: 3 * hour });
     expect(createLocalClock(join(dir, 'local-clock.json'), real).now()).toBe(start + 3 * hour);
+    expect(readdirSync(dir)).toEqual(['local-clock.json']);
+
+    // A file that holds no offset stops the start, rather than taking the clock back to the machine's time
+    writeFileSync(join(dir, 'local-clock.json'), '{"offset_ms": 108');
+    expect(() => createLocalClock(join(dir, 'local-clock.json'), real)).toThrow(/delete it to start the clock/);
   });
 
   it('is the clock every rule reads once the stack follows it: systemClock runs ahead by the shared offset', () => {

@@ -23,8 +23,13 @@ export const v1ListObject = <T extends z.ZodType>(item: T) =>
  */
 export const maxPageBytes = 4 * 1024 * 1024;
 
-/** How many of `objects`, from the first, fit in `maxPageBytes` (never fewer than one). */
+/**
+ * How many of `objects`, from the first, fit in `maxPageBytes` (never fewer than one). Encoding JSON again
+ * at most doubles it, so a page whose JSON is under half the budget (every ordinary page) is measured once,
+ * whole; only a larger one is measured object by object.
+ */
 function keptWithin(objects: readonly unknown[]): number {
+  if (2 * Buffer.byteLength(JSON.stringify(objects), 'utf8') <= maxPageBytes) return objects.length;
   let bytes = 0;
   let kept = 0;
   for (const object of objects) {

@@ -197,18 +197,11 @@ export function fuelOf(given: FuelParams, base: Fuel | null = null): Fuel {
 }
 
 /** `purchase_details.fleet`: the authorization's `fleet` without the prompt the network fills in itself. */
-const purchaseFleetOf = (f: Fleet): PurchaseFleet => ({
-  cardholder_prompt_data: f.cardholder_prompt_data && {
-    driver_id: f.cardholder_prompt_data.driver_id,
-    odometer: f.cardholder_prompt_data.odometer,
-    unspecified_id: f.cardholder_prompt_data.unspecified_id,
-    user_id: f.cardholder_prompt_data.user_id,
-    vehicle_number: f.cardholder_prompt_data.vehicle_number,
-  },
-  purchase_type: f.purchase_type,
-  reported_breakdown: f.reported_breakdown,
-  service_type: f.service_type,
-});
+function purchaseFleetOf({ cardholder_prompt_data: prompt, ...fleet }: Fleet): PurchaseFleet {
+  if (!prompt) return { cardholder_prompt_data: null, ...fleet };
+  const { alphanumeric_id: _networkFilled, ...cardholderPrompt } = prompt;
+  return { cardholder_prompt_data: cardholderPrompt, ...fleet };
+}
 
 /**
  * What a capture's transaction shows of the purchase: the capture's `purchase_details`, with `fleet` and

@@ -1,20 +1,4 @@
-import { listTargetDeliveriesParams } from '#shared/delivery/schemas.ts';
-import { deliveryObject, deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
-import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { targetDeliveriesHandler } from '#functions/http/v2/service/target-deliveries.ts';
 
-const service = wireDeliveryAttemptsService();
-
-/** GET /v2/service/event_destinations/{id}/deliveries (this service's addition): pending first, then failed, succeeded, canceled, each newest first. */
-export const handler = httpHandler(
-  { params: listTargetDeliveriesParams, response: v2ListObject(deliveryObject), v2List: true },
-  async ({ caller, params, pathParameters, paging }) => {
-    const page = await service.listForTarget(
-      caller.scope,
-      { kind: 'event_destination', id: pathParameters.id! },
-      { limit: params.limit ?? 20, status: params.status && deliveryStatusOf(params.status), after: paging!.cursor },
-    );
-    return { body: v2List(page.items.map(serializeDelivery), page.next ? paging!.nextPageUrl(page.next) : null) };
-  },
-);
+/** GET /v2/service/event_destinations/{id}/deliveries (this service's addition). */
+export const handler = targetDeliveriesHandler('event_destination');

@@ -1,0 +1,25 @@
+import { listTargetDeliveriesParams } from '#shared/delivery/schemas.ts';
+import { deliveryObject, deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
+import type { DestinationKind } from '#shared/events/event.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+
+const service = wireDeliveryAttemptsService();
+
+/**
+ * The handler of a v2 destination's or v1 endpoint's delivery list (this service's addition): pending
+ * first, then failed, succeeded, canceled, each newest first.
+ */
+export const targetDeliveriesHandler = (kind: DestinationKind) =>
+  httpHandler(
+    { params: listTargetDeliveriesParams, response: v2ListObject(deliveryObject), v2List: true },
+    async ({ caller, params, pathParameters, paging }) => {
+      const page = await service.listForTarget(
+        caller.scope,
+        { kind, id: pathParameters.id! },
+        { limit: params.limit ?? 20, status: params.status && deliveryStatusOf(params.status), after: paging!.cursor },
+      );
+      return { body: v2List(page.items.map(serializeDelivery), page.next ? paging!.nextPageUrl(page.next) : null) };
+    },
+  );

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readCapped, sendJson, isLoopbackHost } from './http-io.ts';
+import { readCapped, refusedCrossSitePost, sendJson } from './http-io.ts';
 
 /**
  * The local stack's clock: the machine's clock plus an offset that only ever grows. The offset lives in a
@@ -183,13 +183,8 @@ export function localClockRoute(clock: LocalClock, settle: (change: () => void) 
       invalid(response, 405, 'method_not_allowed', 'The local clock takes GET (read it) and POST (move it forward).');
       return true;
     }
-    // A JSON body cannot be posted across origins without a preflight this server never approves, so a web
-    // page the developer visits cannot move the clock.
-    const origin = request.headers.origin;
-    if ((origin !== undefined && !isLoopbackHost(origin.replace(/^https?:\/\//, ''))) || !/^application\/json\b/i.test(request.headers['content-type'] ?? '')) {
-      invalid(response, 415, 'unsupported_media_type', 'Post a JSON body (Content-Type: application/json) from this machine.');
-      return true;
-    }
+    // A web page the developer visits cannot move the clock.
+    if (refusedCrossSitePost(request, response)) return true;
     const work = (async () => {
       const body = await readCapped(request, 4096);
       let parsed: unknown;

@@ -71,8 +71,11 @@ export interface HttpGatewayOptions {
   extraRoutes?: (request: IncomingMessage, response: ServerResponse) => boolean;
   /** @default console */
   logger?: HttpGatewayLogger;
-  /** Sees each routed request's handler result before it is sent (tests check answers against the OpenAPI document). */
-  inspectResponse?: (route: GatewayRoute, result: unknown) => void;
+  /**
+   * Sees each routed request's handler result (and the request) before it is sent: tests check answers against
+   * the OpenAPI document, the local dashboard measures meter event streams.
+   */
+  inspectResponse?: (route: GatewayRoute, result: unknown, event: APIGatewayProxyEventV2) => void;
 }
 
 export interface HttpGateway {
@@ -173,7 +176,7 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     }
     if (match && options.inspectResponse) {
       try {
-        options.inspectResponse(match.route, result);
+        options.inspectResponse(match.route, result, event);
       } catch (error) {
         logger.error(`Inspecting the answer of ${route.name} failed (request ${requestId})`, error);
       }

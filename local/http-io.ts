@@ -63,3 +63,23 @@ export function refusedForeignHost(request: IncomingMessage, response: ServerRes
   });
   return true;
 }
+
+/**
+ * Answers 415 to a post that a page of another site could have made, and says whether it did: only a JSON
+ * body (which a page cannot post across origins without a preflight this server never approves), and, when
+ * the browser names the page's origin, a loopback one.
+ */
+export function refusedCrossSitePost(request: IncomingMessage, response: ServerResponse): boolean {
+  const origin = request.headers.origin;
+  if ((origin === undefined || isLoopbackHost(origin.replace(/^https?:\/\//, ''))) && /^application\/json\b/i.test(request.headers['content-type'] ?? ''))
+    return false;
+  sendJson(response, 415, {
+    error: {
+      type: 'invalid_request_error',
+      code: 'unsupported_media_type',
+      message: 'Post a JSON body (Content-Type: application/json) from this machine.',
+      param: null,
+    },
+  });
+  return true;
+}

@@ -24,6 +24,9 @@ import { leftSettleWork } from './lease-recovery.ts';
 import { followLocalClock } from '#shared/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
+import { dashboardKeyring, platformKeysFileName } from './dashboard/keyring.ts';
+import { dashboardRoute } from './dashboard/server.ts';
+import { streamSessions } from './dashboard/stream-sessions.ts';
 
 export interface LocalStackOptions {
   /** Port of the HTTP API; 0 picks a free one. @default 4242 */
@@ -163,7 +166,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, env);
 
     const localTable = makeTable(dynamoClient, localTableName);
-    const defaultPlatform = await ensureDefaultPlatform(dynamoPlatformStore(localTable), {
+    const platformStore = dynamoPlatformStore(localTable);
+    const defaultPlatform = await ensureDefaultPlatform(platformStore, {
       file: options.dataDir && join(options.dataDir, 'default-platform.json'),
       secretKey: options.secretKey,
       publishableKey: options.publishableKey,
@@ -231,15 +235,34 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await settleQueues();
     });
 
+    // The dashboard (/dashboard) reads through the API with the viewed platform's key, at the gateway's own URL.
+    let baseUrl = '';
+    const sessions = streamSessions();
+    const dashboard = dashboardRoute({
+      keyring: dashboardKeyring({
+        defaultKey: defaultPlatform.secret_key,
+        file: options.dataDir && join(options.dataDir, platformKeysFileName),
+        findKey: (hash) => platformStore.findApiKey(hash),
+        clock: () => clock.now(),
+      }),
+      sessions,
+      clock: () => clock.describe(),
+      stackUrl: () => baseUrl,
+    });
+    const diagnostics = localDiagnostics(eventBridge, eventGrid, clockRoute);
     const gateway = await startHttpGateway({
       port: options.port ?? 4242,
       routes,
       fallbackRoute,
       loadHandler: load,
       region,
-      extraRoutes: localDiagnostics(eventBridge, eventGrid, clockRoute),
-      inspectResponse: options.inspectResponse,
+      extraRoutes: (request, response) => dashboard(request, response, (request.url ?? '').split('?')[0] ?? '') || diagnostics(request, response),
+      inspectResponse: (route, result, event) => {
+        sessions.observe(route.name, result, event);
+        options.inspectResponse?.(route, result, event);
+      },
     });
+    baseUrl = gateway.url;
     stops.push(gateway.stop);
 
     if (options.stateFile) {

@@ -27,6 +27,7 @@ try {
   process.stdout.write(
     [
       `Service API listening on ${stack.baseUrl}`,
+      `  dashboard        ${stack.baseUrl}/dashboard`,
       `  account          ${platform.account}`,
       `  secret key       ${platform.secret_key}`,
       `  publishable key  ${platform.publishable_key}`,

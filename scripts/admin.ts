@@ -7,6 +7,7 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localDataDir, localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 import { localClockFileName, readClockOffset } from '#local/clock.ts';
+import { platformKeysFileName, rememberPlatformKey } from '#local/dashboard/keyring.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
 
@@ -105,18 +106,24 @@ async function main(): Promise<void> {
   }
   const { table, now } = target(values.table);
   const store = dynamoPlatformStore(table);
+  // The local stack's dashboard lists the platforms made for it (the table keeps only key hashes).
+  const deployed = Boolean(values.table ?? process.env.TABLE_NAME);
+  const rememberForDashboard = (secretKey: string) => deployed || rememberPlatformKey(resolve(localDataDir, platformKeysFileName), secretKey);
   const cloudtwo = dynamoCloudtwoAuthorizationStore(table);
   try {
     switch (command) {
       case 'create-platform': {
         const platform = await createPlatform(store, { livemode: values.live, accountsV2: !values['no-accounts-v2'] }, now());
+        rememberForDashboard(platform.secret_key);
         process.stdout.write(`${JSON.stringify(platform)}\n`);
         return;
       }
       case 'create-keys': {
         const id = rest[0] ?? fail('create-keys needs an account id.');
         if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
-        process.stdout.write(`${JSON.stringify(await issueApiKeys(store, id, { livemode: values.live }, now()))}\n`);
+        const keys = await issueApiKeys(store, id, { livemode: values.live }, now());
+        rememberForDashboard(keys.secret_key);
+        process.stdout.write(`${JSON.stringify(keys)}\n`);
         return;
       }
       case 'show-platform': {

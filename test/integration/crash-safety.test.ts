@@ -95,10 +95,13 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
             send(second, 'POST', '/v2/billing/meter_events', {
               json: { event_name: 'crash_calls', identifier, payload: { service_customer_id: customer.id, value: '1' } },
             });
+          let last: Awaited<ReturnType<typeof resend>>;
           const answer = await eventually(async () => {
-            const reply = await resend();
-            return reply?.status === 409 ? undefined : reply;
-          }, 30_000);
+            last = await resend();
+            return last?.status === 409 ? undefined : last;
+          }, 60_000).catch((error) => {
+            throw new Error(`${identifier} was never accepted again; the last answer: ${JSON.stringify(last)}`, { cause: error });
+          });
           expect(answer?.status === 200 || answer?.body?.error?.code === 'duplicate_meter_event', JSON.stringify(answer?.body)).toBe(true);
         }
         const expected = acknowledged.length + unknown.length;

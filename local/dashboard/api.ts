@@ -1,0 +1,41 @@
+import { stringify } from 'qs';
+
+/** An answer of the API that was not a 2xx, with the message of its error body. */
+export class ApiAnswerError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Query = Record<string, string | number | string[] | undefined>;
+
+/**
+ * The public API as one platform in one mode sees it: every read and action of the dashboard goes through
+ * it with that platform's secret key, so a view can only ever show what the key may read.
+ */
+export function platformApi(baseUrl: string, secretKey: string) {
+  async function call<T>(method: string, path: string, query: Query = {}, body?: unknown): Promise<T> {
+    const v2 = path.startsWith('/v2/');
+    // Arrays as the SDK sends them, v1 and v2 alike: `types[0]=…&types[1]=…`.
+    const search = stringify(query, { arrayFormat: 'indices', skipNulls: true });
+    const headers: Record<string, string> = { authorization: `Bearer ${secretKey}` };
+    let payload: string | undefined;
+    if (body !== undefined) {
+      headers['content-type'] = v2 ? 'application/json' : 'application/x-www-form-urlencoded';
+      payload = v2 ? JSON.stringify(body) : stringify(body, { arrayFormat: 'indices' });
+    }
+    const response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { method, headers, body: payload });
+    const answer = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
+    if (!response.ok) throw new ApiAnswerError(response.status, answer.error?.message ?? `HTTP ${response.status}`);
+    return answer as T;
+  }
+  return {
+    get: <T>(path: string, query?: Query) => call<T>('GET', path, query),
+    post: <T>(path: string, body: unknown) => call<T>('POST', path, {}, body),
+  };
+}
+
+export type PlatformApi = ReturnType<typeof platformApi>;

@@ -47,7 +47,10 @@ export const closeServer = (server: Server): Promise<void> =>
 /** `127.0.0.1`, `localhost`, `[::1]` (any port): the names a request to this machine's loopback carries. */
 export function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
-  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
+  // `[::1]` or `[::1]:4242`, nothing after the port; a name, with or without a port.
+  const bracketed = /^\[([^\]]*)\](?::\d*)?$/.exec(host);
+  if (host.startsWith('[') && !bracketed) return false;
+  const name = bracketed ? bracketed[1] : host.replace(/:\d*$/, '');
   return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name);
 }
 

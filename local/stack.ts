@@ -240,6 +240,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sessions = streamSessions();
     const dashboard = dashboardRoute({
       keyring: dashboardKeyring({
+        defaultAccount: defaultPlatform.account,
         defaultKey: defaultPlatform.secret_key,
         file: options.dataDir && join(options.dataDir, platformKeysFileName),
         findKey: (hash) => platformStore.findApiKey(hash),

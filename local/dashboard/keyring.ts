@@ -34,7 +34,8 @@ function readKeysFile(file: string | undefined): string[] {
 }
 
 export interface KeyringOptions {
-  /** The default platform's test secret key. */
+  /** The default platform's account and its test secret key. */
+  defaultAccount: string;
   defaultKey: string;
   /** The keys file `npm run admin` writes (`platformKeysFileName` in the data directory); none in memory. */
   file?: string;
@@ -48,7 +49,7 @@ export interface KeyringOptions {
  * stack, and the ones a developer added by pasting a secret key. Keys stay here, on the server: the pages
  * name platforms by account id and show keys masked unless asked.
  */
-export function dashboardKeyring({ defaultKey, file, findKey, clock }: KeyringOptions) {
+export function dashboardKeyring({ defaultAccount, defaultKey, file, findKey, clock }: KeyringOptions) {
   const added: string[] = [];
 
   /** Whose working secret key this is (read each time: a key may have been revoked), or undefined. */
@@ -65,7 +66,7 @@ export function dashboardKeyring({ defaultKey, file, findKey, clock }: KeyringOp
     for (const key of new Set(keys)) {
       const owner = await ownerOf(key);
       if (!owner) continue;
-      const platform = platforms.get(owner.account) ?? { account: owner.account, keys: {}, isDefault: key === defaultKey };
+      const platform = platforms.get(owner.account) ?? { account: owner.account, keys: {}, isDefault: owner.account === defaultAccount };
       platform.keys[owner.livemode ? 'live' : 'test'] ??= key;
       platforms.set(owner.account, platform);
     }

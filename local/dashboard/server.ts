@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, refusedCrossSitePost, refusedForeignHost, sendJson } from '../http-io.ts';
 import type { LocalClockView } from '../clock.ts';
-import { ApiAnswerError, platformApi } from './api.ts';
+import { ApiAnswerError, platformApi, type PlatformApi } from './api.ts';
 import type { DashboardKeyring } from './keyring.ts';
 import { html, type Html } from './html.ts';
 import type { StreamSessions } from './stream-sessions.ts';
@@ -19,7 +19,7 @@ import { clockAction, timePage } from './views/time.ts';
 
 /** What a view of one platform and mode works with. */
 export interface ViewContext extends LayoutContext {
-  api: ReturnType<typeof platformApi>;
+  api: PlatformApi;
   /** `/dashboard/<account>/<mode>` */
   base: string;
   query: URLSearchParams;
@@ -116,14 +116,16 @@ const pageType = 'text/html; charset=utf-8';
 export function dashboardRoute(options: DashboardOptions) {
   const cache = new Map<string, Buffer>();
   const asset = (name: string) => {
-    const known = assets[name];
+    const known = Object.hasOwn(assets, name) ? assets[name] : undefined;
     if (!known) return undefined;
     if (!cache.has(name)) cache.set(name, readFileSync(known.path));
     return { type: known.type, body: cache.get(name)! };
   };
 
   async function serve(request: IncomingMessage, response: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
-    const method = request.method ?? 'GET';
+    // HEAD is answered as GET (Node sends the head only); anything else is not a dashboard method.
+    const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET');
+    if (method !== 'GET' && method !== 'POST') return answer(response, { json: { error: { message: 'The dashboard answers GET and POST.' } }, status: 405 });
     const parts = path
       .split('/')
       .slice(2)
@@ -153,6 +155,8 @@ export function dashboardRoute(options: DashboardOptions) {
 
     const [account, mode, ...rest] = parts as [string, string, ...string[]];
     const platform = platforms.find((known) => known.account === account);
+    if (platform && mode === undefined && method === 'GET')
+      return send(response, 302, pageType, '', { location: `${basePath(platform.account, 'test')}/events` });
     if (!platform || (mode !== 'test' && mode !== 'live'))
       return notFound(response, method, 'This dashboard knows no such platform. Add it on the API keys page with one of its secret keys.');
     const found = viewFor(method, rest.length === 0 ? ['events'] : rest);
@@ -173,7 +177,8 @@ export function dashboardRoute(options: DashboardOptions) {
       stackUrl: options.stackUrl(),
       body,
     };
-    if (!key && found.view !== keysPage && found.view !== timePage) {
+    // The clock and the key pages need no key of the mode (the reveal answers 404 for a key it does not know).
+    if (!key && ![keysPage, timePage, clockAction, revealKeyAction].includes(found.view)) {
       const title = `No ${mode} key for this platform`;
       const message = html`<p class="notice">The dashboard knows no ${mode}-mode secret key of ${platform.account}, so it cannot read its ${mode}-mode data. Add one on the <a href="${context.base}/keys#add-platform">API keys</a> page (for example the one <code>npm run admin -- create-keys ${platform.account}${mode === 'live' ? ' --live' : ''}</code> prints).</p>`;
       return method === 'GET'
@@ -186,7 +191,7 @@ export function dashboardRoute(options: DashboardOptions) {
       if (!(error instanceof ApiAnswerError)) throw error;
       // The API refused (another platform's id answers 404 here as it does to the API's own clients).
       const status = error.status >= 500 ? 502 : error.status;
-      if (method !== 'GET' || rest.at(-1) === 'feed' || rest.at(-1) === 'deliveries')
+      if (method !== 'GET' || found.view === eventsFeed || found.view === eventDeliveriesFragment)
         return answer(response, { json: { error: { message: error.message } }, status });
       return answer(
         response,
@@ -222,6 +227,8 @@ export function dashboardRoute(options: DashboardOptions) {
 
   return (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
     if (path !== '/dashboard' && !path.startsWith('/dashboard/')) return false;
+    // Refusals carry the dashboard's headers too.
+    for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
     if (refusedForeignHost(request, response)) return true;
     const query = new URLSearchParams((request.url ?? '').split('?')[1] ?? '');
     serve(request, response, path, query).catch((error: unknown) => {

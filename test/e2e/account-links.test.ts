@@ -1,23 +1,14 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { accountLink } from '#shared/data/keys.ts';
+import { launchChromium } from '../support/browser.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
 
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const linkTtlMinutes = Number(stack.env.ACCOUNT_LINK_TTL_MINUTES ?? 10);
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
 
@@ -130,7 +121,7 @@ describe('account links: the hosted onboarding flow in a browser', () => {
   beforeAll(async () => {
     client = sdk((await newPlatform()).secret_key);
     site = await startPlatformSite();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

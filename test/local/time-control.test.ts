@@ -8,6 +8,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalDynamoDbClient } from '#local/dynamodb.ts';
 import { startLocalStack, type LocalStack } from '#local/stack.ts';
+import { launchChromium } from '../support/browser.ts';
 import type { Delivery } from '#shared/events/event.ts';
 
 /**
@@ -191,5 +192,36 @@ describe('local time control', () => {
     expect(form.status).toBe(415);
     expect(await clockNow()).toBeGreaterThanOrEqual(before);
     expect(await clockNow()).toBeLessThan(before + 60);
+  });
+
+  it('moves the clock from the dashboard’s Time view, which then shows the new time', async () => {
+    // Given the Time view of the default platform
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${stack.baseUrl}/dashboard/${stack.defaultPlatform.account}/test/time`);
+      const before = await clockNow();
+
+      // When "+1d" is pressed
+      await page.getByRole('button', { name: '+1d' }).click();
+
+      // Then the stack's clock is a day ahead, the view says so, and shows the new time
+      await page.locator('#clock-result', { hasText: 'The clock is now' }).waitFor({ timeout: 60_000 });
+      const after = await clockNow();
+      expect(after - before).toBeGreaterThanOrEqual(86_400);
+      expect(after - before).toBeLessThan(86_400 + 60);
+      await page.reload();
+      expect(Number.parseFloat((await page.locator('#clock-offset').textContent())!)).toBeGreaterThanOrEqual(86_400);
+      const shown = Date.parse(`${(await page.locator('#clock-now time').getAttribute('datetime'))!}`) / 1000;
+      expect(Math.abs(shown - after)).toBeLessThan(60);
+
+      // and a duration it cannot read is refused on the page, the clock unmoved
+      await page.getByLabel('Advance by').fill('soon');
+      await page.getByRole('button', { name: 'Advance', exact: true }).click();
+      await page.locator('#clock-result.error').waitFor();
+      expect((await clockNow()) - after).toBeLessThan(60);
+    } finally {
+      await browser.close();
+    }
   });
 });

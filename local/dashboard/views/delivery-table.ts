@@ -49,7 +49,7 @@ ${deliveries.map((delivery) => {
       : html`<details class="attempts"><summary>${delivery.attempts.length} · last ${last ? attemptSummary(last) : ''}</summary><ol>${delivery.attempts.map(
           (attempt) =>
             html`<li class="${attempt.outcome}"><span class="attempt-when">${when(attempt.attempted_at)}</span> ${badge(attempt.outcome)} <span class="attempt-status">${attemptSummary(attempt)}</span>${
-              attempt.error && attempt.http_status !== null ? html` <small>${attempt.error}</small>` : ''
+              attempt.error && attempt.http_status !== null && attempt.error !== `HTTP ${attempt.http_status}` ? html` <small>${attempt.error}</small>` : ''
             }${attempt.response_body_excerpt ? html`<pre class="excerpt">${attempt.response_body_excerpt}</pre>` : ''}</li>`,
         )}</ol></details>`
   }</td>

@@ -25,7 +25,8 @@ function filtersOf(query: URLSearchParams) {
   const type = (query.get('type') ?? '').trim().slice(0, 200);
   const object = (query.get('object') ?? '').trim().slice(0, 200);
   const exactType = type !== '' && !type.endsWith('*') ? type : undefined;
-  const objectId = /^[a-z]+_[A-Za-z0-9]+$/.test(object) ? object : undefined;
+  // An id ends in letters and digits with a digit among them (`cus_10Vc…`); an object type does not (`webhook_endpoint`).
+  const objectId = /^[a-z]+_(?=[A-Za-z]*\d)[A-Za-z0-9]{6,}$/.test(object) ? object : undefined;
   const typeMatches = (eventType: string) => type === '' || (type.endsWith('*') ? eventType.startsWith(type.slice(0, -1)) : eventType === type);
   const objectMatches = (id: string | undefined, objectType: string | undefined) => object === '' || (objectId ? id === objectId : objectType === object);
   return { type, object, exactType, objectId, typeMatches, objectMatches };

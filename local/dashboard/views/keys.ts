@@ -1,4 +1,4 @@
-import { keyHint } from '#shared/platform/api-keys.ts';
+import { keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { html } from '../html.ts';
 import type { DashboardKeyring, Mode } from '../keyring.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
@@ -39,6 +39,6 @@ export async function addPlatformAction(keyring: DashboardKeyring, body: Record<
   const key = typeof body.secret_key === 'string' && body.secret_key.length <= 200 ? body.secret_key.trim() : undefined;
   const platform = key ? await keyring.add(key) : undefined;
   if (!platform) return { json: { error: { message: 'That is not a working secret key of this stack.' } }, status: 400 };
-  const mode: Mode = platform.keys.test === key ? 'test' : 'live';
+  const mode: Mode = parseApiKey(key!)?.livemode ? 'live' : 'test';
   return { json: { account: platform.account, url: `/dashboard/${platform.account}/${mode}/events` } };
 }

@@ -98,6 +98,9 @@ export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
   ]);
   const asked = query.get('customer') ?? '';
   const customer = customers.data.find((known) => known.id === asked)?.id ?? (/^cus_[A-Za-z0-9]{1,120}$/.test(asked) ? asked : customers.data[0]?.id);
+  // A customer asked for beyond the 100 newest listed keeps its place in the picker.
+  const choices =
+    customer && !customers.data.some((known) => known.id === customer) ? [{ id: customer, name: null, email: null }, ...customers.data] : customers.data;
 
   const { size, count } = ranges[window];
   const end = Math.ceil((Date.parse(context.clock.iso) + 1) / size) * size;
@@ -120,7 +123,7 @@ export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
   const chart = { meter: meter.display_name, customer, window, labels: points.map((point) => label(point.start)), values: points.map((point) => point.value) };
   const body = html`<dl class="facts"><dt>Event name</dt><dd><code>${meter.event_name}</code></dd><dt>Aggregation</dt><dd>${meter.default_aggregation.formula}</dd><dt>Customer key</dt><dd><code>${meter.customer_mapping.event_payload_key}</code></dd><dt>Status</dt><dd>${badge(meter.status)}</dd></dl>
 <form class="filters" method="get" action="${base}/metering/${id}">
-  <label>Customer <select name="customer">${customers.data.map(
+  <label>Customer <select name="customer">${choices.map(
     (known) => html`<option value="${known.id}"${known.id === customer ? html` selected` : ''}>${known.name ?? known.email ?? known.id} (${known.id})</option>`,
   )}</select></label>
   <label>Over <select name="window"><option value="hour"${window === 'hour' ? html` selected` : ''}>the last 24 hours, by hour</option><option value="day"${window === 'day' ? html` selected` : ''}>the last 30 days, by day</option></select></label>

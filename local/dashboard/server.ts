@@ -137,7 +137,14 @@ export function dashboardRoute(options: DashboardOptions) {
     const platforms = await options.keyring.list();
     if (parts.length === 0 || (parts.length === 1 && parts[0] === '')) {
       const start = platforms.find((known) => known.isDefault) ?? platforms[0];
-      return send(response, 302, pageType, '', { location: start ? `${basePath(start.account, 'test')}/events` : '/dashboard/setup' });
+      if (!start)
+        return standalone(
+          response,
+          200,
+          'Add a platform',
+          'The dashboard knows no working key of any platform (was the default key revoked?). Add one with one of its secret keys.',
+        );
+      return send(response, 302, pageType, '', { location: `${basePath(start.account, 'test')}/events` });
     }
     let body: Record<string, unknown> = {};
     if (method === 'POST') {
@@ -158,7 +165,7 @@ export function dashboardRoute(options: DashboardOptions) {
     if (platform && mode === undefined && method === 'GET')
       return send(response, 302, pageType, '', { location: `${basePath(platform.account, 'test')}/events` });
     if (!platform || (mode !== 'test' && mode !== 'live'))
-      return notFound(response, method, 'This dashboard knows no such platform. Add it on the API keys page with one of its secret keys.');
+      return notFound(response, method, 'This dashboard knows no such platform. Add it with one of its secret keys.');
     const found = viewFor(method, rest.length === 0 ? ['events'] : rest);
     if (!found) return notFound(response, method, 'There is no such page.');
     const clock = options.clock();
@@ -214,15 +221,20 @@ export function dashboardRoute(options: DashboardOptions) {
     else send(response, result.status ?? 200, pageType, layout(context!, result.page.section, result.page.title, result.page.body).text);
   }
 
+  /** A page outside any platform's view (none known, or not this one): what is wrong, and the form that adds a platform. */
+  function standalone(response: ServerResponse, status: number, title: string, message: string): void {
+    const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title} · local dashboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/dashboard/assets/dashboard.css"><script src="/dashboard/assets/dashboard.js" defer></script></head>
+<body><main id="main"><h1>${title}</h1><p>${message}</p>
+<form class="add-platform" id="add-platform-form"><label>Secret key of a platform <input type="password" name="secret_key" id="add-platform-key" autocomplete="off" placeholder="sk_test_…" required></label> <button type="submit">Add</button></form>
+<p class="action-result" id="add-platform-result" role="status"></p>
+<p><a href="/dashboard">Open the dashboard</a></p></main></body></html>`;
+    send(response, status, pageType, page.text);
+  }
+
   function notFound(response: ServerResponse, method: string, message: string): void {
     if (method !== 'GET') answer(response, { json: { error: { message } }, status: 404 });
-    else
-      send(
-        response,
-        404,
-        pageType,
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found · local dashboard</title><link rel="stylesheet" href="/dashboard/assets/dashboard.css"></head><body><main id="main"><h1>Not found</h1><p>${html`${message}`.text}</p><p><a href="/dashboard">Open the dashboard</a></p></main></body></html>`,
-      );
+    else standalone(response, 404, 'Not found', message);
   }
 
   return (request: IncomingMessage, response: ServerResponse, path: string): boolean => {

@@ -66,6 +66,8 @@ document.addEventListener('click', async (click) => {
         destination: button.dataset.destination,
       });
       say(result, `Sent again to ${delivery.destination.id}: delivery ${delivery.id} is ${delivery.status}.`);
+      // A destination's page lists its deliveries without refreshing them: show the new one once it was sent.
+      if (document.getElementById('target-deliveries')) setTimeout(() => location.reload(), 1500);
     } catch (error) {
       say(result, `Not sent: ${error.message}`, true);
     } finally {

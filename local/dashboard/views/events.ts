@@ -129,7 +129,7 @@ export async function eventPage(context: ViewContext): Promise<ViewAnswer> {
   } else {
     const event = found.snapshot;
     summary = html`<dl class="facts"><dt>Type</dt><dd>${event.type}</dd><dt>Payload</dt><dd>snapshot (v1)</dd><dt>Created</dt><dd>${when(event.created)}</dd><dt>Object</dt><dd>${event.data.object.object ?? ''} ${event.data.object.id ?? ''}</dd><dt>Pending webhooks</dt><dd>${event.pending_webhooks}</dd></dl>`;
-    payloads = html`<h2>The event, as endpoints receive it</h2>${jsonView(event)}`;
+    payloads = html`<h2>The event <small>as GET /v1/events/:id answers it (endpoints pinned to another version get it rendered at theirs)</small></h2>${jsonView(event)}`;
   }
   const body = html`${summary}
 <h2>Deliveries</h2>

@@ -21,6 +21,7 @@ import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from '.
 import { startQueueWorkers } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
+import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { followLocalClock } from '#shared/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
@@ -172,11 +173,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       secretKey: options.secretKey,
       publishableKey: options.publishableKey,
     });
-    // Kept data may hold usage leases whose settle messages died with the last run's in-memory queues.
+    // Kept data may hold usage leases whose settle messages died with the last run's in-memory queues. They go
+    // out again as they first did, delayed past the lease: a lease the last run took just before it stopped
+    // may not have run out yet, and a settle that finds it held waits a whole visibility timeout (3 min).
     if (options.dataDir) {
       const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
       if (settles.length > 0)
-        await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(settles.map((work) => JSON.stringify(work)));
+        await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(
+          settles.map((work) => JSON.stringify(work)),
+          settleDelaySeconds,
+        );
     }
 
     const workers = (options.workers ?? queueWorkers).map((worker) => {

@@ -22,6 +22,7 @@ import { startQueueWorkers } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
+import { cacheWindows, readThrough } from '#shared/cache.ts';
 import { followLocalClock } from '#shared/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
@@ -249,7 +250,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         defaultAccount: defaultPlatform.account,
         defaultKey: defaultPlatform.secret_key,
         file: options.dataDir && join(options.dataDir, platformKeysFileName),
-        findKey: (hash) => platformStore.findApiKey(hash),
+        // Trusted as long as the API trusts a key it has read (API_KEY_CACHE_SECONDS).
+        findKey: readThrough(
+          (hash: string) => platformStore.findApiKey(hash),
+          (hash) => hash,
+          { ttlMillis: cacheWindows.apiKeys(), maxEntries: 1_000 },
+        ),
         clock: () => clock.now(),
       }),
       sessions,

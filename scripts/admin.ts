@@ -108,22 +108,31 @@ async function main(): Promise<void> {
   const store = dynamoPlatformStore(table);
   // The local stack's dashboard lists the platforms made for it (the table keeps only key hashes).
   const deployed = Boolean(values.table ?? process.env.TABLE_NAME);
-  const rememberForDashboard = (secretKey: string) => deployed || rememberPlatformKey(resolve(localDataDir, platformKeysFileName), secretKey);
+  // Called once the key is printed: a key the file cannot take is only not listed, never lost.
+  const rememberForDashboard = (secretKey: string) => {
+    if (deployed) return;
+    const file = resolve(localDataDir, platformKeysFileName);
+    try {
+      rememberPlatformKey(file, secretKey);
+    } catch (error) {
+      process.stderr.write(`The key was not added to ${file} (${(error as Error).message}): add it on the dashboard's API keys page.\n`);
+    }
+  };
   const cloudtwo = dynamoCloudtwoAuthorizationStore(table);
   try {
     switch (command) {
       case 'create-platform': {
         const platform = await createPlatform(store, { livemode: values.live, accountsV2: !values['no-accounts-v2'] }, now());
-        rememberForDashboard(platform.secret_key);
         process.stdout.write(`${JSON.stringify(platform)}\n`);
+        rememberForDashboard(platform.secret_key);
         return;
       }
       case 'create-keys': {
         const id = rest[0] ?? fail('create-keys needs an account id.');
         if (!(await store.getAccount(id))) fail(`No such account: ${id}`);
         const keys = await issueApiKeys(store, id, { livemode: values.live }, now());
-        rememberForDashboard(keys.secret_key);
         process.stdout.write(`${JSON.stringify(keys)}\n`);
+        rememberForDashboard(keys.secret_key);
         return;
       }
       case 'show-platform': {

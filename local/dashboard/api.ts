@@ -28,10 +28,11 @@ export function platformApi(baseUrl: string, secretKey: string) {
       payload = v2 ? JSON.stringify(body) : stringify(body, { arrayFormat: 'indices' });
     }
     let response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { method, headers, body: payload });
-    // Over the key's rate limit (the developer's own traffic counts too): wait and try again, as the SDK does.
-    for (let retry = 0; response.status === 429 && retry < 3; retry++) {
+    // Over the key's rate limit (the developer's own traffic counts too): a 429 changed nothing, so wait (half
+    // a second and more, jittered) and try again, up to three times; unless the answer says not to.
+    for (let retry = 0; response.status === 429 && response.headers.get('stripe-should-retry') !== 'false' && retry < 3; retry++) {
       await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** retry));
+      await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** retry * (0.75 + Math.random() / 2)));
       response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { method, headers, body: payload });
     }
     const answer = (await response.json().catch(() => ({}))) as { error?: { message?: string } };

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { hashApiKey, parseApiKey } from '#shared/platform/api-keys.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 
@@ -12,25 +12,28 @@ export interface KnownPlatform {
   isDefault: boolean;
 }
 
-/** Where the secret keys of the platforms `npm run admin` created for the local stack are kept, in its data directory. */
-export const platformKeysFileName = 'platform-keys.json';
+/**
+ * Where the secret keys of the platforms `npm run admin` created for the local stack are kept, in its data
+ * directory: one per line, each appended whole (so concurrent writers never lose one another's), readable by
+ * its owner only.
+ */
+export const platformKeysFileName = 'platform-keys';
 
-/** Adds a secret key to the keys file (a new file renamed over the old; readable by its owner only). */
+/** Most keys read from the file (each is looked up, cached, on every page). */
+const maxFileKeys = 200;
+const isSecretKey = (line: string) => parseApiKey(line)?.kind === 'secret';
+
+/** Adds a secret key to the keys file unless it is there already. */
 export function rememberPlatformKey(file: string, secretKey: string): void {
-  const keys = readKeysFile(file);
-  if (keys.includes(secretKey)) return;
-  writeFileSync(`${file}.tmp`, `${JSON.stringify([...keys, secretKey], null, 2)}\n`, { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
+  if (!isSecretKey(secretKey) || readKeysFile(file).includes(secretKey)) return;
+  appendFileSync(file, `${secretKey}\n`, { mode: 0o600 });
 }
 
+/** The keys in the file (lines that are not a key are skipped), the first `maxFileKeys`. */
 function readKeysFile(file: string | undefined): string[] {
   if (!file || !existsSync(file)) return [];
-  try {
-    const keys = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === 'string') : [];
-  } catch {
-    return [];
-  }
+  const lines = readFileSync(file, 'utf8').split('\n');
+  return [...new Set(lines.map((line) => line.trim()).filter(isSecretKey))].slice(0, maxFileKeys);
 }
 
 export interface KeyringOptions {
@@ -83,7 +86,12 @@ export function dashboardKeyring({ defaultAccount, defaultKey, file, findKey, cl
       const owner = await ownerOf(key);
       if (!owner) return undefined;
       if (!added.includes(key)) added.push(key);
-      if (file) rememberPlatformKey(file, key);
+      try {
+        if (file) rememberPlatformKey(file, key);
+      } catch (error) {
+        // Kept for this run all the same; the next run will not know it.
+        console.warn(`The dashboard could not keep the key in ${file}: ${(error as Error).message}`);
+      }
       return (await list()).find((platform) => platform.account === owner.account);
     },
   };

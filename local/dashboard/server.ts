@@ -125,7 +125,7 @@ export function dashboardRoute(options: DashboardOptions) {
   async function serve(request: IncomingMessage, response: ServerResponse, path: string, query: URLSearchParams): Promise<void> {
     // HEAD is answered as GET (Node sends the head only); anything else is not a dashboard method.
     const method = request.method === 'HEAD' ? 'GET' : (request.method ?? 'GET');
-    if (method !== 'GET' && method !== 'POST') return answer(response, { json: { error: { message: 'The dashboard answers GET and POST.' } }, status: 405 });
+    if (method !== 'GET' && method !== 'POST') return notAllowed(response, 'GET, HEAD, POST');
     const parts = path
       .split('/')
       .slice(2)
@@ -164,10 +164,14 @@ export function dashboardRoute(options: DashboardOptions) {
     const platform = platforms.find((known) => known.account === account);
     if (platform && mode === undefined && method === 'GET')
       return send(response, 302, pageType, '', { location: `${basePath(platform.account, 'test')}/events` });
-    if (!platform || (mode !== 'test' && mode !== 'live'))
-      return notFound(response, method, 'This dashboard knows no such platform. Add it with one of its secret keys.');
-    const found = viewFor(method, rest.length === 0 ? ['events'] : rest);
-    if (!found) return notFound(response, method, 'There is no such page.');
+    if (!platform) return notFound(response, method, 'This dashboard knows no such platform. Add it with one of its secret keys.');
+    if (mode !== 'test' && mode !== 'live') return notFound(response, method, `The mode is test or live: /dashboard/${platform.account}/test/events.`);
+    const segments = rest.length === 0 ? ['events'] : rest;
+    const found = viewFor(method, segments);
+    if (!found) {
+      if (viewFor(method === 'GET' ? 'POST' : 'GET', segments)) return notAllowed(response, method === 'GET' ? 'POST' : 'GET, HEAD');
+      return notFound(response, method, 'There is no such page.');
+    }
     const clock = options.clock();
     const key = platform.keys[mode];
     const context: ViewContext = {
@@ -230,6 +234,10 @@ export function dashboardRoute(options: DashboardOptions) {
 <p class="action-result" id="add-platform-result" role="status"></p>
 <p><a href="/dashboard">Open the dashboard</a></p></main></body></html>`;
     send(response, status, pageType, page.text);
+  }
+
+  function notAllowed(response: ServerResponse, allow: string): void {
+    send(response, 405, 'application/json', JSON.stringify({ error: { message: `This address answers ${allow}.` } }), { allow });
   }
 
   function notFound(response: ServerResponse, method: string, message: string): void {

@@ -289,6 +289,12 @@ describe('the local dashboard in a browser', () => {
     expect(pageAnswer.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(await pageAnswer.text()).not.toMatch(/<script(?![^>]*(src="\/dashboard\/assets\/|type="application\/json"))/);
 
+    // A method a page does not take is 405, naming the ones it does
+    const put = await fetch(`${base()}/events`, { method: 'PUT' });
+    expect([put.status, put.headers.get('allow')]).toEqual([405, 'GET, HEAD, POST']);
+    const postToPage = await fetch(`${base()}/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect([postToPage.status, postToPage.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+
     // A malformed id never reaches the API
     const long = await fetch(`${base()}/events/${'x'.repeat(3_000)}`);
     expect(long.status).toBe(404);

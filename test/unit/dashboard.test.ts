@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -29,7 +29,7 @@ describe('the dashboard keyring', () => {
     // Given a default platform, a platform whose test and live keys admin wrote to the keys file, and one added by hand
     const store = keyStore();
     const defaultKey = store.issue('acct_default');
-    const file = join(dir, 'platform-keys.json');
+    const file = join(dir, 'platform-keys');
     const adminTest = store.issue('acct_admin');
     const adminLive = store.issue('acct_admin', 'secret', true);
     rememberPlatformKey(file, adminTest);
@@ -47,9 +47,13 @@ describe('the dashboard keyring', () => {
       { account: 'acct_admin', keys: { test: adminTest, live: adminLive }, isDefault: false },
       { account: 'acct_added', keys: { test: added }, isDefault: false },
     ]);
-    // and the keys file holds each key once, readable by its owner only
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([adminTest, adminLive, added]);
+    // and the keys file holds each key once, a line each, readable by its owner only
+    expect(readFileSync(file, 'utf8')).toBe(`${adminTest}\n${adminLive}\n${added}\n`);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    // A line that is not a secret key (a hand edit, a publishable key) is skipped, the others still read
+    appendFileSync(file, `{"not": "a key"}\n${store.issue('acct_other', 'publishable')}\n\n`);
+    expect((await keyring.list()).map((platform) => platform.account)).toEqual(['acct_default', 'acct_admin', 'acct_added']);
   });
 
   it('refuses publishable, unknown and malformed keys, and forgets a platform whose key was revoked', async () => {

@@ -81,10 +81,14 @@ document.addEventListener('click', async (click) => {
       button.textContent = 'Reveal';
       return;
     }
-    const { secret_key: key } = await post(`${base}/actions/reveal-key`, { mode: button.dataset.mode });
-    button.dataset.masked = code.textContent;
-    code.textContent = key;
-    button.textContent = 'Hide';
+    try {
+      const { secret_key: key } = await post(`${base}/actions/reveal-key`, { mode: button.dataset.mode });
+      button.dataset.masked = code.textContent;
+      code.textContent = key;
+      button.textContent = 'Hide';
+    } catch (error) {
+      button.textContent = `Reveal (failed: ${error.message})`;
+    }
   } else if (button.classList.contains('account-link')) {
     const result = document.querySelector(`[data-result-for="${CSS.escape(button.dataset.account)}"]`);
     try {

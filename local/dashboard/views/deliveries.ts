@@ -84,11 +84,29 @@ function healthOf(deliveries: EventDelivery[]) {
 
 type Health = ReturnType<typeof healthOf>;
 
-const capped = (count: number, full: boolean) => (full ? `${count}+` : String(count));
+/**
+ * What a full unfiltered page may have cut short: it lists pending, then failed, then succeeded, then
+ * canceled deliveries, so the status of its last one, and every one listed after it, may have more.
+ */
+function cutShort(page: EventDelivery[]): ReadonlySet<Counted> {
+  if (page.length < healthSample) return new Set();
+  const order: Counted[] = ['pending', 'failed', 'succeeded'];
+  const last = order.indexOf(page.at(-1)!.status as Counted);
+  // Ending in canceled ones (listed last), it holds every pending, failed and succeeded one.
+  return new Set(last === -1 ? [] : order.slice(last));
+}
 
-function healthCells(base: string, health: Health, full: boolean): Html {
-  const { rate, counts, lastFailure, nextRetry } = health;
-  return html`<td class="rate">${rate === null ? '—' : `${rate}%`}<br><small>${capped(counts.succeeded, full)} ok · ${capped(counts.failed, full)} failed</small></td>
+type Counted = 'succeeded' | 'failed' | 'pending';
+
+/**
+ * The health cells. `cut` names the statuses whose count the read may have cut short (a full page of them):
+ * those counts show as "100+", and a rate that would rest on one of them is not shown.
+ */
+function healthCells(base: string, health: Health, cut: ReadonlySet<Counted>): Html {
+  const { counts, lastFailure, nextRetry } = health;
+  const count = (status: Counted) => (cut.has(status) ? `${counts[status]}+` : String(counts[status]));
+  const rate = cut.has('succeeded') || cut.has('failed') ? null : health.rate;
+  return html`<td class="rate">${rate === null ? '—' : `${rate}%`}<br><small>${count('succeeded')} ok · ${count('failed')} failed</small></td>
 <td>${
     lastFailure
       ? html`<a href="${base}/events/${lastFailure.delivery.event.id}">${when(lastFailure.attempt.attempted_at)}</a><br><small>${
@@ -96,17 +114,22 @@ function healthCells(base: string, health: Health, full: boolean): Html {
         }</small>`
       : '—'
   }</td>
-<td>${counts.pending === 0 ? '—' : html`${capped(counts.pending, full)} pending<br><small>next ${when(nextRetry ?? null)}</small>`}</td>`;
+<td>${counts.pending === 0 ? '—' : html`${count('pending')} pending<br><small>next ${when(nextRetry ?? null)}</small>`}</td>`;
 }
 
 /** Runs `work` on each item, at most `limit` at a time (the dashboard spends the viewed key's rate limit). */
 async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const lane = async () => {
-    while (next < items.length) {
+    // Once one has failed the page fails: start nothing more.
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await work(items[index]!);
+      results[index] = await work(items[index]!).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
@@ -126,7 +149,7 @@ export async function deliveriesPage(context: ViewContext): Promise<ViewAnswer> 
   const targets = [...destinations.data.map(fromDestination), ...endpoints.data.map(fromEndpoint)];
   // One read per destination, a few at a time: the page costs the key 2 + n requests, whatever their traffic.
   const pages = await inTurns(targets, 4, (target) => api.get<{ data: EventDelivery[] }>(deliveriesPath(target), { limit: healthSample }));
-  const body = html`<p class="hint">Health from each destination's ${healthSample} deliveries that need attention most (pending, then failed, then succeeded) of the last 30 days; open one for the counts by status, its attempts, and to send events again.</p>
+  const body = html`<p class="hint">Health from each destination's ${healthSample} deliveries of the last 30 days that need attention most (pending, then failed, then succeeded): "100+" where there are more, and then no rate here. Open one for its counts by status, its attempts, and to send events again.</p>
 ${
   targets.length === 0
     ? html`<p class="empty">No event destinations or webhook endpoints in ${context.mode} mode yet.</p>`
@@ -136,7 +159,7 @@ ${targets.map(
     target,
     index,
   ) => html`<tr data-target="${target.id}"><td><a href="${base}/deliveries/${target.id}">${target.id}</a><br><small>${target.label}</small><br><small class="where">${target.where}</small></td>
-<td>${statusCell(target)}</td>${healthCells(base, healthOf(pages[index]!.data), pages[index]!.data.length === healthSample)}</tr>`,
+<td>${statusCell(target)}</td>${healthCells(base, healthOf(pages[index]!.data), cutShort(pages[index]!.data))}</tr>`,
 )}</tbody></table>`
 }`;
   return { page: { section: 'deliveries', title: 'Deliveries', body } };
@@ -156,9 +179,9 @@ export async function targetPage(context: ViewContext): Promise<ViewAnswer> {
   const read = (only?: string) => api.get<{ data: EventDelivery[] }>(deliveriesPath(target), { status: only, limit: healthSample }).then((page) => page.data);
   const [succeeded, failed, pending, shown] = await Promise.all([read('succeeded'), read('failed'), read('pending'), read(status)]);
   const health = healthOf([...pending, ...failed, ...succeeded]);
-  const full = [succeeded, failed, pending].some((page) => page.length === healthSample);
+  const cut = new Set((['succeeded', 'failed', 'pending'] as const).filter((_, index) => [succeeded, failed, pending][index]!.length === healthSample));
   const body = html`<dl class="facts"><dt>Kind</dt><dd>${target.label}</dd><dt>Sends to</dt><dd class="where">${target.where}</dd><dt>Status</dt><dd>${statusCell(target)}</dd><dt>Events</dt><dd>${target.enabledEvents.join(', ')}</dd></dl>
-<table class="targets"><thead><tr><th>Success rate</th><th>Last failure</th><th>Retrying</th></tr></thead><tbody><tr>${healthCells(base, health, full)}</tr></tbody></table>
+<table class="targets"><thead><tr><th>Success rate</th><th>Last failure</th><th>Retrying</th></tr></thead><tbody><tr>${healthCells(base, health, cut)}</tr></tbody></table>
 <nav class="status-filter">Show: <a href="${base}/deliveries/${id}"${status ? '' : html` aria-current="true"`}>all</a>${statuses.map(
     (name) => html` <a href="${base}/deliveries/${id}?status=${name}"${status === name ? html` aria-current="true"` : ''}>${name}</a>`,
   )}</nav>

@@ -239,12 +239,13 @@ describe('the local dashboard in a browser', () => {
   it('never shows another platform’s objects, and has no view of a mode it holds no key for', async () => {
     // Given another platform's event, meter and account
     const other = sdk((await newPlatform()).secret_key);
-    await other.customers.create({ name: 'Not yours' });
+    const otherCustomer = await other.customers.create({ name: 'Not yours' });
+    const ourMeter = await client.billing.meters.create({ display_name: 'Ours', event_name: 'ours', default_aggregation: { formula: 'sum' } });
     const [otherEvent] = (await other.events.list({ limit: 1 })).data;
     const otherMeter = await other.billing.meters.create({ display_name: 'Theirs', event_name: 'theirs', default_aggregation: { formula: 'sum' } });
 
     // Then under this platform's view they are not found
-    for (const path of [`/events/${otherEvent!.id}`, `/metering/${otherMeter.id}`]) {
+    for (const path of [`/events/${otherEvent!.id}`, `/metering/${otherMeter.id}`, `/metering/${ourMeter.id}?customer=${otherCustomer.id}`]) {
       const answer = await page.goto(`${base()}${path}`);
       expect(answer?.status(), path).toBe(404);
       expect(await page.content()).not.toContain('Not yours');

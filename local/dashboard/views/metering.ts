@@ -98,9 +98,10 @@ export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
   ]);
   const asked = query.get('customer') ?? '';
   const customer = customers.data.find((known) => known.id === asked)?.id ?? (/^cus_[A-Za-z0-9]{1,120}$/.test(asked) ? asked : customers.data[0]?.id);
-  // A customer asked for beyond the 100 newest listed keeps its place in the picker.
-  const choices =
-    customer && !customers.data.some((known) => known.id === customer) ? [{ id: customer, name: null, email: null }, ...customers.data] : customers.data;
+  // A customer asked for beyond the 100 newest listed keeps its place in the picker (one that is not the
+  // platform's is the API's 404).
+  const unlisted = customer !== undefined && !customers.data.some((known) => known.id === customer);
+  const choices = unlisted ? [await api.get<(typeof customers.data)[number]>(`/v1/customers/${customer}`), ...customers.data] : customers.data;
 
   const { size, count } = ranges[window];
   const end = Math.ceil((Date.parse(context.clock.iso) + 1) / size) * size;

@@ -23,10 +23,9 @@ export interface ViewContext extends LayoutContext {
   /** `/dashboard/<account>/<mode>` */
   base: string;
   query: URLSearchParams;
-  /** The path segments after the view's own (ids). */
+  /** The `:id` segments of the view's path, in order. */
   ids: string[];
   sessions: StreamSessions;
-  keyring: DashboardKeyring;
   /** The stack's base URL (the clock's route). */
   stackUrl: string;
   /** The parsed JSON body of an action. */
@@ -184,7 +183,6 @@ export function dashboardRoute(options: DashboardOptions) {
       query,
       ids: found.ids,
       sessions: options.sessions,
-      keyring: options.keyring,
       stackUrl: options.stackUrl(),
       body,
     };

@@ -12,6 +12,9 @@ export class ApiAnswerError extends Error {
 
 type Query = Record<string, string | number | string[] | undefined>;
 
+/** An id as the API writes them: what the dashboard puts into an API path (anything else is refused before a call). */
+export const isApiId = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_]{1,128}$/.test(value);
+
 /**
  * The public API as one platform in one mode sees it: every read and action of the dashboard goes through
  * it with that platform's secret key, so a view can only ever show what the key may read.
@@ -27,13 +30,14 @@ export function platformApi(baseUrl: string, secretKey: string) {
       headers['content-type'] = v2 ? 'application/json' : 'application/x-www-form-urlencoded';
       payload = v2 ? JSON.stringify(body) : stringify(body, { arrayFormat: 'indices' });
     }
-    let response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { method, headers, body: payload });
+    const url = `${baseUrl}${path}${search ? `?${search}` : ''}`;
+    let response = await fetch(url, { method, headers, body: payload });
     // Over the key's rate limit (the developer's own traffic counts too): a 429 changed nothing, so wait (half
     // a second and more, jittered) and try again, up to three times; unless the answer says not to.
     for (let retry = 0; response.status === 429 && response.headers.get('stripe-should-retry') !== 'false' && retry < 3; retry++) {
       await response.body?.cancel();
       await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** retry * (0.75 + Math.random() / 2)));
-      response = await fetch(`${baseUrl}${path}${search ? `?${search}` : ''}`, { method, headers, body: payload });
+      response = await fetch(url, { method, headers, body: payload });
     }
     const answer = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
     if (!response.ok) throw new ApiAnswerError(response.status, answer.error?.message ?? `HTTP ${response.status}`);

@@ -5,16 +5,17 @@ import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, refusedCrossSitePost, refusedForeignHost, sendJson } from '../http-io.ts';
 import type { LocalClockView } from '../clock.ts';
-import { ApiAnswerError, platformApi, type PlatformApi } from './api.ts';
+import { ApiAnswerError, isApiId, platformApi, type PlatformApi } from './api.ts';
 import type { DashboardKeyring } from './keyring.ts';
 import { html, type Html } from './html.ts';
+import { htmlHeaders } from '#shared/http/html.ts';
 import type { StreamSessions } from './stream-sessions.ts';
 import { basePath, layout, type LayoutContext, type Section } from './views/layout.ts';
 import { accountLinkAction, accountsPage } from './views/accounts.ts';
 import { eventDeliveriesFragment, eventPage, eventsFeed, eventsPage, resendAction } from './views/events.ts';
 import { deliveriesPage, targetPage } from './views/deliveries.ts';
 import { meterPage, meteringPage } from './views/metering.ts';
-import { addPlatformAction, keysPage, revealKeyAction } from './views/keys.ts';
+import { addPlatformAction, addPlatformForm, keysPage, revealKeyAction } from './views/keys.ts';
 import { clockAction, timePage } from './views/time.ts';
 
 /** What a view of one platform and mode works with. */
@@ -55,15 +56,12 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'POST', path: 'actions/reveal-key', view: revealKeyAction },
 ];
 
-/** An id as the API writes them; anything else in a dashboard path is not found before any call is made. */
-const idPattern = /^[A-Za-z0-9_]{1,128}$/;
-
 function viewFor(method: string, rest: string[]): { view: View; ids: string[] } | undefined {
   for (const entry of views) {
     const pattern = entry.path.split('/');
     if (entry.method !== method || pattern.length !== rest.length) continue;
     const ids: string[] = [];
-    const matches = pattern.every((part, index) => (part === ':id' ? idPattern.test(rest[index]!) && ids.push(rest[index]!) > 0 : part === rest[index]));
+    const matches = pattern.every((part, index) => (part === ':id' ? isApiId(rest[index]) && ids.push(rest[index]!) > 0 : part === rest[index]));
     if (matches) return { view: entry.view, ids };
   }
   return undefined;
@@ -74,13 +72,11 @@ function viewFor(method: string, rest: string[]): { view: View; ids: string[] } 
  * script can run), requests only to itself, no framing (a resend button cannot be clicked through another
  * page), nothing cached, no Referer.
  */
+const { 'Content-Type': _, ...pageHeaders } = htmlHeaders;
 const securityHeaders = {
+  ...pageHeaders,
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
@@ -228,8 +224,7 @@ export function dashboardRoute(options: DashboardOptions) {
     const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title} · local dashboard</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/dashboard/assets/dashboard.css"><script src="/dashboard/assets/dashboard.js" defer></script></head>
 <body><main id="main"><h1>${title}</h1><p>${message}</p>
-<form class="add-platform" id="add-platform-form"><label>Secret key of a platform <input type="password" name="secret_key" id="add-platform-key" autocomplete="off" placeholder="sk_test_…" required></label> <button type="submit">Add</button></form>
-<p class="action-result" id="add-platform-result" role="status"></p>
+${addPlatformForm}
 <p><a href="/dashboard">Open the dashboard</a></p></main></body></html>`;
     send(response, status, pageType, page.text);
   }

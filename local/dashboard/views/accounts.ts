@@ -1,3 +1,4 @@
+import { isApiId } from '../api.ts';
 import { badge, html, type Html } from '../html.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
 
@@ -99,7 +100,7 @@ ${cards.length === 0 ? html`<p class="empty">No accounts in ${context.mode} mode
 /** Creates an onboarding account link for an account's configurations, back to this page when done. */
 export async function accountLinkAction(context: ViewContext): Promise<ViewAnswer> {
   const id = context.body.account;
-  if (typeof id !== 'string' || !/^[A-Za-z0-9_]{1,128}$/.test(id)) return { json: { error: { message: 'Name the account.' } }, status: 400 };
+  if (!isApiId(id)) return { json: { error: { message: 'Name the account.' } }, status: 400 };
   const account = await context.api.get<Account>(`/v2/core/accounts/${id}`, { include });
   const present = Object.entries(account.configuration ?? {})
     .filter(([, config]) => config !== null)

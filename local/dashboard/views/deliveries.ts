@@ -175,9 +175,11 @@ export async function targetPage(context: ViewContext): Promise<ViewAnswer> {
     ? fromEndpoint(await api.get<Endpoint>(`/v1/webhook_endpoints/${id}`))
     : fromDestination(await api.get<Destination>(`/v2/core/event_destinations/${id}`, { include: ['webhook_endpoint.url'] }));
   const status = statuses.find((name) => name === query.get('status'));
-  // Health from a page of each status (three reads), the list from the status asked for.
+  // Health from a page of each status (three reads); the list is the asked status's page, or one more read (all, or canceled).
   const read = (only?: string) => api.get<{ data: EventDelivery[] }>(deliveriesPath(target), { status: only, limit: healthSample }).then((page) => page.data);
-  const [succeeded, failed, pending, shown] = await Promise.all([read('succeeded'), read('failed'), read('pending'), read(status)]);
+  const counted = status === 'succeeded' || status === 'failed' || status === 'pending';
+  const [succeeded, failed, pending, other] = await Promise.all([read('succeeded'), read('failed'), read('pending'), counted ? undefined : read(status)]);
+  const shown = other ?? { succeeded, failed, pending }[status as Counted];
   const health = healthOf([...pending, ...failed, ...succeeded]);
   const cut = new Set((['succeeded', 'failed', 'pending'] as const).filter((_, index) => [succeeded, failed, pending][index]!.length === healthSample));
   const body = html`<dl class="facts"><dt>Kind</dt><dd>${target.label}</dd><dt>Sends to</dt><dd class="where">${target.where}</dd><dt>Status</dt><dd>${statusCell(target)}</dd><dt>Events</dt><dd>${target.enabledEvents.join(', ')}</dd></dl>

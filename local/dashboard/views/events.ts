@@ -1,4 +1,4 @@
-import { ApiAnswerError } from '../api.ts';
+import { ApiAnswerError, isApiId } from '../api.ts';
 import { html, jsonView, when, type Html } from '../html.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
 import { deliveryTable, type EventDelivery } from './delivery-table.ts';
@@ -147,14 +147,7 @@ export async function eventDeliveriesFragment(context: ViewContext): Promise<Vie
 /** Sends one event again to one destination or v1 endpoint (the resend route of the delivery attempts). */
 export async function resendAction(context: ViewContext): Promise<ViewAnswer> {
   const { event, destination_type: type, destination } = context.body;
-  const id = /^[A-Za-z0-9_]{1,128}$/;
-  if (
-    typeof event !== 'string' ||
-    !id.test(event) ||
-    typeof destination !== 'string' ||
-    !id.test(destination) ||
-    (type !== 'event_destination' && type !== 'webhook_endpoint')
-  ) {
+  if (!isApiId(event) || !isApiId(destination) || (type !== 'event_destination' && type !== 'webhook_endpoint')) {
     return { json: { error: { message: 'Name the event, the destination and its type (event_destination or webhook_endpoint).' } }, status: 400 };
   }
   const delivery = await context.api.post<EventDelivery>(`/v2/service/events/${event}/resend`, { [type]: destination });

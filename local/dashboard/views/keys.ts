@@ -3,6 +3,13 @@ import { html } from '../html.ts';
 import type { DashboardKeyring, Mode } from '../keyring.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
 
+/** The form that adds a platform by one of its secret keys (the API keys page, and pages outside any platform). */
+export const addPlatformForm = html`<form class="add-platform" id="add-platform-form">
+  <label>Secret key <input type="password" name="secret_key" id="add-platform-key" autocomplete="off" placeholder="sk_test_…" required></label>
+  <button type="submit">Add</button>
+</form>
+<p class="action-result" id="add-platform-result" role="status"></p>`;
+
 /** API keys: the platform's secret keys the dashboard knows, masked until revealed, and adding another platform. */
 export async function keysPage(context: ViewContext): Promise<ViewAnswer> {
   const { platform } = context;
@@ -18,11 +25,7 @@ ${modes.map((mode) => {
 <p class="hint">Keys never appear in an address: pages name the platform by its account id, and the dashboard keeps the keys on the server.</p>
 <h2 id="add-platform">Add a platform</h2>
 <p class="hint">Platforms made with <code>npm run admin -- create-platform</code> for this stack appear in the switcher by themselves. Add any other (or another mode's key) with one of its secret keys:</p>
-<form class="add-platform" id="add-platform-form">
-  <label>Secret key <input type="password" name="secret_key" id="add-platform-key" autocomplete="off" placeholder="sk_test_…" required></label>
-  <button type="submit">Add</button>
-</form>
-<p class="action-result" id="add-platform-result" role="status"></p>`;
+${addPlatformForm}`;
   return { page: { section: 'keys', title: 'API keys', body } };
 }
 

@@ -297,6 +297,22 @@ export const routes: Route[] = [
     permissions: reads,
   },
 
+  // v1 meter events: the v2 routes' service, permissions and rate limits, on the v1 wire.
+  {
+    name: 'createV1MeterEvent',
+    method: 'POST',
+    path: '/v1/billing/meter_events',
+    handler: 'functions/http/v1/billing/meter-events/create.ts',
+    permissions: meters,
+  },
+  {
+    name: 'createV1MeterEventAdjustment',
+    method: 'POST',
+    path: '/v1/billing/meter_event_adjustments',
+    handler: 'functions/http/v1/billing/meter-event-adjustments/create.ts',
+    permissions: meters,
+  },
+
   {
     name: 'createMeterEvent',
     method: 'POST',

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 /** Payload values are strings; a JSON number is taken as its decimal text. */
 const payload = z
@@ -15,12 +15,25 @@ const meterEvent = {
 
 export const createMeterEventParams = z.strictObject(meterEvent);
 
+/** POST /v1/billing/meter_events: the same event, its time in Unix seconds (the service keeps milliseconds). */
+export const createV1MeterEventParams = z.strictObject({
+  ...meterEvent,
+  timestamp: integerParam(0, 253402300799)
+    .transform((seconds) => seconds * 1000)
+    .optional(),
+  expand: expandParam().optional(),
+});
+
 /** `cancel` is checked against `type` by the service, which answers `invalid_cancel_configuration`. */
-export const createMeterEventAdjustmentParams = z.strictObject({
+const meterEventAdjustment = {
   event_name: z.string().min(1).max(100),
   type: z.enum(['cancel']),
   cancel: z.strictObject({ identifier: z.string().min(1).max(100).optional() }).optional(),
-});
+};
+
+export const createMeterEventAdjustmentParams = z.strictObject(meterEventAdjustment);
+
+export const createV1MeterEventAdjustmentParams = z.strictObject({ ...meterEventAdjustment, expand: expandParam().optional() });
 
 export const createMeterEventSessionParams = z.strictObject({});
 

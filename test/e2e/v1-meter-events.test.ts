@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { issueApiKeys } from '#shared/platform/platform-service.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { api, newPlatform, platformStore, sdk } from '../support/stack.ts';
+import { rateWindow } from '#shared/data/keys.ts';
+import { api, newPlatform, platformStore, scanStackTable, sdk } from '../support/stack.ts';
 import { eventually } from '../support/webhook-receiver.ts';
 
 const minute = 60;
@@ -310,5 +311,57 @@ describe('v1 meter events through the official SDK', () => {
         { code: 'meter_event_customer_not_found', identifier: 'v2-ghost' },
       ]),
     );
+  });
+
+  it('counts v1 meter events against the platform’s meter-events limit, shared with v2, and answers 429 in the v1 body', async () => {
+    // Given a live platform (the test stack allows 20 live meter events a second per platform) with a meter
+    const live = await newPlatform({ livemode: true });
+    const setup = sdk(live.secret_key, { maxNetworkRetries: 8 });
+    const buyer = await setup.customers.create({ name: 'v1 limited' });
+    await setup.billing.meters.create({ display_name: 'Limited', event_name: 'v1_limited_calls', default_aggregation: { formula: 'sum' } });
+    const fields = (index: number) => ({
+      event_name: 'v1_limited_calls',
+      'payload[service_customer_id]': buyer.id,
+      'payload[value]': '1',
+      identifier: `v1-rl-${index}`,
+    });
+
+    // When one event is sent on each endpoint from a second key of the platform
+    const second = (await issueApiKeys(platformStore(), live.account, { livemode: true })).secret_key;
+    expect((await api('POST', '/v1/billing/meter_events', { key: second, form: form(fields(-1)) })).status).toBe(200);
+    expect(
+      (
+        await api('POST', '/v2/billing/meter_events', {
+          key: second,
+          json: { event_name: 'v1_limited_calls', payload: { service_customer_id: buyer.id, value: '1' } },
+        })
+      ).status,
+    ).toBe(200);
+
+    // Then both were counted in the platform's meter-events windows (one small write each for a quiet bucket)
+    const windows = await scanStackTable({
+      FilterExpression: 'begins_with(PK, :prefix)',
+      ExpressionAttributeValues: { ':prefix': `${rateWindow.prefix()}METER_EVENTS#${live.account}#live#` },
+    });
+    expect(windows.reduce((sum, item) => sum + Number(item.count), 0)).toBe(2);
+
+    // And a burst over the limit is refused with 429 in the v1 body, which the SDK retries through
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) => api('POST', '/v1/billing/meter_events', { key: live.secret_key, form: form(fields(index)) })),
+    );
+    const refused = answers.map((answer, index) => ({ answer, index })).filter(({ answer }) => answer.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused[0]!.answer.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit' });
+    expect(refused[0]!.answer.headers.get('retry-after')).toBe('1');
+    const retried = await Promise.all(
+      refused.map(({ index }) =>
+        setup.billing.meterEvents.create({
+          event_name: 'v1_limited_calls',
+          payload: { service_customer_id: buyer.id, value: '1' },
+          identifier: `v1-rl-${index}`,
+        }),
+      ),
+    );
+    expect(retried.map((event) => event.identifier)).toEqual(refused.map(({ index }) => `v1-rl-${index}`));
   });
 });

@@ -158,6 +158,17 @@ try {
       json: { event_name: 'capacity_calls', identifier: `capacity-${run}`, payload: { service_customer_id: customer.id, value: '1' } },
     }),
   );
+  await measure('`POST /v1/billing/meter_events` (the same event on the v1 wire)', (run) =>
+    call('POST', '/v1/billing/meter_events', {
+      form: `event_name=capacity_calls&identifier=capacity-v1-${run}&payload[service_customer_id]=${customer.id}&payload[value]=1`,
+    }),
+  );
+  await measure('`POST /v2/billing/meter_event_adjustments`', (run) =>
+    call('POST', '/v2/billing/meter_event_adjustments', { json: { event_name: 'capacity_calls', type: 'cancel', cancel: { identifier: `capacity-${run}` } } }),
+  );
+  await measure('`POST /v1/billing/meter_event_adjustments`', (run) =>
+    call('POST', '/v1/billing/meter_event_adjustments', { form: `event_name=capacity_calls&type=cancel&cancel[identifier]=capacity-v1-${run}` }),
+  );
   const session = await call('POST', '/v2/billing/meter_event_session');
   await measure('`POST /v2/billing/meter_event_stream` (100 events)', (run) =>
     call(

@@ -25,7 +25,7 @@ import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
 import { withContract } from './contract.ts';
-import { resumeV2List, type V2Paging } from './pagination.ts';
+import { resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
 
@@ -53,6 +53,8 @@ export interface ApiRequest<P> {
   baseUrl: string;
   /** Where a v2 list resumes and how it links its next page (lists declared `v2List` only). */
   paging?: V2Paging;
+  /** The page tokens of a v1 search (operations declared `v1Search` only). */
+  searchPages?: SearchPages;
 }
 
 /** The success body of an operation; its status is the route's (`HttpHandlerOptions.status`). */
@@ -76,6 +78,8 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
    * which are validated again by `params` as if sent anew. @default false
    */
   v2List?: boolean;
+  /** A v1 search: `page` is a signed token of the account, mode, path and query (see `SearchPages`). @default false */
+  v1Search?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
 }
@@ -188,6 +192,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const resumed = options.v2List
       ? resumeV2List(decoded, await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`, path)
       : { params: decoded, paging: undefined };
+    const searchPages = options.v1Search ? v1SearchPages(await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`) : undefined;
     const raw = resumed.params;
     const params = validateParams(options.params, raw, api);
     const request: ApiRequest<z.output<S>> = {
@@ -211,6 +216,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       userAgent: event.requestContext?.http?.userAgent || headers['user-agent'] || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
       paging: resumed.paging,
+      searchPages,
     };
     const run = async (): Promise<StoredResponse> => {
       try {

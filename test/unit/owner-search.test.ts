@@ -8,18 +8,19 @@ const scope = { accountId: 'acct_1', livemode: false };
 const keys = { pk: 'OWNER#acct_1#test', skPrefix: 'CUSTOMER#', idPrefix: 'cus' };
 
 describe('the search page query (offline)', () => {
-  it('reads the kind’s range of the owner partition newest first, in Query requests of 250', () => {
-    expect(ownerSearchQuery('t', keys, { created: {} })).toEqual({
+  it('reads the kind’s range of the owner partition newest first, one item more than the page holds at first', () => {
+    expect(ownerSearchQuery('t', keys, { created: {}, limit: 10 })).toEqual({
       TableName: 't',
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
       ExpressionAttributeValues: { ':pk': 'OWNER#acct_1#test', ':lo': 'CUSTOMER#', ':hi': 'CUSTOMER#~' },
       ScanIndexForward: false,
-      Limit: 250,
+      Limit: 11,
     });
+    expect(ownerSearchQuery('t', keys, { created: {}, limit: 100 })!.Limit).toBe(101);
   });
 
   it('narrows the range to the creation window, since ids encode their creation time', () => {
-    const input = ownerSearchQuery('t', keys, { created: { from: 1_000, to: 5_000 } })!;
+    const input = ownerSearchQuery('t', keys, { created: { from: 1_000, to: 5_000 }, limit: 10 })!;
     expect(input.ExpressionAttributeValues).toMatchObject({ ':lo': `CUSTOMER#${idBoundAt('cus', 1_000)}`, ':hi': `CUSTOMER#${idBoundAt('cus', 5_000, true)}` });
     const inside = `CUSTOMER#${newId('cus', 3_000)}`;
     expect(inside > input.ExpressionAttributeValues![':lo'] && inside < input.ExpressionAttributeValues![':hi']).toBe(true);
@@ -31,12 +32,14 @@ describe('the search page query (offline)', () => {
 
   it('resumes below the page token’s id, and reads nothing for an empty window or a token below it', () => {
     const after = newId('cus', 3_000);
-    expect(ownerSearchQuery('t', keys, { after, created: {} })!.ExclusiveStartKey).toEqual({ PK: keys.pk, SK: `CUSTOMER#${after}` });
-    expect(ownerSearchQuery('t', keys, { after, created: { to: 2_000 } })!.ExclusiveStartKey).toBeUndefined();
-    expect(ownerSearchQuery('t', keys, { after, created: { from: 4_000 } })).toBeUndefined();
-    expect(ownerSearchQuery('t', keys, { created: { from: 5_000, to: 4_000 } })).toBeUndefined();
+    expect(ownerSearchQuery('t', keys, { after, created: {}, limit: 10 })!.ExclusiveStartKey).toEqual({ PK: keys.pk, SK: `CUSTOMER#${after}` });
+    expect(ownerSearchQuery('t', keys, { after, created: { to: 2_000 }, limit: 10 })!.ExclusiveStartKey).toBeUndefined();
+    expect(ownerSearchQuery('t', keys, { after, created: { from: 4_000 }, limit: 10 })).toBeUndefined();
+    expect(ownerSearchQuery('t', keys, { created: { from: 5_000, to: 4_000 }, limit: 10 })).toBeUndefined();
     // Times beyond what an id encodes are clamped, so bounds still sort as ids do.
-    expect(ownerSearchQuery('t', keys, { created: { from: 1e20 } })!.ExpressionAttributeValues![':lo']).toBe(`CUSTOMER#${idBoundAt('cus', 62 ** 8 - 1)}`);
+    expect(ownerSearchQuery('t', keys, { created: { from: 1e20 }, limit: 10 })!.ExpressionAttributeValues![':lo']).toBe(
+      `CUSTOMER#${idBoundAt('cus', 62 ** 8 - 1)}`,
+    );
   });
 });
 
@@ -81,7 +84,7 @@ describe('a search page (offline, on a fake table)', () => {
     const page = await store(table).search(scope, { created: {}, limit: 5, matches: (object) => object.tag === 'odd' });
     expect(page.items.map((object) => object.id)).toEqual([29, 27, 25, 23, 21].map((i) => items[i]!.id));
     expect(page.resumeAfter).toBe(items[21]!.id);
-    expect(calls).toHaveLength(1);
+    expect(calls.map((call) => call.Limit)).toEqual([6, 250]);
   });
 
   it('says nothing is left when the range ends, and leaves out deleted objects’ tombstones', async () => {
@@ -97,17 +100,17 @@ describe('a search page (offline, on a fake table)', () => {
     });
   });
 
-  it('reads at most 1,000 items in 4 requests, then resumes after the last item read, however few matched', async () => {
+  it('reads at most 1,000 items in 5 requests, then resumes after the last item read, however few matched', async () => {
     const items = customers(2_600, (i) => ({ tag: i === 5 ? 'rare' : 'common' }));
     const { table, calls } = fakeTable(items);
     const search = store(table);
     const first = await search.search(scope, { created: {}, limit: 10, matches: (object) => object.tag === 'rare' });
     expect(first).toEqual({ items: [], resumeAfter: items[2_600 - searchBudget.items]!.id });
-    expect(calls.map((call) => call.Limit)).toEqual([250, 250, 250, 250]);
+    expect(calls.map((call) => call.Limit)).toEqual([11, 250, 250, 250, 239]);
     const second = await search.search(scope, { after: first.resumeAfter!, created: {}, limit: 10, matches: (object) => object.tag === 'rare' });
     expect(second.resumeAfter).toBe(items[600]!.id);
     const third = await search.search(scope, { after: second.resumeAfter!, created: {}, limit: 10, matches: (object) => object.tag === 'rare' });
     expect(third).toEqual({ items: [{ id: items[5]!.id, created: items[5]!.created, tag: 'rare' }], resumeAfter: null });
-    expect(calls).toHaveLength(4 + 4 + 3);
+    expect(calls).toHaveLength(5 + 5 + 4);
   });
 });

@@ -106,7 +106,8 @@ function clausePredicate<T>(query: string, clause: ClauseNode, resource: Searcha
     const key = field.key;
     const wanted = value.kind === 'null' ? null : value.text.toLowerCase();
     return (object) => {
-      const found = Object.hasOwn(resource.metadata(object), key) ? resource.metadata(object)[key]! : null;
+      const metadata = resource.metadata(object);
+      const found = Object.hasOwn(metadata, key) ? metadata[key]! : null;
       return wanted === null ? found === null || found === '' : found !== null && found.toLowerCase() === wanted;
     };
   }
@@ -125,8 +126,9 @@ function clausePredicate<T>(query: string, clause: ClauseNode, resource: Searcha
   switch (spec.type) {
     case 'numeric': {
       takes([':', '>', '<', '>=', '<=']);
+      // Quotes are optional around numbers, as in the reference; inside them only a plain decimal counts.
+      if (!/^-?\d+(\.\d+)?$/.test(value.text)) throw fail(value.start, `${field.name} takes a number.`);
       const number = Number(value.text);
-      if (value.kind === 'boolean' || value.text.trim() === '' || !Number.isFinite(number)) throw fail(value.start, `${field.name} takes a number.`);
       if (field.name === 'created' && (!Number.isInteger(number) || number < 0 || number > 253_402_300_799)) {
         throw fail(value.start, 'created takes a Unix timestamp in whole seconds.');
       }

@@ -115,6 +115,7 @@ describe('refusing a bad search query with the position and the text of the offe
     expect(refusal(`currency~'usd'`, priceSearch as never)).toMatch(/currency is a token field; it takes :, not ~/);
     expect(refusal(`email~'ab'`)).toMatch(/character 7 \(''ab''\): a substring match \(~\) needs at least 3 characters/);
     expect(refusal(`created>'soon'`)).toMatch(/created takes a number/);
+    for (const notPlain of [`'0x10'`, `'1e3'`, `' 5'`, `''`, 'true']) expect(refusal(`created>${notPlain}`)).toMatch(/created takes a number/);
     expect(refusal(`created>1.5`)).toMatch(/created takes a Unix timestamp in whole seconds/);
     expect(refusal(`active:'yes'`, productSearch as never)).toMatch(/active takes true or false/);
     expect(refusal(`name~null`)).toMatch(/null takes the : operator/);

@@ -111,6 +111,7 @@ function pipelinePorts(): PipelinePorts {
         perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
         meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
         meterEventStream: config().RATE_LIMIT_METER_EVENT_STREAM,
+        search: { live: config().RATE_LIMIT_SEARCH_LIVE, test: config().RATE_LIMIT_SEARCH_TEST },
       },
     };
   }
@@ -144,6 +145,7 @@ function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [
   const mode = caller.livemode ? 'live' : 'test';
   if (kind === 'meter_events') return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test];
   if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream];
+  if (kind === 'search') return [`SEARCH#${caller.scope.accountId}#${mode}`, caller.livemode ? limits.search.live : limits.search.test];
   return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test];
 }
 

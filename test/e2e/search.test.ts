@@ -186,3 +186,19 @@ describe('searching products, prices and subscriptions through the official SDK'
     expect(all.map((subscription) => subscription.id)).toEqual([ended.id, kept.id]);
   });
 });
+
+describe('the search rate limit', () => {
+  it('answers searches beyond the account’s limit (10 a second in live mode on the test stack; 20 by default, as the reference) with 429 rate_limit, lists unaffected', async () => {
+    const live = await newPlatform({ livemode: true });
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => search(live.secret_key, i % 2 ? '/v1/customers/search' : '/v1/prices/search', { query: `created>0` })),
+    );
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
+    expect(limited[0]!.headers.get('retry-after')).toBe('1');
+    expect(limited[0]!.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit' });
+    // Searches count against the account's search limit, not the key's own: a list goes through.
+    expect((await api('GET', '/v1/customers', { key: live.secret_key })).status).toBe(200);
+  });
+});

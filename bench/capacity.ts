@@ -89,6 +89,7 @@ try {
   );
   await measure('`GET /v1/customers/:id`', () => call('GET', `/v1/customers/${customer.id}`));
   await measure('`GET /v1/customers?limit=10`', () => call('GET', '/v1/customers?limit=10'));
+  await measure("`GET /v1/customers/search?query=name:'Capacity'`", () => call('GET', `/v1/customers/search?query=${encodeURIComponent("name:'Capacity'")}`));
   await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) =>
     call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }),
   );

@@ -25,7 +25,7 @@ import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
 import { withContract } from './contract.ts';
-import { resumeV2List, type V2Paging } from './pagination.ts';
+import { resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
 
@@ -53,6 +53,8 @@ export interface ApiRequest<P> {
   baseUrl: string;
   /** Where a v2 list resumes and how it links its next page (lists declared `v2List` only). */
   paging?: V2Paging;
+  /** The page tokens of a v1 search (operations declared `v1Search` only). */
+  searchPages?: SearchPages;
 }
 
 /** The success body of an operation; its status is the route's (`HttpHandlerOptions.status`). */
@@ -76,6 +78,8 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
    * which are validated again by `params` as if sent anew. @default false
    */
   v2List?: boolean;
+  /** A v1 search: `page` is a signed token of the account, mode, path and query (see `SearchPages`). @default false */
+  v1Search?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
 }
@@ -107,6 +111,7 @@ function pipelinePorts(): PipelinePorts {
         perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
         meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
         meterEventStream: config().RATE_LIMIT_METER_EVENT_STREAM,
+        search: { live: config().RATE_LIMIT_SEARCH_LIVE, test: config().RATE_LIMIT_SEARCH_TEST },
       },
     };
   }
@@ -140,6 +145,7 @@ function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [
   const mode = caller.livemode ? 'live' : 'test';
   if (kind === 'meter_events') return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test];
   if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream];
+  if (kind === 'search') return [`SEARCH#${caller.scope.accountId}#${mode}`, caller.livemode ? limits.search.live : limits.search.test];
   return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test];
 }
 
@@ -188,6 +194,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const resumed = options.v2List
       ? resumeV2List(decoded, await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`, path)
       : { params: decoded, paging: undefined };
+    const searchPages = options.v1Search ? v1SearchPages(await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`) : undefined;
     const raw = resumed.params;
     const params = validateParams(options.params, raw, api);
     const request: ApiRequest<z.output<S>> = {
@@ -211,6 +218,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       userAgent: event.requestContext?.http?.userAgent || headers['user-agent'] || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
       paging: resumed.paging,
+      searchPages,
     };
     const run = async (): Promise<StoredResponse> => {
       try {

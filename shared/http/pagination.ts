@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
+import type { SearchPage } from '#shared/search/service.ts';
 
 /** Reads v1 `limit` / `starting_after` / `ending_before`; the two cursors cannot be combined. */
 export function v1PageRequest(params: { limit?: number; starting_after?: string; ending_before?: string }): PageRequest {
@@ -135,4 +136,39 @@ export function resumeV2List(raw: Record<string, unknown>, key: Buffer, binding:
   }
   const contents = openPageToken(key, binding, page);
   return { params: contents.params, paging: { cursor: contents.cursor, nextPageUrl: link(contents.params) } };
+}
+
+/** The v1 search result envelope of `item` objects (`total_count` is the reference's opt-in expansion, not offered). */
+export const v1SearchResultObject = <T extends z.ZodType>(item: T) =>
+  z.object({ object: z.literal('search_result'), data: z.array(item), has_more: z.boolean(), next_page: z.string().nullable(), url: z.string() });
+
+/**
+ * The v1 search result of `page`, whose objects `data` renders one for one: up to `maxPageBytes` (never
+ * fewer than one), with a `next_page` token (from `nextPage`) while there may be more.
+ */
+export function v1SearchResult<T extends { id: string }, O>(url: string, page: SearchPage<T>, data: O[], nextPage: (after: string) => string) {
+  const kept = keptWithin(data);
+  const resume = kept < data.length ? page.items[kept - 1]!.id : page.resumeAfter;
+  return { object: 'search_result' as const, data: data.slice(0, kept), has_more: resume !== null, next_page: resume === null ? null : nextPage(resume), url };
+}
+
+/** Where a v1 search page resumes: `page` tokens signed for one account, mode, path and query. */
+export interface SearchPages {
+  /** The id the token resumes after (undefined without a token); another query's, list's, account's or mode's token is a 400 on `page`. */
+  open(page: string | undefined, query: string): string | undefined;
+  /** The `next_page` token of a page that ends at `after`. */
+  seal(after: string, query: string): string;
+}
+
+/**
+ * v1 search page tokens, sealed as v2 page tokens are (`binding` names the account, mode and path) and
+ * bound to the query too: the official SDK sends the query again with each `page`, and a token only
+ * continues the query that made it.
+ */
+export function v1SearchPages(key: Buffer, binding: string): SearchPages {
+  const bound = (query: string) => `${binding}\nquery:${createHash('sha256').update(query, 'utf8').digest('base64url')}`;
+  return {
+    open: (page, query) => (page === undefined ? undefined : openPageToken(key, bound(query), page).cursor),
+    seal: (after, query) => sealPageToken(key, bound(query), { params: {}, cursor: after }),
+  };
 }

@@ -34,7 +34,7 @@ describe('the v2 request pipeline', () => {
       secrets: fakeAccountSecretStore(),
       maxBodyBytes: 1024,
       rateLimiter: async () => undefined,
-      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000 },
+      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000, search: { live: 20, test: 20 } },
     };
   });
 

@@ -1,0 +1,17 @@
+import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
+import { searchParams } from '#shared/search/schemas.ts';
+import { wireCustomerSearch } from '#shared/search/wiring.ts';
+
+const search = wireCustomerSearch();
+
+/** GET /v1/customers/search: the reference's query language over created, email, metadata, name and phone; newest first. */
+export const handler = httpHandler(
+  { params: searchParams(), response: v1SearchResultObject(customerObject), v1Search: true, rateLimit: 'search' },
+  async ({ caller, params, searchPages }) => {
+    const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
+    const data = page.items.map((customer) => serializeCustomer(customer));
+    return { body: v1SearchResult('/v1/customers/search', page, data, (after) => searchPages!.seal(after, params.query)) };
+  },
+);

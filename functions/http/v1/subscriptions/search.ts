@@ -1,0 +1,19 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
+import { searchParams } from '#shared/search/schemas.ts';
+import { wireSubscriptionSearch } from '#shared/search/wiring.ts';
+import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
+import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+
+const search = wireSubscriptionSearch();
+
+/** GET /v1/subscriptions/search: over created, metadata and status (canceled ones included); rendered as the list renders them; newest first. */
+export const handler = httpHandler(
+  { params: searchParams(), response: v1SearchResultObject(subscriptionObject), v1Search: true, rateLimit: 'search' },
+  async ({ caller, params, searchPages, explicitServiceVersion }) => {
+    const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
+    const rendering = billingModeRendering(explicitServiceVersion);
+    const data = page.items.map((subscription) => serializeSubscription(subscription, rendering));
+    return { body: v1SearchResult('/v1/subscriptions/search', page, data, (after) => searchPages!.seal(after, params.query)) };
+  },
+);

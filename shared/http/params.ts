@@ -58,10 +58,10 @@ export const expandParam = (expandable: readonly string[] = []) =>
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {
-  limit: integerParam(1, 100).optional(),
-  starting_after: idParam().optional(),
-  ending_before: idParam().optional(),
-  expand: expandParam().optional(),
+  limit: integerParam(1, 100).optional().describe('A limit on the number of objects to be returned, between 1 and 100 (default 10).'),
+  starting_after: idParam().optional().describe('A cursor for pagination: the id of the last object of the previous page, to fetch the next page.'),
+  ending_before: idParam().optional().describe('A cursor for pagination: the id of the first object of the previous page, to fetch the page before it.'),
+  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
 const unixTime = integerParam(0, 253402300799);

@@ -139,7 +139,7 @@ const personFields = (create: boolean) => ({
     .max(10)
     .optional()
     .describe('Additional names (e.g. aliases) associated with the individual.'),
-  address: address(create).optional().describe('The business registration address of the business entity.'),
+  address: address(create).optional().describe("The person's residential address."),
   date_of_birth: dateOfBirth.optional().describe("The individual's date of birth."),
   documents: z
     .strictObject({
@@ -147,14 +147,14 @@ const personFields = (create: boolean) => ({
         .optional()
         .describe('One or more documents that demonstrate proof that this person is authorized to represent the company.'),
       passport: filesDocument.optional().describe("One or more documents showing the person's passport page with photo and personal data."),
-      primary_verification: frontBackDocument(create).optional().describe('A document verifying the business.'),
+      primary_verification: frontBackDocument(create).optional().describe("A document verifying the person's identity."),
       secondary_verification: frontBackDocument(create)
         .optional()
         .describe('A document showing address, either a passport, local ID card, or utility bill from a well-known utility company.'),
       visa: filesDocument.optional().describe("One or more documents showing the person's visa required for living in the country where they are residing."),
     })
     .optional()
-    .describe('A document verifying the business.'),
+    .describe("Documents that verify the person's identity."),
   email: email
     .optional()
     .describe("The individual's email address. You can only set this field when the Account is configured as a `merchant` or `recipient`."),
@@ -163,18 +163,18 @@ const personFields = (create: boolean) => ({
     .array(idNumber.omit({ registrar: true }))
     .max(5)
     .optional()
-    .describe('The ID numbers of a business entity.'),
+    .describe("The person's identification numbers."),
   legal_gender: z.enum(['female', 'male']).optional().describe('The individual\'s gender (International regulations require either "male" or "female").'),
   metadata: metadata.optional().describe('Set of key-value pairs that you can attach to an object.'),
   nationalities: z.array(country).max(5).optional().describe('The countries where the individual is a national. Two-letter country code (ISO 3166-1 alpha-2).'),
-  phone: text(40).optional().describe('The phone number of the Business Entity.'),
+  phone: text(40).optional().describe("The person's phone number."),
   political_exposure: z.enum(['existing', 'none']).optional().describe("The individual's political exposure."),
   relationship: relationship.optional().describe("The relationship that this individual has with the account's identity."),
   script_addresses: z
     .strictObject({ kana: address(create).optional().describe('Kana Address.'), kanji: address(create).optional().describe('Kanji Address.') })
     .optional()
-    .describe('The business registration address of the business entity in non latin script.'),
-  script_names: scriptNames.optional().describe('The business legal name in non latin script.'),
+    .describe("The person's residential address in non-Latin scripts (Kana, Kanji)."),
+  script_names: scriptNames.optional().describe("The person's names in non-Latin scripts (Kana, Kanji)."),
   surname: text(200).optional().describe("The individual's last name."),
 });
 

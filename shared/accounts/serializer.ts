@@ -32,9 +32,7 @@ const requirementsObject = z
                 .array(
                   z.object({
                     capability: z.string().describe('The name of the Capability which will be restricted.'),
-                    configuration: z
-                      .enum(configurationNames)
-                      .describe('An Account represents a company, individual, or other entity that a user interacts with.'),
+                    configuration: z.enum(configurationNames).describe('The configuration the capability belongs to.'),
                     deadline: z
                       .object({ status: deadlineStatus.describe("The current status of the requirement's impact.") })
                       .describe('Details about when in the account lifecycle the requirement must be collected by the avoid the Capability restriction.'),
@@ -84,7 +82,7 @@ export const accountObject = z
       .partialRecord(z.enum(configurationNames), configurationObject.nullable())
       .nullable()
       .describe(
-        'An Account represents a company, individual, or other entity that a user interacts with. Null unless a `configuration.*` section is named in `include`; then each included configuration, null when not set up.',
+        'The configurations the account has. Null unless a `configuration.*` section is named in `include`; then each included configuration, null when not set up.',
       ),
     contact_email: z.string().nullable().describe('The primary contact email address for the Account.'),
     contact_phone: z.string().nullable().describe('The default contact phone for the Account.'),

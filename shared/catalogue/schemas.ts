@@ -114,7 +114,7 @@ const currencyOptionParams = z.strictObject({
   unit_amount_decimal: unitAmountDecimalParam()
     .optional()
     .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places.'),
-  tax_behavior: taxBehaviorParam().optional().describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
   custom_unit_amount: z
     .record(z.string(), z.unknown())
     .optional()
@@ -169,7 +169,7 @@ export const createPriceParams = z.strictObject({
     .describe('If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.'),
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   nickname: z.string().max(250).optional().describe('A brief description of the price, hidden from customers.'),
-  tax_behavior: taxBehaviorParam().optional().describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
   currency_options: currencyOptionsParam()
     .optional()
     .describe('Prices defined in each available currency option. Each key must be a three-letter ISO currency code and a supported currency.'),
@@ -186,7 +186,7 @@ export const updatePriceParams = z.strictObject({
     .describe('If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.'),
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   nickname: emptyable(z.string().max(250)).optional().describe('A brief description of the price, hidden from customers.'),
-  tax_behavior: taxBehaviorParam().optional().describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
   expand: expandParam(priceExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const retrievePriceParams = z.strictObject({

@@ -56,7 +56,7 @@ const currencyOptionObject = z.object({
   custom_unit_amount: z
     .null()
     .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
-  tax_behavior: taxBehavior.describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+  tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
   unit_amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
   unit_amount_decimal: z
     .string()
@@ -100,7 +100,7 @@ export const priceObject = z
       })
       .nullable()
       .describe('The recurring components of a price such as `interval` and `usage_type`.'),
-    tax_behavior: taxBehavior.describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+    tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
     tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
     transform_quantity: z.null().describe('Apply a transformation to the reported usage or set quantity before computing the amount billed.'),
     type: z

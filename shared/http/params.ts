@@ -44,6 +44,8 @@ export const metadataParam = () =>
     z
       .record(metadataKey, z.union([metadataValue, z.number().transform(String)]))
       .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys'),
+  ).describe(
+    'Set of key-value pairs that you can attach to an object. On update, a key sent empty (`metadata[key]=`) is removed, and `metadata=` removes them all.',
   );
 
 /** v1 `expand[]`: only the listed fields of this resource can be expanded. */
@@ -54,7 +56,8 @@ export const expandParam = (expandable: readonly string[] = []) =>
         error: (issue) => `This property cannot be expanded (${String(issue.input).slice(0, 100)}).`,
       }),
     )
-    .max(20);
+    .max(20)
+    .describe('Specifies which fields in the response should be expanded.');
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {

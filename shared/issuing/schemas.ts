@@ -568,11 +568,9 @@ export const refundTransactionParams = z.strictObject({
  */
 const unlinkedTransactionFields = {
   ...transactionExpand,
-  amount: amountParam(1).describe(
-    'The total amount to attempt to refund. This amount is in the provided currency, or defaults to the cards currency, and in the smallest currency unit.',
-  ),
+  amount: amountParam(1).describe("The transaction's amount, in the smallest unit of `currency`."),
   card: idParam().describe('The card the transaction is on.'),
-  currency: currencyParam().optional().describe('The currency of the unlinked refund. If not provided, defaults to the currency of the card.'),
+  currency: currencyParam().optional().describe('The currency of the transaction. If not provided, defaults to the currency of the card.'),
   merchant_data: merchantDataParam()
     .optional()
     .describe('Details about the seller (grocery store, e-commerce website, etc.) where the card authorization happened.'),

@@ -204,7 +204,7 @@ export const issuingCardObject = z
     object: z.literal('issuing.card').describe("String representing the object's type. Objects of the same type share the same value."),
     brand: z.literal('Visa').describe('The brand of the card.'),
     cancellation_reason: z.enum(['lost', 'stolen']).nullable().describe('The reason why the card was canceled.'),
-    cardholder: cardholderObject.describe('An Issuing `Cardholder` object represents an individual or business entity who is issued cards.'),
+    cardholder: cardholderObject.describe('The cardholder the card is issued to.'),
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     currency: z
       .string()
@@ -309,7 +309,7 @@ export const issuingAuthorizationObject = z
     approved: z.boolean().describe('Whether the authorization has been approved.'),
     authorization_method: z.string().describe('How the card details were provided.'),
     balance_transactions: z.array(z.unknown()).describe('List of balance transactions associated with this authorization.'),
-    card: z.union([z.string(), issuingCardObject]).describe('You can create physical or virtual cards that are issued to cardholders.'),
+    card: z.union([z.string(), issuingCardObject]).describe("The card's id, or the card when expanded."),
     card_presence: z.enum(['present', 'not_present']).describe('Whether the card was present at the point of sale for the authorization.'),
     cardholder: z.union([z.string(), cardholderObject]).nullable().describe('The cardholder to whom this authorization belongs.'),
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),

@@ -14,7 +14,7 @@ const item = z.strictObject({
       tax_behavior: z
         .enum(['exclusive', 'inclusive', 'unspecified'])
         .optional()
-        .describe('Only required if a default tax behavior) was not provided in the tax settings.'),
+        .describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
       unit_amount: integerParam(0, 99_999_999)
         .optional()
         .describe('A positive integer in cents (or local equivalent) (or 0 for a free price) representing how much to charge.'),

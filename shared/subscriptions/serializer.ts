@@ -47,7 +47,7 @@ const subscriptionItemObject = z
       .array(z.string())
       .describe('The discounts applied to the subscription item. Subscription item discounts are applied before subscription discounts.'),
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
-    plan: planObject.describe('You can now model subscriptions more flexibly using the Prices API.'),
+    plan: planObject.describe("The item's price in the reference's older plan shape."),
     price: priceObject.describe('Prices define the unit cost, currency, and (optional) billing cycle for both recurring and one-time purchases of products.'),
     quantity: z.int().describe('The quantity of the plan to which the customer should be subscribed.'),
     subscription: z.string().describe('The `subscription` this `subscription_item` belongs to.'),

@@ -110,8 +110,8 @@ export const tokenObject = z
   .object({
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('token').describe("String representing the object's type. Objects of the same type share the same value."),
-    bank_account: bankAccountObject.optional().describe('These bank accounts are payment methods on `Customer` objects.'),
-    card: cardObject.optional().describe('You can store multiple cards on a customer in order to charge the customer later.'),
+    bank_account: bankAccountObject.optional().describe('The bank account the token stands for (`type: bank_account`).'),
+    card: cardObject.optional().describe('The card the token stands for (`type: card`).'),
     client_ip: nullableString.describe('IP address of the client that generates the token.'),
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),

@@ -24,19 +24,31 @@ const v1ErrorTypes = ['invalid_request_error', 'card_error', 'authentication_err
 /** The v1 error body: the SDK picks its error class by status, then `type`. */
 export const v1ErrorBody = z
   .object({
-    error: z.object({
-      type: z.enum(v1ErrorTypes),
-      code: z.string(),
-      message: z.string(),
-      /** The parameter at fault, in bracket notation (`metadata[key]`); null when none is. */
-      param: z.string().nullable(),
-      decline_code: z.string().optional(),
-    }),
+    error: z
+      .object({
+        type: z.enum(v1ErrorTypes).describe('The type of error: `api_error`, `card_error`, `idempotency_error` or `invalid_request_error`.'),
+        code: z.string().describe('A short string saying which error it is (`resource_missing`, `parameter_unknown`, …).'),
+        message: z.string().describe('A human-readable message with more details about the error.'),
+        /** The parameter at fault, in bracket notation (`metadata[key]`); null when none is. */
+        param: z.string().nullable().describe('The parameter at fault, in bracket notation (`metadata[key]`); null when none is.'),
+        decline_code: z.string().optional().describe('For a declined card, why the issuer declined it.'),
+      })
+      .describe('What went wrong.'),
   })
   .meta({ id: 'V1ErrorBody' });
 
 /** The v2 error body: no `param`; the SDK picks its error class by `type`. */
-export const v2ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string() }) }).meta({ id: 'V2ErrorBody' });
+export const v2ErrorBody = z
+  .object({
+    error: z
+      .object({
+        type: z.string().describe('The type of error.'),
+        code: z.string().describe('A short string saying which error it is.'),
+        message: z.string().describe('A human-readable message with more details about the error.'),
+      })
+      .describe('What went wrong.'),
+  })
+  .meta({ id: 'V2ErrorBody' });
 
 export interface ErrorResponse {
   status: number;

@@ -24,9 +24,10 @@ import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
-import { withContract } from './contract.ts';
+import { withContract, type OperationText } from './contract.ts';
 import { resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
+import { singleValuesAsArrays } from './single-values.ts';
 import { validateParams } from './validation.ts';
 
 /** What an operation sees: the validated parameters and who asked. */
@@ -62,7 +63,7 @@ export interface ApiResult<B = unknown> {
   body: B;
 }
 
-export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
+export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> extends OperationText {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
   /** Schema of the success body: the operation must return its input type, and the OpenAPI document shows it. */
@@ -196,7 +197,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       : { params: decoded, paging: undefined };
     const searchPages = options.v1Search ? v1SearchPages(await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`) : undefined;
     const raw = resumed.params;
-    const params = validateParams(options.params, raw, api);
+    // A v2 POST's parameters are its JSON body, typed by the client; everything else came through `qs`.
+    const params = validateParams(options.params, api === 'v2' && method === 'POST' ? raw : singleValuesAsArrays(options.params, raw), api);
     const request: ApiRequest<z.output<S>> = {
       id: requestId,
       api,
@@ -266,6 +268,8 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
   return withContract(handler, {
     kind: 'api',
+    summary: options.summary,
+    description: options.description,
     params: options.params,
     response: options.response,
     status: options.status ?? 200,

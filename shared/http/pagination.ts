@@ -14,7 +14,12 @@ export function v1PageRequest(params: { limit?: number; starting_after?: string;
 
 /** The v1 list envelope of `item` objects. */
 export const v1ListObject = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
+  z.object({
+    object: z.literal('list').describe("String representing the object's type: always `list`."),
+    data: z.array(item).describe('The objects of this page.'),
+    has_more: z.boolean().describe('Whether there are more objects after this page.'),
+    url: z.string().describe('The URL of this list.'),
+  });
 
 /**
  * Most bytes a list page's objects may take, measured as they travel in the Lambda proxy response (the
@@ -65,7 +70,11 @@ export interface V2Paging {
 
 /** The v2 list envelope of `item` objects. */
 export const v2ListObject = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), next_page_url: z.string().nullable(), previous_page_url: z.string().nullable() });
+  z.object({
+    data: z.array(item).describe('The objects of this page.'),
+    next_page_url: z.string().nullable().describe('The URL of the next page (its `page` token carries the parameters); null on the last page.'),
+    previous_page_url: z.string().nullable().describe('The URL of the previous page; null on the first.'),
+  });
 
 /** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
 export function v2List<T>(data: T[], nextPageUrl: string | null): { data: T[]; next_page_url: string | null; previous_page_url: null } {

@@ -44,6 +44,8 @@ export const metadataParam = () =>
     z
       .record(metadataKey, z.union([metadataValue, z.number().transform(String)]))
       .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys'),
+  ).describe(
+    'Set of key-value pairs that you can attach to an object. On update, a key sent empty (`metadata[key]=`) is removed, and `metadata=` removes them all.',
   );
 
 /** v1 `expand[]`: only the listed fields of this resource can be expanded. */
@@ -54,14 +56,15 @@ export const expandParam = (expandable: readonly string[] = []) =>
         error: (issue) => `This property cannot be expanded (${String(issue.input).slice(0, 100)}).`,
       }),
     )
-    .max(20);
+    .max(20)
+    .describe('Specifies which fields in the response should be expanded.');
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {
-  limit: integerParam(1, 100).optional(),
-  starting_after: idParam().optional(),
-  ending_before: idParam().optional(),
-  expand: expandParam().optional(),
+  limit: integerParam(1, 100).optional().describe('A limit on the number of objects to be returned, between 1 and 100 (default 10).'),
+  starting_after: idParam().optional().describe('A cursor for pagination: the id of the last object of the previous page, to fetch the next page.'),
+  ending_before: idParam().optional().describe('A cursor for pagination: the id of the first object of the previous page, to fetch the page before it.'),
+  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
 const unixTime = integerParam(0, 253402300799);

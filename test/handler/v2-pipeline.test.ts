@@ -47,7 +47,7 @@ describe('the v2 request pipeline', () => {
         body: input.body,
         query: input.query,
       }),
-      { params, response },
+      { summary: 'Test a thing', params, response },
       operation,
       ports,
     ).then((result) => ({ ...result, json: JSON.parse(result.body!) }));
@@ -72,6 +72,21 @@ describe('the v2 request pipeline', () => {
   it('reads GET parameters from the query string, even with a JSON content type and no body', async () => {
     const listed = await call('GET', { query: 'include[0]=webhook_endpoint.url&limit=5' });
     expect(listed.json.params).toEqual({ include: ['webhook_endpoint.url'], limit: 5 });
+  });
+
+  it('reads a query array sent as one plain value, or repeated, as the array, and keeps a JSON body strict', async () => {
+    // When an array parameter is sent the way generic OpenAPI clients send the form style
+    const one = await call('GET', { query: 'include=webhook_endpoint.url' });
+    const repeated = await call('GET', { query: 'include=webhook_endpoint.url&include=webhook_endpoint.url' });
+    // Then it is the array, as with the SDK's indexed form
+    expect(one.json.params).toEqual({ include: ['webhook_endpoint.url'] });
+    expect(repeated.json.params).toEqual({ include: ['webhook_endpoint.url', 'webhook_endpoint.url'] });
+
+    // When a v2 JSON body gives a string where an array belongs
+    const json = await call('POST', { body: '{"include":"webhook_endpoint.url"}' });
+    // Then it is refused: JSON clients type their values
+    expect(json.statusCode).toBe(400);
+    expect(json.json.error.message).toMatch(/include/);
   });
 
   it('refuses a form body on v2 with 415', async () => {

@@ -6,7 +6,15 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
-export const handler = httpHandler({ params: createCustomerParams, response: customerObject }, async ({ caller, origin, params }) => {
-  const customer = await service.create(origin, params);
-  return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a customer',
+    description: "With `source=tok_…`, the token's card or bank account becomes the customer's first source.",
+    params: createCustomerParams,
+    response: customerObject,
+  },
+  async ({ caller, origin, params }) => {
+    const customer = await service.create(origin, params);
+    return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+  },
+);

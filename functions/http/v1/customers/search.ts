@@ -8,7 +8,14 @@ const search = wireCustomerSearch();
 
 /** GET /v1/customers/search: the reference's query language over created, email, metadata, name and phone; newest first. */
 export const handler = httpHandler(
-  { params: searchParams(), response: v1SearchResultObject(customerObject), v1Search: true, rateLimit: 'search' },
+  {
+    summary: 'Search customers',
+    description: 'The search query language over created, email, metadata, name and phone; newest first.',
+    params: searchParams(),
+    response: v1SearchResultObject(customerObject),
+    v1Search: true,
+    rateLimit: 'search',
+  },
   async ({ caller, params, searchPages }) => {
     const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
     const data = page.items.map((customer) => serializeCustomer(customer));

@@ -6,7 +6,15 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
-export const handler = httpHandler({ params: updateCustomerParams, response: customerObject }, async ({ caller, origin, params, pathParameters }) => {
-  const customer = await service.update(origin, pathParameters.id!, params);
-  return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Update a customer',
+    description: '`source=tok_…` replaces the default source (the old one is deleted).',
+    params: updateCustomerParams,
+    response: customerObject,
+  },
+  async ({ caller, origin, params, pathParameters }) => {
+    const customer = await service.update(origin, pathParameters.id!, params);
+    return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+  },
+);

@@ -6,7 +6,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** GET /v1/prices/{id} */
-export const handler = httpHandler({ params: retrievePriceParams, response: priceObject }, async ({ caller, params, pathParameters }) => {
-  const price = await service.retrievePrice(caller.scope, pathParameters.id!);
-  return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Retrieve a price', params: retrievePriceParams, response: priceObject },
+  async ({ caller, params, pathParameters }) => {
+    const price = await service.retrievePrice(caller.scope, pathParameters.id!);
+    return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+  },
+);

@@ -10,7 +10,14 @@ const catalogue = wireCatalogueService();
 
 /** GET /v1/prices/search: over active, created, currency, lookup_key, metadata, product and type; `expand[]` as the list's; newest first. */
 export const handler = httpHandler(
-  { params: searchParams(['data.product', 'data.currency_options']), response: v1SearchResultObject(priceObject), v1Search: true, rateLimit: 'search' },
+  {
+    summary: 'Search prices',
+    description: 'The search query language over active, created, currency, lookup_key, metadata, product and type; newest first.',
+    params: searchParams(['data.product', 'data.currency_options']),
+    response: v1SearchResultObject(priceObject),
+    v1Search: true,
+    rateLimit: 'search',
+  },
   async ({ caller, params, searchPages }) => {
     const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
     const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));

@@ -6,7 +6,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** POST /v1/prices/{id} */
-export const handler = httpHandler({ params: updatePriceParams, response: priceObject }, async ({ caller, origin, params, pathParameters }) => {
-  const price = await service.updatePrice(origin, pathParameters.id!, params);
-  return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Update a price', params: updatePriceParams, response: priceObject },
+  async ({ caller, origin, params, pathParameters }) => {
+    const price = await service.updatePrice(origin, pathParameters.id!, params);
+    return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+  },
+);

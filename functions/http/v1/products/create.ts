@@ -6,6 +6,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** POST /v1/products */
-export const handler = httpHandler({ params: createProductParams, response: productObject }, async ({ origin, params }) => ({
+export const handler = httpHandler({ summary: 'Create a product', params: createProductParams, response: productObject }, async ({ origin, params }) => ({
   body: serializeProduct(await service.createProduct(origin, params)),
 }));

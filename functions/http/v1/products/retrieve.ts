@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** GET /v1/products/{id} */
-export const handler = httpHandler({ params: retrieveProductParams, response: productObject }, async ({ caller, pathParameters }) => ({
-  body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a product', params: retrieveProductParams, response: productObject },
+  async ({ caller, pathParameters }) => ({
+    body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
+  }),
+);

@@ -8,7 +8,14 @@ const search = wireProductSearch();
 
 /** GET /v1/products/search: over active, created, description, metadata, name, shippable and url; archived products included; newest first. */
 export const handler = httpHandler(
-  { params: searchParams(), response: v1SearchResultObject(productObject), v1Search: true, rateLimit: 'search' },
+  {
+    summary: 'Search products',
+    description: 'The search query language over active, created, description, metadata, name, shippable and url; archived products included; newest first.',
+    params: searchParams(),
+    response: v1SearchResultObject(productObject),
+    v1Search: true,
+    rateLimit: 'search',
+  },
   async ({ caller, params, searchPages }) => {
     const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
     return { body: v1SearchResult('/v1/products/search', page, page.items.map(serializeProduct), (after) => searchPages!.seal(after, params.query)) };

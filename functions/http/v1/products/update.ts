@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** POST /v1/products/{id} */
-export const handler = httpHandler({ params: updateProductParams, response: productObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeProduct(await service.updateProduct(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Update a product', params: updateProductParams, response: productObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeProduct(await service.updateProduct(origin, pathParameters.id!, params)),
+  }),
+);

@@ -8,7 +8,12 @@ const service = wireSubscriptionService();
 
 /** DELETE /v1/subscriptions/{id}: cancels at once and answers the canceled subscription. */
 export const handler = httpHandler(
-  { params: cancelSubscriptionParams, response: subscriptionObject },
+  {
+    summary: 'Cancel a subscription',
+    description: 'Cancels at once and answers the canceled subscription.',
+    params: cancelSubscriptionParams,
+    response: subscriptionObject,
+  },
   async ({ origin, params, pathParameters, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     return { body: serializeSubscription(await service.cancel({ origin, rendering }, pathParameters.id!, params), rendering) };

@@ -7,7 +7,10 @@ import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions */
-export const handler = httpHandler({ params: createSubscriptionParams, response: subscriptionObject }, async ({ origin, params, explicitServiceVersion }) => {
-  const rendering = billingModeRendering(explicitServiceVersion);
-  return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
-});
+export const handler = httpHandler(
+  { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject },
+  async ({ origin, params, explicitServiceVersion }) => {
+    const rendering = billingModeRendering(explicitServiceVersion);
+    return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
+  },
+);

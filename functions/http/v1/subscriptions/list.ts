@@ -9,7 +9,12 @@ const service = wireSubscriptionService();
 
 /** GET /v1/subscriptions: newest first; customer and status filters (not canceled by default). */
 export const handler = httpHandler(
-  { params: listSubscriptionsParams, response: v1ListObject(subscriptionObject) },
+  {
+    summary: 'List subscriptions',
+    description: 'Newest first; not canceled ones unless `status` says otherwise.',
+    params: listSubscriptionsParams,
+    response: v1ListObject(subscriptionObject),
+  },
   async ({ caller, params, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });

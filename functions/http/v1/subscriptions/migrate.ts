@@ -8,7 +8,12 @@ const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions/{id}/migrate: classic → flexible, once. */
 export const handler = httpHandler(
-  { params: migrateSubscriptionParams, response: subscriptionObject },
+  {
+    summary: 'Migrate a subscription',
+    description: 'From the `classic` billing mode to `flexible`, once.',
+    params: migrateSubscriptionParams,
+    response: subscriptionObject,
+  },
   async ({ origin, params, pathParameters, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     return { body: serializeSubscription(await service.migrate({ origin, rendering }, pathParameters.id!, params), rendering) };

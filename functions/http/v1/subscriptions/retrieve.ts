@@ -8,7 +8,7 @@ const service = wireSubscriptionService();
 
 /** GET /v1/subscriptions/{id} */
 export const handler = httpHandler(
-  { params: retrieveSubscriptionParams, response: subscriptionObject },
+  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: subscriptionObject },
   async ({ caller, pathParameters, explicitServiceVersion }) => ({
     body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!), billingModeRendering(explicitServiceVersion)),
   }),

@@ -9,7 +9,14 @@ const search = wireSubscriptionSearch();
 
 /** GET /v1/subscriptions/search: over created, metadata and status (canceled ones included); rendered as the list renders them; newest first. */
 export const handler = httpHandler(
-  { params: searchParams(), response: v1SearchResultObject(subscriptionObject), v1Search: true, rateLimit: 'search' },
+  {
+    summary: 'Search subscriptions',
+    description: 'The search query language over created, metadata and status; canceled ones included; newest first.',
+    params: searchParams(),
+    response: v1SearchResultObject(subscriptionObject),
+    v1Search: true,
+    rateLimit: 'search',
+  },
   async ({ caller, params, searchPages, explicitServiceVersion }) => {
     const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
     const rendering = billingModeRendering(explicitServiceVersion);

@@ -8,7 +8,7 @@ const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions/{id}: metadata, description, cancel_at_period_end. */
 export const handler = httpHandler(
-  { params: updateSubscriptionParams, response: subscriptionObject },
+  { summary: 'Update a subscription', params: updateSubscriptionParams, response: subscriptionObject },
   async ({ origin, params, pathParameters, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     return { body: serializeSubscription(await service.update({ origin, rendering }, pathParameters.id!, params), rendering) };

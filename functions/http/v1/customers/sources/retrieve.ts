@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** GET /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: retrieveSourceParams, response: sourceObject }, async ({ caller, pathParameters }) => ({
-  body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
-}));
+export const handler = httpHandler(
+  { summary: "Retrieve a customer's source", params: retrieveSourceParams, response: sourceObject },
+  async ({ caller, pathParameters }) => ({
+    body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
+  }),
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: updateSourceParams, response: sourceObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: "Update a customer's source", params: updateSourceParams, response: sourceObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
+  }),
+);

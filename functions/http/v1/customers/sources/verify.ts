@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** POST /v1/customers/{id}/sources/{source_id}/verify: a bank account's micro-deposit amounts. */
-export const handler = httpHandler({ params: verifySourceParams, response: sourceObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeSource(await service.verifySource(origin, pathParameters.id!, pathParameters.source_id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Verify a bank account', description: 'With the two micro-deposit amounts.', params: verifySourceParams, response: sourceObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeSource(await service.verifySource(origin, pathParameters.id!, pathParameters.source_id!, params)),
+  }),
+);

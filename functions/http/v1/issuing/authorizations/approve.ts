@@ -9,7 +9,16 @@ const service = wireAuthorizationService();
  * POST /v1/issuing/authorizations/{id}/approve (deprecated in the reference): answers a pending request,
  * which authorizations here never have, so after the parameters and the id are checked it refuses (400).
  */
-export const handler = httpHandler({ params: approveAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.approve(origin.scope, pathParameters.id!);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Approve an authorization',
+    description:
+      'Deprecated in the reference API: it answers an authorization awaiting a decision, which authorizations here never are, so once the parameters and the id are checked it is refused (400).',
+    params: approveAuthorizationParams,
+    response: issuingAuthorizationObject,
+  },
+  async ({ origin, params, pathParameters }) => {
+    const { authorization, transactions } = await service.approve(origin.scope, pathParameters.id!);
+    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+  },
+);

@@ -7,7 +7,7 @@ const service = wireAuthorizationService();
 
 /** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { params: retrieveAuthorizationParams, response: issuingAuthorizationObject },
+  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: issuingAuthorizationObject },
   async ({ caller, params, pathParameters }) => {
     const { authorization, transactions } = await service.retrieve(caller.scope, pathParameters.id!);
     return { body: serializeAuthorization(authorization, transactions, await service.expansions(caller.scope, authorization, params.expand)) };

@@ -6,7 +6,10 @@ import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 const service = wireAuthorizationService();
 
 /** POST /v1/issuing/authorizations/{id}: metadata (`expand[]` card, cardholder) */
-export const handler = httpHandler({ params: updateAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.update(origin, pathParameters.id!, params);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Update an authorization', description: 'Its metadata.', params: updateAuthorizationParams, response: issuingAuthorizationObject },
+  async ({ origin, params, pathParameters }) => {
+    const { authorization, transactions } = await service.update(origin, pathParameters.id!, params);
+    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+  },
+);

@@ -6,7 +6,7 @@ import { wireCardService } from '#shared/issuing/wiring.ts';
 const service = wireCardService();
 
 /** POST /v1/issuing/cards */
-export const handler = httpHandler({ params: createCardParams, response: issuingCardObject }, async ({ origin, params }) => {
+export const handler = httpHandler({ summary: 'Create a card', params: createCardParams, response: issuingCardObject }, async ({ origin, params }) => {
   const { card, cardholder } = await service.create(origin, params);
   return { body: serializeCard(card, cardholder) };
 });

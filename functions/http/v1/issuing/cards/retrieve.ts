@@ -6,7 +6,10 @@ import { wireCardService } from '#shared/issuing/wiring.ts';
 const service = wireCardService();
 
 /** GET /v1/issuing/cards/{id} */
-export const handler = httpHandler({ params: retrieveCardParams, response: issuingCardObject }, async ({ caller, pathParameters }) => {
-  const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  { summary: 'Retrieve a card', params: retrieveCardParams, response: issuingCardObject },
+  async ({ caller, pathParameters }) => {
+    const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

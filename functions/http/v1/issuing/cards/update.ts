@@ -6,7 +6,15 @@ import { wireCardService } from '#shared/issuing/wiring.ts';
 const service = wireCardService();
 
 /** POST /v1/issuing/cards/{id}: status (active, inactive; canceled for good, with cancellation_reason) and metadata */
-export const handler = httpHandler({ params: updateCardParams, response: issuingCardObject }, async ({ origin, params, pathParameters }) => {
-  const { card, cardholder } = await service.update(origin, pathParameters.id!, params);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Update a card',
+    description: 'Its `status` (`active`, `inactive`; `canceled` for good, with `cancellation_reason`) and metadata.',
+    params: updateCardParams,
+    response: issuingCardObject,
+  },
+  async ({ origin, params, pathParameters }) => {
+    const { card, cardholder } = await service.update(origin, pathParameters.id!, params);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

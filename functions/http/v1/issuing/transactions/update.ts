@@ -6,7 +6,10 @@ import { wireTransactionService } from '#shared/issuing/wiring.ts';
 const service = wireTransactionService();
 
 /** POST /v1/issuing/transactions/{id}: metadata (`expand[]` card, cardholder) */
-export const handler = httpHandler({ params: updateTransactionParams, response: issuingTransactionObject }, async ({ origin, params, pathParameters }) => {
-  const transaction = await service.update(origin, pathParameters.id!, params);
-  return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Update a transaction', description: 'Its metadata.', params: updateTransactionParams, response: issuingTransactionObject },
+  async ({ origin, params, pathParameters }) => {
+    const transaction = await service.update(origin, pathParameters.id!, params);
+    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+  },
+);

@@ -6,7 +6,10 @@ import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/capture (test mode only) */
-export const handler = httpHandler({ params: captureAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.capture(origin, pathParameters.id!, params);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Capture a test-mode authorization', description: 'Test mode only.', params: captureAuthorizationParams, response: issuingAuthorizationObject },
+  async ({ origin, params, pathParameters }) => {
+    const { authorization, transactions } = await service.capture(origin, pathParameters.id!, params);
+    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+  },
+);

@@ -7,7 +7,12 @@ const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/finalize_amount (test mode only) */
 export const handler = httpHandler(
-  { params: finalizeAuthorizationAmountParams, response: issuingAuthorizationObject },
+  {
+    summary: "Finalize a test-mode authorization's amount",
+    description: 'Test mode only.',
+    params: finalizeAuthorizationAmountParams,
+    response: issuingAuthorizationObject,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.finalizeAmount(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };

@@ -7,7 +7,12 @@ const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
 export const handler = httpHandler(
-  { params: incrementAuthorizationParams, response: issuingAuthorizationObject },
+  {
+    summary: 'Increment a test-mode authorization',
+    description: 'Test mode only.',
+    params: incrementAuthorizationParams,
+    response: issuingAuthorizationObject,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };

@@ -6,7 +6,10 @@ import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 const service = wireAuthorizationService();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/reverse (test mode only) */
-export const handler = httpHandler({ params: reverseAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.reverse(origin, pathParameters.id!, params);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  { summary: 'Reverse a test-mode authorization', description: 'Test mode only.', params: reverseAuthorizationParams, response: issuingAuthorizationObject },
+  async ({ origin, params, pathParameters }) => {
+    const { authorization, transactions } = await service.reverse(origin, pathParameters.id!, params);
+    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+  },
+);

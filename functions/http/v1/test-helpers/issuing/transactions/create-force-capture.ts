@@ -6,7 +6,15 @@ import { wireTransactionService } from '#shared/issuing/wiring.ts';
 const service = wireTransactionService();
 
 /** POST /v1/test_helpers/issuing/transactions/create_force_capture (test mode only): a capture without an authorization */
-export const handler = httpHandler({ params: createForceCaptureParams, response: issuingTransactionObject }, async ({ origin, params }) => {
-  const transaction = await service.createForceCapture(origin, params);
-  return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a test-mode force capture',
+    description: 'Test mode only: a capture without an authorization.',
+    params: createForceCaptureParams,
+    response: issuingTransactionObject,
+  },
+  async ({ origin, params }) => {
+    const transaction = await service.createForceCapture(origin, params);
+    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+  },
+);

@@ -6,7 +6,15 @@ import { wireTransactionService } from '#shared/issuing/wiring.ts';
 const service = wireTransactionService();
 
 /** POST /v1/test_helpers/issuing/transactions/create_unlinked_refund (test mode only): a refund without an authorization */
-export const handler = httpHandler({ params: createUnlinkedRefundParams, response: issuingTransactionObject }, async ({ origin, params }) => {
-  const transaction = await service.createUnlinkedRefund(origin, params);
-  return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a test-mode unlinked refund',
+    description: 'Test mode only: a refund without an authorization.',
+    params: createUnlinkedRefundParams,
+    response: issuingTransactionObject,
+  },
+  async ({ origin, params }) => {
+    const transaction = await service.createUnlinkedRefund(origin, params);
+    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+  },
+);

@@ -6,7 +6,15 @@ import { wireTransactionService } from '#shared/issuing/wiring.ts';
 const service = wireTransactionService();
 
 /** POST /v1/test_helpers/issuing/transactions/{id}/refund (test mode only): answers the refund transaction */
-export const handler = httpHandler({ params: refundTransactionParams, response: issuingTransactionObject }, async ({ origin, params, pathParameters }) => {
-  const refund = await service.refund(origin, pathParameters.id!, params);
-  return { body: serializeTransaction(refund, await service.expansions(origin.scope, refund, params.expand)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Refund a test-mode transaction',
+    description: 'Test mode only. Answers the refund transaction.',
+    params: refundTransactionParams,
+    response: issuingTransactionObject,
+  },
+  async ({ origin, params, pathParameters }) => {
+    const refund = await service.refund(origin, pathParameters.id!, params);
+    return { body: serializeTransaction(refund, await service.expansions(origin.scope, refund, params.expand)) };
+  },
+);

@@ -16,7 +16,9 @@ export const productObject = z
     description: z.string().nullable(),
     images: z.array(z.string()),
     livemode: z.boolean(),
-    marketing_features: z.array(z.object({ name: z.string() })),
+    /** Named `features` before version 2024-04-10. */
+    marketing_features: z.array(z.object({ name: z.string() })).optional(),
+    features: z.array(z.object({ name: z.string() })).optional(),
     metadata: metadataObject,
     name: z.string(),
     package_dimensions: z.object({ height: z.number(), length: z.number(), weight: z.number(), width: z.number() }).nullable(),
@@ -59,7 +61,8 @@ export const priceObject = z
     product: z.union([z.string(), productObject]),
     recurring: z
       .object({
-        aggregate_usage: z.null(),
+        /** Before version 2025-03-31.basil only. */
+        aggregate_usage: z.null().optional(),
         interval,
         interval_count: z.int(),
         meter: z.null(),
@@ -81,7 +84,8 @@ export const planObject = z
     id: z.string(),
     object: z.literal('plan'),
     active: z.boolean(),
-    aggregate_usage: z.null(),
+    /** Before version 2025-03-31.basil only. */
+    aggregate_usage: z.null().optional(),
     amount: z.int().nullable(),
     amount_decimal: z.string(),
     billing_scheme: z.literal('per_unit'),
@@ -168,7 +172,6 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.
     product: expanded.product ?? price.product,
     recurring: price.recurring
       ? {
-          aggregate_usage: null,
           interval: price.recurring.interval,
           interval_count: price.recurring.intervalCount,
           meter: null,
@@ -191,7 +194,6 @@ export function serializePlan(price: Price): z.input<typeof planObject> {
     id: price.id,
     object: 'plan',
     active: price.active,
-    aggregate_usage: null,
     amount: price.unitAmount,
     amount_decimal: price.unitAmountDecimal,
     billing_scheme: 'per_unit',

@@ -18,6 +18,7 @@ import { derivedKey, type AccountSecretStore } from '#shared/platform/account-se
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { cachedAccountSecrets, cachedApiKeys } from '#shared/platform/wiring.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
+import { renderAtVersion } from '#shared/versions/render.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
@@ -41,6 +42,7 @@ export interface ApiRequest<P> {
   caller: Caller;
   /** Where the events this request causes happen, and the request that caused them. */
   origin: EventOrigin;
+  /** The version the response is rendered at: the one the request named, else the default version. */
   serviceVersion: string;
   /** The version the request named (`Service-Version`, else the SDK's `Stripe-Version`), validated; null when it named none. */
   explicitServiceVersion: string | null;
@@ -164,7 +166,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   const idempotencyKey = headers['idempotency-key'] || undefined;
   // The official SDK names the version header after the reference API; ours wins when both are sent.
   const versionHeader = headers['service-version'] || headers['stripe-version'] || undefined;
-  let serviceVersion = defaultServiceVersion;
+  let serviceVersion: string = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
   try {
@@ -174,7 +176,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), systemClock());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(versionHeader, headers['service-version'] ? 'Service-Version' : 'Stripe-Version');
+    serviceVersion = requestedServiceVersion(versionHeader);
     const decoded = decodeParams({
       api,
       method,
@@ -215,7 +217,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        return render(options.status ?? 200, result.body, requestId);
+        // v1 objects are rendered at the request's version; v2 objects are unversioned.
+        return render(options.status ?? 200, api === 'v1' ? renderAtVersion(result.body, request.serviceVersion) : result.body, requestId);
       } catch (error) {
         return renderError(error, api, requestId);
       }

@@ -4,7 +4,6 @@ import { planObject, priceObject, serializePlan, serializePrice } from '#shared/
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
-import type { BillingModeRendering } from './rendering.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
 
 /** Adds `count` billing intervals to a UTC time; months and years keep the anchor's day, clamped to the month's end. */
@@ -41,8 +40,9 @@ const subscriptionItemObject = z
     object: z.literal('subscription_item'),
     billing_thresholds: z.null(),
     created: unixTime,
-    current_period_end: unixTime,
-    current_period_start: unixTime,
+    /** From version 2025-03-31.basil on (before, the subscription carries the period). */
+    current_period_end: unixTime.optional(),
+    current_period_start: unixTime.optional(),
     discounts: z.array(z.string()),
     metadata: metadataObject,
     plan: planObject,
@@ -65,7 +65,7 @@ export const subscriptionObject = z
     automatic_tax: z.object({ disabled_reason: z.null(), enabled: z.boolean(), liability: z.null() }),
     billing_cycle_anchor: unixTime,
     billing_cycle_anchor_config: z.null(),
-    /** A string before version 2025-08-27 (with `billing_mode_details`), an object from then on. */
+    /** A string before version 2025-06-30.basil (with `billing_mode_details`), an object from then on. */
     billing_mode: z.union([billingModeType, z.object({ type: billingModeType, flexible: flexibleObject.nullable(), updated_at: unixTime.optional() })]),
     billing_mode_details: z.object({ updated_at: unixTime, flexible: flexibleObject.optional() }).nullable().optional(),
     billing_thresholds: z.null(),
@@ -76,12 +76,17 @@ export const subscriptionObject = z
     collection_method: z.enum(['charge_automatically', 'send_invoice']),
     created: unixTime,
     currency: z.string(),
+    /** Before version 2025-03-31.basil only: the period every item is in (items carry their own from then on). */
+    current_period_end: unixTime.optional(),
+    current_period_start: unixTime.optional(),
     customer: z.string(),
     days_until_due: z.int().nullable(),
     default_payment_method: z.null(),
     default_source: z.null(),
     default_tax_rates: z.array(z.unknown()),
     description: z.string().nullable(),
+    /** Before version 2025-03-31.basil only. */
+    discount: z.null().optional(),
     discounts: z.array(z.string()),
     ended_at: unixTime.nullable(),
     invoice_settings: z.object({ account_tax_ids: z.null(), issuer: z.object({ type: z.literal('self') }) }),
@@ -134,16 +139,17 @@ function serializeItem(subscription: Subscription, item: SubscriptionItem, now: 
   };
 }
 
-function billingMode(subscription: Subscription, rendering: BillingModeRendering): Pick<SubscriptionObject, 'billing_mode' | 'billing_mode_details'> {
+function billingMode(subscription: Subscription): SubscriptionObject['billing_mode'] {
   const mode = subscription.billingMode;
   const flexible = mode.type === 'flexible' ? { proration_discounts: mode.prorationDiscounts ?? 'included' } : null;
-  const updatedAt = mode.updatedAt === null ? null : unixSeconds(mode.updatedAt);
-  if (rendering === 'object') return { billing_mode: { type: mode.type, flexible, ...(updatedAt === null ? {} : { updated_at: updatedAt }) } };
-  return { billing_mode: mode.type, billing_mode_details: updatedAt === null ? null : { updated_at: updatedAt, ...(flexible ? { flexible } : {}) } };
+  return { type: mode.type, flexible, ...(mode.updatedAt === null ? {} : { updated_at: unixSeconds(mode.updatedAt) }) };
 }
 
-/** The v1 subscription with every top-level field, null where this service has no value. */
-export function serializeSubscription(subscription: Subscription, rendering: BillingModeRendering, now = systemClock()): SubscriptionObject {
+/**
+ * The v1 subscription with every top-level field, null where this service has no value, in the newest
+ * version's shape (older versions are rendered from it: `shared/versions/changes.ts`).
+ */
+export function serializeSubscription(subscription: Subscription, now = systemClock()): SubscriptionObject {
   return {
     id: subscription.id,
     object: 'subscription',
@@ -152,7 +158,7 @@ export function serializeSubscription(subscription: Subscription, rendering: Bil
     automatic_tax: { disabled_reason: null, enabled: false, liability: null },
     billing_cycle_anchor: unixSeconds(subscription.billingCycleAnchor),
     billing_cycle_anchor_config: null,
-    ...billingMode(subscription, rendering),
+    billing_mode: billingMode(subscription),
     billing_thresholds: null,
     cancel_at: null,
     cancel_at_period_end: subscription.cancelAtPeriodEnd,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isServiceVersion } from '#shared/http/api-version.ts';
+import { isServiceVersion, unknownVersionMessage } from '#shared/http/api-version.ts';
 import { isSnapshotEventType } from '#shared/events/catalogue.ts';
 import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
@@ -14,7 +14,10 @@ const url = z.string().min(1, 'the url cannot be empty').max(2048);
 export const createWebhookEndpointParams = z.strictObject({
   url,
   enabled_events: enabledEvents,
-  api_version: z.string().refine(isServiceVersion, 'must be a known API version such as 2026-10-28.endive').optional(),
+  api_version: z
+    .string()
+    .refine(isServiceVersion, { error: (issue) => unknownVersionMessage(String(issue.input)) })
+    .optional(),
   connect: booleanParam().optional(),
   description: emptyable(stringParam()).optional(),
   metadata: metadataParam().optional(),

@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -7,7 +6,6 @@ import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 const service = wireSubscriptionService();
 
 /** POST /v1/subscriptions */
-export const handler = httpHandler({ params: createSubscriptionParams, response: subscriptionObject }, async ({ origin, params, explicitServiceVersion }) => {
-  const rendering = billingModeRendering(explicitServiceVersion);
-  return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
+export const handler = httpHandler({ params: createSubscriptionParams, response: subscriptionObject }, async ({ origin, params }) => {
+  return { body: serializeSubscription(await service.create({ origin }, params)) };
 });

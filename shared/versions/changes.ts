@@ -47,6 +47,14 @@ function replaceField(object: WireObject, key: string, replacement: (value: unkn
 
 const without = (object: WireObject, ...keys: string[]): WireObject => Object.fromEntries(Object.entries(object).filter(([name]) => !keys.includes(name)));
 
+/** The decline reasons added at 2024-06-20, by the older value this service shows in their place. */
+const olderDeclineReasons: Record<string, string> = {
+  card_canceled: 'card_inactive',
+  card_expired: 'card_inactive',
+  cardholder_blocked: 'cardholder_inactive',
+};
+const isNewerReason = (reason: unknown): reason is string => typeof reason === 'string' && Object.hasOwn(olderDeclineReasons, reason);
+
 interface BillingModeObject {
   type: string;
   flexible?: unknown;
@@ -142,6 +150,25 @@ export const versionChanges: readonly VersionChange[] = [
     evidence:
       'https://docs.stripe.com/changelog/basil/2025-03-31/issuing-authorizations-expired ("Issuing authorizations expired by Stripe now transition to the expired status instead of the reversed status.")',
     transform: (authorization) => (authorization.status === 'expired' ? { ...authorization, status: 'reversed' } : authorization),
+  },
+  {
+    version: '2024-06-20',
+    resource: 'issuing.authorization',
+    description:
+      'A request declined because its card is canceled or expired, or its cardholder blocked, says `card_canceled`, `card_expired`, `cardholder_blocked` in `request_history[].reason`; before, these values do not exist, and this service shows `card_inactive` (canceled, expired) and `cardholder_inactive` (blocked), the older values for a card or cardholder that cannot be used.',
+    evidence:
+      'https://docs.stripe.com/changelog/2024-06-20/adds-enum-request-history-reasons-issuing ("Adds new values to the Issuing Authorization request_history.reason enum: card_canceled, card_expired, cardholder_blocked, insecure_authorization_method, pin_blocked"); which older value each stood for is not documented: the mapping is this service\'s choice.',
+    transform: (authorization) => {
+      const history = authorization.request_history;
+      if (!Array.isArray(history) || !history.some((request) => isNewerReason((request as WireObject).reason))) return authorization;
+      return {
+        ...authorization,
+        request_history: history.map((request) => {
+          const reason = (request as WireObject).reason as string;
+          return isNewerReason(reason) ? { ...(request as WireObject), reason: olderDeclineReasons[reason] } : request;
+        }),
+      };
+    },
   },
   {
     version: '2024-04-10',

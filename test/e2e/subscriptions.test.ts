@@ -191,6 +191,11 @@ describe('products, prices and subscriptions with migration to flexible billing,
     const canceled = (await pinned.subscriptions.cancel(subscription.id)) as unknown as Record<string, any>;
     expect(canceled).toMatchObject({ status: 'canceled', current_period_end: item.current_period_end });
 
+    // And the product its price belongs to shows `features`, as before 2024-04-10
+    const product = (await pinned.products.retrieve(monthly.product as string)) as unknown as Record<string, any>;
+    expect(product).toMatchObject({ features: [] });
+    expect(product).not.toHaveProperty('marketing_features');
+
     // And a newer version has the period on the items only
     const newer = await sdk(key, { apiVersion: '2025-03-31.basil' as Stripe.LatestApiVersion }).subscriptions.retrieve(subscription.id);
     expect(newer).not.toHaveProperty('current_period_end');

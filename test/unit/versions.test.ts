@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
@@ -202,6 +203,24 @@ describe('other objects at older versions', () => {
     expect(renderAtVersion({ ...authorization, status: 'pending' }, '2022-11-15')).toEqual({ ...authorization, status: 'pending' });
   });
 
+  it('shows the decline reasons added at 2024-06-20 as the older values before it, and other reasons as they are', () => {
+    const request = (reason: string) => ({ amount: 100, approved: reason === 'card_active', reason });
+    const authorization = {
+      id: 'iauth_1',
+      object: 'issuing.authorization',
+      status: 'closed',
+      request_history: ['card_canceled', 'card_expired', 'cardholder_blocked', 'card_active', 'constructor'].map(request),
+    };
+    expect((renderAtVersion(authorization, '2024-04-10') as Wire).request_history.map((entry: Wire) => entry.reason)).toEqual([
+      'card_inactive',
+      'card_inactive',
+      'cardholder_inactive',
+      'card_active',
+      'constructor',
+    ]);
+    expect(renderAtVersion(authorization, '2024-06-20')).toEqual(authorization);
+  });
+
   it('renders nested and expanded objects in lists, and leaves deleted objects, events and unversioned objects as they are', () => {
     // Given a list of prices with their product expanded, a deleted product, an event and a customer
     const price = { ...serializePrice(priceOf('price_1', 'month'), { product: serializeProduct(product) }) } as Wire;
@@ -259,5 +278,16 @@ describe('snapshot events at a version', () => {
     expect((rendered.object.items as Wire).data[0].price.recurring).not.toHaveProperty('aggregate_usage');
     expect((rendered.object.items as Wire).data[0].plan).not.toHaveProperty('aggregate_usage');
     expect(rendered.previous).toEqual({ billing_mode: { type: 'classic', flexible: null } });
+  });
+});
+
+describe('what the README says is rendered per version', () => {
+  it('has a row of its Versions table starting at every version a change is declared at, and at no other', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### Versions'), readme.indexOf('### OpenAPI document'));
+    const rowStarts = [...section.matchAll(/^\| `([^`]+)`(?: … `[^`]+`)?/gm)].map((row) => row[1]!);
+    expect(rowStarts[0]).toBe(changeBoundaries[0]);
+    expect(rowStarts.slice(1, -1)).toEqual(changeBoundaries.slice(1));
+    expect(rowStarts.at(-1)).toBe(knownVersions[0]);
   });
 });

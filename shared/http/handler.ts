@@ -218,7 +218,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       try {
         const result = await operation(request);
         // v1 objects are rendered at the request's version; v2 objects are unversioned.
-        return render(options.status ?? 200, api === 'v1' ? renderAtVersion(result.body, request.serviceVersion) : result.body, requestId);
+        const body = api === 'v1' ? renderAtVersion(result.body, request.serviceVersion) : result.body;
+        return { ...render(options.status ?? 200, body, requestId), serviceVersion: request.serviceVersion };
       } catch (error) {
         return renderError(error, api, requestId);
       }
@@ -237,7 +238,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   }
   return toResult(response, requestId, {
     ...response.headers,
-    'Service-Version': serviceVersion,
+    // A replay says the version its body was rendered at, which may not be the one the retry names.
+    'Service-Version': response.serviceVersion ?? serviceVersion,
     'Idempotency-Key': idempotencyKey,
     'Idempotent-Replayed': replay ? 'true' : undefined,
     'Original-Request': replay?.original,

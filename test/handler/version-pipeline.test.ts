@@ -69,6 +69,7 @@ describe("the request pipeline renders v1 bodies at the request's version", () =
     const retry = await call('/v1/products', 'POST', { 'stripe-version': '2026-10-28.endive', 'idempotency-key': 'key-1' });
     expect(calls).toBe(1);
     expect(retry.headers?.['Idempotent-Replayed']).toBe('true');
+    expect(retry.headers?.['Service-Version']).toBe('2023-10-16');
     expect(retry.json).toEqual(first.json);
     expect(retry.json.data[0].features).toEqual([{ name: 'Fast' }]);
   });

@@ -30,7 +30,8 @@ function walk(value: unknown, transforms: Transforms): unknown {
   // An event is rendered at its own version (its `api_version`), whatever the request that reads it names.
   if (object.object === 'event') return object;
   for (const transform of typeof object.object === 'string' ? (transforms.get(object.object) ?? []) : []) object = transform(object);
-  return Object.fromEntries(Object.entries(object).map(([key, field]) => [key, walk(field, transforms)]));
+  // Metadata is the client's own map of strings: a key named `object` in it names no resource.
+  return Object.fromEntries(Object.entries(object).map(([key, field]) => [key, key === 'metadata' ? field : walk(field, transforms)]));
 }
 
 /**

@@ -236,6 +236,9 @@ describe('other objects at older versions', () => {
     expect(old.data[0].product.features).toEqual([{ name: 'Fast' }]);
     expect(old.data[0].recurring.aggregate_usage).toBeNull();
     expect(old.data.slice(1)).toEqual([deleted, event, customer]);
+    // And a client's metadata is never taken for an object, whatever its keys
+    const metadata = { object: 'product', marketing_features: 'x', discounts: 'y' };
+    expect((renderAtVersion({ ...serializeProduct(product), metadata }, '2022-11-15') as Wire).metadata).toBe(metadata);
     expect(old.data[2]).toBe(event);
     expect(serializePlan(priceOf('price_1', 'month'))).not.toHaveProperty('aggregate_usage');
   });

@@ -18,7 +18,12 @@ export const productObject = z
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
     marketing_features: z
       .array(z.object({ name: z.string().describe("The product's name, meant to be displayable to the customer.") }))
-      .describe('A list of up to 15 marketing features for this product.'),
+      .optional()
+      .describe('A list of up to 15 marketing features for this product. Named `features` before version 2024-04-10.'),
+    features: z
+      .array(z.object({ name: z.string().describe("The feature's name.") }))
+      .optional()
+      .describe('Before version 2024-04-10 only: the marketing features, under their older name.'),
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
     name: z.string().describe("The product's name, meant to be displayable to the customer."),
     package_dimensions: z
@@ -91,7 +96,7 @@ export const priceObject = z
       .describe("The ID of the product this price is associated with. The product's id, or the product when expanded."),
     recurring: z
       .object({
-        aggregate_usage: z.null().describe('Always null: usage is aggregated by meters.'),
+        aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
         interval,
         interval_count: z.int().describe('The number of intervals (specified in the `interval` attribute) between subscription billings.'),
         meter: z.null().describe('The meter tracking the usage of a metered price.'),
@@ -118,7 +123,7 @@ export const planObject = z
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('plan').describe("String representing the object's type. Objects of the same type share the same value."),
     active: z.boolean().describe('Whether the product is currently available for purchase.'),
-    aggregate_usage: z.null().describe('Always null: usage is aggregated by meters.'),
+    aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
     amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
     amount_decimal: z
       .string()

@@ -18,6 +18,7 @@ import { derivedKey, type AccountSecretStore } from '#shared/platform/account-se
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { cachedAccountSecrets, cachedApiKeys } from '#shared/platform/wiring.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
+import { renderAtVersion } from '#shared/versions/render.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
@@ -42,6 +43,7 @@ export interface ApiRequest<P> {
   caller: Caller;
   /** Where the events this request causes happen, and the request that caused them. */
   origin: EventOrigin;
+  /** The version the response is rendered at: the one the request named, else the default version. */
   serviceVersion: string;
   /** The version the request named (`Service-Version`, else the SDK's `Stripe-Version`), validated; null when it named none. */
   explicitServiceVersion: string | null;
@@ -171,7 +173,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   const idempotencyKey = headers['idempotency-key'] || undefined;
   // The official SDK names the version header after the reference API; ours wins when both are sent.
   const versionHeader = headers['service-version'] || headers['stripe-version'] || undefined;
-  let serviceVersion = defaultServiceVersion;
+  let serviceVersion: string = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
   try {
@@ -181,7 +183,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), systemClock());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(versionHeader, headers['service-version'] ? 'Service-Version' : 'Stripe-Version');
+    serviceVersion = requestedServiceVersion(versionHeader);
     const decoded = decodeParams({
       api,
       method,
@@ -225,7 +227,9 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        return render(options.status ?? 200, result.body, requestId);
+        // v1 objects are rendered at the request's version; v2 objects are unversioned.
+        const body = api === 'v1' ? renderAtVersion(result.body, request.serviceVersion) : result.body;
+        return { ...render(options.status ?? 200, body, requestId), serviceVersion: request.serviceVersion };
       } catch (error) {
         return renderError(error, api, requestId);
       }
@@ -244,7 +248,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   }
   return toResult(response, requestId, {
     ...response.headers,
-    'Service-Version': serviceVersion,
+    // A replay says the version its body was rendered at, which may not be the one the retry names.
+    'Service-Version': response.serviceVersion ?? serviceVersion,
     'Idempotency-Key': idempotencyKey,
     'Idempotent-Replayed': replay ? 'true' : undefined,
     'Original-Request': replay?.original,

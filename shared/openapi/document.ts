@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Route } from '#functions/routes.ts';
-import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import { defaultServiceVersion, latestServiceVersion } from '#shared/http/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
 import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
@@ -76,7 +76,7 @@ const requestHeaders = {
     name: 'Service-Version',
     in: 'header',
     required: false,
-    description: `The API version to render objects and events at (the SDK's \`Stripe-Version\` is read too). Default ${defaultServiceVersion}.`,
+    description: `The API version to render v1 objects and events at, one of the reference's dated versions (an unknown one is a 400); the SDK's \`Stripe-Version\` is read too. A request naming none is rendered at ${defaultServiceVersion}; schemas show the newest shape, ${latestServiceVersion}, with the fields older versions render marked as such.`,
     schema: { type: 'string' },
   },
   ServiceContext: {
@@ -355,7 +355,7 @@ export async function buildOpenApiDocument(routes: readonly Route[], load: LoadH
     openapi: '3.1.0',
     info: {
       title: 'Billing, Accounts and Event Delivery API',
-      version: defaultServiceVersion,
+      version: latestServiceVersion,
       description:
         'v1 routes take form-encoded bodies in bracket notation (`metadata[key]=value`, `items[0][price]=price_…`) and answer v1 objects; ' +
         'v2 routes take JSON bodies. Query strings use bracket notation on both. Errors are `{"error": {type, code, message, param}}` on v1 ' +

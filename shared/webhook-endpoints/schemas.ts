@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isServiceVersion } from '#shared/http/api-version.ts';
+import { isServiceVersion, unknownVersionMessage } from '#shared/http/api-version.ts';
 import { isSnapshotEventType } from '#shared/events/catalogue.ts';
 import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
@@ -18,7 +18,7 @@ export const createWebhookEndpointParams = z.strictObject({
   ),
   api_version: z
     .string()
-    .refine(isServiceVersion, 'must be a known API version such as 2026-10-28.endive')
+    .refine(isServiceVersion, { error: (issue) => unknownVersionMessage(String(issue.input)) })
     .optional()
     .describe("Events sent to this endpoint will be generated with this API version instead of your account's default API version."),
   connect: booleanParam().optional().describe('Whether this endpoint should receive events from connected accounts (`true`), or from your account (`false`).'),

@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -9,8 +8,7 @@ const service = wireSubscriptionService();
 /** POST /v1/subscriptions */
 export const handler = httpHandler(
   { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject },
-  async ({ origin, params, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
+  async ({ origin, params }) => {
+    return { body: serializeSubscription(await service.create({ origin }, params)) };
   },
 );

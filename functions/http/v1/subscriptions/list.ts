@@ -1,6 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -15,9 +14,8 @@ export const handler = httpHandler(
     params: listSubscriptionsParams,
     response: v1ListObject(subscriptionObject),
   },
-  async ({ caller, params, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
+  async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });
-    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription, rendering)) }, params) };
+    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription)) }, params) };
   },
 );

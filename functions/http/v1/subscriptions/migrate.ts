@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { migrateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -14,8 +13,7 @@ export const handler = httpHandler(
     params: migrateSubscriptionParams,
     response: subscriptionObject,
   },
-  async ({ origin, params, pathParameters, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.migrate({ origin, rendering }, pathParameters.id!, params), rendering) };
+  async ({ origin, params, pathParameters }) => {
+    return { body: serializeSubscription(await service.migrate({ origin }, pathParameters.id!, params)) };
   },
 );

@@ -2,12 +2,11 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { wireSubscriptionSearch } from '#shared/search/wiring.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 
 const search = wireSubscriptionSearch();
 
-/** GET /v1/subscriptions/search: over created, metadata and status (canceled ones included); rendered as the list renders them; newest first. */
+/** GET /v1/subscriptions/search: over created, metadata and status (canceled ones included); newest first. */
 export const handler = httpHandler(
   {
     summary: 'Search subscriptions',
@@ -17,10 +16,9 @@ export const handler = httpHandler(
     v1Search: true,
     rateLimit: 'search',
   },
-  async ({ caller, params, searchPages, explicitServiceVersion }) => {
+  async ({ caller, params, searchPages }) => {
     const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
-    const rendering = billingModeRendering(explicitServiceVersion);
-    const data = page.items.map((subscription) => serializeSubscription(subscription, rendering));
+    const data = page.items.map((subscription) => serializeSubscription(subscription));
     return { body: v1SearchResult('/v1/subscriptions/search', page, data, (after) => searchPages!.seal(after, params.query)) };
   },
 );

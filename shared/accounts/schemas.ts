@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idParam, integerParam } from '#shared/http/params.ts';
+import { booleanParam, idParam, integerParam } from '#shared/http/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**
@@ -376,7 +376,8 @@ export const updateAccountParams = z.strictObject(accountFields(false));
 export const retrieveAccountParams = z.strictObject({ include });
 export const listAccountsParams = z.strictObject({
   applied_configurations: z.array(configurationName).max(6).optional(),
-  closed: z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')]).optional(),
+  // A query string: the text booleans of v1 query strings (v2-era stripe-python sends `closed=True` too).
+  closed: booleanParam().optional(),
   limit: integerParam(1, 100).optional(),
 });
 export const closeAccountParams = z.strictObject({ applied_configurations: z.array(configurationName).max(6).optional() });

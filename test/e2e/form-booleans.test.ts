@@ -36,7 +36,10 @@ describe('form and query-string booleans in any case', () => {
     expect((await client.products.retrieve(price.body.product)).active).toBe(false);
 
     // And a token's deeply nested relationship flag takes the same words (publishable key, as browsers send it)
-    const token = await api('POST', '/v1/tokens', { key: publishableKey, form: 'person[first_name]=Ada&person[relationship][owner]=True&person[relationship][director]=FALSE' });
+    const token = await api('POST', '/v1/tokens', {
+      key: publishableKey,
+      form: 'person[first_name]=Ada&person[relationship][owner]=True&person[relationship][director]=FALSE',
+    });
     expect(token.status).toBe(200);
     expect(token.body).toMatchObject({ object: 'token', type: 'person', used: false });
   });

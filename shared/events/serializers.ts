@@ -16,7 +16,8 @@ export const thinEventObject = z
     created: isoTime,
     data: openObject.nullable(),
     livemode: z.boolean(),
-    reason: z.object({ type: z.literal('request'), request: z.object({ id: z.string(), idempotency_key: z.string().nullable() }) }).nullable(),
+    /** `idempotency_key` is a string, as the reference types it: `''` when the request sent no `Idempotency-Key`. */
+    reason: z.object({ type: z.literal('request'), request: z.object({ id: z.string(), idempotency_key: z.string() }) }).nullable(),
     related_object: relatedObject.nullable(),
     /** The v1 event of a `v1.*` thin event. */
     snapshot_event: z.string().optional(),
@@ -64,7 +65,7 @@ export function serializeThinEvent(event: ThinEvent): z.input<typeof thinEventOb
     created: isoTimestamp(event.created),
     data: event.data,
     livemode: event.scope.livemode,
-    reason: event.reason ? { type: 'request', request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey } } : null,
+    reason: event.reason ? { type: 'request', request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey ?? '' } } : null,
     related_object: event.relatedObject,
     ...(event.snapshotEventId ? { snapshot_event: event.snapshotEventId } : {}),
     type: event.type,

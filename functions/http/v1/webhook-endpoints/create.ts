@@ -6,6 +6,6 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints: the only response that shows the signing secret. */
-export const handler = httpHandler({ params: createWebhookEndpointParams, response: webhookEndpointObject }, async ({ origin, params }) => ({
-  body: serializeWebhookEndpoint(await service.create(origin, params), { includeSecret: true }),
+export const handler = httpHandler({ params: createWebhookEndpointParams, response: webhookEndpointObject }, async ({ caller, params }) => ({
+  body: serializeWebhookEndpoint(await service.create(caller.scope, params), { includeSecret: true }),
 }));

@@ -152,7 +152,8 @@ export const issuingCardObject = z
   })
   .meta({ id: 'IssuingCard' });
 
-const amountDetailsObject = z.object({ atm_fee: z.int().nullable(), cashback_amount: z.int().nullable() }).nullable();
+const amountDetailsFields = z.object({ atm_fee: z.int().nullable(), cashback_amount: z.int().nullable() });
+const amountDetailsObject = amountDetailsFields.nullable();
 
 const merchantDataObject = z.object({
   category: z.string(),
@@ -203,7 +204,8 @@ export const issuingAuthorizationObject = z
     id: z.string(),
     object: z.literal('issuing.authorization'),
     amount: z.int(),
-    amount_details: amountDetailsObject,
+    /** Always an object, as the spec has it (the finalize helper's authorization): its parts null when none was given. */
+    amount_details: amountDetailsFields,
     approved: z.boolean(),
     authorization_method: z.string(),
     balance_transactions: z.array(z.unknown()),
@@ -507,7 +509,7 @@ export function serializeAuthorization(
     id: authorization.id,
     object: 'issuing.authorization',
     amount: authorization.amount,
-    amount_details: amountDetails(authorization.amountDetails),
+    amount_details: { atm_fee: authorization.amountDetails?.atm_fee ?? null, cashback_amount: authorization.amountDetails?.cashback_amount ?? null },
     approved: authorization.approved,
     authorization_method: authorization.authorizationMethod,
     balance_transactions: [],

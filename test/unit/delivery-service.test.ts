@@ -128,6 +128,7 @@ function harness(options: {
       },
     },
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
+    eventGrid: { send: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
     sweepGraceMillis: 60_000,
     clock: () => now,

@@ -510,7 +510,8 @@ export const routes: Route[] = [
     method: 'GET',
     path: '/hosted/account_links/{secret}',
     handler: 'functions/http/hosted/account-links/show.ts',
-    permissions: writes,
+    // A first visit with nothing left to collect completes the link, which emits v2.core.account_link.returned.
+    permissions: emits,
   },
   {
     name: 'submitAccountLink',

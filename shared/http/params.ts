@@ -30,7 +30,8 @@ export const booleanParam = () =>
     z.boolean(),
     z
       .string()
-      .regex(/^(?:true|false)$/i, 'must be true or false')
+      // Spelled out rather than with the `i` flag: the OpenAPI document's `pattern` carries no flags.
+      .regex(/^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$/, 'must be true or false')
       .transform((value) => value.toLowerCase() === 'true'),
   ]);
 

@@ -61,11 +61,13 @@ describe('form and query-string booleans in any case', () => {
     expect(archivedIds).not.toContain(active.id);
   });
 
-  it('refuses yes, 1 and the empty string with the documented 400 naming the parameter', async () => {
+  it('refuses yes, 1, a backtick and the empty string with the documented 400 naming the parameter', async () => {
     const refusals: [string, string, string, string][] = [
       ['POST', '/v1/products', 'name=Bad&active=yes', 'active'],
       ['POST', '/v1/products', 'name=Bad&shippable=1', 'shippable'],
       ['POST', '/v1/products', 'name=Bad&active=', 'active'],
+      ['POST', '/v1/products', 'name=Bad&active=%60', 'active'],
+      ['GET', '/v1/products?active=%60true%60', '', 'active'],
       ['POST', '/v1/prices', 'currency=usd&unit_amount=1&product_data[name]=Bad&product_data[active]=yes', 'product_data[active]'],
       ['POST', '/v1/tokens', 'person[relationship][owner]=1', 'person[relationship][owner]'],
       ['GET', '/v1/products?active=yes', '', 'active'],

@@ -55,7 +55,7 @@ describe('parameter validation', () => {
     expect(parse(true)).toBe(true);
     expect(parse(false)).toBe(false);
     // And nothing else is a boolean: no yes/1/empty/padded words
-    for (const value of ['yes', 'no', '1', '0', '', ' true', 'true ', 'truee', 'T', null, 1, ['true'], { a: 'true' }]) {
+    for (const value of ['yes', 'no', '1', '0', '', '`', '`true`', ' true', 'true ', 'truee', 'T', null, 1, ['true'], { a: 'true' }]) {
       expect(booleanParam().safeParse(value).success, JSON.stringify(value)).toBe(false);
     }
   });

@@ -79,7 +79,7 @@ const settle = (millis = 3_000) => new Promise((resolve) => setTimeout(resolve, 
 
 try {
   // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
-  await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`)', (run) =>
+  await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`; emits no event, as the reference)', (run) =>
     call('POST', '/v1/webhook_endpoints', {
       form: `url=${encodeURIComponent(receiverUrl)}&enabled_events[0]=customer.created&enabled_events[1]=customer.updated&description=run-${run}`,
     }),

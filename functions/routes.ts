@@ -40,7 +40,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints',
     handler: 'functions/http/v1/webhook-endpoints/create.ts',
-    permissions: emits,
+    permissions: writes,
   },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   {
@@ -55,14 +55,14 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints/{id}',
     handler: 'functions/http/v1/webhook-endpoints/update.ts',
-    permissions: emits,
+    permissions: writes,
   },
   {
     name: 'deleteWebhookEndpoint',
     method: 'DELETE',
     path: '/v1/webhook_endpoints/{id}',
     handler: 'functions/http/v1/webhook-endpoints/delete.ts',
-    permissions: deletesAndEmits,
+    permissions: deletes,
   },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
@@ -536,7 +536,8 @@ export const routes: Route[] = [
     method: 'GET',
     path: '/hosted/account_links/{secret}',
     handler: 'functions/http/hosted/account-links/show.ts',
-    permissions: writes,
+    // A first visit with nothing left to collect completes the link, which emits v2.core.account_link.returned.
+    permissions: emits,
   },
   {
     name: 'submitAccountLink',

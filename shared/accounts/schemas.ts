@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idParam, integerParam } from '#shared/http/params.ts';
+import { booleanParam, idParam, integerParam } from '#shared/http/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**
@@ -637,10 +637,8 @@ export const updateAccountParams = z.strictObject(accountFields(false));
 export const retrieveAccountParams = z.strictObject({ include });
 export const listAccountsParams = z.strictObject({
   applied_configurations: z.array(configurationName).max(6).optional().describe('Filter only accounts that have all of the configurations specified.'),
-  closed: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')])
-    .optional()
-    .describe('Filter by whether the account is closed. If omitted, returns only Accounts that are not closed.'),
+  // A query string: the text booleans of v1 query strings (v2-era stripe-python sends `closed=True` too).
+  closed: booleanParam().optional().describe('Filter by whether the account is closed. If omitted, returns only Accounts that are not closed.'),
   limit: integerParam(1, 100).optional().describe('The maximum number of items returned by the list request.'),
 });
 export const closeAccountParams = z.strictObject({

@@ -36,12 +36,7 @@ export const thinEventObject = z
             id: z
               .string()
               .describe("ID of the API request that caused the event. If null, the event was automatic (e.g., the service's automatic subscription handling)."),
-            idempotency_key: z
-              .string()
-              .nullable()
-              .describe(
-                'The idempotency key transmitted during the request, if any. *Note: This property is populated only for events on or after May 23, 2017*.',
-              ),
+            idempotency_key: z.string().describe("The idempotency key transmitted during the request: `''` when the request sent no `Idempotency-Key`."),
           })
           .describe('Information on the API request that instigated the event.'),
       })
@@ -119,7 +114,7 @@ export function serializeThinEvent(event: ThinEvent): z.input<typeof thinEventOb
     created: isoTimestamp(event.created),
     data: event.data,
     livemode: event.scope.livemode,
-    reason: event.reason ? { type: 'request', request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey } } : null,
+    reason: event.reason ? { type: 'request', request: { id: event.reason.id, idempotency_key: event.reason.idempotencyKey ?? '' } } : null,
     related_object: event.relatedObject,
     ...(event.snapshotEventId ? { snapshot_event: event.snapshotEventId } : {}),
     type: event.type,

@@ -19,7 +19,21 @@ export const integerParam = (min: number, max: number) =>
     ])
     .pipe(z.number().int('must be an integer').min(min).max(max));
 
-export const booleanParam = () => z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
+/**
+ * A boolean of a form body or query string. As the reference does, any case of `true`/`false` is taken:
+ * stripe-python before 2025, stripe-ruby and others send Python's `True`/`False`, also in nested keys
+ * (`person[relationship][owner]=True`). Nothing else is (`yes`, `1`, `''`). v2 JSON bodies use
+ * `z.boolean()` instead and take a JSON boolean only.
+ */
+export const booleanParam = () =>
+  z.union([
+    z.boolean(),
+    z
+      .string()
+      // Spelled out rather than with the `i` flag: the OpenAPI document's `pattern` carries no flags.
+      .regex(/^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$/, 'must be true or false')
+      .transform((value) => value.toLowerCase() === 'true'),
+  ]);
 
 export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
 

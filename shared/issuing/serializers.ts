@@ -230,12 +230,11 @@ export const issuingCardObject = z
   })
   .meta({ id: 'IssuingCard' });
 
-const amountDetailsObject = z
-  .object({
-    atm_fee: z.int().nullable().describe('The fee charged by the ATM for the cash withdrawal.'),
-    cashback_amount: z.int().nullable().describe('The amount of cash requested by the cardholder.'),
-  })
-  .nullable();
+const amountDetailsFields = z.object({
+  atm_fee: z.int().nullable().describe('The fee charged by the ATM for the cash withdrawal.'),
+  cashback_amount: z.int().nullable().describe('The amount of cash requested by the cardholder.'),
+});
+const amountDetailsObject = amountDetailsFields.nullable();
 
 const merchantDataObject = z.object({
   category: z.string().describe("A categorization of the seller's type of business."),
@@ -303,7 +302,8 @@ export const issuingAuthorizationObject = z
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('issuing.authorization').describe("String representing the object's type. Objects of the same type share the same value."),
     amount: z.int().describe('The total amount that was authorized or rejected. This amount is in `currency` and in the smallest currency unit.'),
-    amount_details: amountDetailsObject.describe(
+    /** Always an object, as the spec has it (the finalize helper's authorization): its parts null when none was given. */
+    amount_details: amountDetailsFields.describe(
       'Detailed breakdown of amount components. These amounts are denominated in `currency` and in the smallest currency unit.',
     ),
     approved: z.boolean().describe('Whether the authorization has been approved.'),
@@ -656,7 +656,7 @@ export function serializeAuthorization(
     id: authorization.id,
     object: 'issuing.authorization',
     amount: authorization.amount,
-    amount_details: amountDetails(authorization.amountDetails),
+    amount_details: { atm_fee: authorization.amountDetails?.atm_fee ?? null, cashback_amount: authorization.amountDetails?.cashback_amount ?? null },
     approved: authorization.approved,
     authorization_method: authorization.authorizationMethod,
     balance_transactions: [],

@@ -100,6 +100,6 @@ describe('the v2 request pipeline', () => {
     const conflict = await call('POST', { body: '{"name":"second"}', headers: { 'idempotency-key': 'v2-key' } });
     expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
     expect(conflict.statusCode).toBe(409);
-    expect(conflict.json.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
+    expect(conflict.json.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_error' });
   });
 });

@@ -13,7 +13,7 @@ export const handler = httpHandler(
     params: createWebhookEndpointParams,
     response: webhookEndpointObject,
   },
-  async ({ origin, params }) => ({
-    body: serializeWebhookEndpoint(await service.create(origin, params), { includeSecret: true }),
+  async ({ caller, params }) => ({
+    body: serializeWebhookEndpoint(await service.create(caller.scope, params), { includeSecret: true }),
   }),
 );

@@ -13,8 +13,8 @@ export const handler = httpHandler(
     params: deleteWebhookEndpointParams,
     response: deletedWebhookEndpointObject,
   },
-  async ({ origin, pathParameters }) => {
-    await service.delete(origin, pathParameters.id!);
+  async ({ caller, pathParameters }) => {
+    await service.delete(caller.scope, pathParameters.id!);
     return { body: serializeDeletedWebhookEndpoint(pathParameters.id!) };
   },
 );

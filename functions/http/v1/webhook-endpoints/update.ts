@@ -8,7 +8,7 @@ const service = wireWebhookEndpointService();
 /** POST /v1/webhook_endpoints/{id} */
 export const handler = httpHandler(
   { summary: 'Update a webhook endpoint', params: updateWebhookEndpointParams, response: webhookEndpointObject },
-  async ({ origin, params, pathParameters }) => ({
-    body: serializeWebhookEndpoint(await service.update(origin, pathParameters.id!, params)),
+  async ({ caller, params, pathParameters }) => ({
+    body: serializeWebhookEndpoint(await service.update(caller.scope, pathParameters.id!, params)),
   }),
 );

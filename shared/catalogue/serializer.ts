@@ -212,7 +212,6 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.
     product: expanded.product ?? price.product,
     recurring: price.recurring
       ? {
-          aggregate_usage: null,
           interval: price.recurring.interval,
           interval_count: price.recurring.intervalCount,
           meter: null,
@@ -235,7 +234,6 @@ export function serializePlan(price: Price): z.input<typeof planObject> {
     id: price.id,
     object: 'plan',
     active: price.active,
-    aggregate_usage: null,
     amount: price.unitAmount,
     amount_decimal: price.unitAmountDecimal,
     billing_scheme: 'per_unit',

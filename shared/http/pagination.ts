@@ -149,7 +149,13 @@ export function resumeV2List(raw: Record<string, unknown>, key: Buffer, binding:
 
 /** The v1 search result envelope of `item` objects (`total_count` is the reference's opt-in expansion, not offered). */
 export const v1SearchResultObject = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('search_result'), data: z.array(item), has_more: z.boolean(), next_page: z.string().nullable(), url: z.string() });
+  z.object({
+    object: z.literal('search_result').describe("String representing the object's type: always `search_result`."),
+    data: z.array(item).describe('The objects that match the query, newest first.'),
+    has_more: z.boolean().describe('Whether there may be more matches after this page.'),
+    next_page: z.string().nullable().describe('The `page` parameter that continues this search; null on the last page.'),
+    url: z.string().describe('The URL where this search can be accessed.'),
+  });
 
 /**
  * The v1 search result of `page`, whose objects `data` renders one for one: up to `maxPageBytes` (never

@@ -41,25 +41,28 @@ export const meterEventAdjustmentObject = z
 /** The v1 `billing.meter_event`: the same event as the v2 object, its times in Unix seconds. */
 export const v1MeterEventObject = z
   .object({
-    object: z.literal('billing.meter_event'),
-    created: unixTime,
-    event_name: z.string(),
-    identifier: z.string(),
-    livemode: z.boolean(),
-    payload: z.record(z.string(), z.string()),
-    timestamp: unixTime,
+    object: z.literal('billing.meter_event').describe("String representing the object's type. Objects of the same type share the same value."),
+    created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
+    event_name: z.string().describe('The name of the meter event. Corresponds with the `event_name` field on a meter.'),
+    identifier: z.string().describe('A unique identifier for the event.'),
+    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
+    payload: z.record(z.string(), z.string()).describe('The payload of the event: the customer and the value, under the keys the meter names.'),
+    timestamp: unixTime.describe('The timestamp passed in when creating the event. Measured in seconds since the Unix epoch.'),
   })
   .meta({ id: 'BillingMeterEvent' });
 
 /** The v1 `billing.meter_event_adjustment`: no id and no `created` (it cannot be retrieved on v1). */
 export const v1MeterEventAdjustmentObject = z
   .object({
-    object: z.literal('billing.meter_event_adjustment'),
-    cancel: z.object({ identifier: z.string().nullable() }).nullable(),
-    event_name: z.string(),
-    livemode: z.boolean(),
-    status: z.enum(['pending', 'complete']),
-    type: z.literal('cancel'),
+    object: z.literal('billing.meter_event_adjustment').describe("String representing the object's type. Objects of the same type share the same value."),
+    cancel: z
+      .object({ identifier: z.string().nullable().describe('Unique identifier for the event.') })
+      .nullable()
+      .describe('Specifies which event to cancel.'),
+    event_name: z.string().describe('The name of the meter event. Corresponds with the `event_name` field on a meter.'),
+    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
+    status: z.enum(['pending', 'complete']).describe("The meter event adjustment's status."),
+    type: z.literal('cancel').describe('Specifies whether to cancel a single event or a range of events for a time period.'),
   })
   .meta({ id: 'BillingMeterEventAdjustment' });
 

@@ -7,8 +7,14 @@ import { expandParam, integerParam } from '#shared/http/params.ts';
  */
 export const searchParams = (expandable: readonly string[] = []) =>
   z.strictObject({
-    query: z.string(),
-    limit: integerParam(1, 100).optional(),
-    page: z.string().min(1).optional(),
-    expand: expandParam(expandable).optional(),
+    query: z
+      .string()
+      .describe(
+        "The search query string: clauses such as `email:'a@example.com'`, `name~'jen'`, `created>1700000000` or `metadata['key']:'value'`, joined by `AND` or `OR`, `-` to negate.",
+      ),
+    limit: integerParam(1, 100)
+      .optional()
+      .describe('A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 10.'),
+    page: z.string().min(1).optional().describe("A cursor for pagination across multiple pages of results: the previous page's `next_page`."),
+    expand: expandParam(expandable).optional().describe('Specifies which fields in the response should be expanded.'),
   });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({
   city: stringParam(200).optional(),
@@ -48,7 +48,8 @@ export const createCustomerParams = z.strictObject(fields);
 /** On update `source` replaces the default source (the old one is deleted); `default_source` picks one of the customer's sources. */
 export const updateCustomerParams = z.strictObject({ ...fields, default_source: idParam().optional() });
 export const retrieveCustomerParams = z.strictObject({ expand: expandParam(customerExpandable).optional() });
-export const listCustomersParams = z.strictObject(v1ListParams);
+/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` waits for test clocks. */
+export const listCustomersParams = z.strictObject({ ...v1ListParams, email: z.string().max(512).optional(), created: createdParam().optional() });
 export const deleteCustomerParams = z.strictObject({});
 
 const sourceExpand = { expand: expandParam().optional() };

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
-
-const unixTime = integerParam(0, 253402300799);
+import { booleanParam, createdParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional(),
@@ -12,14 +10,9 @@ export const listThinEventsParams = z.strictObject({
 
 export const retrieveThinEventParams = z.strictObject({});
 
-const createdRange = z.union([
-  unixTime.transform((seconds) => ({ eq: seconds })),
-  z.strictObject({ gt: unixTime.optional(), gte: unixTime.optional(), lt: unixTime.optional(), lte: unixTime.optional() }),
-]);
-
 export const listSnapshotEventsParams = z.strictObject({
   ...v1ListParams,
-  created: createdRange.optional(),
+  created: createdParam().optional(),
   delivery_success: booleanParam().optional(),
   type: z.string().min(1).optional(),
   types: z.array(z.string().min(1)).max(20).optional(),

@@ -11,7 +11,7 @@ import { mergeMetadata } from '#shared/metadata.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { BillingModeRendering } from './rendering.ts';
+import { billingModeRendering, type BillingModeRendering } from './rendering.ts';
 import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
 import type { Subscription, SubscriptionItem, SubscriptionRepository } from './subscription.ts';
@@ -33,6 +33,9 @@ export interface SubscriptionRequest {
 type ItemParams = NonNullable<CreateSubscriptionParams['items']>[number];
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
+
+/** A subscription another request canceled while a customer's were being canceled: nothing left to do. */
+const alreadyCanceled = new Error('already canceled');
 
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
 
@@ -114,6 +117,29 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     return items;
   }
 
+  /** Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer. */
+  const cancelNow = ({ origin, rendering }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) =>
+    changeAndEmit(
+      { repository: subscriptions, events },
+      origin,
+      load,
+      (current): Subscription => {
+        const now = clock();
+        return {
+          ...current,
+          status: 'canceled',
+          canceledAt: now,
+          endedAt: now,
+          cancellationDetails: {
+            comment: params.cancellation_details?.comment ?? null,
+            feedback: params.cancellation_details?.feedback ?? null,
+            reason: 'cancellation_requested',
+          },
+        };
+      },
+      (next) => [event('customer.subscription.deleted', next, rendering)],
+    );
+
   return {
     async create({ origin, rendering }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
@@ -153,7 +179,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
       };
       const outbox = events.prepare(origin, [event('customer.subscription.created', subscription, rendering)]);
-      await subscriptions.create(subscription, { outbox });
+      // The write claims the customer too: deleted since it was read, it answers as if never found.
+      if (!(await subscriptions.create(subscription, { outbox }))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       await events.dispatch(outbox);
       return subscription;
     },
@@ -186,26 +213,31 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     },
 
     cancel({ origin, rendering }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
-      return changeAndEmit(
-        { repository: subscriptions, events },
-        origin,
-        () => live(origin.scope, id, 'canceled again'),
-        (current) => {
-          const now = clock();
-          return {
-            ...current,
-            status: 'canceled',
-            canceledAt: now,
-            endedAt: now,
-            cancellationDetails: {
-              comment: params.cancellation_details?.comment ?? null,
-              feedback: params.cancellation_details?.feedback ?? null,
-              reason: 'cancellation_requested',
-            },
-          };
-        },
-        (next) => [event('customer.subscription.deleted', next, rendering)],
-      );
+      return cancelNow({ origin, rendering }, () => live(origin.scope, id, 'canceled again'), params);
+    },
+
+    /**
+     * Cancels every subscription of a customer being deleted that is not canceled yet, at once, each with
+     * its `customer.subscription.deleted`, as the reference does when a customer is deleted.
+     */
+    async cancelAllOf(origin: EventOrigin, customerId: string): Promise<void> {
+      const request = { origin, rendering: billingModeRendering(origin.apiVersion) };
+      for (;;) {
+        // Each pass cancels what it found, so the next first page holds only what is left.
+        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, status: 'active' });
+        await Promise.all(
+          page.items.map((found) =>
+            cancelNow(request, async () => {
+              const current = await existing(origin.scope, found.id);
+              if (current.status === 'canceled') throw alreadyCanceled;
+              return current;
+            }).catch((error: unknown) => {
+              if (error !== alreadyCanceled) throw error;
+            }),
+          ),
+        );
+        if (!page.hasMore) return;
+      }
     },
 
     /** One way: classic → flexible. A flexible subscription cannot be migrated again. */

@@ -758,7 +758,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
   it('lists customers without tombstones, by email through GSI1 (a hashed, case-sensitive key), and by creation window as a sort-key range', () => {
     const scope = { accountId: 'acct_1', livemode: false };
     // Given a customer with an email: its item carries the GSI1 keys of its owner, mode and exact email
-    const stored = customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: 'Ada@example.com' } as Customer) as Record<string, unknown>;
+    const stored: Record<string, unknown> = { ...customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: 'Ada@example.com' } as Customer) };
     expect(stored.GSI1PK).toBe(customerSource.pk(scope).replace('OWNER#', 'CUSTOMER_EMAIL#') + `#${createHash('sha256').update('Ada@example.com').digest('base64url')}`);
     expect(stored.GSI1SK).toBe('CUSTOMER#cus_1Abc');
     expect(customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: null } as Customer)).not.toHaveProperty('GSI1PK');

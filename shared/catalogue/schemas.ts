@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () =>
   z
@@ -60,7 +60,7 @@ export const updateProductParams = z.strictObject({
 });
 export const retrieveProductParams = z.strictObject({ expand: expandParam().optional() });
 export const deleteProductParams = z.strictObject({});
-export const listProductsParams = z.strictObject({ ...v1ListParams, active: booleanParam().optional() });
+export const listProductsParams = z.strictObject({ ...v1ListParams, active: booleanParam().optional(), created: createdParam().optional() });
 
 export const recurringParam = () =>
   z.strictObject({
@@ -134,6 +134,7 @@ export const listPricesParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(priceExpandable.map((field) => `data.${field}`)).optional(),
   active: booleanParam().optional(),
+  created: createdParam().optional(),
   currency: currencyParam().optional(),
   lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional(),
   product: idParam().optional(),

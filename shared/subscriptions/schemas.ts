@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { currencyParam, recurringParam, unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const prorationDiscounts = z.enum(['included', 'itemized']);
 
@@ -67,6 +67,7 @@ export const retrieveSubscriptionParams = z.strictObject({ expand: expandParam()
 
 export const listSubscriptionsParams = z.strictObject({
   ...v1ListParams,
+  created: createdParam().optional(),
   customer: idParam().optional(),
   status: z.enum(['active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid']).optional(),
 });

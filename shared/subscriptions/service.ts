@@ -8,7 +8,7 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { billingModeRendering, type BillingModeRendering } from './rendering.ts';
@@ -188,13 +188,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     retrieve: existing,
 
     /** Newest first; by default every subscription that is not canceled (`status=all` for every one). */
-    list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string }): Promise<Page<Subscription>> {
+    list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string; created?: TimeRange }): Promise<Page<Subscription>> {
       const where: Record<string, unknown> = {};
       if (filters.customer) where.customer = filters.customer;
       if (filters.status === undefined) where.status = 'active';
       else if (filters.status === 'ended') where.status = 'canceled';
       else if (filters.status !== 'all') where.status = filters.status;
-      return subscriptions.list(scope, page, where);
+      return subscriptions.list(scope, page, where, filters.created);
     },
 
     update({ origin, rendering }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {

@@ -7,12 +7,12 @@ import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();
 
-/** GET /v1/subscriptions: newest first; customer and status filters (not canceled by default). */
+/** GET /v1/subscriptions: newest first; created, customer and status filters (not canceled by default). */
 export const handler = httpHandler(
   { params: listSubscriptionsParams, response: v1ListObject(subscriptionObject) },
   async ({ caller, params, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
-    const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });
+    const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status, created: params.created });
     return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription, rendering)) }, params) };
   },
 );

@@ -84,7 +84,8 @@ const customerKind: OwnedKind<Customer> = {
   keys: customer,
   idPrefix: 'cus',
   parse: (item) => customerItem.parse(item),
-  indexKeys: (stored): Record<string, string> => (!stored.email ? {} : { GSI1PK: customer.gsi1pk(stored.scope, stored.email), GSI1SK: customer.gsi1sk(stored.id) }),
+  indexKeys: (stored): Record<string, string> =>
+    !stored.email ? {} : { GSI1PK: customer.gsi1pk(stored.scope, stored.email), GSI1SK: customer.gsi1sk(stored.id) },
   unlisted: 'deleted',
 };
 const customers = ownedEntity<Customer>(customerKind);

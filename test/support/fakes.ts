@@ -342,7 +342,10 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
       const listed = (await store.all(scope))
         .filter((customer) => email === undefined || customer.email === email)
         .filter((customer) => (created?.from ?? -Infinity) <= customer.created && customer.created <= (created?.to ?? Infinity));
-      return pageOf(listed.sort((a, b) => (a.id < b.id ? 1 : -1)), page);
+      return pageOf(
+        listed.sort((a, b) => (a.id < b.id ? 1 : -1)),
+        page,
+      );
     },
     async getSource(scope, customerId, sourceId) {
       return sources.get(sourceKey(scope, customerId, sourceId));
@@ -381,7 +384,14 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
     async deleteWithSources(customer, removed, _outbox, now) {
       if (store.items.get(customerKey(customer))?.version !== customer.version) return false;
       store.items.delete(customerKey(customer));
-      tombstones.set(customerKey(customer), { id: customer.id, scope: customer.scope, deleted: true, created: customer.created, deletedAt: now, version: customer.version + 1 });
+      tombstones.set(customerKey(customer), {
+        id: customer.id,
+        scope: customer.scope,
+        deleted: true,
+        created: customer.created,
+        deletedAt: now,
+        version: customer.version + 1,
+      });
       for (const source of removed) sources.delete(sourceKey(source.scope, source.customer, source.id));
       return true;
     },

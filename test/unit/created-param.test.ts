@@ -27,6 +27,8 @@ describe('the v1 created list parameter', () => {
         expect.objectContaining({ param: expect.stringMatching(/^created/) }),
       );
     }
-    expect(() => validateParams(list, { created: { gt: '253402300800' } }, 'v1')).toThrow(expect.objectContaining({ param: expect.stringMatching(/^created/) }));
+    expect(() => validateParams(list, { created: { gt: '253402300800' } }, 'v1')).toThrow(
+      expect.objectContaining({ param: expect.stringMatching(/^created/) }),
+    );
   });
 });

@@ -6,7 +6,7 @@ import { fanOutEntity } from '#shared/data/event-outbox.ts';
 import { snapshotEventEntity, snapshotEventListQuery, thinEventEntity, thinEventListQuery } from '#shared/data/event-repository.ts';
 import { createHash } from 'node:crypto';
 import { idBoundAt, newId } from '#shared/ids.ts';
-import { customer as customerKeys, customerSource } from '#shared/data/keys.ts';
+import { customer as customerKeys } from '#shared/data/keys.ts';
 import { ownerPageQuery } from '#shared/data/owner-page.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
@@ -758,8 +758,10 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
   it('lists customers without tombstones, by email through GSI1 (a hashed, case-sensitive key), and by creation window as a sort-key range', () => {
     const scope = { accountId: 'acct_1', livemode: false };
     // Given a customer with an email: its item carries the GSI1 keys of its owner, mode and exact email
-    const stored: Record<string, unknown> = { ...customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: 'Ada@example.com' } as Customer) };
-    expect(stored.GSI1PK).toBe(customerSource.pk(scope).replace('OWNER#', 'CUSTOMER_EMAIL#') + `#${createHash('sha256').update('Ada@example.com').digest('base64url')}`);
+    const stored: Record<string, unknown> = {
+      ...customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: 'Ada@example.com' } as Customer),
+    };
+    expect(stored.GSI1PK).toBe(`CUSTOMER_EMAIL#acct_1#test#${createHash('sha256').update('Ada@example.com').digest('base64url')}`);
     expect(stored.GSI1SK).toBe('CUSTOMER#cus_1Abc');
     expect(customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: null } as Customer)).not.toHaveProperty('GSI1PK');
     expect(customerKeys.gsi1pk(scope, 'ada@example.com')).not.toBe(customerKeys.gsi1pk(scope, 'Ada@example.com'));
@@ -780,12 +782,20 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const from = Date.UTC(2025, 0, 1);
     const byEmail = ownerPageQuery(
       't',
-      customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from + 5000) }, { email: 'Ada@example.com', created: { from, to: from + 9999 } }),
+      customerSourceEntity.listQuery(
+        scope,
+        { limit: 10, startingAfter: newId('cus', from + 5000) },
+        { email: 'Ada@example.com', created: { from, to: from + 9999 } },
+      ),
     )!;
     expect(byEmail).toMatchObject({
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': customerKeys.gsi1pk(scope, 'Ada@example.com'), ':lo': `CUSTOMER#${idBoundAt('cus', from)}`, ':hi': `CUSTOMER#${idBoundAt('cus', from + 9999, true)}` },
+      ExpressionAttributeValues: {
+        ':pk': customerKeys.gsi1pk(scope, 'Ada@example.com'),
+        ':lo': `CUSTOMER#${idBoundAt('cus', from)}`,
+        ':hi': `CUSTOMER#${idBoundAt('cus', from + 9999, true)}`,
+      },
       FilterExpression: 'attribute_not_exists(#a0)',
     });
     expect(byEmail.ExclusiveStartKey).toMatchObject({ PK: 'OWNER#acct_1#test', GSI1PK: customerKeys.gsi1pk(scope, 'Ada@example.com') });
@@ -793,11 +803,15 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
 
     // Then an empty window, or a cursor past its end, reads nothing at all
     expect(ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10 }, { created: { from: from + 2000, to: from + 1000 } }))).toBeUndefined();
-    expect(ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from - 1) }, { created: { from } }))).toBeUndefined();
+    expect(
+      ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from - 1) }, { created: { from } })),
+    ).toBeUndefined();
     // and a cursor above the window starts from its top
     expect(
-      ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from + 20_000) }, { created: { from, to: from + 9999 } }))!
-        .ExclusiveStartKey,
+      ownerPageQuery(
+        't',
+        customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from + 20_000) }, { created: { from, to: from + 9999 } }),
+      )!.ExclusiveStartKey,
     ).toBeUndefined();
   });
 

@@ -226,15 +226,19 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         // Each pass cancels what it found, so the next first page holds only what is left.
         const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, status: 'active' });
         await Promise.all(
-          page.items.map((found) =>
-            cancelNow(request, async () => {
-              const current = await existing(origin.scope, found.id);
+          page.items.map((found) => {
+            // The listed copy is tried first; a write in between fails its version and the retry reads again.
+            let listed: Subscription | undefined = found;
+            const load = async () => {
+              const current = listed ?? (await existing(origin.scope, found.id));
+              listed = undefined;
               if (current.status === 'canceled') throw alreadyCanceled;
               return current;
-            }).catch((error: unknown) => {
+            };
+            return cancelNow(request, load).catch((error: unknown) => {
               if (error !== alreadyCanceled) throw error;
-            }),
-          ),
+            });
+          }),
         );
         if (!page.hasMore) return;
       }

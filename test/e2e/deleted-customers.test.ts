@@ -78,6 +78,22 @@ describe('deleted customers, and what the reference does with deleted objects, t
     expect(subscriptionDeleted!.id < customerDeleted!.id).toBe(true);
   });
 
+  it('leaves no active subscription behind when subscriptions are created while their customer is deleted', async () => {
+    // Given a customer
+    const customer = await client.customers.create({ name: 'Racing' });
+    // When subscriptions are created for it while it is deleted
+    const creates = Array.from({ length: 6 }, () => client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }] }));
+    const [deleted, ...made] = await Promise.allSettled([client.customers.del(customer.id), ...creates]);
+    // Then the delete succeeded, each create either succeeded or was refused as for a missing customer, and none is left active
+    expect(deleted.status).toBe('fulfilled');
+    for (const outcome of made) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ statusCode: 400, code: 'resource_missing', param: 'customer' });
+    }
+    const left = await client.subscriptions.list({ customer: customer.id, status: 'all', limit: 100 });
+    expect(left.data.map((subscription) => subscription.status).filter((status) => status !== 'canceled')).toEqual([]);
+    expect(left.data).toHaveLength(made.filter((outcome) => outcome.status === 'fulfilled').length);
+  });
+
   it('answers a deleted customer over raw HTTP exactly in the reference deleted shape', async () => {
     const customer = await client.customers.create({ name: 'Raw' });
     await api('DELETE', `/v1/customers/${customer.id}`, { key });

@@ -137,6 +137,25 @@ try {
     (await call('POST', '/v1/products', { form: 'name=Spare 1' })).body.id,
   ];
   await measure('`DELETE /v1/products/:id` (a product without prices)', (run) => call('DELETE', `/v1/products/${spare[run]}`));
+  // Deleted customers are tombstones that lists skip; email lists read GSI1; subscriptions claim their customer.
+  await call('POST', '/v1/customers', { form: 'name=Found&email=found%40example.test' });
+  await measure('`GET /v1/customers?email=…&limit=10` (GSI1, one match)', () => call('GET', '/v1/customers?email=found%40example.test&limit=10'));
+  await measure('`GET /v1/customers?created[gte]=…&limit=10` (a key range)', () => call('GET', `/v1/customers?created[gte]=${customer.created}&limit=10`));
+  const monthly = (await call('POST', '/v1/prices', { form: `product=${product.id}&unit_amount=100&currency=usd&recurring[interval]=month` })).body.id;
+  await measure('`POST /v1/subscriptions` (claims its customer in the write)', () =>
+    call('POST', '/v1/subscriptions', { form: `customer=${customer.id}&items[0][price]=${monthly}` }),
+  );
+  const leaving = [
+    (await call('POST', '/v1/customers', { form: 'name=Leaving 0&email=leaving%40example.test' })).body.id,
+    (await call('POST', '/v1/customers', { form: 'name=Leaving 1&email=leaving%40example.test' })).body.id,
+  ];
+  await measure('`DELETE /v1/customers/:id` (no sources or subscriptions)', (run) => call('DELETE', `/v1/customers/${leaving[run]}`));
+  await measure('`GET /v1/customers/:id` of a deleted customer', () => call('GET', `/v1/customers/${leaving[0]}`));
+  await measure('`DELETE /v1/customers/:id` (its 2 subscriptions canceled, each with its event)', async (run) => {
+    const subscriber = (await call('POST', '/v1/customers', { form: `name=Subscriber ${run}` })).body.id;
+    for (let i = 0; i < 2; i++) await call('POST', '/v1/subscriptions', { form: `customer=${subscriber}&items[0][price]=${monthly}` });
+    return call('DELETE', `/v1/customers/${subscriber}`);
+  });
   const cardholder = (
     await call('POST', '/v1/issuing/cardholders', {
       form: 'name=Jenny Rosen&billing[address][line1]=1 Main St&billing[address][city]=Oakland&billing[address][postal_code]=94607&billing[address][country]=US',

@@ -1,6 +1,6 @@
 import { RateLimitError } from '#shared/errors.ts';
 import type { Outbox } from '#shared/events/event.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenUse } from '#shared/tokens/token.ts';
 
@@ -29,8 +29,11 @@ export interface OwnedResourceStore<T extends OwnedResource> {
   replace(next: T, outbox?: Outbox, using?: TokenUse): Promise<boolean>;
   /** Removes the object; false when it did not exist. */
   delete(scope: Scope, id: string, outbox?: Outbox): Promise<boolean>;
-  /** Newest first; `where` keeps only objects whose fields (or dotted paths) equal the given values. */
-  list(scope: Scope, page: PageRequest, where?: Record<string, unknown>): Promise<Page<T>>;
+  /**
+   * Newest first; `where` keeps only objects whose fields (or dotted paths) equal the given values,
+   * `created` those created in that window (a key range: ids encode their creation time).
+   */
+  list(scope: Scope, page: PageRequest, where?: Record<string, unknown>, created?: TimeRange): Promise<Page<T>>;
   /** Every object of one owner (small sets only: the per-owner cap bounds them). */
   all(scope: Scope): Promise<T[]>;
 }

@@ -5,6 +5,12 @@ export interface PageRequest {
   endingBefore?: string;
 }
 
+/** A creation-time window in epoch milliseconds, both ends inclusive (either may be open). */
+export interface TimeRange {
+  from?: number;
+  to?: number;
+}
+
 /** One page of a list, as stores and services answer it (the HTTP layer renders v1 and v2 lists from it). */
 export interface Page<T> {
   items: T[];

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () =>
   z
@@ -88,6 +88,7 @@ export const retrieveProductParams = z.strictObject({
 export const deleteProductParams = z.strictObject({});
 export const listProductsParams = z.strictObject({
   ...v1ListParams,
+  created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
   active: booleanParam().optional().describe('Only return products that are active or inactive (e.g., pass `false` to list all inactive products).'),
 });
 
@@ -198,6 +199,7 @@ export const listPricesParams = z.strictObject({
     .optional()
     .describe('Specifies which fields in the response should be expanded.'),
   active: booleanParam().optional().describe('Only return prices that are active or inactive (e.g., pass `false` to list all inactive prices).'),
+  created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
   currency: currencyParam().optional().describe('Only return prices for the given currency.'),
   lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional().describe('Only return the price with these lookup_keys, if any exist.'),
   product: idParam().optional().describe('Only return prices for the given product.'),

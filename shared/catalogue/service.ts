@@ -5,7 +5,7 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import { pageOf, type Page, type PageRequest } from '#shared/paging.ts';
+import { pageOf, type Page, type PageRequest, type TimeRange } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
@@ -181,8 +181,8 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
 
     retrieveProduct: product,
 
-    listProducts(scope: Scope, page: PageRequest, active?: boolean): Promise<Page<Product>> {
-      return products.list(scope, page, active === undefined ? undefined : { active });
+    listProducts(scope: Scope, page: PageRequest, active?: boolean, created?: TimeRange): Promise<Page<Product>> {
+      return products.list(scope, page, active === undefined ? undefined : { active }, created);
     },
 
     /** Changes what is given; `default_price` must be an active price of the product's own. Emits `product.updated`. */
@@ -366,18 +366,25 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
     },
 
     /**
-     * Prices newest first, with the equality filters of `where` (stored fields). With `lookupKeys` (up to
+     * Prices newest first, with the equality filters of `where` (stored fields), created in `created`. With `lookupKeys` (up to
      * 10), only the prices holding those keys, read from the keys' claims (one batched get for the keys,
      * one for their prices) rather than the whole list, then filtered and paged the same way.
      */
-    async listPrices(scope: Scope, page: PageRequest, where: Record<string, unknown>, lookupKeys?: readonly string[]): Promise<Page<Price>> {
-      if (lookupKeys === undefined) return prices.list(scope, page, where);
+    async listPrices(
+      scope: Scope,
+      page: PageRequest,
+      where: Record<string, unknown>,
+      lookupKeys?: readonly string[],
+      created?: TimeRange,
+    ): Promise<Page<Price>> {
+      if (lookupKeys === undefined) return prices.list(scope, page, where, created);
       const keys = new Set(lookupKeys);
       const holders = await Promise.all([...keys].map((key) => catalogue.lookupKeyHolder(scope, key)));
       const held = await Promise.all([...new Set(holders.filter((id): id is string => id !== undefined))].map((id) => prices.get(scope, id)));
       const matching = held
         .filter((found): found is Price => found !== undefined && found.lookupKey !== null && keys.has(found.lookupKey))
         .filter((found) => Object.entries(where).every(([field, value]) => (found as unknown as Record<string, unknown>)[field] === value))
+        .filter((found) => (created?.from ?? 0) <= found.created && found.created <= (created?.to ?? Number.POSITIVE_INFINITY))
         .sort((a, b) => (a.id < b.id ? 1 : -1));
       return pageOf(matching, page);
     },

@@ -1,6 +1,6 @@
-import type { Outbox } from '#shared/events/event.ts';
+import type { EventOrigin, Outbox } from '#shared/events/event.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenBankAccount, TokenCard, TokenUse } from '#shared/tokens/token.ts';
 
@@ -48,6 +48,38 @@ export interface Customer {
 }
 
 /**
+ * What is left of a deleted customer, at its key, forever (the reference keeps deleted customers
+ * retrievable and documents no end): retrieve answers the deleted form `{id, object, deleted: true}`;
+ * lists and search skip it; every other operation answers 404 as for an id that never existed.
+ */
+export interface DeletedCustomer {
+  id: string;
+  scope: Scope;
+  deleted: true;
+  created: number;
+  /** When it was deleted (epoch ms). */
+  deletedAt: number;
+  /** One above the customer's last version: a writer that read the customer before it was deleted fails its condition. */
+  version: number;
+}
+
+export const isDeletedCustomer = (found: Customer | DeletedCustomer): found is DeletedCustomer => 'deleted' in found;
+
+/** A customer list's filters: the exact, case-sensitive `email`, and the creation window. */
+export interface CustomerListFilters {
+  email?: string;
+  created?: TimeRange;
+}
+
+/**
+ * What deleting a customer does to its subscriptions, as the reference does: every one not yet canceled
+ * is canceled, each with its `customer.subscription.deleted` event, before the customer is deleted.
+ */
+export interface CustomerSubscriptions {
+  cancelAllOf(origin: EventOrigin, customerId: string): Promise<void>;
+}
+
+/**
  * A card or bank account attached to a customer, made from a single-use token: the token's card or bank
  * account (id, brand, last4, expiry, fingerprint; never a full number or CVC) with the customer's metadata.
  */
@@ -77,7 +109,11 @@ export interface CustomerSourceChange {
 /** How a source change ended: written; a condition failed on the customer (read again); the token is missing or used. */
 export type SourceChangeOutcome = 'written' | 'conflict' | 'token_missing' | 'token_used';
 
-export interface CustomerRepository extends OwnedResourceStore<Customer> {
+/** `get` finds live customers only (a deleted one reads as absent); `find` tells the deleted from the never-existing. */
+export interface CustomerRepository extends Omit<OwnedResourceStore<Customer>, 'list' | 'delete'> {
+  find(scope: Scope, id: string): Promise<Customer | DeletedCustomer | undefined>;
+  /** Live customers, newest first; `email` reads the email index, not the whole list. */
+  list(scope: Scope, page: PageRequest, filters?: CustomerListFilters): Promise<Page<Customer>>;
   getSource(scope: Scope, customerId: string, sourceId: string): Promise<CustomerSource | undefined>;
   /** Newest first; `where` as `OwnedResourceStore.list` (e.g. `{ object: 'card' }`). */
   listSources(scope: Scope, customerId: string, page: PageRequest, where?: Record<string, unknown>): Promise<Page<CustomerSource>>;
@@ -85,6 +121,6 @@ export interface CustomerRepository extends OwnedResourceStore<Customer> {
   changeSources(change: CustomerSourceChange, outbox: Outbox, now: number): Promise<SourceChangeOutcome>;
   /** Writes `next` if the stored source is still at `next.version - 1`. */
   replaceSource(next: CustomerSource, outbox: Outbox): Promise<boolean>;
-  /** Deletes the customer, if still at the version read, with these (all its) sources. */
-  deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox): Promise<boolean>;
+  /** Replaces the customer, if still at the version read, with its tombstone, and deletes these (all its) sources. */
+  deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox, now: number): Promise<boolean>;
 }

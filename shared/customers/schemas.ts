@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({
   city: stringParam(200).optional().describe('City, district, suburb, town, or village.'),
@@ -67,7 +67,12 @@ export const updateCustomerParams = z.strictObject({
 export const retrieveCustomerParams = z.strictObject({
   expand: expandParam(customerExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
 });
-export const listCustomersParams = z.strictObject(v1ListParams);
+/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` waits for test clocks. */
+export const listCustomersParams = z.strictObject({
+  ...v1ListParams,
+  email: z.string().max(512).optional().describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
+  created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
+});
 export const deleteCustomerParams = z.strictObject({});
 
 const sourceExpand = { expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.') };

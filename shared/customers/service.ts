@@ -10,12 +10,23 @@ import { newId, randomBase62 } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
-import type { Address, Customer, CustomerRepository, CustomerSource, CustomerSourceChange } from './customer.ts';
+import type {
+  Address,
+  Customer,
+  CustomerListFilters,
+  CustomerRepository,
+  CustomerSource,
+  CustomerSourceChange,
+  CustomerSubscriptions,
+  DeletedCustomer,
+} from './customer.ts';
 import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
 import { serializeCustomer, serializeSource, type CustomerExpansions } from './serializer.ts';
 
 export interface CustomerServicePorts {
   repository: CustomerRepository;
+  /** Cancels a deleted customer's subscriptions. */
+  subscriptions: CustomerSubscriptions;
   /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
   tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
@@ -108,7 +119,8 @@ const bankAccountFields = ['account_holder_name', 'account_holder_type'] as cons
 const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
-export function customerService({ repository, tokens, events, clock = systemClock }: CustomerServicePorts) {
+export function customerService({ repository, subscriptions, tokens, events, clock = systemClock }: CustomerServicePorts) {
+  /** A live customer; a deleted one is 404 "No such customer" here, as the reference answers every operation on it but retrieve. */
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
     if (!customer) throw new NotFoundError('customer', id);
@@ -187,7 +199,12 @@ export function customerService({ repository, tokens, events, clock = systemCloc
       });
     },
 
-    retrieve: existing,
+    /** A customer, or what is left of a deleted one (the reference's deleted form). */
+    async retrieve(scope: Scope, id: string): Promise<Customer | DeletedCustomer> {
+      const found = await repository.find(scope, id);
+      if (!found) throw new NotFoundError('customer', id);
+      return found;
+    },
 
     /**
      * Changes what is given. `source` attaches a new card or bank account from a token and makes it the
@@ -230,20 +247,31 @@ export function customerService({ repository, tokens, events, clock = systemCloc
       });
     },
 
-    /** Deletes the customer and, in the same write, its sources. */
+    /**
+     * Deletes the customer, as the reference does: its subscriptions not yet canceled are canceled first
+     * (each with `customer.subscription.deleted`), then the customer becomes a tombstone (still retrievable
+     * in its deleted form) in one write with the deletion of its sources and `customer.deleted`. The
+     * tombstone is written on the version read, after the cancellations: a subscription created meanwhile
+     * moved that version (see the subscription store), so the delete starts over and cancels it too.
+     * A deleted customer is 404 here, as a second delete is in the reference.
+     */
     delete(origin: EventOrigin, id: string): Promise<Customer> {
       return withOptimisticRetries(async () => {
         const current = await existing(origin.scope, id);
-        const sources = current.sourceCount > 0 ? (await repository.listSources(origin.scope, id, { limit: 100 })).items : [];
+        const [sources] = await Promise.all([
+          current.sourceCount > 0 ? repository.listSources(origin.scope, id, { limit: 100 }).then((page) => page.items) : [],
+          subscriptions.cancelAllOf(origin, id),
+        ]);
         const outbox = events.prepare(origin, [change('customer.deleted', current)]);
-        if (!(await repository.deleteWithSources(current, sources, outbox))) return undefined;
+        if (!(await repository.deleteWithSources(current, sources, outbox, clock()))) return undefined;
         await events.dispatch(outbox);
         return current;
       });
     },
 
-    list(scope: Scope, page: PageRequest): Promise<Page<Customer>> {
-      return repository.list(scope, page);
+    /** Live customers, newest first: `email` exactly as stored (case-sensitive, as the reference), `created` a window. */
+    list(scope: Scope, page: PageRequest, filters: CustomerListFilters = {}): Promise<Page<Customer>> {
+      return repository.list(scope, page, filters);
     },
 
     /** What a customer response expands: `default_source` (the source object) and `sources` (its first page). */

@@ -6,7 +6,8 @@ import { envelopeOf, metadataItem, orNull, ownedItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 import { price, priceLookupKey, product, subscription } from './keys.ts';
 import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
-import { transactChecked } from './transactions.ts';
+import { transactChecked, transactGuarded } from './transactions.ts';
+import { customerSourceEntity } from './customer-repository.ts';
 
 const taxBehaviorItem = z.enum(['exclusive', 'inclusive', 'unspecified']);
 
@@ -53,8 +54,8 @@ const priceItem = z.object({
     .transform((options) => options ?? {}),
 });
 
-const productKind = { entity: 'product', keys: product, parse: (item: Record<string, unknown>): Product => productItem.parse(item) };
-const priceKind = { entity: 'price', keys: price, parse: (item: Record<string, unknown>): Price => priceItem.parse(item) };
+const productKind = { entity: 'product', keys: product, idPrefix: 'prod', parse: (item: Record<string, unknown>): Product => productItem.parse(item) };
+const priceKind = { entity: 'price', keys: price, idPrefix: 'price', parse: (item: Record<string, unknown>): Price => priceItem.parse(item) };
 const products = ownedEntity<Product>(productKind);
 const prices = ownedEntity<Price>(priceKind);
 
@@ -141,5 +142,22 @@ export function dynamoPriceRepository(table: Table): PriceRepository {
   };
 }
 
-export const dynamoSubscriptionRepository = (table: Table): SubscriptionRepository =>
-  ownedResourceStore<Subscription>(table, { entity: 'subscription', keys: subscription, parse: envelopeOf<Subscription>() });
+const subscriptionKind = { entity: 'subscription', keys: subscription, idPrefix: 'sub', parse: envelopeOf<Subscription>() };
+
+/** Subscriptions (33): a new one claims its customer in its transaction (33a), so none is made for a customer being deleted. */
+export const subscriptionEntity = {
+  subscriptions: ownedEntity<Subscription>(subscriptionKind),
+  create: (tableName: string, made: Subscription): TransactItem[] => [
+    customerSourceEntity.claimForSubscription(tableName, made.scope, made.customer),
+    ...subscriptionEntity.subscriptions.create(tableName, made),
+  ],
+};
+
+export function dynamoSubscriptionRepository(table: Table): SubscriptionRepository {
+  const store = ownedResourceStore<Subscription>(table, subscriptionKind);
+  return {
+    ...store,
+    /** False when the customer is missing or deleted (or, never in practice, the id is taken). */
+    create: (made, { outbox } = {}) => transactGuarded(table, subscriptionEntity.create(table.name, made), outbox, { guarded: 2 }),
+  };
+}

@@ -1,13 +1,22 @@
 import * as z from 'zod';
-import type { Customer, CustomerRepository, CustomerSource, CustomerSourceChange, SourceChangeOutcome } from '#shared/customers/customer.ts';
+import type {
+  Customer,
+  CustomerListFilters,
+  CustomerRepository,
+  CustomerSource,
+  CustomerSourceChange,
+  DeletedCustomer,
+  SourceChangeOutcome,
+} from '#shared/customers/customer.ts';
+import type { PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { cancellationCodes } from './conditions.ts';
-import { metadataItem, orNull, ownedItem } from './item-schemas.ts';
+import { metadataItem, orNull, ownedItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 import { customer, customerSource } from './keys.ts';
 import { outboxItems } from './outbox-items.ts';
-import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
-import { queryOwnerPage } from './owner-page.ts';
+import { ownedEntity, ownedListQuery, ownedResourceStore, type OwnedKind } from './owned-resources.ts';
+import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { expired, tokenBankAccountItem, tokenCardItem, tokenEntity } from './token-repository.ts';
 import { transactGuarded } from './transactions.ts';
 
@@ -56,7 +65,30 @@ const sourceItem = z.discriminatedUnion('object', [
   }),
 ]);
 
-const customers = ownedEntity<Customer>({ entity: 'customer', keys: customer, parse: (item) => customerItem.parse(item) });
+const tombstoneItem = z.object({
+  id: z.string(),
+  scope: scopeItem,
+  version: z.number(),
+  created: z.number(),
+  deleted: z.literal(true),
+  deletedAt: z.number(),
+});
+
+/**
+ * Customers: in their owner's partition; a customer with an email is also in GSI1 under its owner, mode and
+ * email (12d), written with it, so a changed or cleared email moves or drops the entry. A deleted customer
+ * is a tombstone at its key (`deleted`, no index keys), which lists skip.
+ */
+const customerKind: OwnedKind<Customer> = {
+  entity: 'customer',
+  keys: customer,
+  idPrefix: 'cus',
+  parse: (item) => customerItem.parse(item),
+  indexKeys: (stored): Record<string, string> =>
+    !stored.email ? {} : { GSI1PK: customer.gsi1pk(stored.scope, stored.email), GSI1SK: customer.gsi1sk(stored.id) },
+  unlisted: 'deleted',
+};
+const customers = ownedEntity<Customer>(customerKind);
 
 /**
  * Customers (12) and their payment sources (12a–12c): a source lives next to its customer, and every
@@ -67,6 +99,13 @@ const customers = ownedEntity<Customer>({ entity: 'customer', keys: customer, pa
  */
 export const customerSourceEntity = {
   customers,
+  /** A live customer, or the tombstone of a deleted one. */
+  parseFound: (item: Record<string, unknown>): Customer | DeletedCustomer => (item.deleted === true ? tombstoneItem.parse(item) : customers.parse(item)),
+  /** One page of live customers (12, 12d): with an email, its GSI1 entries; always without tombstones. */
+  listQuery(scope: Scope, page: PageRequest, { email, created }: CustomerListFilters = {}): OwnerPageQuery {
+    const query = ownedListQuery(customerKind, scope, page, undefined, created);
+    return email === undefined ? query : { ...query, index: { gsi1pk: customer.gsi1pk(scope, email) } };
+  },
   key: (scope: Scope, customerId: string, sourceId: string) => ({ PK: customerSource.pk(scope), SK: customerSource.sk(customerId, sourceId) }),
   item: (source: CustomerSource) => ({ ...customerSourceEntity.key(source.scope, source.customer, source.id), entity: 'customer_source', ...source }),
   parse: (item: Record<string, unknown>): CustomerSource => sourceItem.parse(item),
@@ -89,13 +128,36 @@ export const customerSourceEntity = {
       ExpressionAttributeValues: { ':previous': next.version - 1 },
     },
   }),
-  /** The customer on the version read, and every source it has. */
-  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[]): TransactItem[] => [
+  /**
+   * What a new subscription writes on its customer, in its transaction: a version step (no other change),
+   * only while the customer exists and is not deleted. A customer delete is written on the version it read
+   * after cancelling the customer's subscriptions, so a subscription made meanwhile makes it start over.
+   */
+  claimForSubscription: (tableName: string, scope: Scope, customerId: string): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: customers.key(scope, customerId),
+      UpdateExpression: 'SET version = version + :one',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted)',
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  }),
+  /** The tombstone that replaces a customer deleted at `now`: what retrieve shows of it, one version above the last. */
+  tombstone: (deleted: Customer, now: number): DeletedCustomer => ({
+    id: deleted.id,
+    scope: deleted.scope,
+    deleted: true,
+    created: deleted.created,
+    deletedAt: now,
+    version: deleted.version + 1,
+  }),
+  /** The customer, on the version read, replaced by its tombstone (no index keys: it leaves the email index); every source it has deleted. */
+  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number): TransactItem[] => [
     {
-      Delete: {
+      Put: {
         TableName: tableName,
-        Key: customers.key(deleted.scope, deleted.id),
-        ConditionExpression: 'version = :version',
+        Item: { ...customers.key(deleted.scope, deleted.id), entity: 'customer', ...customerSourceEntity.tombstone(deleted, now) },
+        ConditionExpression: 'version = :version AND attribute_not_exists(deleted)',
         ExpressionAttributeValues: { ':version': deleted.version },
       },
     },
@@ -106,9 +168,24 @@ export const customerSourceEntity = {
 /** DynamoDB adapter: customers and their sources live in their owner's partition, uncapped. */
 export function dynamoCustomerRepository(table: Table): CustomerRepository {
   const { name } = table;
-  const store = ownedResourceStore<Customer>(table, { entity: 'customer', keys: customer, parse: customers.parse });
-  return {
-    ...store,
+  const { create, replace, all } = ownedResourceStore<Customer>(table, customerKind);
+  async function find(scope: Scope, id: string) {
+    const item = await table.get(customers.key(scope, id));
+    return item ? customerSourceEntity.parseFound(item) : undefined;
+  }
+  const repository: CustomerRepository = {
+    create,
+    replace,
+    all,
+    find,
+    async get(scope, id) {
+      const found = await find(scope, id);
+      return found && !('deleted' in found) ? found : undefined;
+    },
+    async list(scope, page, filters) {
+      const result = await queryOwnerPage(table, customerSourceEntity.listQuery(scope, page, filters));
+      return { items: result.items.map(customers.parse), hasMore: result.hasMore };
+    },
     async getSource(scope, customerId, sourceId) {
       const item = await table.get(customerSourceEntity.key(scope, customerId, sourceId));
       return item ? customerSourceEntity.parse(item) : undefined;
@@ -139,6 +216,7 @@ export function dynamoCustomerRepository(table: Table): CustomerRepository {
       }
     },
     replaceSource: (next, outbox) => transactGuarded(table, [customerSourceEntity.replace(name, next)], outbox),
-    deleteWithSources: (deleted, sources, outbox) => transactGuarded(table, customerSourceEntity.deleteWithSources(name, deleted, sources), outbox),
+    deleteWithSources: (deleted, sources, outbox, now) => transactGuarded(table, customerSourceEntity.deleteWithSources(name, deleted, sources, now), outbox),
   };
+  return repository;
 }

@@ -1,5 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { EventRepository, SnapshotEventQuery, ThinEventQuery, TimeRange } from '#shared/events/event-repository.ts';
+import type { EventRepository, SnapshotEventQuery, ThinEventQuery } from '#shared/events/event-repository.ts';
+import type { TimeRange } from '#shared/paging.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { idBoundAt } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';

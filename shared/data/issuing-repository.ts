@@ -3,13 +3,12 @@ import type { CardRepository, IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholder.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import type { IssuingTransaction, TransactionChange, TransactionRepository } from '#shared/issuing/transaction.ts';
-import { idBoundAt } from '#shared/ids.ts';
 import type { OwnedResource } from '#shared/owned-resource.ts';
 import { envelopeOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { issuingAuthorization, issuingCard, issuingCardholder, issuingTransaction } from './keys.ts';
 import { ownedEntity, ownedResourceStore, type OwnedKind, type OwnedResourceKeys } from './owned-resources.ts';
-import { collect } from './owner-page.ts';
+import { queryOwnerPage } from './owner-page.ts';
 import { transactGuarded } from './transactions.ts';
 
 /**
@@ -58,39 +57,14 @@ function issuingStore<T extends OwnedResource>(table: Table, kind: OwnedKind<T>,
     get,
     replace,
     async list(scope, { page, where = {}, created }) {
-      const pk = keys.pk(scope);
-      const prefix = keys.skPrefix();
-      const lo = created?.from === undefined ? prefix : `${prefix}${idBoundAt(idPrefix, created.from)}`;
-      const hi = created?.to === undefined ? `${prefix}~` : `${prefix}${idBoundAt(idPrefix, created.to, true)}`;
-      // An empty window (gt after lt): DynamoDB would refuse BETWEEN with its bounds reversed.
-      if (lo > hi) return { items: [], hasMore: false };
-      const filters = Object.entries(where).filter(([, value]) => value !== undefined);
-      const forward = page.endingBefore !== undefined;
-      const cursorId = page.endingBefore ?? page.startingAfter;
-      // DynamoDB refuses a start key outside the key condition: a cursor beyond the range means "all of
-      // it" on one side and "nothing" on the other.
-      let startSk = cursorId === undefined ? undefined : keys.sk(cursorId);
-      if (startSk !== undefined && (forward ? startSk >= hi : startSk <= lo)) return { items: [], hasMore: false };
-      if (startSk !== undefined && (forward ? startSk < lo : startSk > hi)) startSk = undefined;
-      const result = await collect(
-        table,
-        {
-          TableName: table.name,
-          KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-          ExpressionAttributeValues: { ':pk': pk, ':lo': lo, ':hi': hi, ...Object.fromEntries(filters.map(([, value], i) => [`:w${i}`, value])) },
-          ...(filters.length
-            ? {
-                FilterExpression: filters.map((_, i) => `#w${i} = :w${i}`).join(' AND '),
-                ExpressionAttributeNames: Object.fromEntries(filters.map(([name], i) => [`#w${i}`, name])),
-              }
-            : {}),
-          ScanIndexForward: forward,
-          ExclusiveStartKey: startSk === undefined ? undefined : { PK: pk, SK: startSk },
-        },
-        page.limit,
-      );
-      const items = result.items.map(fromItem);
-      return { items: forward ? items.reverse() : items, hasMore: result.hasMore };
+      const result = await queryOwnerPage(table, {
+        pk: keys.pk(scope),
+        skPrefix: keys.skPrefix(),
+        page,
+        where,
+        ...(created ? { created: { window: created, idPrefix } } : {}),
+      });
+      return { items: result.items.map(fromItem), hasMore: result.hasMore };
     },
   };
 }

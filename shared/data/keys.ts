@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Scope } from '#shared/platform/types.ts';
 
 /**
@@ -98,6 +99,14 @@ export const customer = {
   pk: ownerPk,
   sk: (id: string) => `CUSTOMER#${id}`,
   skPrefix: () => 'CUSTOMER#',
+  /**
+   * GSI1: the customers of one owner, mode and exact (case-sensitive) email, by the email's SHA-256: a
+   * bounded key whatever the email holds (512 characters of UTF-8 would not fit GSI1PK's 2 KB otherwise).
+   */
+  gsi1pk: (scope: Scope, email: string) =>
+    `CUSTOMER_EMAIL#${scope.accountId}#${mode(scope.livemode)}#${createHash('sha256').update(email, 'utf8').digest('base64url')}`,
+  /** GSI1 sort key: the same string as SK, so newest first, cursors and `created` windows work as on the table. */
+  gsi1sk: (id: string) => `CUSTOMER#${id}`,
 };
 
 /** `card_1AbC…` → `1AbC…#card`: ids of every prefix then sort by creation time together (the part after `_` encodes it). */

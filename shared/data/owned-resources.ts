@@ -1,8 +1,9 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { PageRequest, TimeRange } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Table, TransactItem } from './table.ts';
 import { counter } from './keys.ts';
-import { queryOwnerPage } from './owner-page.ts';
+import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { transactGuarded } from './transactions.ts';
 
 export interface OwnedResourceKeys {
@@ -17,6 +18,12 @@ export interface OwnedKind<T extends OwnedResource> {
   keys: OwnedResourceKeys;
   counterName?: string;
   parse: (item: Record<string, unknown>) => T;
+  /** What its ids begin with (`cus`, `prod`): lists then take a `created` window as a sort-key range. */
+  idPrefix?: string;
+  /** Index keys written with the object (every put recomputes them, so a changed value moves its entry). */
+  indexKeys?: (resource: T) => Record<string, string>;
+  /** An attribute that marks items lists skip (a deleted customer's tombstone carries `deleted`). */
+  unlisted?: string;
 }
 
 /**
@@ -25,9 +32,9 @@ export interface OwnedKind<T extends OwnedResource> {
  * counter item keeps the per-owner cap atomically, and goes first so that its failed condition is how a
  * full owner shows up; replace is conditional on the version before.
  */
-export function ownedEntity<T extends OwnedResource>({ entity, keys, counterName, parse }: OwnedKind<T>) {
+export function ownedEntity<T extends OwnedResource>({ entity, keys, counterName, parse, indexKeys }: OwnedKind<T>) {
   const key = (scope: Scope, id: string) => ({ PK: keys.pk(scope), SK: keys.sk(id) });
-  const item = (resource: T) => ({ ...key(resource.scope, resource.id), entity, ...resource });
+  const item = (resource: T) => ({ ...key(resource.scope, resource.id), ...indexKeys?.(resource), entity, ...resource });
   /** The counter update of a capped kind (none for uncapped kinds), conditional on the cap when one is given. */
   const countBy = (tableName: string, scope: Scope, delta: number, limit?: number): TransactItem[] => {
     if (counterName === undefined) return [];
@@ -70,10 +77,28 @@ export function ownedEntity<T extends OwnedResource>({ entity, keys, counterName
   };
 }
 
+/** The query of one page of an owned kind's list (8), with its filters, creation window and unlisted items left out. */
+export function ownedListQuery<T extends OwnedResource>(
+  kind: OwnedKind<T>,
+  scope: Scope,
+  page: PageRequest,
+  where?: Record<string, unknown>,
+  created?: TimeRange,
+): OwnerPageQuery {
+  if (created && kind.idPrefix === undefined) throw new Error(`Listing ${kind.entity} objects by creation needs the kind's id prefix`);
+  return {
+    pk: kind.keys.pk(scope),
+    skPrefix: kind.keys.skPrefix(),
+    page,
+    where,
+    ...(kind.unlisted ? { absent: [kind.unlisted] } : {}),
+    ...(created ? { created: { window: created, idPrefix: kind.idPrefix! } } : {}),
+  };
+}
+
 /** DynamoDB store for an owned kind: sends its entity's actions, each write with the change's outbox in the same transaction. */
 export function ownedResourceStore<T extends OwnedResource>(table: Table, kind: OwnedKind<T>): OwnedResourceStore<T> {
   const { name } = table;
-  const { keys } = kind;
   const commands = ownedEntity(kind);
   const { parse: fromItem } = commands;
 
@@ -85,8 +110,8 @@ export function ownedResourceStore<T extends OwnedResource>(table: Table, kind: 
     },
     replace: (next, outbox, using) => transactGuarded(table, commands.replace(name, next), outbox, { using }),
     delete: (scope, id, outbox) => transactGuarded(table, commands.delete(name, scope, id), outbox),
-    async list(scope, page, where) {
-      const result = await queryOwnerPage(table, { pk: keys.pk(scope), skPrefix: keys.skPrefix(), page, where });
+    async list(scope, page, where, created) {
+      const result = await queryOwnerPage(table, ownedListQuery(kind, scope, page, where, created));
       return { items: result.items.map(fromItem), hasMore: result.hasMore };
     },
     async all(scope) {

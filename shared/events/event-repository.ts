@@ -1,12 +1,6 @@
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
-
-/** A creation-time window in epoch milliseconds, both ends inclusive. */
-export interface TimeRange {
-  from?: number;
-  to?: number;
-}
 
 export interface ThinEventQuery {
   limit: number;

@@ -1,8 +1,8 @@
 import { systemClock } from '#shared/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { EventRepository, TimeRange } from './event-repository.ts';
+import type { EventRepository } from './event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 import type { ListSnapshotEventsParams } from './schemas.ts';
 
@@ -17,11 +17,11 @@ export interface ThinEventFilters {
   created?: Bounds;
 }
 
-/** A window in milliseconds from bounds in `unit` milliseconds (1 for v2 times, 1000 for v1 seconds). */
-function timeRange(bounds: Bounds | undefined, unit: number): TimeRange | undefined {
+/** A v2 window in milliseconds from bounds in milliseconds (v1 `created` arrives as a window: `createdParam`). */
+function timeRange(bounds: Bounds | undefined): TimeRange | undefined {
   if (!bounds) return undefined;
-  const from = [bounds.gt === undefined ? undefined : (bounds.gt + 1) * unit, bounds.gte === undefined ? undefined : bounds.gte * unit];
-  const to = [bounds.lt === undefined ? undefined : bounds.lt * unit - 1, bounds.lte === undefined ? undefined : (bounds.lte + 1) * unit - 1];
+  const from = [bounds.gt === undefined ? undefined : bounds.gt + 1, bounds.gte];
+  const to = [bounds.lt === undefined ? undefined : bounds.lt - 1, bounds.lte];
   const defined = (values: Array<number | undefined>) => values.filter((value): value is number => value !== undefined);
   const lower = defined(from);
   const upper = defined(to);
@@ -41,7 +41,7 @@ export function eventService({ store, clock = systemClock }: { store: EventRepos
     listThin(scope: Scope, page: { limit: number; startingAfter?: string }, filters: ThinEventFilters): Promise<Page<ThinEvent>> {
       return store.listThin(
         scope,
-        { limit: page.limit, after: page.startingAfter, objectId: filters.object_id, types: filters.types, created: timeRange(filters.created, 1) },
+        { limit: page.limit, after: page.startingAfter, objectId: filters.object_id, types: filters.types, created: timeRange(filters.created) },
         clock(),
       );
     },
@@ -58,8 +58,7 @@ export function eventService({ store, clock = systemClock }: { store: EventRepos
         throw new InvalidRequestError('You may only specify one of these parameters: type, types.', 'parameter_invalid', 'types');
       }
       const types = params.type === '*' ? undefined : params.type !== undefined ? [params.type] : params.types;
-      const created = params.created && 'eq' in params.created ? { gte: params.created.eq, lte: params.created.eq } : params.created;
-      return store.listSnapshot(scope, { page, types, created: timeRange(created, 1000), deliverySuccess: params.delivery_success }, clock());
+      return store.listSnapshot(scope, { page, types, created: params.created, deliverySuccess: params.delivery_success }, clock());
     },
   };
 }

@@ -1,7 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
-
-const unixTime = integerParam(0, 253402300799);
+import { booleanParam, createdParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional().describe('The page size.'),
@@ -20,19 +18,9 @@ export const listThinEventsParams = z.strictObject({
 
 export const retrieveThinEventParams = z.strictObject({});
 
-const createdRange = z.union([
-  unixTime.transform((seconds) => ({ eq: seconds })),
-  z.strictObject({
-    gt: unixTime.optional().describe('Only objects created after this time (Unix seconds).'),
-    gte: unixTime.optional().describe('Only objects created at or after this time (Unix seconds).'),
-    lt: unixTime.optional().describe('Only objects created before this time (Unix seconds).'),
-    lte: unixTime.optional().describe('Only objects created at or before this time (Unix seconds).'),
-  }),
-]);
-
 export const listSnapshotEventsParams = z.strictObject({
   ...v1ListParams,
-  created: createdRange.optional().describe('Only return events that were created during the given date interval.'),
+  created: createdParam().optional().describe('Only return events that were created during the given date interval.'),
   delivery_success: booleanParam().optional().describe('Filter events by whether all webhooks were successfully delivered.'),
   type: z.string().min(1).optional().describe('A string containing a specific event name, or group of events using * as a wildcard.'),
   types: z.array(z.string().min(1)).max(20).optional().describe('An array of up to 20 strings containing specific event names.'),

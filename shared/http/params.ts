@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { TimeRange } from '#shared/paging.ts';
 
 /**
  * zod building blocks for request parameters. v1 form values and every query-string value arrive as
@@ -82,6 +83,37 @@ export const v1ListParams = {
 };
 
 const unixTime = integerParam(0, 253402300799);
+
+/**
+ * The creation window (epoch ms, both ends inclusive) of v1 bounds given in Unix seconds: `gt`/`gte` and
+ * `lt`/`lte` together keep the narrower of each side; an empty window (`gt` after `lt`) stays empty.
+ */
+export function createdWindow(bounds: { gt?: number; gte?: number; lt?: number; lte?: number }): TimeRange {
+  const lower = [bounds.gt === undefined ? undefined : (bounds.gt + 1) * 1000, bounds.gte === undefined ? undefined : bounds.gte * 1000];
+  const upper = [bounds.lt === undefined ? undefined : bounds.lt * 1000 - 1, bounds.lte === undefined ? undefined : bounds.lte * 1000 + 999];
+  const defined = (values: Array<number | undefined>) => values.filter((value): value is number => value !== undefined);
+  const from = defined(lower);
+  const to = defined(upper);
+  return { from: from.length ? Math.max(...from) : undefined, to: to.length ? Math.min(...to) : undefined };
+}
+
+/**
+ * v1 `created` of a list, as every reference list that takes it: Unix seconds (`created=…`, that second),
+ * or a range of them (`created[gte]=…&created[lt]=…`). Parsed into the creation window a store queries
+ * (ids encode their creation time, so the window is a sort-key range); anything else is a 400 naming it.
+ */
+export const createdParam = () =>
+  z
+    .union([
+      unixTime.transform((seconds) => ({ gte: seconds, lte: seconds })),
+      z.strictObject({
+        gt: unixTime.optional().describe('Only objects created after this time (Unix seconds).'),
+        gte: unixTime.optional().describe('Only objects created at or after this time (Unix seconds).'),
+        lt: unixTime.optional().describe('Only objects created before this time (Unix seconds).'),
+        lte: unixTime.optional().describe('Only objects created at or before this time (Unix seconds).'),
+      }),
+    ])
+    .transform(createdWindow);
 
 /** A v2 time, in milliseconds: RFC 3339, or Unix seconds (the SDK sends Dates as seconds in a string). */
 export const v2Time = () => z.union([z.iso.datetime({ offset: true }).transform((text) => Date.parse(text)), unixTime.transform((seconds) => seconds * 1000)]);

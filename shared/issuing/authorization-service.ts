@@ -38,7 +38,6 @@ import type {
   UpdateAuthorizationParams,
 } from './schemas.ts';
 import { serializeAuthorization, serializeCard, serializeCardholder, type CardExpansions } from './serializers.ts';
-import { createdWindow } from './repository.ts';
 import {
   checkTransactionRoom,
   transactionCreated,
@@ -645,7 +644,7 @@ export function authorizationService({ repository, transactions, cards, cardhold
       const found = await repository.list(scope, {
         page,
         where: { cardId: params.card, cardholderId: params.cardholder, status: params.status },
-        created: createdWindow(params.created),
+        created: params.created,
       });
       // The transactions of the whole page go out as one BatchGetItem (Table.get coalesces them).
       return { items: await Promise.all(found.items.map(withTransactions)), hasMore: found.hasMore };

@@ -13,7 +13,6 @@ import type { CardRepository, IssuingCard } from './card.ts';
 import type { Cardholder, CardholderRepository } from './cardholder.ts';
 import type { CreateCardParams, ListCardsParams, UpdateCardParams } from './schemas.ts';
 import { serializeCard } from './serializers.ts';
-import { createdWindow } from './repository.ts';
 
 export interface CardServicePorts {
   repository: CardRepository;
@@ -150,7 +149,7 @@ export function cardService({ repository, cardholders, events, clock = systemClo
       const page = await repository.list(scope, {
         page: request,
         where: { cardholderId: params.cardholder, status: params.status, type: params.type },
-        created: createdWindow(params.created),
+        created: params.created,
       });
       // The gets of one page go out as one BatchGetItem (Table.get coalesces them).
       const items = await Promise.all(page.items.map(async (card) => ({ card, cardholder: await holderOf(card) })));

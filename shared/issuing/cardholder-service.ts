@@ -11,7 +11,6 @@ import type { Scope } from '#shared/platform/types.ts';
 import type { Cardholder, CardholderIndividual, CardholderRepository } from './cardholder.ts';
 import type { CreateCardholderParams, IndividualParams, ListCardholdersParams, UpdateCardholderParams } from './schemas.ts';
 import { serializeCardholder } from './serializers.ts';
-import { createdWindow } from './repository.ts';
 
 export interface CardholderServicePorts {
   repository: CardholderRepository;
@@ -137,7 +136,7 @@ export function cardholderService({ repository, events, clock = systemClock }: C
       return repository.list(scope, {
         page,
         where: { email: params.email, phoneNumber: params.phone_number, status: params.status, type: params.type },
-        created: createdWindow(params.created),
+        created: params.created,
       });
     },
   };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
 /** A closed set of values; an unknown one is a 400 naming the parameter (e.g. `fuel[type]`). */
@@ -28,18 +28,6 @@ export const decimalParam = () =>
     .refine((value) => (value.split('.')[1]?.length ?? 0) <= 12, 'must have at most 12 decimal places');
 
 const unixTime = integerParam(0, 253402300799);
-
-/** v1 `created`: Unix seconds, or a range of them. */
-const createdParam = () =>
-  z.union([
-    unixTime.transform((seconds) => ({ gte: seconds, lte: seconds })),
-    z.strictObject({
-      gt: unixTime.optional().describe('Only objects created after this time (Unix seconds).'),
-      gte: unixTime.optional().describe('Only objects created at or after this time (Unix seconds).'),
-      lt: unixTime.optional().describe('Only objects created before this time (Unix seconds).'),
-      lte: unixTime.optional().describe('Only objects created at or before this time (Unix seconds).'),
-    }),
-  ]);
 
 export const fuelTypes = ['diesel', 'other', 'unleaded_plus', 'unleaded_regular', 'unleaded_super'] as const;
 export const fuelUnits = ['charging_minute', 'imperial_gallon', 'kilogram', 'kilowatt_hour', 'liter', 'other', 'pound', 'us_gallon'] as const;

@@ -12,7 +12,6 @@ import type { AuthorizationRepository } from './authorization.ts';
 import { cardExpansions, currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
 import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
-import { createdWindow } from './repository.ts';
 import type { ListTransactionsParams, RefundTransactionParams, UnlinkedTransactionParams, UpdateTransactionParams } from './schemas.ts';
 import {
   checkRefundRoom,
@@ -139,7 +138,7 @@ export function transactionService({ repository, authorizations, cards, cardhold
       return repository.list(scope, {
         page,
         where: { cardId: params.card, cardholderId: params.cardholder, type: params.type },
-        created: createdWindow(params.created),
+        created: params.created,
       });
     },
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { currencyParam, recurringParam, unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const prorationDiscounts = z.enum(['included', 'itemized']);
 
@@ -119,6 +119,7 @@ export const retrieveSubscriptionParams = z.strictObject({
 
 export const listSubscriptionsParams = z.strictObject({
   ...v1ListParams,
+  created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
   customer: idParam().optional().describe("The ID of the customer whose subscriptions you're retrieving."),
   status: z
     .enum(['active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid'])

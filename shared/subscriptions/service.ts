@@ -8,7 +8,7 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
 import { mergeMetadata } from '#shared/metadata.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
@@ -31,6 +31,9 @@ export interface SubscriptionRequest {
 type ItemParams = NonNullable<CreateSubscriptionParams['items']>[number];
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
+
+/** A subscription another request canceled while a customer's were being canceled: nothing left to do. */
+const alreadyCanceled = new Error('already canceled');
 
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
 
@@ -112,6 +115,29 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     return items;
   }
 
+  /** Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer. */
+  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) =>
+    changeAndEmit(
+      { repository: subscriptions, events },
+      origin,
+      load,
+      (current): Subscription => {
+        const now = clock();
+        return {
+          ...current,
+          status: 'canceled',
+          canceledAt: now,
+          endedAt: now,
+          cancellationDetails: {
+            comment: params.cancellation_details?.comment ?? null,
+            feedback: params.cancellation_details?.feedback ?? null,
+            reason: 'cancellation_requested',
+          },
+        };
+      },
+      (next) => [event('customer.subscription.deleted', next)],
+    );
+
   return {
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
@@ -151,7 +177,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
       };
       const outbox = events.prepare(origin, [event('customer.subscription.created', subscription)]);
-      await subscriptions.create(subscription, { outbox });
+      // The write claims the customer too: deleted since it was read, it answers as if never found.
+      if (!(await subscriptions.create(subscription, { outbox }))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       await events.dispatch(outbox);
       return subscription;
     },
@@ -159,13 +186,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     retrieve: existing,
 
     /** Newest first; by default every subscription that is not canceled (`status=all` for every one). */
-    list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string }): Promise<Page<Subscription>> {
+    list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string; created?: TimeRange }): Promise<Page<Subscription>> {
       const where: Record<string, unknown> = {};
       if (filters.customer) where.customer = filters.customer;
       if (filters.status === undefined) where.status = 'active';
       else if (filters.status === 'ended') where.status = 'canceled';
       else if (filters.status !== 'all') where.status = filters.status;
-      return subscriptions.list(scope, page, where);
+      return subscriptions.list(scope, page, where, filters.created);
     },
 
     update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
@@ -184,26 +211,35 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     },
 
     cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
-      return changeAndEmit(
-        { repository: subscriptions, events },
-        origin,
-        () => live(origin.scope, id, 'canceled again'),
-        (current) => {
-          const now = clock();
-          return {
-            ...current,
-            status: 'canceled',
-            canceledAt: now,
-            endedAt: now,
-            cancellationDetails: {
-              comment: params.cancellation_details?.comment ?? null,
-              feedback: params.cancellation_details?.feedback ?? null,
-              reason: 'cancellation_requested',
-            },
-          };
-        },
-        (next) => [event('customer.subscription.deleted', next)],
-      );
+      return cancelNow({ origin }, () => live(origin.scope, id, 'canceled again'), params);
+    },
+
+    /**
+     * Cancels every subscription of a customer being deleted that is not canceled yet, at once, each with
+     * its `customer.subscription.deleted`, as the reference does when a customer is deleted.
+     */
+    async cancelAllOf(origin: EventOrigin, customerId: string): Promise<void> {
+      const request = { origin };
+      for (;;) {
+        // Each pass cancels what it found, so the next first page holds only what is left.
+        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, status: 'active' });
+        await Promise.all(
+          page.items.map((found) => {
+            // The listed copy is tried first; a write in between fails its version and the retry reads again.
+            let listed: Subscription | undefined = found;
+            const load = async () => {
+              const current = listed ?? (await existing(origin.scope, found.id));
+              listed = undefined;
+              if (current.status === 'canceled') throw alreadyCanceled;
+              return current;
+            };
+            return cancelNow(request, load).catch((error: unknown) => {
+              if (error !== alreadyCanceled) throw error;
+            });
+          }),
+        );
+        if (!page.hasMore) return;
+      }
     },
 
     /** One way: classic → flexible. A flexible subscription cannot be migrated again. */

@@ -6,10 +6,11 @@ import type { EventRepository } from '#shared/events/event-repository.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import { pageOf } from '#shared/paging.ts';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { AccountRecord, ApiKeyRecord, PlatformStore, Scope } from '#shared/platform/types.ts';
 import type { CatalogueChange, CatalogueRepository, Price, Product } from '#shared/catalogue/catalogue.ts';
-import type { Customer, CustomerRepository, CustomerSource } from '#shared/customers/customer.ts';
+import type { Customer, CustomerRepository, CustomerSource, DeletedCustomer } from '#shared/customers/customer.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import { tokenAlreadyUsed } from '#shared/tokens/use.ts';
 
@@ -330,9 +331,22 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
     [...sources.values()]
       .filter((source) => scopeKey(source.scope) === scopeKey(scope) && source.customer === customerId)
       .sort((a, b) => (a.created < b.created || (a.created === b.created && a.id < b.id) ? 1 : -1));
+  const tombstones = new Map<string, DeletedCustomer>();
   return {
     ...store,
     sources,
+    async find(scope, id) {
+      return store.items.get(`${scopeKey(scope)}|${id}`) ?? tombstones.get(`${scopeKey(scope)}|${id}`);
+    },
+    async list(scope, page, { email, created } = {}) {
+      const listed = (await store.all(scope))
+        .filter((customer) => email === undefined || customer.email === email)
+        .filter((customer) => (created?.from ?? -Infinity) <= customer.created && customer.created <= (created?.to ?? Infinity));
+      return pageOf(
+        listed.sort((a, b) => (a.id < b.id ? 1 : -1)),
+        page,
+      );
+    },
     async getSource(scope, customerId, sourceId) {
       return sources.get(sourceKey(scope, customerId, sourceId));
     },
@@ -367,9 +381,17 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
       sources.set(key, next);
       return true;
     },
-    async deleteWithSources(customer, removed) {
+    async deleteWithSources(customer, removed, _outbox, now) {
       if (store.items.get(customerKey(customer))?.version !== customer.version) return false;
       store.items.delete(customerKey(customer));
+      tombstones.set(customerKey(customer), {
+        id: customer.id,
+        scope: customer.scope,
+        deleted: true,
+        created: customer.created,
+        deletedAt: now,
+        version: customer.version + 1,
+      });
       for (const source of removed) sources.delete(sourceKey(source.scope, source.customer, source.id));
       return true;
     },

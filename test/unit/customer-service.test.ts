@@ -17,7 +17,9 @@ function setup() {
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
   const clock = () => now++;
-  const service = customerService({ repository, tokens, events: recorded.events, clock });
+  const canceledFor: string[] = [];
+  const subscriptions = { cancelAllOf: async (_origin: unknown, customerId: string) => void canceledFor.push(customerId) };
+  const service = customerService({ repository, subscriptions, tokens, events: recorded.events, clock });
   const tokenMaker = tokenService({ repository: tokens, fingerprintKeys: fakeAccountSecretStore(), ttlMillis: 600_000, clock });
   const card = async (owner = scope, name = 'Ada') =>
     (
@@ -36,7 +38,7 @@ function setup() {
       )
     ).id;
   const person = async () => (await tokenMaker.create(scope, createTokenParams.parse({ person: { first_name: 'Ada' } }), null)).id;
-  return { service, repository, tokens, written: recorded.written, card, bankAccount, person };
+  return { service, repository, tokens, written: recorded.written, card, bankAccount, person, canceledFor };
 }
 
 describe('customers (service with the shared fakes)', () => {
@@ -58,13 +60,12 @@ describe('customers (service with the shared fakes)', () => {
     expect(event.previousAttributes).toMatchObject({ name: 'Ada' });
   });
 
-  it("answers not found for another owner's customer, and for one deleted", async () => {
+  it("answers not found for another owner's customer, and for a second delete", async () => {
     const { service } = setup();
     const created = await service.create(originOf(scope), createCustomerParams.parse({}));
     await expect(service.retrieve(other, created.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(service.update(originOf(other), created.id, updateCustomerParams.parse({ name: 'x' }))).rejects.toBeInstanceOf(NotFoundError);
     await service.delete(originOf(scope), created.id);
-    await expect(service.retrieve(scope, created.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(service.delete(originOf(scope), created.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -214,8 +215,25 @@ describe('customers (service with the shared fakes)', () => {
     await service.createSource(originOf(scope), customer.id, createSourceParams.parse({ source: await card() }));
     const stale = (await repository.get(scope, customer.id))!;
     await service.createSource(originOf(scope), customer.id, createSourceParams.parse({ source: await card() }));
-    expect(await repository.deleteWithSources(stale, [], { thinEvents: [], snapshotEvents: [], deliveries: [], fanOut: null } as never)).toBe(false);
+    expect(await repository.deleteWithSources(stale, [], { thinEvents: [], snapshotEvents: [], deliveries: [], fanOut: null } as never, 1)).toBe(false);
     await service.delete(originOf(scope), customer.id);
     expect(repository.sources.size).toBe(0);
+  });
+
+  it('keeps a deleted customer retrievable in its deleted form, cancels its subscriptions first, and answers 404 to everything else', async () => {
+    // Given a customer
+    const { service, canceledFor, written } = setup();
+    const customer = await service.create(originOf(scope), createCustomerParams.parse({ email: 'ada@example.com' }));
+    // When it is deleted
+    await service.delete(originOf(scope), customer.id);
+    // Then its subscriptions were canceled, customer.deleted emitted, and retrieve finds the tombstone
+    expect(canceledFor).toEqual([customer.id]);
+    expect(written.at(-1)!.snapshotEvents[0]).toMatchObject({ type: 'customer.deleted', object: { id: customer.id, email: 'ada@example.com' } });
+    expect(await service.retrieve(scope, customer.id)).toMatchObject({ id: customer.id, deleted: true, created: customer.created });
+    expect((await service.list(scope, { limit: 10 })).items).toEqual([]);
+    await expect(service.update(originOf(scope), customer.id, updateCustomerParams.parse({ name: 'x' }))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.delete(originOf(scope), customer.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.listSources(scope, customer.id, { limit: 10 })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.retrieve(other, customer.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

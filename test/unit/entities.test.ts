@@ -4,7 +4,11 @@ import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repo
 import { deliveryEntity } from '#shared/data/delivery-store.ts';
 import { fanOutEntity } from '#shared/data/event-outbox.ts';
 import { snapshotEventEntity, snapshotEventListQuery, thinEventEntity, thinEventListQuery } from '#shared/data/event-repository.ts';
-import { newId } from '#shared/ids.ts';
+import { createHash } from 'node:crypto';
+import { idBoundAt, newId } from '#shared/ids.ts';
+import { customer as customerKeys } from '#shared/data/keys.ts';
+import { ownerPageQuery } from '#shared/data/owner-page.ts';
+import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
 import type { Delivery, FanOut, SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
 import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
@@ -21,7 +25,7 @@ import { ownedEntity } from '#shared/data/owned-resources.ts';
 import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
-import { catalogueEntity } from '#shared/data/billing-repositories.ts';
+import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { customerSourceEntity } from '#shared/data/customer-repository.ts';
 import type { Customer, CustomerSource } from '#shared/customers/customer.ts';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
@@ -716,12 +720,15 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       'attribute_not_exists(PK)',
     );
 
-    const [removal, ...sources] = customerSourceEntity.deleteWithSources('t', customer, [card, old]);
-    expect(removal!.Delete).toMatchObject({
-      Key: { SK: 'CUSTOMER#cus_1' },
-      ConditionExpression: 'version = :version',
+    const [removal, ...sources] = customerSourceEntity.deleteWithSources('t', { ...customer, created: 7 }, [card, old], 9_000);
+    // The customer becomes its tombstone, at its key, on the version read: no email index keys, `deleted` for lists to skip.
+    expect(removal!.Put).toEqual({
+      TableName: 't',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1', entity: 'customer', id: 'cus_1', scope, deleted: true, created: 7, deletedAt: 9_000, version: 5 },
+      ConditionExpression: 'version = :version AND attribute_not_exists(deleted)',
       ExpressionAttributeValues: { ':version': 4 },
     });
+    expect(customerSourceEntity.parseFound(removal!.Put!.Item!)).toEqual({ id: 'cus_1', scope, deleted: true, created: 7, deletedAt: 9_000, version: 5 });
     expect(sources.map((action) => action.Delete!.Key!.SK)).toEqual(['CUSTOMER_SOURCE#cus_1#1C#card', 'CUSTOMER_SOURCE#cus_1#1A#ba']);
     expect(customerSourceEntity.replace('t', { ...card, version: 2 }).Put).toMatchObject({ ExpressionAttributeValues: { ':previous': 1 } });
     // Customers stored before sources existed read as having none.
@@ -746,5 +753,78 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       metadata: {},
     } as Customer);
     expect(customerSourceEntity.customers.parse(legacy)).toMatchObject({ defaultSource: null, sourceCount: 0 });
+  });
+
+  it('lists customers without tombstones, by email through GSI1 (a hashed, case-sensitive key), and by creation window as a sort-key range', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    // Given a customer with an email: its item carries the GSI1 keys of its owner, mode and exact email
+    const stored: Record<string, unknown> = {
+      ...customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: 'Ada@example.com' } as Customer),
+    };
+    expect(stored.GSI1PK).toBe(`CUSTOMER_EMAIL#acct_1#test#${createHash('sha256').update('Ada@example.com').digest('base64url')}`);
+    expect(stored.GSI1SK).toBe('CUSTOMER#cus_1Abc');
+    expect(customerSourceEntity.customers.item({ id: 'cus_1Abc', scope, version: 1, email: null } as Customer)).not.toHaveProperty('GSI1PK');
+    expect(customerKeys.gsi1pk(scope, 'ada@example.com')).not.toBe(customerKeys.gsi1pk(scope, 'Ada@example.com'));
+    expect(customerKeys.gsi1pk({ ...scope, livemode: true }, 'Ada@example.com')).not.toBe(customerKeys.gsi1pk(scope, 'Ada@example.com'));
+
+    // When a plain page is listed: the owner's customers, tombstones filtered out, one page's worth read first
+    const plain = ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10 }))!;
+    expect(plain).toMatchObject({
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+      ExpressionAttributeValues: { ':pk': 'OWNER#acct_1#test', ':prefix': 'CUSTOMER#' },
+      FilterExpression: 'attribute_not_exists(#a0)',
+      ExpressionAttributeNames: { '#a0': 'deleted' },
+      ScanIndexForward: false,
+    });
+    expect(plain).not.toHaveProperty('IndexName');
+
+    // When filtered by email and a creation window after a cursor: GSI1, a BETWEEN of id bounds, the cursor with both key pairs
+    const from = Date.UTC(2025, 0, 1);
+    const byEmail = ownerPageQuery(
+      't',
+      customerSourceEntity.listQuery(
+        scope,
+        { limit: 10, startingAfter: newId('cus', from + 5000) },
+        { email: 'Ada@example.com', created: { from, to: from + 9999 } },
+      ),
+    )!;
+    expect(byEmail).toMatchObject({
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk AND GSI1SK BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: {
+        ':pk': customerKeys.gsi1pk(scope, 'Ada@example.com'),
+        ':lo': `CUSTOMER#${idBoundAt('cus', from)}`,
+        ':hi': `CUSTOMER#${idBoundAt('cus', from + 9999, true)}`,
+      },
+      FilterExpression: 'attribute_not_exists(#a0)',
+    });
+    expect(byEmail.ExclusiveStartKey).toMatchObject({ PK: 'OWNER#acct_1#test', GSI1PK: customerKeys.gsi1pk(scope, 'Ada@example.com') });
+    expect(byEmail.ExclusiveStartKey!.SK).toBe(byEmail.ExclusiveStartKey!.GSI1SK);
+
+    // Then an empty window, or a cursor past its end, reads nothing at all
+    expect(ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10 }, { created: { from: from + 2000, to: from + 1000 } }))).toBeUndefined();
+    expect(
+      ownerPageQuery('t', customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from - 1) }, { created: { from } })),
+    ).toBeUndefined();
+    // and a cursor above the window starts from its top
+    expect(
+      ownerPageQuery(
+        't',
+        customerSourceEntity.listQuery(scope, { limit: 10, startingAfter: newId('cus', from + 20_000) }, { created: { from, to: from + 9999 } }),
+      )!.ExclusiveStartKey,
+    ).toBeUndefined();
+  });
+
+  it('makes a subscription claim its live customer in its transaction, so none is made for a deleted customer', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const [claim, put] = subscriptionEntity.create('t', { id: 'sub_1', scope, version: 1, customer: 'cus_1' } as Subscription);
+    expect(claim!.Update).toEqual({
+      TableName: 't',
+      Key: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1' },
+      UpdateExpression: 'SET version = version + :one',
+      ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted)',
+      ExpressionAttributeValues: { ':one': 1 },
+    });
+    expect(put!.Put).toMatchObject({ Item: { SK: 'SUBSCRIPTION#sub_1' }, ConditionExpression: 'attribute_not_exists(PK)' });
   });
 });

@@ -7,7 +7,6 @@ import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { approveAuthorizationParams, createAuthorizationParams, declineAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization } from '#shared/issuing/serializers.ts';
-import { createdWindow } from '#shared/issuing/repository.ts';
 import { memoryIssuingRepository, memoryTransactionRepository } from '../support/issuing-fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
@@ -211,12 +210,5 @@ describe('issuing authorizations (service with fakes)', () => {
     expect(approveAuthorizationParams.safeParse({ amount: '0' }).success).toBe(false);
     expect(declineAuthorizationParams.safeParse({ amount: '50' }).success).toBe(false);
     expect(declineAuthorizationParams.parse({ metadata: '' })).toEqual({ metadata: null });
-  });
-
-  it('turns v1 created bounds in seconds into an inclusive window in milliseconds', () => {
-    expect(createdWindow({ gt: 10, lte: 20 })).toEqual({ from: 11_000, to: 20_999 });
-    expect(createdWindow({ gte: 10, lt: 20 })).toEqual({ from: 10_000, to: 19_999 });
-    expect(createdWindow({ gte: 10, gt: 15 })).toEqual({ from: 16_000, to: undefined });
-    expect(createdWindow(undefined)).toBeUndefined();
   });
 });

@@ -38,7 +38,7 @@ function setup() {
     price('price_year', 'year'),
     price('price_once', 'month', { recurring: null, type: 'one_time' }),
   );
-  const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer);
+  const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer, { id: 'cus_2', scope, version: 1 } as Customer);
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
   const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, clock: () => now++ });
@@ -67,6 +67,26 @@ describe('subscriptions (service with the shared fakes)', () => {
       code: 'resource_missing',
       param: 'customer',
     });
+  });
+
+  it("cancels every subscription of a customer being deleted that is not canceled yet, each with its event, and no one else's", async () => {
+    // Given two subscriptions of one customer (one canceled already) and one of another
+    const { service, written } = setup();
+    const first = await service.create(request, create({ items: [{ price: 'price_month' }] }));
+    const second = await service.create(request, create({ items: [{ price: 'price_year' }] }));
+    const others = await service.create(request, create({ customer: 'cus_2', items: [{ price: 'price_month' }] }));
+    await service.cancel(request, second.id, cancelSubscriptionParams.parse({}));
+    const before = written.length;
+
+    // When the customer's subscriptions are canceled for its deletion
+    await service.cancelAllOf(request.origin, 'cus_1');
+
+    // Then only the one still active was canceled, with customer.subscription.deleted, and the other customer's is untouched
+    expect(await service.retrieve(scope, first.id)).toMatchObject({ status: 'canceled', cancellationDetails: { reason: 'cancellation_requested' } });
+    expect(written.slice(before).map((outbox) => outbox.snapshotEvents.map((event) => [event.type, (event.object as { id: string }).id]))).toEqual([
+      [['customer.subscription.deleted', first.id]],
+    ]);
+    expect(await service.retrieve(scope, others.id)).toMatchObject({ status: 'active' });
   });
 
   it('migrates classic to flexible once, telling what changed', async () => {

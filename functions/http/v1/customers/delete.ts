@@ -5,7 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 
-/** DELETE /v1/customers/{id}: a second delete is a 404. */
+/** DELETE /v1/customers/{id}: cancels its subscriptions; it stays retrievable in its deleted form; a second delete is a 404. */
 export const handler = httpHandler(
   { summary: 'Delete a customer', description: 'A second delete is a 404.', params: deleteCustomerParams, response: deletedCustomerObject },
   async ({ origin, pathParameters }) => {

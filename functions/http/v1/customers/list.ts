@@ -6,11 +6,11 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 
 const service = wireCustomerService();
 
-/** GET /v1/customers: newest first. */
+/** GET /v1/customers: newest first; `email` (exact), `created`. Deleted customers are not listed. */
 export const handler = httpHandler(
   { summary: 'List all customers', description: 'Newest first.', params: listCustomersParams, response: v1ListObject(customerObject) },
   async ({ caller, params }) => {
-    const page = await service.list(caller.scope, v1PageRequest(params));
+    const page = await service.list(caller.scope, v1PageRequest(params), { email: params.email, created: params.created });
     return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
   },
 );

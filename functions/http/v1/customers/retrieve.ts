@@ -1,15 +1,18 @@
+import { isDeletedCustomer } from '#shared/customers/customer.ts';
 import { retrieveCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
+import { customerObject, deletedCustomerObject, serializeCustomer, serializeDeletedCustomer } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import * as z from 'zod';
 
 const service = wireCustomerService();
 
-/** GET /v1/customers/{id}: `expand[]` default_source, sources. */
+/** GET /v1/customers/{id}: `expand[]` default_source, sources; a deleted customer answers its deleted form, as the reference does. */
 export const handler = httpHandler(
-  { summary: 'Retrieve a customer', params: retrieveCustomerParams, response: customerObject },
+  { summary: 'Retrieve a customer', params: retrieveCustomerParams, response: z.union([customerObject, deletedCustomerObject]) },
   async ({ caller, params, pathParameters }) => {
-    const customer = await service.retrieve(caller.scope, pathParameters.id!);
-    return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
+    const found = await service.retrieve(caller.scope, pathParameters.id!);
+    if (isDeletedCustomer(found)) return { body: serializeDeletedCustomer(found.id) };
+    return { body: serializeCustomer(found, await service.expansions(caller.scope, found, params.expand)) };
   },
 );

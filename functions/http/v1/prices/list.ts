@@ -6,7 +6,7 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 
 const service = wireCatalogueService();
 
-/** GET /v1/prices: newest first; filters active, currency, lookup_keys, product and type; `expand[]` data.product, data.currency_options. */
+/** GET /v1/prices: newest first; filters active, created, currency, lookup_keys, product and type; `expand[]` data.product, data.currency_options. */
 export const handler = httpHandler(
   { summary: 'List all prices', description: 'Newest first.', params: listPricesParams, response: v1ListObject(priceObject) },
   async ({ caller, params }) => {
@@ -16,7 +16,7 @@ export const handler = httpHandler(
     if (currency !== undefined) where.currency = currency;
     if (product !== undefined) where.product = product;
     if (type !== undefined) where.type = type;
-    const page = await service.listPrices(caller.scope, v1PageRequest(params), where, params.lookup_keys);
+    const page = await service.listPrices(caller.scope, v1PageRequest(params), where, params.lookup_keys, params.created);
     const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
     const items = await Promise.all(page.items.map(async (price) => serializePrice(price, await service.priceExpansions(caller.scope, price, expand))));
     return { body: v1List('/v1/prices', { ...page, items }, params) };

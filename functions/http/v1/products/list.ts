@@ -6,7 +6,7 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 
 const service = wireCatalogueService();
 
-/** GET /v1/products: newest first, optionally only active or inactive ones. */
+/** GET /v1/products: newest first, optionally only active or inactive ones, or those created in a window. */
 export const handler = httpHandler(
   {
     summary: 'List all products',
@@ -15,7 +15,7 @@ export const handler = httpHandler(
     response: v1ListObject(productObject),
   },
   async ({ caller, params }) => {
-    const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
+    const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active, params.created);
     return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }, params) };
   },
 );

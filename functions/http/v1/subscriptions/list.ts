@@ -6,7 +6,7 @@ import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();
 
-/** GET /v1/subscriptions: newest first; customer and status filters (not canceled by default). */
+/** GET /v1/subscriptions: newest first; created, customer and status filters (not canceled by default). */
 export const handler = httpHandler(
   {
     summary: 'List subscriptions',
@@ -15,7 +15,7 @@ export const handler = httpHandler(
     response: v1ListObject(subscriptionObject),
   },
   async ({ caller, params }) => {
-    const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });
+    const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status, created: params.created });
     return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription)) }, params) };
   },
 );

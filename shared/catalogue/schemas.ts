@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () =>
@@ -44,7 +45,7 @@ const productFields = {
   url: z.url().optional(),
 };
 
-export const createProductParams = z.strictObject({ ...productFields, expand: expandParam().optional() });
+export const createProductParams = z.strictObject({ ...productFields, expand: expandParam('product').optional() });
 /** An update takes what create takes (`''` clears what may be empty) and `default_price`, one of the product's own prices. */
 export const updateProductParams = z.strictObject({
   ...productFields,
@@ -56,11 +57,11 @@ export const updateProductParams = z.strictObject({
   tax_code: emptyable(productFields.tax_code.unwrap()).optional(),
   unit_label: emptyable(productFields.unit_label.unwrap()).optional(),
   url: emptyable(productFields.url.unwrap()).optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('product').optional(),
 });
-export const retrieveProductParams = z.strictObject({ expand: expandParam().optional() });
+export const retrieveProductParams = z.strictObject({ expand: expandParam('product').optional() });
 export const deleteProductParams = z.strictObject({});
-export const listProductsParams = z.strictObject({ ...v1ListParams, active: booleanParam().optional() });
+export const listProductsParams = z.strictObject({ ...v1ListParams, expand: expandParam(listOf('product')).optional(), active: booleanParam().optional() });
 
 export const recurringParam = () =>
   z.strictObject({
@@ -91,9 +92,6 @@ const currencyOptionsParam = () =>
 
 export type CurrencyOptionParams = z.output<typeof currencyOptionParams>;
 
-/** What a price response can expand: its product, and `currency_options`, which is only shown when expanded (as the reference does). */
-const priceExpandable = ['product', 'currency_options'];
-
 export const createPriceParams = z.strictObject({
   currency: currencyParam(),
   product: idParam().optional(),
@@ -117,7 +115,7 @@ export const createPriceParams = z.strictObject({
   nickname: z.string().max(250).optional(),
   tax_behavior: taxBehaviorParam().optional(),
   currency_options: currencyOptionsParam().optional(),
-  expand: expandParam(priceExpandable).optional(),
+  expand: expandParam('price').optional(),
 });
 export const updatePriceParams = z.strictObject({
   active: booleanParam().optional(),
@@ -127,12 +125,12 @@ export const updatePriceParams = z.strictObject({
   metadata: metadataParam().optional(),
   nickname: emptyable(z.string().max(250)).optional(),
   tax_behavior: taxBehaviorParam().optional(),
-  expand: expandParam(priceExpandable).optional(),
+  expand: expandParam('price').optional(),
 });
-export const retrievePriceParams = z.strictObject({ expand: expandParam(priceExpandable).optional() });
+export const retrievePriceParams = z.strictObject({ expand: expandParam('price').optional() });
 export const listPricesParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(priceExpandable.map((field) => `data.${field}`)).optional(),
+  expand: expandParam(listOf('price')).optional(),
   active: booleanParam().optional(),
   currency: currencyParam().optional(),
   lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional(),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
+import { withFieldsWhenExpanded } from '#shared/expansion/resolver.ts';
 import type { CurrencyOption, Price, Product } from './catalogue.ts';
 
 const taxBehavior = z.enum(['exclusive', 'inclusive', 'unspecified']);
@@ -12,7 +13,10 @@ export const productObject = z
     object: z.literal('product'),
     active: z.boolean(),
     created: unixTime,
-    default_price: z.string().nullable(),
+    /** The default price's id, or the price when expanded. */
+    get default_price() {
+      return z.union([z.string(), priceObject]).nullable();
+    },
     description: z.string().nullable(),
     images: z.array(z.string()),
     livemode: z.boolean(),
@@ -32,6 +36,9 @@ export const productObject = z
   .meta({ id: 'Product' });
 
 export const deletedProductObject = deletedObject('product').meta({ id: 'DeletedProduct' });
+
+/** A price's or plan's product: its id, or (expanded) the product, or the reference's deleted product for one gone. */
+const productOrId = z.union([z.string(), productObject, deletedProductObject]);
 
 const currencyOptionObject = z.object({
   custom_unit_amount: z.null(),
@@ -56,7 +63,9 @@ export const priceObject = z
     metadata: metadataObject,
     nickname: z.string().nullable(),
     /** The product's id, or the product when expanded. */
-    product: z.union([z.string(), productObject]),
+    get product() {
+      return productOrId;
+    },
     recurring: z
       .object({
         aggregate_usage: z.null(),
@@ -93,7 +102,8 @@ export const planObject = z
     metadata: metadataObject,
     meter: z.null(),
     nickname: z.string().nullable(),
-    product: z.string(),
+    /** The product's id, or the product when expanded. */
+    product: productOrId,
     tiers_mode: z.null(),
     transform_usage: z.null(),
     trial_period_days: z.null(),
@@ -128,14 +138,6 @@ export function serializeProduct(product: Product): z.input<typeof productObject
 
 export const serializeDeletedProduct = (id: string): z.input<typeof deletedProductObject> => ({ id, object: 'product', deleted: true });
 
-/** What a price response carries beyond its own fields when expanded. */
-export interface PriceExpansions {
-  /** The product object in place of its id. */
-  product?: z.input<typeof productObject>;
-  /** Whether to show `currency_options`, which the reference only shows when expanded. */
-  currencyOptions?: boolean;
-}
-
 const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionObject> => ({
   custom_unit_amount: null,
   tax_behavior: option.taxBehavior,
@@ -143,29 +145,32 @@ const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionOb
   unit_amount_decimal: option.unitAmountDecimal,
 });
 
-/** The v1 price object; `currency_options` (the price's own currency first, then by code) only when expanded. */
-export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.input<typeof priceObject> {
-  return {
+/**
+ * The v1 price object. `currency_options` (the price's own currency first, then by code) is shown only
+ * when expanded, as the reference does: with `show.currencyOptions` (events, which cannot expand), else
+ * kept aside for the expander (`withFieldsWhenExpanded`).
+ */
+export function serializePrice(price: Price, show: { currencyOptions?: boolean } = {}): z.input<typeof priceObject> {
+  const currencyOptions = Object.fromEntries([
+    [price.currency, currencyOption(price)],
+    ...Object.entries(price.currencyOptions)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([code, option]) => [code, currencyOption(option)]),
+  ]);
+  const rendered: z.input<typeof priceObject> = {
     id: price.id,
     object: 'price',
     active: price.active,
     billing_scheme: 'per_unit',
     created: unixSeconds(price.created),
     currency: price.currency,
-    ...(expanded.currencyOptions && {
-      currency_options: Object.fromEntries([
-        [price.currency, currencyOption(price)],
-        ...Object.entries(price.currencyOptions)
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([code, option]) => [code, currencyOption(option)]),
-      ]),
-    }),
+    ...(show.currencyOptions && { currency_options: currencyOptions }),
     custom_unit_amount: null,
     livemode: price.scope.livemode,
     lookup_key: price.lookupKey,
     metadata: price.metadata,
     nickname: price.nickname,
-    product: expanded.product ?? price.product,
+    product: price.product,
     recurring: price.recurring
       ? {
           aggregate_usage: null,
@@ -183,6 +188,7 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.
     unit_amount: price.unitAmount,
     unit_amount_decimal: price.unitAmountDecimal,
   };
+  return show.currencyOptions ? rendered : withFieldsWhenExpanded(rendered, { currency_options: currencyOptions });
 }
 
 /** The legacy `plan` a subscription item shows beside its recurring price. */

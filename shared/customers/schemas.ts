@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({
@@ -20,9 +21,6 @@ const email = z
   .max(512)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
-/** `sources` is shown only when expanded (as in current reference versions); `default_source` expands to the source. */
-const customerExpandable = ['default_source', 'sources'];
-
 const fields = {
   address: emptyable(address).optional(),
   balance: integerParam(-99_999_999_999, 99_999_999_999).optional(),
@@ -41,19 +39,23 @@ const fields = {
   tax_exempt: emptyable(z.enum(['exempt', 'none', 'reverse'])).optional(),
   /** A card or bank account token (`tok_…`): attached, and made the default source. */
   source: idParam().optional(),
-  expand: expandParam(customerExpandable).optional(),
+  expand: expandParam('customer').optional(),
 };
 
 export const createCustomerParams = z.strictObject(fields);
 /** On update `source` replaces the default source (the old one is deleted); `default_source` picks one of the customer's sources. */
 export const updateCustomerParams = z.strictObject({ ...fields, default_source: idParam().optional() });
-export const retrieveCustomerParams = z.strictObject({ expand: expandParam(customerExpandable).optional() });
-export const listCustomersParams = z.strictObject(v1ListParams);
+export const retrieveCustomerParams = z.strictObject({ expand: expandParam('customer').optional() });
+export const listCustomersParams = z.strictObject({ ...v1ListParams, expand: expandParam(listOf('customer')).optional() });
 export const deleteCustomerParams = z.strictObject({});
 
-const sourceExpand = { expand: expandParam().optional() };
+const sourceExpand = { expand: expandParam('customer_source').optional() };
 
-export const listSourcesParams = z.strictObject({ ...v1ListParams, object: z.enum(['card', 'bank_account', 'source', 'account']).optional() });
+export const listSourcesParams = z.strictObject({
+  ...v1ListParams,
+  expand: expandParam(listOf('customer_source')).optional(),
+  object: z.enum(['card', 'bank_account', 'source', 'account']).optional(),
+});
 export const createSourceParams = z.strictObject({
   source: idParam(),
   metadata: metadataParam().optional(),
@@ -61,7 +63,8 @@ export const createSourceParams = z.strictObject({
   ...sourceExpand,
 });
 export const retrieveSourceParams = z.strictObject(sourceExpand);
-export const deleteSourceParams = z.strictObject(sourceExpand);
+/** A deleted source shows no customer to expand. */
+export const deleteSourceParams = z.strictObject({ expand: expandParam().optional() });
 
 const expiryPart = (max: number) =>
   z

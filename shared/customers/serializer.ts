@@ -5,7 +5,23 @@ import { unixSeconds } from '#shared/http/timestamps.ts';
 import { bankAccountObject, cardObject, serializeBankAccount, serializeCard } from '#shared/tokens/serializer.ts';
 import type { Customer, CustomerSource } from './customer.ts';
 
-export const sourceObject = z.discriminatedUnion('object', [cardObject, bankAccountObject]).meta({ id: 'CustomerSource' });
+/** A source's or a subscription's customer: its id, or (expanded) the customer, or the reference's deleted customer. */
+export const customerOrIdObject = () => z.union([z.string(), customerObject, deletedCustomerObject]);
+
+export const sourceObject = z
+  .discriminatedUnion('object', [
+    cardObject.extend({
+      get customer() {
+        return customerOrIdObject().nullable();
+      },
+    }),
+    bankAccountObject.extend({
+      get customer() {
+        return customerOrIdObject().optional();
+      },
+    }),
+  ])
+  .meta({ id: 'CustomerSource' });
 
 export const deletedSourceObject = z
   .object({ id: z.string(), object: z.enum(['card', 'bank_account']), deleted: z.literal(true) })
@@ -20,7 +36,9 @@ export const customerObject = z
     created: unixTime,
     currency: z.null(),
     /** The source's id, or the source when expanded. */
-    default_source: z.union([z.string(), sourceObject]).nullable(),
+    get default_source() {
+      return z.union([z.string(), sourceObject]).nullable();
+    },
     delinquent: z.boolean(),
     description: z.string().nullable(),
     discount: z.null(),
@@ -35,7 +53,9 @@ export const customerObject = z
     preferred_locales: z.array(z.string()),
     shipping: z.object({ address: addressObject, name: z.string(), phone: z.string().nullable() }).nullable(),
     /** Only when expanded. */
-    sources: v1ListObject(sourceObject).optional(),
+    get sources() {
+      return v1ListObject(sourceObject).optional();
+    },
     tax_exempt: z.enum(['exempt', 'none', 'reverse']),
     test_clock: z.null(),
   })
@@ -56,17 +76,11 @@ export const serializeDeletedSource = (source: CustomerSource): z.input<typeof d
   deleted: true,
 });
 
-/** What a customer response carries when expanded: its default source as an object, its `sources` list. */
-export interface CustomerExpansions {
-  defaultSource?: z.input<typeof sourceObject>;
-  sources?: z.input<ReturnType<typeof v1ListObject<typeof sourceObject>>>;
-}
-
 /**
  * The v1 customer object; fields this service does not manage are shown with their empty values.
  * `sources` appears only when expanded, as in current reference versions.
  */
-export function serializeCustomer(customer: Customer, expanded: CustomerExpansions = {}): z.input<typeof customerObject> {
+export function serializeCustomer(customer: Customer): z.input<typeof customerObject> {
   return {
     id: customer.id,
     object: 'customer',
@@ -74,7 +88,7 @@ export function serializeCustomer(customer: Customer, expanded: CustomerExpansio
     balance: customer.balance,
     created: unixSeconds(customer.created),
     currency: null,
-    default_source: expanded.defaultSource ?? customer.defaultSource,
+    default_source: customer.defaultSource,
     delinquent: false,
     description: customer.description,
     discount: null,
@@ -88,7 +102,6 @@ export function serializeCustomer(customer: Customer, expanded: CustomerExpansio
     phone: customer.phone,
     preferred_locales: customer.preferredLocales,
     shipping: customer.shipping,
-    ...(expanded.sources && { sources: expanded.sources }),
     tax_exempt: customer.taxExempt,
     test_clock: null,
   };

@@ -12,7 +12,7 @@ import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type { Address, Customer, CustomerRepository, CustomerSource, CustomerSourceChange } from './customer.ts';
 import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
-import { serializeCustomer, serializeSource, type CustomerExpansions } from './serializer.ts';
+import { serializeCustomer, serializeSource } from './serializer.ts';
 
 export interface CustomerServicePorts {
   repository: CustomerRepository;
@@ -27,9 +27,6 @@ export interface CustomerServicePorts {
  * it, which holds 100 writes.
  */
 export const maxSourcesPerCustomer = 50;
-
-/** How many sources an expanded customer's `sources` list shows, as the reference's embedded lists. */
-const embeddedSources = 10;
 
 type AddressParams = { [K in keyof Address]?: string };
 
@@ -244,27 +241,6 @@ export function customerService({ repository, tokens, events, clock = systemCloc
 
     list(scope: Scope, page: PageRequest): Promise<Page<Customer>> {
       return repository.list(scope, page);
-    },
-
-    /** What a customer response expands: `default_source` (the source object) and `sources` (its first page). */
-    async expansions(scope: Scope, customer: Customer, expand: readonly string[] = []): Promise<CustomerExpansions> {
-      const [defaultSource, sources] = await Promise.all([
-        expand.includes('default_source') && customer.defaultSource ? repository.getSource(scope, customer.id, customer.defaultSource) : undefined,
-        expand.includes('sources') ? repository.listSources(scope, customer.id, { limit: embeddedSources }) : undefined,
-      ]);
-      return {
-        ...(defaultSource ? { defaultSource: serializeSource(defaultSource) } : {}),
-        ...(sources
-          ? {
-              sources: {
-                object: 'list' as const,
-                data: sources.items.map(serializeSource),
-                has_more: sources.hasMore,
-                url: `/v1/customers/${customer.id}/sources`,
-              },
-            }
-          : {}),
-      };
     },
 
     /** The customer's cards and bank accounts, newest first; `object` keeps one kind. */

@@ -11,6 +11,8 @@ import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import type { ExpansionPlan } from '#shared/expansion/plan.ts';
+import type { Expander } from '#shared/expansion/resolver.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
@@ -25,7 +27,7 @@ import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
 import { withContract } from './contract.ts';
-import { resumeV2List, type V2Paging } from './pagination.ts';
+import { fitV1Page, resumeV2List, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { validateParams } from './validation.ts';
 
@@ -78,6 +80,11 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
   v2List?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
+  /**
+   * Expands the success body as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
+   * caller's scope, before it is sent or kept for idempotent replays.
+   */
+  expand?: Expander;
 }
 
 export interface PipelinePorts {
@@ -215,7 +222,11 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        return render(options.status ?? 200, result.body, requestId);
+        const plan = (params as { expand?: ExpansionPlan | string[] }).expand;
+        if (!options.expand || !plan || !('root' in plan) || plan.paths.length === 0) return render(options.status ?? 200, result.body, requestId);
+        const body = await options.expand(caller.scope, result.body, plan);
+        const isList = (value: unknown): value is { object: 'list'; data: unknown[]; has_more: boolean } => (value as { object?: unknown })?.object === 'list';
+        return render(options.status ?? 200, isList(body) ? fitV1Page(body, params as { ending_before?: string }) : body, requestId);
       } catch (error) {
         return renderError(error, api, requestId);
       }

@@ -47,11 +47,18 @@ function keptWithin(objects: readonly unknown[]): number {
  * `ending_before`) starts with the first one left out.
  */
 export function v1List<T>(url: string, page: Page<T>, params: { ending_before?: string }): { object: 'list'; data: T[]; has_more: boolean; url: string } {
+  return fitV1Page({ object: 'list' as const, data: page.items, has_more: page.hasMore, url }, params);
+}
+
+/**
+ * A v1 list page cut to `maxPageBytes` as `v1List` cuts it (the objects nearest the cursor kept, `has_more`
+ * set): what a page's expansions (`expand[]=data.…`) made larger is cut again after them.
+ */
+export function fitV1Page<L extends { data: unknown[]; has_more: boolean }>(list: L, params: { ending_before?: string }): L {
   const backwards = params.ending_before !== undefined;
-  const kept = keptWithin(backwards ? [...page.items].reverse() : page.items);
-  const cut = kept < page.items.length;
-  const data = cut ? (backwards ? page.items.slice(page.items.length - kept) : page.items.slice(0, kept)) : page.items;
-  return { object: 'list' as const, data, has_more: page.hasMore || cut, url };
+  const kept = keptWithin(backwards ? [...list.data].reverse() : list.data);
+  if (kept === list.data.length) return list;
+  return { ...list, data: backwards ? list.data.slice(list.data.length - kept) : list.data.slice(0, kept), has_more: true };
 }
 
 /** A v2 list's position: where this page starts, and how to link the page after it. */

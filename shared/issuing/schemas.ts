@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
@@ -168,7 +169,7 @@ export const createCardParams = z.strictObject({
   type: oneOf(['physical', 'virtual']),
   exp_month: integerParam(1, 12).optional(),
   exp_year: integerParam(2000, 2100).optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('issuing.card').optional(),
   metadata: metadataParam().optional(),
   second_line: stringParam(24).optional(),
   status: oneOf(['active', 'inactive']).optional(),
@@ -177,15 +178,16 @@ export const createCardParams = z.strictObject({
 /** `canceled` is one way; `cancellation_reason` goes with it. */
 export const updateCardParams = z.strictObject({
   cancellation_reason: oneOf(['lost', 'stolen']).optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('issuing.card').optional(),
   metadata: metadataParam().optional(),
   status: oneOf(['active', 'canceled', 'inactive']).optional(),
 });
 
-export const retrieveCardParams = z.strictObject({ expand: expandParam().optional() });
+export const retrieveCardParams = z.strictObject({ expand: expandParam('issuing.card').optional() });
 
 export const listCardsParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('issuing.card')).optional(),
   cardholder: idParam().optional(),
   created: createdParam().optional(),
   status: oneOf(['active', 'canceled', 'inactive']).optional(),
@@ -197,9 +199,6 @@ export type UpdateCardParams = z.output<typeof updateCardParams>;
 export type ListCardsParams = z.output<typeof listCardsParams>;
 
 // Authorizations
-
-/** What an authorization response can expand: its card (with the cardholder) and its cardholder. */
-export const authorizationExpandable = ['card', 'cardholder'] as const;
 
 const checkResult = () => oneOf(['match', 'mismatch', 'not_provided']);
 /** A number from 0 to 100; v1 form values arrive as strings. */
@@ -279,7 +278,7 @@ export const createAuthorizationParams = z.strictObject({
   amount_details: z.strictObject({ atm_fee: amountParam().optional(), cashback_amount: amountParam().optional() }).optional(),
   authorization_method: oneOf(['chip', 'contactless', 'keyed_in', 'online', 'swipe']).optional(),
   currency: currencyParam().optional(),
-  expand: expandParam(authorizationExpandable).optional(),
+  expand: expandParam('issuing.authorization').optional(),
   fleet: fleetParam().optional(),
   fraud_disputability_likelihood: oneOf(['neutral', 'unknown', 'very_likely', 'very_unlikely']).optional(),
   fuel: fuelParam().optional(),
@@ -316,7 +315,7 @@ export const createAuthorizationParams = z.strictObject({
   wallet: oneOf(['apple_pay', 'google_pay', 'samsung_pay']).optional(),
 });
 
-const authorizationExpand = { expand: expandParam(authorizationExpandable).optional() };
+const authorizationExpand = { expand: expandParam('issuing.authorization').optional() };
 
 export const captureAuthorizationParams = z.strictObject({
   ...authorizationExpand,
@@ -357,7 +356,7 @@ export const declineAuthorizationParams = z.strictObject(authorizationMetadata);
 
 export const listAuthorizationsParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(['data.card', 'data.cardholder']).optional(),
+  expand: expandParam(listOf('issuing.authorization')).optional(),
   card: idParam().optional(),
   cardholder: idParam().optional(),
   created: createdParam().optional(),
@@ -374,10 +373,7 @@ export type ListAuthorizationsParams = z.output<typeof listAuthorizationsParams>
 
 // Transactions
 
-/** What a transaction response can expand: its card (with the cardholder) and its cardholder. */
-export const transactionExpandable = ['card', 'cardholder'] as const;
-
-const transactionExpand = { expand: expandParam(transactionExpandable).optional() };
+const transactionExpand = { expand: expandParam('issuing.transaction').optional() };
 
 export const retrieveTransactionParams = z.strictObject(transactionExpand);
 
@@ -385,7 +381,7 @@ export const updateTransactionParams = z.strictObject({ ...transactionExpand, me
 
 export const listTransactionsParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(['data.card', 'data.cardholder']).optional(),
+  expand: expandParam(listOf('issuing.transaction')).optional(),
   card: idParam().optional(),
   cardholder: idParam().optional(),
   created: createdParam().optional(),

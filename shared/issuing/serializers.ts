@@ -174,7 +174,10 @@ export const issuingTransactionObject = z
     object: z.literal('issuing.transaction'),
     amount: z.int(),
     amount_details: amountDetailsObject,
-    authorization: nullableString,
+    /** The authorization's id (null for a capture or refund without one), or the authorization when expanded. */
+    get authorization() {
+      return z.union([z.string(), issuingAuthorizationObject]).nullable();
+    },
     balance_transaction: z.null(),
     /** The card's id, or the card when expanded. */
     card: z.union([z.string(), issuingCardObject]),
@@ -410,12 +413,6 @@ export function serializeCard(card: IssuingCard, cardholder: Cardholder): z.inpu
 export type SerializedCard = z.input<typeof issuingCardObject>;
 export type SerializedCardholder = z.input<typeof cardholderObject>;
 
-/** Expanded objects that replace the ids of `card` and `cardholder` (only when the request asked). */
-export interface CardExpansions {
-  card?: SerializedCard;
-  cardholder?: SerializedCardholder | null;
-}
-
 const purchaseDetails = (p: PurchaseDetails | null) =>
   p && {
     fleet: p.fleet && {
@@ -462,7 +459,7 @@ const purchaseDetails = (p: PurchaseDetails | null) =>
  * authorization's `transactions` always carry the ids. Balance transactions and disputes are not
  * modelled (`balance_transaction` and `dispute` are null).
  */
-export function serializeTransaction(transaction: IssuingTransaction, expanded: CardExpansions = {}): z.input<typeof issuingTransactionObject> {
+export function serializeTransaction(transaction: IssuingTransaction): z.input<typeof issuingTransactionObject> {
   return {
     id: transaction.id,
     object: 'issuing.transaction',
@@ -470,8 +467,8 @@ export function serializeTransaction(transaction: IssuingTransaction, expanded: 
     amount_details: amountDetails(transaction.amountDetails),
     authorization: transaction.authorizationId,
     balance_transaction: null,
-    card: expanded.card ?? transaction.cardId,
-    cardholder: expanded.cardholder !== undefined ? expanded.cardholder : transaction.cardholderId,
+    card: transaction.cardId,
+    cardholder: transaction.cardholderId,
     created: unixSeconds(transaction.created),
     currency: transaction.currency,
     dispute: null,
@@ -501,7 +498,6 @@ export function serializeTransaction(transaction: IssuingTransaction, expanded: 
 export function serializeAuthorization(
   authorization: Authorization,
   transactions: readonly IssuingTransaction[],
-  expanded: CardExpansions = {},
 ): z.input<typeof issuingAuthorizationObject> {
   return {
     id: authorization.id,
@@ -511,9 +507,9 @@ export function serializeAuthorization(
     approved: authorization.approved,
     authorization_method: authorization.authorizationMethod,
     balance_transactions: [],
-    card: expanded.card ?? authorization.cardId,
+    card: authorization.cardId,
     card_presence: authorization.cardPresence,
-    cardholder: expanded.cardholder !== undefined ? expanded.cardholder : authorization.cardholderId,
+    cardholder: authorization.cardholderId,
     created: unixSeconds(authorization.created),
     currency: authorization.currency,
     fleet: fleet(authorization.fleet),

@@ -9,7 +9,7 @@ import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { AuthorizationRepository } from './authorization.ts';
-import { cardExpansions, currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
+import { currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
 import type { CardRepository, IssuingCard } from './card.ts';
 import type { CardholderRepository } from './cardholder.ts';
 import { createdWindow } from './repository.ts';
@@ -236,8 +236,5 @@ export function transactionService({ repository, authorizations, cards, cardhold
     /** The test helper's unlinked refund: a `refund` that gives money back to the card without a capture to refund. */
     createUnlinkedRefund: (origin: EventOrigin, params: UnlinkedTransactionParams) => createUnlinked(origin, 'refund', params),
 
-    /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
-    expansions: (scope: Scope, transaction: IssuingTransaction, expand: readonly string[] = []) =>
-      cardExpansions({ cards, cardholders }, scope, transaction, expand),
   };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { currencyParam, recurringParam, unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
 import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
@@ -31,14 +32,14 @@ export const createSubscriptionParams = z.strictObject({
   days_until_due: integerParam(0, 730).optional(),
   description: stringParam(500).optional(),
   metadata: metadataParam().optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('subscription').optional(),
 });
 
 export const updateSubscriptionParams = z.strictObject({
   cancel_at_period_end: booleanParam().optional(),
   description: emptyable(stringParam(500)).optional(),
   metadata: metadataParam().optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('subscription').optional(),
 });
 
 export const cancelSubscriptionParams = z.strictObject({
@@ -52,7 +53,7 @@ export const cancelSubscriptionParams = z.strictObject({
     .optional(),
   invoice_now: booleanParam().optional(),
   prorate: booleanParam().optional(),
-  expand: expandParam().optional(),
+  expand: expandParam('subscription').optional(),
 });
 
 export const migrateSubscriptionParams = z.strictObject({
@@ -60,13 +61,14 @@ export const migrateSubscriptionParams = z.strictObject({
     type: z.literal('flexible', 'a subscription can only be migrated to the flexible billing mode'),
     flexible: z.strictObject({ proration_discounts: prorationDiscounts.optional() }).optional(),
   }),
-  expand: expandParam().optional(),
+  expand: expandParam('subscription').optional(),
 });
 
-export const retrieveSubscriptionParams = z.strictObject({ expand: expandParam().optional() });
+export const retrieveSubscriptionParams = z.strictObject({ expand: expandParam('subscription').optional() });
 
 export const listSubscriptionsParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('subscription')).optional(),
   customer: idParam().optional(),
   status: z.enum(['active', 'all', 'canceled', 'ended', 'incomplete', 'incomplete_expired', 'past_due', 'paused', 'trialing', 'unpaid']).optional(),
 });

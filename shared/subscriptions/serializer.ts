@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { systemClock } from '#shared/clock.ts';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import { customerOrIdObject } from '#shared/customers/serializer.ts';
 import { metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { BillingModeRendering } from './rendering.ts';
@@ -76,7 +77,10 @@ export const subscriptionObject = z
     collection_method: z.enum(['charge_automatically', 'send_invoice']),
     created: unixTime,
     currency: z.string(),
-    customer: z.string(),
+    /** The customer's id, or the customer when expanded (the reference's deleted customer for one deleted). */
+    get customer() {
+      return customerOrIdObject();
+    },
     days_until_due: z.int().nullable(),
     default_payment_method: z.null(),
     default_source: z.null(),

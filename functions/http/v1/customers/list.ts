@@ -1,13 +1,15 @@
 import { listCustomersParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
-/** GET /v1/customers: newest first. */
-export const handler = httpHandler({ params: listCustomersParams, response: v1ListObject(customerObject) }, async ({ caller, params }) => {
+/** GET /v1/customers: newest first; `expand[]` data.default_source. */
+export const handler = httpHandler({ params: listCustomersParams, response: v1ListObject(customerObject), expand: expander }, async ({ caller, params }) => {
   const page = await service.list(caller.scope, v1PageRequest(params));
   return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
 });

@@ -3,11 +3,13 @@ import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** GET /v1/products: newest first, optionally only active or inactive ones. */
-export const handler = httpHandler({ params: listProductsParams, response: v1ListObject(productObject) }, async ({ caller, params }) => {
+export const handler = httpHandler({ params: listProductsParams, response: v1ListObject(productObject), expand: expander }, async ({ caller, params }) => {
   const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
   return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }, params) };
 });

@@ -3,12 +3,14 @@ import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { cancelSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** DELETE /v1/subscriptions/{id}: cancels at once and answers the canceled subscription. */
 export const handler = httpHandler(
-  { params: cancelSubscriptionParams, response: subscriptionObject },
+  { params: cancelSubscriptionParams, response: subscriptionObject, expand: expander },
   async ({ origin, params, pathParameters, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     return { body: serializeSubscription(await service.cancel({ origin, rendering }, pathParameters.id!, params), rendering) };

@@ -3,11 +3,16 @@ import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** POST /v1/subscriptions */
-export const handler = httpHandler({ params: createSubscriptionParams, response: subscriptionObject }, async ({ origin, params, explicitServiceVersion }) => {
-  const rendering = billingModeRendering(explicitServiceVersion);
-  return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
-});
+export const handler = httpHandler(
+  { params: createSubscriptionParams, response: subscriptionObject, expand: expander },
+  async ({ origin, params, explicitServiceVersion }) => {
+    const rendering = billingModeRendering(explicitServiceVersion);
+    return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
+  },
+);

@@ -4,12 +4,14 @@ import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** GET /v1/subscriptions: newest first; customer and status filters (not canceled by default). */
 export const handler = httpHandler(
-  { params: listSubscriptionsParams, response: v1ListObject(subscriptionObject) },
+  { params: listSubscriptionsParams, response: v1ListObject(subscriptionObject), expand: expander },
   async ({ caller, params, explicitServiceVersion }) => {
     const rendering = billingModeRendering(explicitServiceVersion);
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });

@@ -3,12 +3,14 @@ import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { retrieveSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** GET /v1/subscriptions/{id} */
 export const handler = httpHandler(
-  { params: retrieveSubscriptionParams, response: subscriptionObject },
+  { params: retrieveSubscriptionParams, response: subscriptionObject, expand: expander },
   async ({ caller, pathParameters, explicitServiceVersion }) => ({
     body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!), billingModeRendering(explicitServiceVersion)),
   }),

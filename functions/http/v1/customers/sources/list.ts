@@ -3,11 +3,16 @@ import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
-export const handler = httpHandler({ params: listSourcesParams, response: v1ListObject(sourceObject) }, async ({ caller, params, pathParameters }) => {
-  const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);
-  return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }, params) };
-});
+export const handler = httpHandler(
+  { params: listSourcesParams, response: v1ListObject(sourceObject), expand: expander },
+  async ({ caller, params, pathParameters }) => {
+    const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);
+    return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }, params) };
+  },
+);

@@ -2,14 +2,19 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { declineAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /**
  * POST /v1/issuing/authorizations/{id}/decline (deprecated in the reference): answers a pending request,
  * which authorizations here never have, so after the parameters and the id are checked it refuses (400).
  */
-export const handler = httpHandler({ params: declineAuthorizationParams, response: issuingAuthorizationObject }, async ({ origin, params, pathParameters }) => {
-  const { authorization, transactions } = await service.decline(origin.scope, pathParameters.id!);
-  return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
-});
+export const handler = httpHandler(
+  { params: declineAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  async ({ origin, pathParameters }) => {
+    const { authorization, transactions } = await service.decline(origin.scope, pathParameters.id!);
+    return { body: serializeAuthorization(authorization, transactions) };
+  },
+);

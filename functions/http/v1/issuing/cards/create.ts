@@ -2,11 +2,13 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createCardParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
+const expander = wireExpander();
 
 /** POST /v1/issuing/cards */
-export const handler = httpHandler({ params: createCardParams, response: issuingCardObject }, async ({ origin, params }) => {
+export const handler = httpHandler({ params: createCardParams, response: issuingCardObject, expand: expander }, async ({ origin, params }) => {
   const { card, cardholder } = await service.create(origin, params);
   return { body: serializeCard(card, cardholder) };
 });

@@ -2,11 +2,16 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { refundTransactionParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/{id}/refund (test mode only): answers the refund transaction */
-export const handler = httpHandler({ params: refundTransactionParams, response: issuingTransactionObject }, async ({ origin, params, pathParameters }) => {
-  const refund = await service.refund(origin, pathParameters.id!, params);
-  return { body: serializeTransaction(refund, await service.expansions(origin.scope, refund, params.expand)) };
-});
+export const handler = httpHandler(
+  { params: refundTransactionParams, response: issuingTransactionObject, expand: expander },
+  async ({ origin, params, pathParameters }) => {
+    const refund = await service.refund(origin, pathParameters.id!, params);
+    return { body: serializeTransaction(refund) };
+  },
+);

@@ -381,6 +381,5 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
         .sort((a, b) => (a.id < b.id ? 1 : -1));
       return pageOf(matching, page);
     },
-
   };
 }

@@ -29,7 +29,11 @@ const embeddedSources = 10;
 
 /** An id field's id, whether it is still an id or was expanded at this level already. */
 const idOf = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : typeof value === 'object' && value !== null && typeof (value as Json).id === 'string' ? ((value as Json).id as string) : undefined;
+  typeof value === 'string'
+    ? value
+    : typeof value === 'object' && value !== null && typeof (value as Json).id === 'string'
+      ? ((value as Json).id as string)
+      : undefined;
 
 const getAll = <T>(repository: Getter<T>, scope: Scope, ids: readonly string[]) => Promise.all(ids.map((id) => repository.get(scope, id)));
 
@@ -62,9 +66,12 @@ export function expansionLoaders(ports: ExpansionPorts): ExpansionLoaders {
       },
       // Products with prices cannot be deleted here; one that is gone shows as the reference's deleted product.
       product: async (scope, refs) =>
-        (await getAll(ports.products, scope, ids(refs))).map((product, index) => (product ? serializeProduct(product) : serializeDeletedProduct(refs[index]!.id))),
+        (await getAll(ports.products, scope, ids(refs))).map((product, index) =>
+          product ? serializeProduct(product) : serializeDeletedProduct(refs[index]!.id),
+        ),
       price: async (scope, refs) => (await getAll(ports.prices, scope, ids(refs))).map((price) => price && serializePrice(price)),
-      'issuing.cardholder': async (scope, refs) => (await getAll(ports.cardholders, scope, ids(refs))).map((cardholder) => cardholder && serializeCardholder(cardholder)),
+      'issuing.cardholder': async (scope, refs) =>
+        (await getAll(ports.cardholders, scope, ids(refs))).map((cardholder) => cardholder && serializeCardholder(cardholder)),
       // A card shows its cardholder: the holder's cardholder (the card's own) is read in the same batch.
       'issuing.card': async (scope, refs) => {
         const hinted = [...new Set(refs.map(({ holder }) => idOf(holder.cardholder)).filter((id): id is string => id !== undefined))];

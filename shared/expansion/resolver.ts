@@ -36,7 +36,8 @@ const hidden = Symbol('shownWhenExpanded');
  * ask never carry them.
  */
 export function withFieldsWhenExpanded<T extends object>(rendered: T, fields: Record<string, unknown>): T {
-  Object.defineProperty(rendered, hidden, { value: fields, enumerable: true });
+  // Not enumerable: copies, comparisons and JSON never see it; the serializer's own object carries it to the expander.
+  Object.defineProperty(rendered, hidden, { value: fields });
   return rendered;
 }
 
@@ -105,14 +106,14 @@ export function expander(loaders: ExpansionLoaders): Expander {
             scope,
             waiting.map(({ id, holder }) => ({ id, holder })),
           );
-          waiting.forEach((pending, index) => place(pending, found[index]));
+          for (const [index, pending] of waiting.entries()) place(pending, found[index]);
         }),
         ...[...byIncluded].map(async ([field, waiting]) => {
           const found = await loaders.included[field](
             scope,
             waiting.map(({ holder }) => holder),
           );
-          waiting.forEach((pending, index) => place(pending, found[index]));
+          for (const [index, pending] of waiting.entries()) place(pending, found[index]);
         }),
       ]);
       frontier = reached;
@@ -120,4 +121,3 @@ export function expander(loaders: ExpansionLoaders): Expander {
     return body;
   };
 }
-

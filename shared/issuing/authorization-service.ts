@@ -650,7 +650,5 @@ export function authorizationService({ repository, transactions, cards, cardhold
       // The transactions of the whole page go out as one BatchGetItem (Table.get coalesces them).
       return { items: await Promise.all(found.items.map(withTransactions)), hasMore: found.hasMore };
     },
-
   };
 }
-

@@ -495,10 +495,7 @@ export function serializeTransaction(transaction: IssuingTransaction): z.input<t
  * `transactionIds`). `card` and `cardholder` are ids unless expanded; events always carry the ids.
  * Balance transactions are not modelled, so that list stays empty.
  */
-export function serializeAuthorization(
-  authorization: Authorization,
-  transactions: readonly IssuingTransaction[],
-): z.input<typeof issuingAuthorizationObject> {
+export function serializeAuthorization(authorization: Authorization, transactions: readonly IssuingTransaction[]): z.input<typeof issuingAuthorizationObject> {
   return {
     id: authorization.id,
     object: 'issuing.authorization',

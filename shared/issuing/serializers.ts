@@ -410,9 +410,6 @@ export function serializeCard(card: IssuingCard, cardholder: Cardholder): z.inpu
   };
 }
 
-export type SerializedCard = z.input<typeof issuingCardObject>;
-export type SerializedCardholder = z.input<typeof cardholderObject>;
-
 const purchaseDetails = (p: PurchaseDetails | null) =>
   p && {
     fleet: p.fleet && {

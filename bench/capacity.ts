@@ -79,7 +79,7 @@ const settle = (millis = 3_000) => new Promise((resolve) => setTimeout(resolve, 
 
 try {
   // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
-  await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`)', (run) =>
+  await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`; emits no event, as the reference)', (run) =>
     call('POST', '/v1/webhook_endpoints', {
       form: `url=${encodeURIComponent(receiverUrl)}&enabled_events[0]=customer.created&enabled_events[1]=customer.updated&description=run-${run}`,
     }),
@@ -89,6 +89,7 @@ try {
   );
   await measure('`GET /v1/customers/:id`', () => call('GET', `/v1/customers/${customer.id}`));
   await measure('`GET /v1/customers?limit=10`', () => call('GET', '/v1/customers?limit=10'));
+  await measure("`GET /v1/customers/search?query=name:'Capacity'`", () => call('GET', `/v1/customers/search?query=${encodeURIComponent("name:'Capacity'")}`));
   await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) =>
     call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }),
   );
@@ -157,6 +158,17 @@ try {
     call('POST', '/v2/billing/meter_events', {
       json: { event_name: 'capacity_calls', identifier: `capacity-${run}`, payload: { service_customer_id: customer.id, value: '1' } },
     }),
+  );
+  await measure('`POST /v1/billing/meter_events` (the same event on the v1 wire)', (run) =>
+    call('POST', '/v1/billing/meter_events', {
+      form: `event_name=capacity_calls&identifier=capacity-v1-${run}&payload[service_customer_id]=${customer.id}&payload[value]=1`,
+    }),
+  );
+  await measure('`POST /v2/billing/meter_event_adjustments`', (run) =>
+    call('POST', '/v2/billing/meter_event_adjustments', { json: { event_name: 'capacity_calls', type: 'cancel', cancel: { identifier: `capacity-${run}` } } }),
+  );
+  await measure('`POST /v1/billing/meter_event_adjustments`', (run) =>
+    call('POST', '/v1/billing/meter_event_adjustments', { form: `event_name=capacity_calls&type=cancel&cancel[identifier]=capacity-v1-${run}` }),
   );
   const session = await call('POST', '/v2/billing/meter_event_session');
   await measure('`POST /v2/billing/meter_event_stream` (100 events)', (run) =>

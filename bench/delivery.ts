@@ -139,18 +139,14 @@ console.log(
 );
 console.log(`  ${cpuReport}`);
 
-// 2. Fan-out throughput: each update of a source endpoint fans out to 8 subscribed endpoints.
+// 2. Fan-out throughput: each update of a source product fans out to 8 subscribed endpoints.
 const fanOut = 8;
 received.clear();
 const form = 'application/x-www-form-urlencoded';
 for (let i = 0; i < fanOut; i++) {
-  await call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/fan/${i}`)}&enabled_events[0]=webhook_endpoint.updated`, form);
+  await call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/fan/${i}`)}&enabled_events[0]=product.updated`, form);
 }
-const sources = await Promise.all(
-  Array.from({ length: 8 }, () =>
-    call('POST', '/v1/webhook_endpoints', `url=${encodeURIComponent(`${hookBase}/source`)}&enabled_events[0]=customer.created`, form),
-  ),
-);
+const sources = await Promise.all(Array.from({ length: 8 }, (_, i) => call('POST', '/v1/products', `name=source-${i}`, form)));
 const fanEvents = new Set<string>();
 const fanStarted = Date.now();
 const fanDeadline = fanStarted + 10_000;
@@ -159,7 +155,7 @@ await Promise.all(
     let n = 0;
     while (Date.now() < fanDeadline) {
       const source = sources[worker]!.body.id as string;
-      const answer = await call('POST', `/v1/webhook_endpoints/${source}`, `metadata[n]=${worker}-${n++}`, form);
+      const answer = await call('POST', `/v1/products/${source}`, `metadata[n]=${worker}-${n++}`, form);
       if (answer.status === 200) fanEvents.add(`${source}-${worker}-${n}`);
     }
   }),

@@ -40,7 +40,7 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints',
     handler: 'functions/http/v1/webhook-endpoints/create.ts',
-    permissions: emits,
+    permissions: writes,
   },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   {
@@ -55,18 +55,19 @@ export const routes: Route[] = [
     method: 'POST',
     path: '/v1/webhook_endpoints/{id}',
     handler: 'functions/http/v1/webhook-endpoints/update.ts',
-    permissions: emits,
+    permissions: writes,
   },
   {
     name: 'deleteWebhookEndpoint',
     method: 'DELETE',
     path: '/v1/webhook_endpoints/{id}',
     handler: 'functions/http/v1/webhook-endpoints/delete.ts',
-    permissions: deletesAndEmits,
+    permissions: deletes,
   },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
+  { name: 'searchCustomers', method: 'GET', path: '/v1/customers/search', handler: 'functions/http/v1/customers/search.ts', permissions: reads },
   { name: 'retrieveCustomer', method: 'GET', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/retrieve.ts', permissions: reads },
   // `source` replaces the default source: the old one is deleted.
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: deletesAndEmits },
@@ -297,6 +298,22 @@ export const routes: Route[] = [
     permissions: reads,
   },
 
+  // v1 meter events: the v2 routes' service, permissions and rate limits, on the v1 wire.
+  {
+    name: 'createV1MeterEvent',
+    method: 'POST',
+    path: '/v1/billing/meter_events',
+    handler: 'functions/http/v1/billing/meter-events/create.ts',
+    permissions: meters,
+  },
+  {
+    name: 'createV1MeterEventAdjustment',
+    method: 'POST',
+    path: '/v1/billing/meter_event_adjustments',
+    handler: 'functions/http/v1/billing/meter-event-adjustments/create.ts',
+    permissions: meters,
+  },
+
   {
     name: 'createMeterEvent',
     method: 'POST',
@@ -335,17 +352,26 @@ export const routes: Route[] = [
 
   { name: 'createProduct', method: 'POST', path: '/v1/products', handler: 'functions/http/v1/products/create.ts', permissions: emits },
   { name: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/http/v1/products/list.ts', permissions: reads },
+  { name: 'searchProducts', method: 'GET', path: '/v1/products/search', handler: 'functions/http/v1/products/search.ts', permissions: reads },
   { name: 'retrieveProduct', method: 'GET', path: '/v1/products/{id}', handler: 'functions/http/v1/products/retrieve.ts', permissions: reads },
   { name: 'updateProduct', method: 'POST', path: '/v1/products/{id}', handler: 'functions/http/v1/products/update.ts', permissions: emits },
   { name: 'deleteProduct', method: 'DELETE', path: '/v1/products/{id}', handler: 'functions/http/v1/products/delete.ts', permissions: deletesAndEmits },
   { name: 'createPrice', method: 'POST', path: '/v1/prices', handler: 'functions/http/v1/prices/create.ts', permissions: emits },
   { name: 'listPrices', method: 'GET', path: '/v1/prices', handler: 'functions/http/v1/prices/list.ts', permissions: reads },
+  { name: 'searchPrices', method: 'GET', path: '/v1/prices/search', handler: 'functions/http/v1/prices/search.ts', permissions: reads },
   { name: 'retrievePrice', method: 'GET', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/retrieve.ts', permissions: reads },
   // A lookup key given up is deleted.
   { name: 'updatePrice', method: 'POST', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/update.ts', permissions: deletesAndEmits },
 
   { name: 'createSubscription', method: 'POST', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/create.ts', permissions: emits },
   { name: 'listSubscriptions', method: 'GET', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/list.ts', permissions: reads },
+  {
+    name: 'searchSubscriptions',
+    method: 'GET',
+    path: '/v1/subscriptions/search',
+    handler: 'functions/http/v1/subscriptions/search.ts',
+    permissions: reads,
+  },
   { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
   { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: emits },
   { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
@@ -510,7 +536,8 @@ export const routes: Route[] = [
     method: 'GET',
     path: '/hosted/account_links/{secret}',
     handler: 'functions/http/hosted/account-links/show.ts',
-    permissions: writes,
+    // A first visit with nothing left to collect completes the link, which emits v2.core.account_link.returned.
+    permissions: emits,
   },
   {
     name: 'submitAccountLink',

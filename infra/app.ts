@@ -9,7 +9,8 @@ import { buildService } from './service.ts';
  * Optional context, checked at synth (docs/operations.md lists each with its default):
  * - functions (infra/function-settings.ts): `cloudtwoEventGridEndpoint`, `deliveryRetryScheduleTest`,
  *   `deliveryRetryScheduleLive`, `webhookAllowPrivateTargets`, `rateLimitPerKeyLive`, `rateLimitPerKeyTest`,
- *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`
+ *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`, `rateLimitSearchLive`,
+ *   `rateLimitSearchTest`
  * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
  *   `logRetentionDays`, `logLevel`, `tracing`
  */

@@ -46,6 +46,10 @@ export interface FunctionSettings {
   rateLimitMeterEventsTest?: string;
   /** Meter event stream events a second per platform and mode; becomes `RATE_LIMIT_METER_EVENT_STREAM`. @default - context, else 10,000 */
   rateLimitMeterEventStream?: string;
+  /** Live search requests a second per account; becomes `RATE_LIMIT_SEARCH_LIVE`. @default - context, else 20 */
+  rateLimitSearchLive?: string;
+  /** Test search requests a second per account; becomes `RATE_LIMIT_SEARCH_TEST`. @default - context, else 20 */
+  rateLimitSearchTest?: string;
 }
 
 const wholeNumber = { schema: z.string().regex(/^\d{1,9}$/), expected: 'a whole number' };
@@ -77,6 +81,8 @@ const settings: Record<keyof FunctionSettings, { variable: string; schema: z.Zod
   rateLimitMeterEventsLive: { variable: 'RATE_LIMIT_METER_EVENTS_LIVE', ...wholeNumber },
   rateLimitMeterEventsTest: { variable: 'RATE_LIMIT_METER_EVENTS_TEST', ...wholeNumber },
   rateLimitMeterEventStream: { variable: 'RATE_LIMIT_METER_EVENT_STREAM', ...wholeNumber },
+  rateLimitSearchLive: { variable: 'RATE_LIMIT_SEARCH_LIVE', ...wholeNumber },
+  rateLimitSearchTest: { variable: 'RATE_LIMIT_SEARCH_TEST', ...wholeNumber },
 };
 
 /**

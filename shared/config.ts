@@ -66,6 +66,10 @@ const schema = z.object({
   RATE_LIMIT_METER_EVENTS_TEST: z.coerce.number().int().nonnegative().default(1000),
   /** `POST /v2/billing/meter_event_stream` requests per second per platform and mode (0: no limit). */
   RATE_LIMIT_METER_EVENT_STREAM: z.coerce.number().int().nonnegative().default(10_000),
+  /** Search requests (`GET /v1/<kind>/search`, all kinds together) per second per live-mode account, as the reference allows (0: no limit). */
+  RATE_LIMIT_SEARCH_LIVE: z.coerce.number().int().nonnegative().default(20),
+  /** The same in test mode (a separate count, as in the reference). */
+  RATE_LIMIT_SEARCH_TEST: z.coerce.number().int().nonnegative().default(20),
   /** How long a process trusts an API key it has read: a revoked or rolled key stops working within this. */
   API_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(60),
   /** Minutes a token (v1 `POST /v1/tokens`) can be retrieved and used after creation; then it is gone. */

@@ -31,5 +31,5 @@ export const handler = withContract(
       body: body(publicBaseUrl(headers, event.requestContext.domainName)),
     };
   },
-  { kind: 'document' },
+  { kind: 'document', summary: 'Retrieve this OpenAPI document', description: 'No API key.' },
 );

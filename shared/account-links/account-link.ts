@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConfigurationName } from '#shared/accounts/capabilities.ts';
+import type { Outbox } from '#shared/events/event.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
@@ -50,8 +51,8 @@ export interface AccountLinkRepository {
   find(secretHash: string, now: number): Promise<AccountLink | undefined>;
   /** fresh → opened while unexpired, recording the session. False when it was not fresh or had expired. */
   open(secretHash: string, session: { hash: string; expiresAt: number }, now: number): Promise<boolean>;
-  /** opened → completed, only for the session that opened it. */
-  complete(secretHash: string, sessionHash: string, now: number): Promise<boolean>;
+  /** opened → completed, only for the session that opened it, with the completion's events written alongside. */
+  complete(secretHash: string, sessionHash: string, now: number, outbox: Outbox): Promise<boolean>;
 }
 
 /** A link or session secret: 43 base62 characters (about 256 bits). */

@@ -3,7 +3,8 @@ import type { V2Account } from '#shared/accounts/account.ts';
 import { fieldsToCollect, type RequirementField } from '#shared/accounts/requirements.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
 import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, ServiceError } from '#shared/errors.ts';
-import type { EventOrigin } from '#shared/events/event.ts';
+import type { EventEmitter } from '#shared/events/emitter.ts';
+import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { defaultServiceVersion } from '#shared/http/api-version.ts';
 import { hashSecret, isSecretShaped, newSecret, type AccountLink, type AccountLinkRepository } from './account-link.ts';
 import { inputForParam, readFields, type FormIssue, type FormValues } from './form.ts';
@@ -12,6 +13,8 @@ export interface HostedFlowPorts {
   links: AccountLinkRepository;
   /** Both apply the accounts v2 gate; `update` also the per-account update limit and the account events. */
   accounts: Pick<AccountService, 'retrieve' | 'update'>;
+  /** Emits `v2.core.account_link.returned` when a link's flow completes. */
+  events: EventEmitter;
   clock?: () => number;
   secret?: () => string;
   /** Minutes a session lasts once the link is opened (never less than the link's own lifetime). @default 60 */
@@ -57,6 +60,18 @@ const originOf = (link: AccountLink, visitor: Visitor): EventOrigin => ({
   apiVersion: defaultServiceVersion,
 });
 
+/**
+ * The reference's `v2.core.account_link.returned` (SDK 23.1.0 `V2CoreAccountLinkReturnedEvent`): `data` names
+ * the account, the link's configurations and its use case; it has no related object (a link has no id).
+ */
+export const accountLinkReturned = (link: AccountLink): EventInput => ({
+  kind: 'thin',
+  type: 'v2.core.account_link.returned',
+  relatedObject: null,
+  changes: null,
+  data: { account_id: link.account, configurations: link.useCase.configurations, use_case: link.useCase.type },
+});
+
 const fieldsFor = (account: V2Account, link: AccountLink): RequirementField[] =>
   fieldsToCollect(account, link.useCase.configurations, {
     fields: link.useCase.collection_options.fields,
@@ -81,7 +96,7 @@ function statusOf(error: ServiceError): number {
  * write) and starts a session whose secret only that browser holds; the form posts must present it.
  * Anything expired, used or without the session goes to the link's refresh_url.
  */
-export function hostedFlow({ links, accounts, clock = systemClock, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
+export function hostedFlow({ links, accounts, events, clock = systemClock, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
   const refresh = (link: AccountLink): HostedOutcome => ({ kind: 'refresh', url: link.useCase.refresh_url });
 
   /** The account the link is for, or why it can no longer be changed. */
@@ -102,9 +117,10 @@ export function hostedFlow({ links, accounts, clock = systemClock, secret = newS
 
   const isOutcome = (value: V2Account | HostedOutcome): value is HostedOutcome => 'kind' in value;
 
-  async function finish(hash: string, link: AccountLink, sessionHash: string, now: number): Promise<HostedOutcome> {
-    // A failed condition means this session already completed the link (another tab): done either way.
-    await links.complete(hash, sessionHash, now);
+  /** Completes the link and emits its return, once: another tab of the session that completed it first is done too, silently. */
+  async function finish(hash: string, link: AccountLink, sessionHash: string, now: number, visitor: Visitor): Promise<HostedOutcome> {
+    const outbox = events.prepare(originOf(link, visitor), [accountLinkReturned(link)]);
+    if (await links.complete(hash, sessionHash, now, outbox)) await events.dispatch(outbox);
     return { kind: 'done', link: { ...link, state: 'completed' } };
   }
 
@@ -124,7 +140,7 @@ export function hostedFlow({ links, accounts, clock = systemClock, secret = newS
       const account = await accountOf(opened, visitor);
       if (isOutcome(account)) return account;
       const fields = fieldsFor(account, opened);
-      if (fields.length === 0) return finish(hash, opened, sessionHash, now);
+      if (fields.length === 0) return finish(hash, opened, sessionHash, now, visitor);
       return { kind: 'form', status: 200, link: opened, account, fields, values: {}, issues: [], saved: false, session };
     },
 
@@ -140,7 +156,7 @@ export function hostedFlow({ links, accounts, clock = systemClock, secret = newS
       const account = await accountOf(link, visitor);
       if (isOutcome(account)) return account;
       const fields = fieldsFor(account, link);
-      if (fields.length === 0) return finish(hash, link, sessionHash, now);
+      if (fields.length === 0) return finish(hash, link, sessionHash, now, visitor);
 
       const form = (status: number, issues: FormIssue[]): HostedOutcome => ({ kind: 'form', status, link, account, fields, values, issues, saved: false });
       const read = readFields(fields, values, { account, now, ip: visitor.ip, userAgent: visitor.userAgent });
@@ -158,7 +174,7 @@ export function hostedFlow({ links, accounts, clock = systemClock, secret = newS
       }
       const next = fieldsFor(updated, link);
       if (next.length > 0) return { kind: 'form', status: 200, link, account: updated, fields: next, values: {}, issues: [], saved: true };
-      return finish(hash, link, sessionHash, clock());
+      return finish(hash, link, sessionHash, clock(), visitor);
     },
   };
 }

@@ -4,6 +4,7 @@ import { config } from '#shared/config.ts';
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoAccountLinkRepository } from '#shared/data/account-link-repository.ts';
 import { serviceTable } from '#shared/data/table.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { hostedFlow } from './hosted-flow.ts';
 import { accountLinkService } from './service.ts';
 
@@ -18,4 +19,5 @@ export const wireAccountLinkService = () => {
   });
 };
 
-export const wireHostedFlow = () => hostedFlow({ links: dynamoAccountLinkRepository(serviceTable()), accounts: wireAccountService() });
+export const wireHostedFlow = () =>
+  hostedFlow({ links: dynamoAccountLinkRepository(serviceTable()), accounts: wireAccountService(), events: wireEventEmitter() });

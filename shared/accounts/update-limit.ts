@@ -24,6 +24,8 @@ export function accountUpdateLimiter(slots: UpdateSlots, limit: number) {
       throw new RateLimitError(
         `Account ${accountId} is being changed by too many requests at once (its limit is ${limit}); retry after the others finish.`,
         'account_rate_limit_exceeded',
+        // As the per-key limiter's 429: `Retry-After` and the should-retry headers, so SDKs retry by themselves.
+        1,
       );
     }
     try {

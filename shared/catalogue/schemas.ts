@@ -21,53 +21,86 @@ const measureParam = () =>
     .pipe(z.number().positive('must be a positive number').max(99_999_999));
 
 const productFields = {
-  name: z.string().min(1, 'the name cannot be empty').max(250),
-  active: booleanParam().optional(),
-  description: emptyable(stringParam(40_000)).optional(),
-  images: z.array(z.url()).max(8).optional(),
+  name: z.string().min(1, 'the name cannot be empty').max(250).describe("The product's name, meant to be displayable to the customer."),
+  active: booleanParam().optional().describe('Whether the product is currently available for purchase.'),
+  description: emptyable(stringParam(40_000)).optional().describe("The product's description, meant to be displayable to the customer."),
+  images: z.array(z.url()).max(8).optional().describe('A list of up to 8 URLs of images for this product, meant to be displayable to the customer.'),
   marketing_features: z
-    .array(z.strictObject({ name: z.string().min(1).max(80) }))
+    .array(z.strictObject({ name: z.string().min(1).max(80).describe("The product's name, meant to be displayable to the customer.") }))
     .max(15)
-    .optional(),
-  metadata: metadataParam().optional(),
-  package_dimensions: z.strictObject({ height: measureParam(), length: measureParam(), weight: measureParam(), width: measureParam() }).optional(),
-  shippable: booleanParam().optional(),
+    .optional()
+    .describe('A list of up to 15 marketing features for this product.'),
+  metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
+  package_dimensions: z
+    .strictObject({
+      height: measureParam().describe('Height, in inches. Maximum precision is 2 decimal places.'),
+      length: measureParam().describe('Length, in inches. Maximum precision is 2 decimal places.'),
+      weight: measureParam().describe('Weight, in ounces. Maximum precision is 2 decimal places.'),
+      width: measureParam().describe('Width, in inches. Maximum precision is 2 decimal places.'),
+    })
+    .optional()
+    .describe('The dimensions of this product for shipping purposes.'),
+  shippable: booleanParam().optional().describe('Whether this product is shipped (i.e., physical goods).'),
   statement_descriptor: z
     .string()
     .max(22)
     .regex(/^[^<>\\'"*]*$/, 'cannot contain <, >, \\, \', " or *')
-    .optional(),
+    .optional()
+    .describe("An arbitrary string to be displayed on your customer's credit card or bank statement."),
   tax_code: z
     .string()
     .regex(/^txcd_\d{8}$/, 'must be a tax code such as txcd_10000000')
-    .optional(),
-  unit_label: z.string().max(12).optional(),
-  url: z.url().optional(),
+    .optional()
+    .describe('A tax code ID.'),
+  unit_label: z
+    .string()
+    .max(12)
+    .optional()
+    .describe(
+      "A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.",
+    ),
+  url: z.url().optional().describe('A URL of a publicly-accessible webpage for this product.'),
 };
 
-export const createProductParams = z.strictObject({ ...productFields, expand: expandParam('product').optional() });
+export const createProductParams = z.strictObject({
+  ...productFields,
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
+});
 /** An update takes what create takes (`''` clears what may be empty) and `default_price`, one of the product's own prices. */
 export const updateProductParams = z.strictObject({
   ...productFields,
-  name: productFields.name.optional(),
-  default_price: idParam().optional(),
-  images: emptyable(z.array(z.url()).max(8)).optional(),
-  marketing_features: emptyable(productFields.marketing_features.unwrap()).optional(),
-  package_dimensions: emptyable(productFields.package_dimensions.unwrap()).optional(),
-  tax_code: emptyable(productFields.tax_code.unwrap()).optional(),
-  unit_label: emptyable(productFields.unit_label.unwrap()).optional(),
-  url: emptyable(productFields.url.unwrap()).optional(),
-  expand: expandParam('product').optional(),
+  name: productFields.name.optional().describe("The product's name, meant to be displayable to the customer."),
+  default_price: idParam().optional().describe('The ID of the Price object that is the default price for this product.'),
+  images: emptyable(z.array(z.url()).max(8)).optional().describe('A list of up to 8 URLs of images for this product, meant to be displayable to the customer.'),
+  marketing_features: emptyable(productFields.marketing_features.unwrap()).optional().describe('A list of up to 15 marketing features for this product.'),
+  package_dimensions: emptyable(productFields.package_dimensions.unwrap()).optional().describe('The dimensions of this product for shipping purposes.'),
+  tax_code: emptyable(productFields.tax_code.unwrap()).optional().describe('A tax code ID.'),
+  unit_label: emptyable(productFields.unit_label.unwrap())
+    .optional()
+    .describe(
+      "A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.",
+    ),
+  url: emptyable(productFields.url.unwrap()).optional().describe('A URL of a publicly-accessible webpage for this product.'),
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
 });
-export const retrieveProductParams = z.strictObject({ expand: expandParam('product').optional() });
+export const retrieveProductParams = z.strictObject({
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
+});
 export const deleteProductParams = z.strictObject({});
-export const listProductsParams = z.strictObject({ ...v1ListParams, expand: expandParam(listOf('product')).optional(), active: booleanParam().optional() });
+export const listProductsParams = z.strictObject({
+  ...v1ListParams,
+  expand: expandParam(listOf('product')).optional().describe('Specifies which fields in the response should be expanded.'),
+  active: booleanParam().optional().describe('Only return products that are active or inactive (e.g., pass `false` to list all inactive products).'),
+});
 
 export const recurringParam = () =>
   z.strictObject({
-    interval: z.enum(['day', 'week', 'month', 'year']),
-    interval_count: integerParam(1, 365).optional(),
-    usage_type: z.literal('licensed', 'only licensed (per-seat) usage is supported').optional(),
+    interval: z.enum(['day', 'week', 'month', 'year']).describe('Specifies billing frequency. Either `day`, `week`, `month` or `year`.'),
+    interval_count: integerParam(1, 365).optional().describe('The number of intervals between subscription billings.'),
+    usage_type: z
+      .literal('licensed', 'only licensed (per-seat) usage is supported')
+      .optional()
+      .describe('Configures how the quantity per period should be determined.'),
   });
 
 /** Minor units with up to 12 decimal places, as the reference's `unit_amount_decimal`. */
@@ -77,11 +110,22 @@ const taxBehaviorParam = () => z.enum(['exclusive', 'inclusive', 'unspecified'])
 
 /** Tiers and customer-chosen amounts take part in the schema only to be refused with a clear message by the service. */
 const currencyOptionParams = z.strictObject({
-  unit_amount: integerParam(0, 99_999_999).optional(),
-  unit_amount_decimal: unitAmountDecimalParam().optional(),
-  tax_behavior: taxBehaviorParam().optional(),
-  custom_unit_amount: z.record(z.string(), z.unknown()).optional(),
-  tiers: z.array(z.unknown()).max(100).optional(),
+  unit_amount: integerParam(0, 99_999_999)
+    .optional()
+    .describe('A positive integer in cents (or local equivalent) (or 0 for a free price) representing how much to charge.'),
+  unit_amount_decimal: unitAmountDecimalParam()
+    .optional()
+    .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
+  custom_unit_amount: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
+  tiers: z
+    .array(z.unknown())
+    .max(100)
+    .optional()
+    .describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
 });
 
 /** `currency_options`: up to 50 more currencies, by ISO code (lowercased). */
@@ -93,49 +137,68 @@ const currencyOptionsParam = () =>
 export type CurrencyOptionParams = z.output<typeof currencyOptionParams>;
 
 export const createPriceParams = z.strictObject({
-  currency: currencyParam(),
-  product: idParam().optional(),
+  currency: currencyParam().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
+  product: idParam().optional().describe('The ID of the Product that this Price will belong to.'),
   product_data: z
     .strictObject({
-      name: productFields.name,
-      active: booleanParam().optional(),
-      metadata: metadataParam().optional(),
-      statement_descriptor: productFields.statement_descriptor,
-      tax_code: productFields.tax_code,
-      unit_label: productFields.unit_label,
+      name: productFields.name.describe("The product's name, meant to be displayable to the customer."),
+      active: booleanParam().optional().describe('Whether the product is currently available for purchase.'),
+      metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
+      statement_descriptor: productFields.statement_descriptor.describe(
+        "An arbitrary string to be displayed on your customer's credit card or bank statement.",
+      ),
+      tax_code: productFields.tax_code.describe('A tax code ID.'),
+      unit_label: productFields.unit_label.describe(
+        "A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.",
+      ),
     })
-    .optional(),
-  unit_amount: integerParam(0, 99_999_999).optional(),
-  unit_amount_decimal: unitAmountDecimalParam().optional(),
-  recurring: recurringParam().optional(),
-  active: booleanParam().optional(),
-  lookup_key: z.string().min(1).max(200).optional(),
-  transfer_lookup_key: booleanParam().optional(),
-  metadata: metadataParam().optional(),
-  nickname: z.string().max(250).optional(),
-  tax_behavior: taxBehaviorParam().optional(),
-  currency_options: currencyOptionsParam().optional(),
-  expand: expandParam('price').optional(),
+    .optional()
+    .describe('These fields can be used to create a new product that this price will belong to.'),
+  unit_amount: integerParam(0, 99_999_999)
+    .optional()
+    .describe('A positive integer in cents (or local equivalent) (or 0 for a free price) representing how much to charge.'),
+  unit_amount_decimal: unitAmountDecimalParam()
+    .optional()
+    .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places.'),
+  recurring: recurringParam().optional().describe('The recurring components of a price such as `interval` and `usage_type`.'),
+  active: booleanParam().optional().describe('Whether the price can be used for new purchases. Defaults to `true`.'),
+  lookup_key: z.string().min(1).max(200).optional().describe('A lookup key used to retrieve prices dynamically from a static string.'),
+  transfer_lookup_key: booleanParam()
+    .optional()
+    .describe('If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.'),
+  metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
+  nickname: z.string().max(250).optional().describe('A brief description of the price, hidden from customers.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
+  currency_options: currencyOptionsParam()
+    .optional()
+    .describe('Prices defined in each available currency option. Each key must be a three-letter ISO currency code and a supported currency.'),
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const updatePriceParams = z.strictObject({
-  active: booleanParam().optional(),
-  currency_options: emptyable(currencyOptionsParam()).optional(),
-  lookup_key: emptyable(z.string().max(200)).optional(),
-  transfer_lookup_key: booleanParam().optional(),
-  metadata: metadataParam().optional(),
-  nickname: emptyable(z.string().max(250)).optional(),
-  tax_behavior: taxBehaviorParam().optional(),
-  expand: expandParam('price').optional(),
+  active: booleanParam().optional().describe('Whether the price can be used for new purchases. Defaults to `true`.'),
+  currency_options: emptyable(currencyOptionsParam())
+    .optional()
+    .describe('Prices defined in each available currency option. Each key must be a three-letter ISO currency code and a supported currency.'),
+  lookup_key: emptyable(z.string().max(200)).optional().describe('A lookup key used to retrieve prices dynamically from a static string.'),
+  transfer_lookup_key: booleanParam()
+    .optional()
+    .describe('If set to true, will atomically remove the lookup key from the existing price, and assign it to this price.'),
+  metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
+  nickname: emptyable(z.string().max(250)).optional().describe('A brief description of the price, hidden from customers.'),
+  tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
 });
-export const retrievePriceParams = z.strictObject({ expand: expandParam('price').optional() });
+export const retrievePriceParams = z.strictObject({
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
+});
 export const listPricesParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(listOf('price')).optional(),
-  active: booleanParam().optional(),
-  currency: currencyParam().optional(),
-  lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional(),
-  product: idParam().optional(),
-  type: z.enum(['one_time', 'recurring']).optional(),
+  expand: expandParam(listOf('price')).optional().describe('Specifies which fields in the response should be expanded.'),
+  active: booleanParam().optional().describe('Only return prices that are active or inactive (e.g., pass `false` to list all inactive prices).'),
+  currency: currencyParam().optional().describe('Only return prices for the given currency.'),
+  lookup_keys: z.array(z.string().max(200)).min(1).max(10).optional().describe('Only return the price with these lookup_keys, if any exist.'),
+  product: idParam().optional().describe('Only return prices for the given product.'),
+  type: z.enum(['one_time', 'recurring']).optional().describe('Only return prices of type `recurring` or `one_time`.'),
 });
 
 export type CreateProductParams = z.output<typeof createProductParams>;

@@ -9,29 +9,56 @@ const interval = z.enum(['day', 'week', 'month', 'year']);
 
 export const productObject = z
   .object({
-    id: z.string(),
-    object: z.literal('product'),
-    active: z.boolean(),
-    created: unixTime,
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal('product').describe("String representing the object's type. Objects of the same type share the same value."),
+    active: z.boolean().describe('Whether the product is currently available for purchase.'),
+    created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     /** The default price's id, or the price when expanded. */
     get default_price() {
-      return z.union([z.string(), priceObject]).nullable();
+      return z
+        .union([z.string(), priceObject])
+        .nullable()
+        .describe('The ID of the Price object that is the default price for this product, or the price when expanded.');
     },
-    description: z.string().nullable(),
-    images: z.array(z.string()),
-    livemode: z.boolean(),
-    marketing_features: z.array(z.object({ name: z.string() })),
-    metadata: metadataObject,
-    name: z.string(),
-    package_dimensions: z.object({ height: z.number(), length: z.number(), weight: z.number(), width: z.number() }).nullable(),
-    shippable: z.boolean().nullable(),
-    statement_descriptor: z.string().nullable(),
-    tax_code: z.string().nullable(),
-    tax_details: z.null(),
-    type: z.literal('service'),
-    unit_label: z.string().nullable(),
-    updated: unixTime,
-    url: z.string().nullable(),
+    description: z.string().nullable().describe("The product's description, meant to be displayable to the customer."),
+    images: z.array(z.string()).describe('A list of up to 8 URLs of images for this product, meant to be displayable to the customer.'),
+    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
+    marketing_features: z
+      .array(z.object({ name: z.string().describe("The product's name, meant to be displayable to the customer.") }))
+      .optional()
+      .describe('A list of up to 15 marketing features for this product. Named `features` before version 2024-04-10.'),
+    features: z
+      .array(z.object({ name: z.string().describe("The feature's name.") }))
+      .optional()
+      .describe('Before version 2024-04-10 only: the marketing features, under their older name.'),
+    metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
+    name: z.string().describe("The product's name, meant to be displayable to the customer."),
+    package_dimensions: z
+      .object({
+        height: z.number().describe('Height, in inches.'),
+        length: z.number().describe('Length, in inches.'),
+        weight: z.number().describe('Weight, in ounces.'),
+        width: z.number().describe('Width, in inches.'),
+      })
+      .nullable()
+      .describe('The dimensions of this product for shipping purposes.'),
+    shippable: z.boolean().nullable().describe('Whether this product is shipped (i.e., physical goods).'),
+    statement_descriptor: z.string().nullable().describe("Extra information about a product which will appear on your customer's credit card statement."),
+    tax_code: z.string().nullable().describe('A tax code ID.'),
+    tax_details: z.null().describe('Tax details for this product, including the tax code and an optional performance location.'),
+    type: z
+      .literal('service')
+      .describe(
+        'The type of the product. The product is either of type `good`, which is eligible for use with Orders and SKUs, or `service`, which is eligible for use with Subscriptions and Plans.',
+      ),
+    unit_label: z
+      .string()
+      .nullable()
+      .describe(
+        "A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.",
+      ),
+    updated: unixTime.describe('Time at which the object was last updated. Measured in seconds since the Unix epoch.'),
+    url: z.string().nullable().describe('A URL of a publicly-accessible webpage for this product.'),
   })
   .meta({ id: 'Product' });
 
@@ -41,73 +68,91 @@ export const deletedProductObject = deletedObject('product').meta({ id: 'Deleted
 const productOrId = z.union([z.string(), productObject, deletedProductObject]);
 
 const currencyOptionObject = z.object({
-  custom_unit_amount: z.null(),
-  tax_behavior: taxBehavior,
-  unit_amount: z.int().nullable(),
-  unit_amount_decimal: z.string(),
+  custom_unit_amount: z
+    .null()
+    .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
+  tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
+  unit_amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
+  unit_amount_decimal: z
+    .string()
+    .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
 });
 
 export const priceObject = z
   .object({
-    id: z.string(),
-    object: z.literal('price'),
-    active: z.boolean(),
-    billing_scheme: z.literal('per_unit'),
-    created: unixTime,
-    currency: z.string(),
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal('price').describe("String representing the object's type. Objects of the same type share the same value."),
+    active: z.boolean().describe('Whether the price can be used for new purchases.'),
+    billing_scheme: z.literal('per_unit').describe('Describes how to compute the price per period. Either `per_unit` or `tiered`.'),
+    created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
+    currency: z.string().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
     /** Only when expanded. */
-    currency_options: z.record(z.string(), currencyOptionObject).optional(),
-    custom_unit_amount: z.null(),
-    livemode: z.boolean(),
-    lookup_key: z.string().nullable(),
-    metadata: metadataObject,
-    nickname: z.string().nullable(),
+    currency_options: z
+      .record(z.string(), currencyOptionObject)
+      .optional()
+      .describe(
+        'Prices defined in each available currency option. Each key must be a three-letter ISO currency code and a supported currency. Only when expanded.',
+      ),
+    custom_unit_amount: z
+      .null()
+      .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
+    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
+    lookup_key: z.string().nullable().describe('A lookup key used to retrieve prices dynamically from a static string.'),
+    metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
+    nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
     /** The product's id, or the product when expanded. */
     get product() {
-      return productOrId;
+      return productOrId.describe("The ID of the product this price is associated with. The product's id, or the product when expanded.");
     },
     recurring: z
       .object({
-        aggregate_usage: z.null(),
+        aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
         interval,
-        interval_count: z.int(),
-        meter: z.null(),
-        trial_period_days: z.null(),
-        usage_type: z.literal('licensed'),
+        interval_count: z.int().describe('The number of intervals (specified in the `interval` attribute) between subscription billings.'),
+        meter: z.null().describe('The meter tracking the usage of a metered price.'),
+        trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
+        usage_type: z.literal('licensed').describe('Configures how the quantity per period should be determined.'),
       })
-      .nullable(),
-    tax_behavior: taxBehavior,
-    tiers_mode: z.null(),
-    transform_quantity: z.null(),
-    type: z.enum(['one_time', 'recurring']),
-    unit_amount: z.int().nullable(),
-    unit_amount_decimal: z.string(),
+      .nullable()
+      .describe('The recurring components of a price such as `interval` and `usage_type`.'),
+    tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
+    tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
+    transform_quantity: z.null().describe('Apply a transformation to the reported usage or set quantity before computing the amount billed.'),
+    type: z
+      .enum(['one_time', 'recurring'])
+      .describe('One of `one_time` or `recurring` depending on whether the price is for a one-time purchase or a recurring (subscription) purchase.'),
+    unit_amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
+    unit_amount_decimal: z
+      .string()
+      .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
   })
   .meta({ id: 'Price' });
 
 export const planObject = z
   .object({
-    id: z.string(),
-    object: z.literal('plan'),
-    active: z.boolean(),
-    aggregate_usage: z.null(),
-    amount: z.int().nullable(),
-    amount_decimal: z.string(),
-    billing_scheme: z.literal('per_unit'),
-    created: unixTime,
-    currency: z.string(),
-    interval: interval.nullable(),
-    interval_count: z.int().nullable(),
-    livemode: z.boolean(),
-    metadata: metadataObject,
-    meter: z.null(),
-    nickname: z.string().nullable(),
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal('plan').describe("String representing the object's type. Objects of the same type share the same value."),
+    active: z.boolean().describe('Whether the product is currently available for purchase.'),
+    aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
+    amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
+    amount_decimal: z
+      .string()
+      .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
+    billing_scheme: z.literal('per_unit').describe('Describes how to compute the price per period. Either `per_unit` or `tiered`.'),
+    created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
+    currency: z.string().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
+    interval: interval.nullable().describe('The frequency at which a subscription is billed. One of `day`, `week`, `month` or `year`.'),
+    interval_count: z.int().nullable().describe('The number of intervals (specified in the `interval` attribute) between subscription billings.'),
+    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
+    metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
+    meter: z.null().describe('The meter tracking the usage of a metered price.'),
+    nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
     /** The product's id, or the product when expanded. */
-    product: productOrId,
-    tiers_mode: z.null(),
-    transform_usage: z.null(),
-    trial_period_days: z.null(),
-    usage_type: z.literal('licensed'),
+    product: productOrId.describe('The ID of the product this plan is associated with, or the product when expanded.'),
+    tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
+    transform_usage: z.null().describe('Always null: this service does not transform usage.'),
+    trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
+    usage_type: z.literal('licensed').describe('Configures how the quantity per period should be determined.'),
   })
   .meta({ id: 'Plan' });
 
@@ -173,7 +218,6 @@ export function serializePrice(price: Price, show: { currencyOptions?: boolean }
     product: price.product,
     recurring: price.recurring
       ? {
-          aggregate_usage: null,
           interval: price.recurring.interval,
           interval_count: price.recurring.intervalCount,
           meter: null,
@@ -197,7 +241,6 @@ export function serializePlan(price: Price): z.input<typeof planObject> {
     id: price.id,
     object: 'plan',
     active: price.active,
-    aggregate_usage: null,
     amount: price.unitAmount,
     amount_decimal: price.unitAmountDecimal,
     billing_scheme: 'per_unit',

@@ -3,7 +3,8 @@ import * as z from 'zod';
 import { useCaseTypes, type AccountLink, type AccountLinkRepository } from '#shared/account-links/account-link.ts';
 import { configurationNames } from '#shared/accounts/capabilities.ts';
 import { orNull, scopeItem } from './item-schemas.ts';
-import type { Table } from './table.ts';
+import type { Table, TransactItem } from './table.ts';
+import { transactChecked } from './transactions.ts';
 import { epochSeconds, whenConditionHolds } from './conditions.ts';
 import { accountLink } from './keys.ts';
 
@@ -61,7 +62,7 @@ export const accountLinkEntity = {
     },
   }),
   /** Completed once, by the session that opened it. */
-  complete: (tableName: string, secretHash: string, sessionHash: string, now: number): UpdateCommandInput => ({
+  complete: (tableName: string, secretHash: string, sessionHash: string, now: number): NonNullable<TransactItem['Update']> => ({
     TableName: tableName,
     Key: key(secretHash),
     UpdateExpression: 'SET #state = :completed, completedAt = :now',
@@ -91,6 +92,8 @@ export function dynamoAccountLinkRepository(table: Table): AccountLinkRepository
 
     open: (secretHash, session, now) => whenConditionHolds(() => table.update(accountLinkEntity.open(name, secretHash, session, now))),
 
-    complete: (secretHash, sessionHash, now) => whenConditionHolds(() => table.update(accountLinkEntity.complete(name, secretHash, sessionHash, now))),
+    // With its `v2.core.account_link.returned` event in the same transaction: the event exists if and only if the link completed.
+    complete: (secretHash, sessionHash, now, outbox) =>
+      transactChecked(table, [{ Update: accountLinkEntity.complete(name, secretHash, sessionHash, now) }], outbox),
   };
 }

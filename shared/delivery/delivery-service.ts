@@ -133,11 +133,17 @@ export function deliveryService(ports: DeliveryServicePorts) {
     return 'destination_has_no_target';
   }
 
-  /** Records what a cloud target's answer says about it: first success activates, a missing target disables. */
+  /**
+   * Records what a cloud target's answer says about it: a success makes the source or topic active (the first
+   * one, and again after it was `deleted`, once the user has restored it and the destination delivers again);
+   * a missing target marks it deleted and disables the destination.
+   */
   async function noteTargetState(destination: EventDestination, attempt: DeliveryAttempt): Promise<void> {
     const cloudone = destination.cloudoneEventbridge;
     const cloudtwo = destination.cloudtwoEventGrid;
-    const activate = attempt.outcome === 'delivered' && (cloudone?.eventSourceStatus === 'pending' || cloudtwo?.partnerTopicStatus === 'never_activated');
+    const activate =
+      attempt.outcome === 'delivered' &&
+      ((cloudone !== null && cloudone.eventSourceStatus !== 'active') || (cloudtwo !== null && cloudtwo.partnerTopicStatus !== 'activated'));
     if (!activate && !attempt.missingTarget) return;
     await withOptimisticRetries(async () => {
       const current = await destinations.get(destination.scope, destination.id);

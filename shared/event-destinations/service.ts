@@ -8,7 +8,7 @@ import { isSnapshotEventType, isThinEventType } from '#shared/events/catalogue.t
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, ThinEvent } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import { isServiceVersion } from '#shared/http/api-version.ts';
+import { isServiceVersion, unknownVersionMessage } from '#shared/http/api-version.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -114,7 +114,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
           throw new InvalidRequestError('snapshot_api_version can only be given when event_payload is snapshot.', 'parameter_unknown', 'snapshot_api_version');
         }
         if (!isServiceVersion(params.snapshot_api_version)) {
-          throw new InvalidRequestError(`'${params.snapshot_api_version}' is not a known API version.`, 'parameter_invalid', 'snapshot_api_version');
+          throw new InvalidRequestError(unknownVersionMessage(params.snapshot_api_version), 'parameter_invalid', 'snapshot_api_version');
         }
       }
       if (params.include?.includes('webhook_endpoint.signing_secret') && params.type !== 'webhook_endpoint') {

@@ -36,17 +36,13 @@ export const snapshotEventTypes = [
   'product.created',
   'product.deleted',
   'product.updated',
-  // The v1 webhook endpoint's own changes (a type of this service; the reference API has none).
-  'webhook_endpoint.created',
-  'webhook_endpoint.deleted',
-  'webhook_endpoint.updated',
 ] as const;
 
 const referenceThinTypes: ReadonlySet<string> = new Set(referenceThinEventTypes);
 
 /**
  * Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event: those whose
- * mirror the reference defines (not `webhook_endpoint.*`, this service's own, nor `customer.source.*`).
+ * mirror the reference defines (not `customer.source.*`).
  */
 const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => referenceThinTypes.has(`v1.${type}`));
 

@@ -4,27 +4,42 @@ import { booleanParam, expandParam, idParam, integerParam, v1ListParams, v2Time 
 const unixTime = integerParam(0, 253402300799);
 
 export const listThinEventsParams = z.strictObject({
-  limit: integerParam(1, 100).optional(),
-  object_id: idParam().optional(),
-  types: z.array(z.string().min(1)).max(20).optional(),
-  created: z.strictObject({ gt: v2Time().optional(), gte: v2Time().optional(), lt: v2Time().optional(), lte: v2Time().optional() }).optional(),
+  limit: integerParam(1, 100).optional().describe('The page size.'),
+  object_id: idParam().optional().describe('Primary object ID used to retrieve related events.'),
+  types: z.array(z.string().min(1)).max(20).optional().describe('An array of up to 20 strings containing specific event names.'),
+  created: z
+    .strictObject({
+      gt: v2Time().optional().describe('Only events created after this time (RFC 3339).'),
+      gte: v2Time().optional().describe('Only events created at or after this time (RFC 3339).'),
+      lt: v2Time().optional().describe('Only events created before this time (RFC 3339).'),
+      lte: v2Time().optional().describe('Only events created at or before this time (RFC 3339).'),
+    })
+    .optional()
+    .describe('Only return events that were created during the given date interval.'),
 });
 
 export const retrieveThinEventParams = z.strictObject({});
 
 const createdRange = z.union([
   unixTime.transform((seconds) => ({ eq: seconds })),
-  z.strictObject({ gt: unixTime.optional(), gte: unixTime.optional(), lt: unixTime.optional(), lte: unixTime.optional() }),
+  z.strictObject({
+    gt: unixTime.optional().describe('Only objects created after this time (Unix seconds).'),
+    gte: unixTime.optional().describe('Only objects created at or after this time (Unix seconds).'),
+    lt: unixTime.optional().describe('Only objects created before this time (Unix seconds).'),
+    lte: unixTime.optional().describe('Only objects created at or before this time (Unix seconds).'),
+  }),
 ]);
 
 export const listSnapshotEventsParams = z.strictObject({
   ...v1ListParams,
-  created: createdRange.optional(),
-  delivery_success: booleanParam().optional(),
-  type: z.string().min(1).optional(),
-  types: z.array(z.string().min(1)).max(20).optional(),
+  created: createdRange.optional().describe('Only return events that were created during the given date interval.'),
+  delivery_success: booleanParam().optional().describe('Filter events by whether all webhooks were successfully delivered.'),
+  type: z.string().min(1).optional().describe('A string containing a specific event name, or group of events using * as a wildcard.'),
+  types: z.array(z.string().min(1)).max(20).optional().describe('An array of up to 20 strings containing specific event names.'),
 });
 
-export const retrieveSnapshotEventParams = z.strictObject({ expand: expandParam().optional() });
+export const retrieveSnapshotEventParams = z.strictObject({
+  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+});
 
 export type ListSnapshotEventsParams = z.output<typeof listSnapshotEventsParams>;

@@ -1,22 +1,45 @@
-import { billingModeRendering, renderBillingMode } from '#shared/subscriptions/rendering.ts';
+import { renderAtVersion } from '#shared/versions/render.ts';
 import { previousAttributes } from './changes.ts';
 
 type WireObject = Record<string, unknown>;
 
-/** How an object whose wire shape depends on the version is rendered at one, by its `object` value. */
-const versionedObjects: Record<string, (object: WireObject, version: string) => WireObject> = {
-  subscription: (object, version) => renderBillingMode(object, billingModeRendering(version)),
-};
+/**
+ * An object as events stored before the version chain existed may hold it, in the newest shape: a
+ * subscription's `billing_mode` as a string beside `billing_mode_details`, `aggregate_usage: null` on a
+ * price's `recurring` and on a plan. Objects stored since are in the newest shape already.
+ */
+function newestShape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(newestShape);
+  if (value === null || typeof value !== 'object') return value;
+  let object = value as WireObject;
+  if (object.object === 'subscription' && typeof object.billing_mode === 'string') {
+    const details = object.billing_mode_details as { updated_at?: number; flexible?: unknown } | null | undefined;
+    const flexible = object.billing_mode === 'flexible' ? (details?.flexible ?? { proration_discounts: 'included' }) : null;
+    const mode = { type: object.billing_mode, flexible, ...(details?.updated_at === undefined ? {} : { updated_at: details.updated_at }) };
+    object = Object.fromEntries(
+      Object.entries(object)
+        .filter(([key]) => key !== 'billing_mode_details')
+        .map(([key, field]) => [key, key === 'billing_mode' ? mode : field]),
+    );
+  }
+  if (object.object === 'plan' && object.aggregate_usage === null)
+    object = Object.fromEntries(Object.entries(object).filter(([key]) => key !== 'aggregate_usage'));
+  if (object.object === 'price' && object.recurring && typeof object.recurring === 'object' && 'aggregate_usage' in object.recurring) {
+    const { aggregate_usage: _dropped, ...recurring } = object.recurring as WireObject;
+    object = { ...object, recurring };
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, field]) => [key, newestShape(field)]));
+}
 
 /**
- * A snapshot event's `data.object` and `previous_attributes` rendered at `version`: an object is stored as
- * the request that caused the event saw it, and re-rendered for a destination pinned to another version
- * or a caller that names one. The attributes before the change are rebuilt from the object and its
- * previous attributes, rendered alike, and compared again.
+ * A snapshot event's `data.object` and `previous_attributes` rendered at `version`, down the chain of
+ * version changes (`shared/versions/changes.ts`): the object is stored in the newest shape and rendered for
+ * a destination or endpoint pinned to a version, or a caller that names one. The attributes before the
+ * change are rebuilt from the object and its previous attributes, rendered alike, and compared again.
  */
 export function snapshotDataAt(object: WireObject, previous: WireObject | null, version: string): { object: WireObject; previous: WireObject | null } {
-  const render = versionedObjects[String(object.object)];
-  if (!render) return { object, previous };
-  const rendered = render(object, version);
-  return { object: rendered, previous: previous ? previousAttributes(render({ ...object, ...previous }, version), rendered) : null };
+  const rendered = renderAtVersion(newestShape(object) as WireObject, version);
+  if (!previous) return { object: rendered, previous: null };
+  const before = renderAtVersion(newestShape({ ...object, ...previous }) as WireObject, version);
+  return { object: rendered, previous: previousAttributes(before, rendered) };
 }

@@ -8,22 +8,35 @@ export type Credential = 'secret_key' | 'secret_or_publishable_key' | 'meter_eve
  * route attach it to the handler they make, and the OpenAPI document is built from the route table and
  * these, so the document describes the very schemas that validate requests and type responses.
  */
-export type HandlerContract =
-  | {
-      kind: 'api';
-      /** Query-string and body parameters together (the handler's strict request schema). */
-      params: z.ZodType;
-      /** The success body. */
-      response: z.ZodType;
-      status: number;
-      credential: Credential;
-      /** A v2 list: `page` may stand for every other parameter. */
-      v2List: boolean;
-    }
-  /** A hosted HTML page: no API key, form posts, redirects. */
-  | { kind: 'html' }
-  /** The OpenAPI document itself. */
-  | { kind: 'document' };
+export type HandlerContract = OperationText &
+  (
+    | {
+        kind: 'api';
+        /** Query-string and body parameters together (the handler's strict request schema). */
+        params: z.ZodType;
+        /** The success body. */
+        response: z.ZodType;
+        status: number;
+        credential: Credential;
+        /** A v2 list: `page` may stand for every other parameter. */
+        v2List: boolean;
+      }
+    /** A hosted HTML page: no API key, form posts, redirects. */
+    | { kind: 'html' }
+    /** The OpenAPI document itself. */
+    | { kind: 'document' }
+  );
+
+/**
+ * What the OpenAPI document says of an operation, written beside the handler so a new route cannot be
+ * added without it (test/unit/openapi.test.ts refuses an operation without a summary).
+ */
+export interface OperationText {
+  /** A short imperative title, as the reference's docs name the operation ("Create a customer"). */
+  summary: string;
+  /** What a caller should know beyond the summary: order, limits, what is refused. */
+  description?: string;
+}
 
 /** Attaches `contract` to `handler` (a function property, so Lambda and the local gateway call it as before). */
 export const withContract = <H extends object>(handler: H, contract: HandlerContract): H & { contract: HandlerContract } =>

@@ -24,19 +24,31 @@ const v1ErrorTypes = ['invalid_request_error', 'card_error', 'authentication_err
 /** The v1 error body: the SDK picks its error class by status, then `type`. */
 export const v1ErrorBody = z
   .object({
-    error: z.object({
-      type: z.enum(v1ErrorTypes),
-      code: z.string(),
-      message: z.string(),
-      /** The parameter at fault, in bracket notation (`metadata[key]`); null when none is. */
-      param: z.string().nullable(),
-      decline_code: z.string().optional(),
-    }),
+    error: z
+      .object({
+        type: z.enum(v1ErrorTypes).describe('The type of error: `api_error`, `card_error`, `idempotency_error` or `invalid_request_error`.'),
+        code: z.string().describe('A short string saying which error it is (`resource_missing`, `parameter_unknown`, …).'),
+        message: z.string().describe('A human-readable message with more details about the error.'),
+        /** The parameter at fault, in bracket notation (`metadata[key]`); null when none is. */
+        param: z.string().nullable().describe('The parameter at fault, in bracket notation (`metadata[key]`); null when none is.'),
+        decline_code: z.string().optional().describe('For a declined card, why the issuer declined it.'),
+      })
+      .describe('What went wrong.'),
   })
   .meta({ id: 'V1ErrorBody' });
 
 /** The v2 error body: no `param`; the SDK picks its error class by `type`. */
-export const v2ErrorBody = z.object({ error: z.object({ type: z.string(), code: z.string(), message: z.string() }) }).meta({ id: 'V2ErrorBody' });
+export const v2ErrorBody = z
+  .object({
+    error: z
+      .object({
+        type: z.string().describe('The type of error.'),
+        code: z.string().describe('A short string saying which error it is.'),
+        message: z.string().describe('A human-readable message with more details about the error.'),
+      })
+      .describe('What went wrong.'),
+  })
+  .meta({ id: 'V2ErrorBody' });
 
 export interface ErrorResponse {
   status: number;
@@ -50,6 +62,8 @@ interface Mapping {
   v1Status?: number;
   v1Type: (typeof v1ErrorTypes)[number];
   v2Type: string;
+  /** When v2 answers another `code` than the error's own (the reference's v2 codes differ from v1's). */
+  v2Code?: string;
 }
 
 /** The one table from error class to HTTP status and error `type`, for v1 and v2 bodies. */
@@ -61,7 +75,8 @@ const mappings: Array<[abstract new (...args: never[]) => ServiceError, Mapping]
   [AuthenticationError, { status: 401, v1Type: 'authentication_error', v2Type: 'authentication_error' }],
   [PermissionError, { status: 403, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [MethodNotAllowedError, { status: 405, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
-  [IdempotencyKeyReusedError, { status: 409, v1Status: 400, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
+  // v1 answers 400 `idempotency_error` (the SDK's IdempotencyError, not retried); v2 answers 409 with type and code `idempotency_error`.
+  [IdempotencyKeyReusedError, { status: 409, v1Status: 400, v1Type: 'idempotency_error', v2Type: 'idempotency_error', v2Code: 'idempotency_error' }],
   [IdempotencyError, { status: 409, v1Type: 'idempotency_error', v2Type: 'idempotency_error' }],
   [ConflictError, { status: 409, v1Type: 'invalid_request_error', v2Type: 'invalid_request_error' }],
   [SessionExpiredError, { status: 401, v1Type: 'authentication_error', v2Type: 'temporary_session_expired' }],
@@ -82,7 +97,7 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
       api === 'v1' ? { type: 'api_error' as const, code: 'internal_error', message, param: null } : { type: 'api_error', code: 'internal_error', message };
     return { status: 500, body: { error: body }, headers: {} };
   }
-  const code = api === 'v2' && error instanceof NotFoundError ? 'not_found' : error.code;
+  const code = api === 'v2' ? (error instanceof NotFoundError ? 'not_found' : (mapping.v2Code ?? error.code)) : error.code;
   const param = error instanceof InvalidRequestError || error instanceof CardError ? (error.param ?? null) : error instanceof NotFoundError ? 'id' : null;
   const declined = error instanceof CardError && error.declineCode ? { decline_code: error.declineCode } : {};
   const body =
@@ -91,6 +106,10 @@ export function errorResponse(error: unknown, api: ApiGeneration, requestId: str
   if (error instanceof RateLimitError && error.retryAfterSeconds !== undefined) {
     // The official SDK retries a 429 only when told to, under the reference API's header name.
     Object.assign(headers, { 'Retry-After': String(error.retryAfterSeconds), 'Service-Should-Retry': 'true', 'Stripe-Should-Retry': 'true' });
+  }
+  if (error instanceof IdempotencyKeyReusedError) {
+    // The SDK retries every 409 unless told not to; the same key with other parameters conflicts forever.
+    Object.assign(headers, { 'Service-Should-Retry': 'false', 'Stripe-Should-Retry': 'false' });
   }
   return { status: api === 'v1' ? (mapping.v1Status ?? mapping.status) : mapping.status, body: { error: body }, headers };
 }

@@ -20,15 +20,17 @@ import { derivedKey, type AccountSecretStore } from '#shared/platform/account-se
 import type { PlatformStore } from '#shared/platform/types.ts';
 import { cachedAccountSecrets, cachedApiKeys } from '#shared/platform/wiring.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
+import { renderAtVersion } from '#shared/versions/render.ts';
 import { authenticate, type Caller } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
-import { withContract } from './contract.ts';
-import { fitV1Page, resumeV2List, type V2Paging } from './pagination.ts';
+import { withContract, type OperationText } from './contract.ts';
+import { fitV1Page, fitV1SearchResult, resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
+import { singleValuesAsArrays } from './single-values.ts';
 import { validateParams } from './validation.ts';
 
 /** What an operation sees: the validated parameters and who asked. */
@@ -43,6 +45,7 @@ export interface ApiRequest<P> {
   caller: Caller;
   /** Where the events this request causes happen, and the request that caused them. */
   origin: EventOrigin;
+  /** The version the response is rendered at: the one the request named, else the default version. */
   serviceVersion: string;
   /** The version the request named (`Service-Version`, else the SDK's `Stripe-Version`), validated; null when it named none. */
   explicitServiceVersion: string | null;
@@ -55,6 +58,8 @@ export interface ApiRequest<P> {
   baseUrl: string;
   /** Where a v2 list resumes and how it links its next page (lists declared `v2List` only). */
   paging?: V2Paging;
+  /** The page tokens of a v1 search (operations declared `v1Search` only). */
+  searchPages?: SearchPages;
 }
 
 /** The success body of an operation; its status is the route's (`HttpHandlerOptions.status`). */
@@ -62,7 +67,7 @@ export interface ApiResult<B = unknown> {
   body: B;
 }
 
-export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
+export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> extends OperationText {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
   /** Schema of the success body: the operation must return its input type, and the OpenAPI document shows it. */
@@ -78,6 +83,8 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> {
    * which are validated again by `params` as if sent anew. @default false
    */
   v2List?: boolean;
+  /** A v1 search: `page` is a signed token of the account, mode, path and query (see `SearchPages`). @default false */
+  v1Search?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
   /**
@@ -114,6 +121,7 @@ function pipelinePorts(): PipelinePorts {
         perKey: { live: config().RATE_LIMIT_PER_KEY_LIVE, test: config().RATE_LIMIT_PER_KEY_TEST },
         meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
         meterEventStream: config().RATE_LIMIT_METER_EVENT_STREAM,
+        search: { live: config().RATE_LIMIT_SEARCH_LIVE, test: config().RATE_LIMIT_SEARCH_TEST },
       },
     };
   }
@@ -147,6 +155,7 @@ function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [
   const mode = caller.livemode ? 'live' : 'test';
   if (kind === 'meter_events') return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test];
   if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream];
+  if (kind === 'search') return [`SEARCH#${caller.scope.accountId}#${mode}`, caller.livemode ? limits.search.live : limits.search.test];
   return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test];
 }
 
@@ -171,7 +180,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   const idempotencyKey = headers['idempotency-key'] || undefined;
   // The official SDK names the version header after the reference API; ours wins when both are sent.
   const versionHeader = headers['service-version'] || headers['stripe-version'] || undefined;
-  let serviceVersion = defaultServiceVersion;
+  let serviceVersion: string = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
   try {
@@ -181,7 +190,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), systemClock());
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
-    serviceVersion = requestedServiceVersion(versionHeader, headers['service-version'] ? 'Service-Version' : 'Stripe-Version');
+    serviceVersion = requestedServiceVersion(versionHeader);
     const decoded = decodeParams({
       api,
       method,
@@ -195,8 +204,10 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const resumed = options.v2List
       ? resumeV2List(decoded, await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`, path)
       : { params: decoded, paging: undefined };
+    const searchPages = options.v1Search ? v1SearchPages(await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`) : undefined;
     const raw = resumed.params;
-    const params = validateParams(options.params, raw, api);
+    // A v2 POST's parameters are its JSON body, typed by the client; everything else came through `qs`.
+    const params = validateParams(options.params, api === 'v2' && method === 'POST' ? raw : singleValuesAsArrays(options.params, raw), api);
     const request: ApiRequest<z.output<S>> = {
       id: requestId,
       api,
@@ -218,15 +229,15 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       userAgent: event.requestContext?.http?.userAgent || headers['user-agent'] || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
       paging: resumed.paging,
+      searchPages,
     };
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        const plan = (params as { expand?: ExpansionPlan | string[] }).expand;
-        if (!options.expand || !plan || !('root' in plan) || plan.paths.length === 0) return render(options.status ?? 200, result.body, requestId);
-        const body = await options.expand(caller.scope, result.body, plan);
-        const isList = (value: unknown): value is { object: 'list'; data: unknown[]; has_more: boolean } => (value as { object?: unknown })?.object === 'list';
-        return render(options.status ?? 200, isList(body) ? fitV1Page(body, params as { ending_before?: string }) : body, requestId);
+        const expanded = await expandBody(options.expand, request, result.body);
+        // v1 objects (expanded ones too) are rendered at the request's version; v2 objects are unversioned.
+        const body = api === 'v1' ? renderAtVersion(expanded, request.serviceVersion) : expanded;
+        return { ...render(options.status ?? 200, body, requestId), serviceVersion: request.serviceVersion };
       } catch (error) {
         return renderError(error, api, requestId);
       }
@@ -245,11 +256,31 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   }
   return toResult(response, requestId, {
     ...response.headers,
-    'Service-Version': serviceVersion,
+    // A replay says the version its body was rendered at, which may not be the one the retry names.
+    'Service-Version': response.serviceVersion ?? serviceVersion,
     'Idempotency-Key': idempotencyKey,
     'Idempotent-Replayed': replay ? 'true' : undefined,
     'Original-Request': replay?.original,
   });
+}
+
+/**
+ * The success body expanded as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
+ * caller's scope, at the newest shape (the version chain renders it after). A list page or search result
+ * the expansions made too large is cut again, as its paging cuts it.
+ */
+async function expandBody(expand: Expander | undefined, request: ApiRequest<unknown>, body: unknown): Promise<unknown> {
+  const params = request.params as { expand?: ExpansionPlan | string[]; ending_before?: string; query?: string };
+  const plan = params.expand;
+  if (!expand || !plan || !('root' in plan) || plan.paths.length === 0) return body;
+  const expanded = (await expand(request.caller.scope, body, plan)) as { object?: unknown; data: unknown[]; has_more: boolean };
+  if (expanded?.object === 'list') return fitV1Page(expanded, params);
+  const { searchPages } = request;
+  if (expanded?.object === 'search_result' && searchPages && params.query !== undefined) {
+    const query = params.query;
+    return fitV1SearchResult(expanded as Parameters<typeof fitV1SearchResult>[0], (after) => searchPages.seal(after, query));
+  }
+  return expanded;
 }
 
 /**
@@ -269,6 +300,8 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
   return withContract(handler, {
     kind: 'api',
+    summary: options.summary,
+    description: options.description,
     params: options.params,
     response: options.response,
     status: options.status ?? 200,

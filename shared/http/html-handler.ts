@@ -4,7 +4,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
-import { withContract } from './contract.ts';
+import { withContract, type OperationText } from './contract.ts';
 import { newRequestId } from './handler.ts';
 import { htmlHeaders, messagePage } from './html.ts';
 
@@ -106,12 +106,12 @@ async function serveHtml(event: APIGatewayProxyEventV2, operation: (request: Htm
 }
 
 /** The one way to write a hosted HTML page handler (the HTML counterpart of `httpHandler`). */
-export function htmlHandler(operation: (request: HtmlRequest) => Promise<HtmlResult>) {
+export function htmlHandler(text: OperationText, operation: (request: HtmlRequest) => Promise<HtmlResult>) {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     // Never log the event: hosted forms carry identity numbers.
     .use(injectLambdaContext(logger, { logEvent: false }))
     // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
     .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
     .handler((event) => serveHtml(event, operation));
-  return withContract(handler, { kind: 'html' });
+  return withContract(handler, { kind: 'html', ...text });
 }

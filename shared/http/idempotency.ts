@@ -8,6 +8,8 @@ export interface StoredResponse {
   statusCode: number;
   body: string;
   requestId: string;
+  /** The version the body was rendered at, which a replay names in `Service-Version` (absent in records kept before versions were). */
+  serviceVersion?: string;
 }
 
 export type IdempotencyRecord =

@@ -14,17 +14,22 @@ export const isoTime = z.iso.datetime().meta({ id: 'Timestamp', description: 'RF
 export const metadataObject = z.record(z.string(), z.string()).meta({ id: 'Metadata', description: 'Your key-value pairs.' });
 
 /** What a DELETE answers on v1 (and v2 persons): the id, the object type and `deleted: true`. */
-export const deletedObject = <O extends string>(object: O) => z.object({ id: z.string(), object: z.literal(object), deleted: z.literal(true) });
+export const deletedObject = <O extends string>(object: O) =>
+  z.object({
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal(object).describe("String representing the object's type."),
+    deleted: z.literal(true).describe('Always true for a deleted object.'),
+  });
 
 /** A v1 postal address. */
 export const addressObject = z
   .object({
-    city: z.string().nullable(),
-    country: z.string().nullable(),
-    line1: z.string().nullable(),
-    line2: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    state: z.string().nullable(),
+    city: z.string().nullable().describe('City, district, suburb, town, or village.'),
+    country: z.string().nullable().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
+    line1: z.string().nullable().describe('Address line 1 (e.g., street, PO Box, or company name).'),
+    line2: z.string().nullable().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
+    postal_code: z.string().nullable().describe('ZIP or postal code.'),
+    state: z.string().nullable().describe('State, county, province, or region.'),
   })
   .meta({ id: 'Address' });
 

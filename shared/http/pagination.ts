@@ -1,7 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { InvalidRequestError } from '#shared/errors.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
+import type { SearchPage } from '#shared/search/service.ts';
 
 /** Reads v1 `limit` / `starting_after` / `ending_before`; the two cursors cannot be combined. */
 export function v1PageRequest(params: { limit?: number; starting_after?: string; ending_before?: string }): PageRequest {
@@ -13,7 +14,12 @@ export function v1PageRequest(params: { limit?: number; starting_after?: string;
 
 /** The v1 list envelope of `item` objects. */
 export const v1ListObject = <T extends z.ZodType>(item: T) =>
-  z.object({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), url: z.string() });
+  z.object({
+    object: z.literal('list').describe("String representing the object's type: always `list`."),
+    data: z.array(item).describe('The objects of this page.'),
+    has_more: z.boolean().describe('Whether there are more objects after this page.'),
+    url: z.string().describe('The URL of this list.'),
+  });
 
 /**
  * Most bytes a list page's objects may take, measured as they travel in the Lambda proxy response (the
@@ -71,7 +77,11 @@ export interface V2Paging {
 
 /** The v2 list envelope of `item` objects. */
 export const v2ListObject = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), next_page_url: z.string().nullable(), previous_page_url: z.string().nullable() });
+  z.object({
+    data: z.array(item).describe('The objects of this page.'),
+    next_page_url: z.string().nullable().describe('The URL of the next page (its `page` token carries the parameters); null on the last page.'),
+    previous_page_url: z.string().nullable().describe('The URL of the previous page; null on the first.'),
+  });
 
 /** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
 export function v2List<T>(data: T[], nextPageUrl: string | null): { data: T[]; next_page_url: string | null; previous_page_url: null } {
@@ -142,4 +152,58 @@ export function resumeV2List(raw: Record<string, unknown>, key: Buffer, binding:
   }
   const contents = openPageToken(key, binding, page);
   return { params: contents.params, paging: { cursor: contents.cursor, nextPageUrl: link(contents.params) } };
+}
+
+/** The v1 search result envelope of `item` objects (`total_count` is the reference's opt-in expansion, not offered). */
+export const v1SearchResultObject = <T extends z.ZodType>(item: T) =>
+  z.object({
+    object: z.literal('search_result').describe("String representing the object's type: always `search_result`."),
+    data: z.array(item).describe('The objects that match the query, newest first.'),
+    has_more: z.boolean().describe('Whether there may be more matches after this page.'),
+    next_page: z.string().nullable().describe('The `page` parameter that continues this search; null on the last page.'),
+    url: z.string().describe('The URL where this search can be accessed.'),
+  });
+
+/**
+ * The v1 search result of `page`, whose objects `data` renders one for one: up to `maxPageBytes` (never
+ * fewer than one), with a `next_page` token (from `nextPage`) while there may be more.
+ */
+export function v1SearchResult<T extends { id: string }, O>(url: string, page: SearchPage<T>, data: O[], nextPage: (after: string) => string) {
+  const kept = keptWithin(data);
+  const resume = kept < data.length ? page.items[kept - 1]!.id : page.resumeAfter;
+  return { object: 'search_result' as const, data: data.slice(0, kept), has_more: resume !== null, next_page: resume === null ? null : nextPage(resume), url };
+}
+
+/**
+ * A v1 search result cut to `maxPageBytes` as `v1SearchResult` cuts it: what its expansions
+ * (`expand[]=data.…`) made larger is cut again after them, `next_page` resuming after the last object kept.
+ */
+export function fitV1SearchResult<R extends { data: Array<{ id?: unknown }>; has_more: boolean; next_page: string | null }>(
+  result: R,
+  nextPage: (after: string) => string,
+): R {
+  const kept = keptWithin(result.data);
+  if (kept === result.data.length) return result;
+  return { ...result, data: result.data.slice(0, kept), has_more: true, next_page: nextPage(String(result.data[kept - 1]!.id)) };
+}
+
+/** Where a v1 search page resumes: `page` tokens signed for one account, mode, path and query. */
+export interface SearchPages {
+  /** The id the token resumes after (undefined without a token); another query's, list's, account's or mode's token is a 400 on `page`. */
+  open(page: string | undefined, query: string): string | undefined;
+  /** The `next_page` token of a page that ends at `after`. */
+  seal(after: string, query: string): string;
+}
+
+/**
+ * v1 search page tokens, sealed as v2 page tokens are (`binding` names the account, mode and path) and
+ * bound to the query too: the official SDK sends the query again with each `page`, and a token only
+ * continues the query that made it.
+ */
+export function v1SearchPages(key: Buffer, binding: string): SearchPages {
+  const bound = (query: string) => `${binding}\nquery:${createHash('sha256').update(query, 'utf8').digest('base64url')}`;
+  return {
+    open: (page, query) => (page === undefined ? undefined : openPageToken(key, bound(query), page).cursor),
+    seal: (after, query) => sealPageToken(key, bound(query), { params: {}, cursor: after }),
+  };
 }

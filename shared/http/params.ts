@@ -21,7 +21,21 @@ export const integerParam = (min: number, max: number) =>
     ])
     .pipe(z.number().int('must be an integer').min(min).max(max));
 
-export const booleanParam = () => z.union([z.boolean(), z.enum(['true', 'false'], 'must be true or false').transform((value) => value === 'true')]);
+/**
+ * A boolean of a form body or query string. As the reference does, any case of `true`/`false` is taken:
+ * stripe-python before 2025, stripe-ruby and others send Python's `True`/`False`, also in nested keys
+ * (`person[relationship][owner]=True`). Nothing else is (`yes`, `1`, `''`). v2 JSON bodies use
+ * `z.boolean()` instead and take a JSON boolean only.
+ */
+export const booleanParam = () =>
+  z.union([
+    z.boolean(),
+    z
+      .string()
+      // Spelled out rather than with the `i` flag: the OpenAPI document's `pattern` carries no flags.
+      .regex(/^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$/, 'must be true or false')
+      .transform((value) => value.toLowerCase() === 'true'),
+  ]);
 
 export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
 
@@ -46,7 +60,11 @@ export const metadataParam = () =>
     z
       .record(metadataKey, z.union([metadataValue, z.number().transform(String)]))
       .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys'),
+  ).describe(
+    'Set of key-value pairs that you can attach to an object. On update, a key sent empty (`metadata[key]=`) is removed, and `metadata=` removes them all.',
   );
+
+const expandDescription = 'Specifies which fields in the response should be expanded.';
 
 /** v1 `expand[]` of a response that has nothing to expand: any path is refused. */
 export function expandParam(): z.ZodArray<z.ZodString>;
@@ -56,7 +74,11 @@ export function expandParam(): z.ZodArray<z.ZodString>;
  */
 export function expandParam(root: ObjectType | ExpansionRoot): z.ZodPipe<z.ZodArray<z.ZodString>, z.ZodTransform<ExpansionPlan, string[]>>;
 export function expandParam(root?: ObjectType | ExpansionRoot) {
-  if (!root) return z.array(z.string().refine(() => false, { error: (issue) => cannotExpand(String(issue.input)) })).max(20);
+  if (!root)
+    return z
+      .array(z.string().refine(() => false, { error: (issue) => cannotExpand(String(issue.input)) }))
+      .max(20)
+      .describe(expandDescription);
   const of: ExpansionRoot = typeof root === 'string' ? { type: root, shape: 'one' } : root;
   return z
     .array(z.string())
@@ -66,15 +88,16 @@ export function expandParam(root?: ObjectType | ExpansionRoot) {
       if (!('refused' in plan)) return plan;
       context.issues.push({ code: 'custom', message: plan.message, path: [plan.refused], input: given });
       return z.NEVER;
-    });
+    })
+    .describe(expandDescription);
 }
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {
-  limit: integerParam(1, 100).optional(),
-  starting_after: idParam().optional(),
-  ending_before: idParam().optional(),
-  expand: expandParam().optional(),
+  limit: integerParam(1, 100).optional().describe('A limit on the number of objects to be returned, between 1 and 100 (default 10).'),
+  starting_after: idParam().optional().describe('A cursor for pagination: the id of the last object of the previous page, to fetch the next page.'),
+  ending_before: idParam().optional().describe('A cursor for pagination: the id of the first object of the previous page, to fetch the page before it.'),
+  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
 const unixTime = integerParam(0, 253402300799);

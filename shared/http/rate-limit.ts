@@ -8,7 +8,7 @@ export interface RateCounter {
 }
 
 /** What a route's requests are counted against. */
-export type RateLimitClass = 'requests' | 'meter_events' | 'meter_event_stream';
+export type RateLimitClass = 'requests' | 'meter_events' | 'meter_event_stream' | 'search';
 
 export interface RateLimits {
   /** Per API key per second, by mode. */
@@ -17,6 +17,11 @@ export interface RateLimits {
   meterEvents: { live: number; test: number };
   /** Per platform and mode per second. */
   meterEventStream: number;
+  /**
+   * Search requests per account (the one whose objects are searched) per second, by mode: a search page
+   * may read up to 1,000 items of that account's partition, so its rate is what bounds the partition's reads.
+   */
+  search: { live: number; test: number };
 }
 
 /**

@@ -15,6 +15,7 @@ export interface Problem {
   sync: string;
   async: string;
   message: string;
+  /** In v1's bracket notation (`payload[value]`): only the v1 error body names the parameter. */
   param?: string;
 }
 
@@ -52,7 +53,7 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
       sync: 'payload_no_customer_defined',
       async: 'meter_event_no_customer_defined',
       message: `The payload must name the customer in '${meter.customerPayloadKey}'.`,
-      param: `payload.${meter.customerPayloadKey}`,
+      param: `payload[${meter.customerPayloadKey}]`,
     };
   }
   // A `count` meter counts events; it does not read a value.
@@ -61,7 +62,7 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
       sync: 'payload_no_value_defined',
       async: 'meter_event_invalid_value',
       message: `The payload must hold the value in '${meter.valuePayloadKey}'.`,
-      param: `payload.${meter.valuePayloadKey}`,
+      param: `payload[${meter.valuePayloadKey}]`,
     };
   }
   if (meter.formula !== 'count' && value !== null && (!positiveInteger.test(value) || /^0+$/.test(value))) {
@@ -69,7 +70,7 @@ export function problemOf(meter: Meter | undefined, event: MeterEventInput, now:
       sync: 'payload_invalid_value',
       async: 'meter_event_invalid_value',
       message: `The value in '${meter.valuePayloadKey}' must be a positive integer, got '${value}'.`,
-      param: `payload.${meter.valuePayloadKey}`,
+      param: `payload[${meter.valuePayloadKey}]`,
     };
   }
   if (event.timestamp < now - timestampBounds.pastMillis) {

@@ -130,8 +130,9 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       if (problem) throw new InvalidRequestError(problem.message, problem.sync, problem.param);
       const event = received(input, origin.scope, origin.platformId, now, meter!, 'api');
       const duplicate = () =>
+        // The reference's v1 wording, which integrations match on (its v1 body carries no code; ours does).
         new InvalidRequestError(
-          `A meter event with identifier '${input.identifier}' was already submitted in the last 24 hours.`,
+          `An event already exists with identifier ${input.identifier}. An identifier can be used once in 24 hours.`,
           'duplicate_meter_event',
           'identifier',
         );
@@ -176,21 +177,21 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
         throw new InvalidRequestError(
           `No meter event with identifier '${identifier}' and event_name '${params.event_name}' was found.`,
           'meter_event_not_found',
-          'cancel.identifier',
+          'cancel[identifier]',
         );
       }
       if (event.created < now - uniquenessWindowMillis) {
         throw new InvalidRequestError(
           `The meter event '${identifier}' was received more than 24 hours ago and can no longer be cancelled.`,
           'meter_event_cancellation_window_expired',
-          'cancel.identifier',
+          'cancel[identifier]',
         );
       }
       if (event.status === 'invalid') {
         throw new InvalidRequestError(
           `The meter event '${identifier}' was refused when processed (see the meter's error reports) and holds no usage to cancel.`,
           'meter_event_not_counted',
-          'cancel.identifier',
+          'cancel[identifier]',
         );
       }
       const adjustment: MeterEventAdjustment = {
@@ -207,7 +208,7 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
         throw new InvalidRequestError(
           `The meter event '${identifier}' is already cancelled or being cancelled.`,
           'meter_event_already_cancelled',
-          'cancel.identifier',
+          'cancel[identifier]',
         );
       }
       await queue.send([{ kind: 'cancel', adjustment }]);

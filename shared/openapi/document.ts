@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Route } from '#functions/routes.ts';
-import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import { defaultServiceVersion, latestServiceVersion } from '#shared/http/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
 import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
@@ -76,7 +76,7 @@ const requestHeaders = {
     name: 'Service-Version',
     in: 'header',
     required: false,
-    description: `The API version to render objects and events at (the SDK's \`Stripe-Version\` is read too). Default ${defaultServiceVersion}.`,
+    description: `The API version to render v1 objects and events at, one of the reference's dated versions (an unknown one is a 400); the SDK's \`Stripe-Version\` is read too. A request naming none is rendered at ${defaultServiceVersion}; schemas show the newest shape, ${latestServiceVersion}, with the fields older versions render marked as such.`,
     schema: { type: 'string' },
   },
   ServiceContext: {
@@ -123,11 +123,20 @@ const tagOf = (path: string) =>
     .slice(0, 3)
     .join('/');
 
+/** `/v1/customers/{id}/sources/{source_id}`, `source_id` → "The id of the source.": the path names what each id is of. */
+function pathParameterDescription(path: string, name: string): string {
+  const segments = path.split('/');
+  const collection = segments[segments.indexOf(`{${name}}`) - 1] ?? '';
+  const object = collection.replace(/s$/, '').replaceAll('_', ' ');
+  return name === 'secret' ? `The secret in the ${object}’s \`url\`.` : `The id of the ${object}.`;
+}
+
 const pathParameters = (path: string) =>
   [...path.matchAll(/\{([a-z_]+)\}/g)].map(([, name]) => ({
     name: name!,
     in: 'path' as const,
     required: true,
+    description: pathParameterDescription(path, name!),
     schema: { type: 'string' as const, maxLength: 255 },
   }));
 
@@ -140,6 +149,9 @@ const pageParameter = {
   schema: { type: 'string' as const, maxLength: 4096 },
 };
 
+/** The summary and description the handler declares (`httpHandler`, `htmlHandler`, the document route). */
+const operationText = ({ summary, description }: HandlerContract) => ({ summary, ...(description && { description }) });
+
 function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: 'api' }>): ZodOpenApiOperationObject {
   const method = route.method.toLowerCase() as Method;
   const v2 = route.path.startsWith('/v2/');
@@ -147,6 +159,7 @@ function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: '
   const errorBody = v2 ? 'V2Error' : 'V1Error';
   return {
     operationId: route.name,
+    ...operationText(contract),
     tags: [tagOf(route.path)],
     security: security[contract.credential],
     parameters: [
@@ -175,16 +188,14 @@ function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: '
   };
 }
 
-function htmlOperation(route: Route): ZodOpenApiOperationObject {
+function htmlOperation(route: Route, contract: HandlerContract): ZodOpenApiOperationObject {
   const post = route.method === 'POST';
   return {
     operationId: route.name,
+    ...operationText(contract),
     tags: [tagOf(route.path)],
-    description: post
-      ? 'A form post of the hosted onboarding page. The session cookie the visit set and the link’s secret are the credentials.'
-      : 'The hosted onboarding page of an account link: its single use, which opens a session (cookie) and shows the form. No API key.',
     security: [],
-    parameters: [{ name: 'secret', in: 'path', required: true, schema: { type: 'string', maxLength: 255 } }],
+    parameters: pathParameters(route.path),
     ...(post && {
       requestBody: {
         required: true,
@@ -202,11 +213,11 @@ function htmlOperation(route: Route): ZodOpenApiOperationObject {
   };
 }
 
-function documentOperation(route: Route): ZodOpenApiOperationObject {
+function documentOperation(route: Route, contract: HandlerContract): ZodOpenApiOperationObject {
   return {
     operationId: route.name,
+    ...operationText(contract),
     tags: ['openapi'],
-    description: 'This document. No API key.',
     security: [],
     responses: { '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } },
   };
@@ -235,33 +246,57 @@ function errorResponses() {
 
 /**
  * v1 bodies and every query string are decoded with `qs` in bracket notation: `metadata[key]=v`,
- * `items[0][price]=p`, `expand[]=x`. OpenAPI says so with `deepObject` for each parameter or form field
- * that is an object or an array.
+ * `items[0][price]=p`, `expand[0]=x`. OpenAPI says so with `deepObject` for each parameter or form field
+ * that is an object or an array of objects. An array of plain values is declared in the `form` style
+ * (`types=a&types=b`, which `qs` reads as one array, and `types=a` alone, read as an array of one by
+ * shared/http/single-values.ts): OpenAPI defines `deepObject` for objects only, so generic clients
+ * disagree on how to send an array in it, while every one sends `form` alike. A body with required
+ * fields is a required body.
  */
-function describeBracketNotation(document: JsonObject): void {
+function describeEncodings(document: JsonObject): void {
   const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
   const resolve = (schema: JsonObject | undefined): JsonObject | undefined => {
     const target = schema?.$ref;
     return typeof target === 'string' ? resolve(schemas[target.split('/').at(-1)!]) : schema;
   };
-  const nested = (schema: JsonObject | undefined): boolean => {
+  const members = (schema: JsonObject): JsonObject[] => [schema, ...((schema.anyOf as JsonObject[]) ?? []), ...((schema.oneOf as JsonObject[]) ?? [])];
+  const isObject = (schema: JsonObject | undefined): boolean => {
+    const resolved = resolve(schema);
+    return resolved !== undefined && members(resolved).some((member) => resolve(member)?.type === 'object');
+  };
+  const styleOf = (schema: JsonObject | undefined): JsonObject | undefined => {
+    const resolved = resolve(schema);
+    if (!resolved) return undefined;
+    const arrays = members(resolved)
+      .map(resolve)
+      .filter((member) => member?.type === 'array');
+    if (isObject(resolved) || arrays.some((array) => isObject(array!.items as JsonObject))) return { style: 'deepObject', explode: true };
+    return arrays.length > 0 ? { style: 'form', explode: true } : undefined;
+  };
+  const requiresFields = (schema: JsonObject | undefined): boolean => {
     const resolved = resolve(schema);
     if (!resolved) return false;
-    if (resolved.type === 'object' || resolved.type === 'array') return true;
-    return [...((resolved.anyOf as JsonObject[]) ?? []), ...((resolved.oneOf as JsonObject[]) ?? [])].some(nested);
+    const alternatives = [...((resolved.anyOf as JsonObject[]) ?? []), ...((resolved.oneOf as JsonObject[]) ?? [])];
+    if (alternatives.length > 0) return alternatives.every(requiresFields);
+    return ((resolved.required as unknown[] | undefined) ?? []).length > 0;
   };
   for (const item of Object.values(document.paths as Record<string, Record<string, JsonObject>>)) {
     for (const operation of Object.values(item)) {
       for (const parameter of (operation.parameters ?? []) as JsonObject[]) {
-        if (parameter.in === 'query' && nested(parameter.schema as JsonObject)) Object.assign(parameter, { style: 'deepObject', explode: true });
+        const style = parameter.in === 'query' && styleOf(parameter.schema as JsonObject);
+        if (style) Object.assign(parameter, style);
       }
-      const form = ((operation.requestBody as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/x-www-form-urlencoded'] as
-        | JsonObject
-        | undefined;
+      const body = operation.requestBody as JsonObject | undefined;
+      const content = (body?.content ?? {}) as Record<string, JsonObject>;
+      if (body && Object.values(content).some((media) => requiresFields(media.schema as JsonObject))) body.required = true;
+      const form = content['application/x-www-form-urlencoded'];
       const properties = resolve(form?.schema as JsonObject | undefined)?.properties as Record<string, JsonObject> | undefined;
       if (form && properties) {
-        const encoding = Object.entries(properties).filter(([, schema]) => nested(schema));
-        if (encoding.length > 0) form.encoding = Object.fromEntries(encoding.map(([name]) => [name, { style: 'deepObject', explode: true }]));
+        const encoding = Object.entries(properties).flatMap(([name, schema]) => {
+          const style = styleOf(schema);
+          return style ? [[name, style] as const] : [];
+        });
+        if (encoding.length > 0) form.encoding = Object.fromEntries(encoding);
       }
     }
   }
@@ -279,9 +314,10 @@ const signatureHeader = {
  * A request body is rendered as input, where objects stay open; the payloads are the service's output, so strict.
  */
 function deliveries(): ZodOpenApiPathsObject {
-  const delivery = (operationId: string, description: string, payload: z.ZodType) => ({
+  const delivery = (operationId: string, summary: string, description: string, payload: z.ZodType) => ({
     post: {
       operationId,
+      summary,
       description,
       security: [],
       parameters: [{ name: 'Service-Signature', in: 'header' as const, ...signatureHeader }],
@@ -292,11 +328,13 @@ function deliveries(): ZodOpenApiPathsObject {
   return {
     snapshotEvent: delivery(
       'deliverSnapshotEvent',
+      'Receive an event (v1)',
       'A v1 event, to v1 webhook endpoints and snapshot event destinations, rendered at the endpoint’s pinned version.',
       snapshotEventObject.strict(),
     ),
     thinEvent: delivery(
       'deliverThinEvent',
+      'Receive a thin event notification',
       'A thin event notification, to thin event destinations: fetch `GET /v2/core/events/{id}` for its data.',
       thinNotificationObject.strict(),
     ),
@@ -309,14 +347,15 @@ export async function buildOpenApiDocument(routes: readonly Route[], load: LoadH
   for (const route of routes) {
     const contract = contractOf(await load(route.handler));
     if (!contract) throw new Error(`${route.handler} does not export a handler made by httpHandler, htmlHandler or the document route`);
-    const operation = contract.kind === 'api' ? apiOperation(route, contract) : contract.kind === 'html' ? htmlOperation(route) : documentOperation(route);
+    const operation =
+      contract.kind === 'api' ? apiOperation(route, contract) : contract.kind === 'html' ? htmlOperation(route, contract) : documentOperation(route, contract);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
   const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'Billing, Accounts and Event Delivery API',
-      version: defaultServiceVersion,
+      version: latestServiceVersion,
       description:
         'v1 routes take form-encoded bodies in bracket notation (`metadata[key]=value`, `items[0][price]=price_…`) and answer v1 objects; ' +
         'v2 routes take JSON bodies. Query strings use bracket notation on both. Errors are `{"error": {type, code, message, param}}` on v1 ' +
@@ -333,7 +372,7 @@ export async function buildOpenApiDocument(routes: readonly Route[], load: LoadH
       responses: errorResponses(),
     },
   }) as unknown as JsonObject;
-  describeBracketNotation(document);
+  describeEncodings(document);
   return document;
 }
 

@@ -11,7 +11,6 @@ import { mergeMetadata } from '#shared/metadata.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { BillingModeRendering } from './rendering.ts';
 import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
 import type { Subscription, SubscriptionItem, SubscriptionRepository } from './subscription.ts';
@@ -24,10 +23,9 @@ export interface SubscriptionServicePorts {
   clock?: () => number;
 }
 
-/** The origin of a request plus how it renders subscriptions (see rendering.ts). */
+/** The origin of a request: where its events happen and the request that caused them. */
 export interface SubscriptionRequest {
   origin: EventOrigin;
-  rendering: BillingModeRendering;
 }
 
 type ItemParams = NonNullable<CreateSubscriptionParams['items']>[number];
@@ -38,12 +36,12 @@ const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
 export function subscriptionService({ subscriptions, prices, customers, events, clock = systemClock }: SubscriptionServicePorts) {
-  const event = (type: string, subscription: Subscription, rendering: BillingModeRendering, before?: Subscription): EventInput =>
+  const event = (type: string, subscription: Subscription, before?: Subscription): EventInput =>
     snapshotInput(
       type,
-      serializeSubscription(subscription, rendering, clock()),
+      serializeSubscription(subscription, clock()),
       `/v1/subscriptions/${subscription.id}`,
-      before ? serializeSubscription(before, rendering, clock()) : undefined,
+      before ? serializeSubscription(before, clock()) : undefined,
     );
 
   async function existing(scope: Scope, id: string): Promise<Subscription> {
@@ -115,7 +113,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   }
 
   return {
-    async create({ origin, rendering }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
+    async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       if (!(await customers.get(origin.scope, params.customer))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       const mode = params.billing_mode?.type ?? 'classic';
@@ -152,7 +150,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         description: params.description ?? null,
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
       };
-      const outbox = events.prepare(origin, [event('customer.subscription.created', subscription, rendering)]);
+      const outbox = events.prepare(origin, [event('customer.subscription.created', subscription)]);
       await subscriptions.create(subscription, { outbox });
       await events.dispatch(outbox);
       return subscription;
@@ -170,7 +168,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       return subscriptions.list(scope, page, where);
     },
 
-    update({ origin, rendering }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
+    update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
       return changeAndEmit(
         { repository: subscriptions, events },
         origin,
@@ -181,11 +179,11 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
           description: params.description === undefined ? current.description : params.description,
           metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
         }),
-        (next, current) => [event('customer.subscription.updated', next, rendering, current)],
+        (next, current) => [event('customer.subscription.updated', next, current)],
       );
     },
 
-    cancel({ origin, rendering }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
+    cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
       return changeAndEmit(
         { repository: subscriptions, events },
         origin,
@@ -204,12 +202,12 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             },
           };
         },
-        (next) => [event('customer.subscription.deleted', next, rendering)],
+        (next) => [event('customer.subscription.deleted', next)],
       );
     },
 
     /** One way: classic → flexible. A flexible subscription cannot be migrated again. */
-    migrate({ origin, rendering }: SubscriptionRequest, id: string, params: MigrateSubscriptionParams): Promise<Subscription> {
+    migrate({ origin }: SubscriptionRequest, id: string, params: MigrateSubscriptionParams): Promise<Subscription> {
       return changeAndEmit(
         { repository: subscriptions, events },
         origin,
@@ -227,7 +225,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             billingMode: { type: 'flexible', prorationDiscounts: params.billing_mode.flexible?.proration_discounts ?? 'included', updatedAt: clock() },
           };
         },
-        (next, current) => [event('customer.subscription.updated', next, rendering, current)],
+        (next, current) => [event('customer.subscription.updated', next, current)],
       );
     },
   };

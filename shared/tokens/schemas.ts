@@ -19,26 +19,34 @@ const currency = z
   .transform((code) => code.toLowerCase());
 
 const addressShape = {
-  city: stringParam(200).optional(),
-  country: country.optional(),
-  line1: stringParam(200).optional(),
-  line2: stringParam(200).optional(),
-  postal_code: stringParam(20).optional(),
-  state: stringParam(200).optional(),
+  city: stringParam(200).optional().describe('City, district, suburb, town, or village.'),
+  country: country.optional().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
+  line1: stringParam(200).optional().describe('Address line 1 (e.g., street, PO Box, or company name).'),
+  line2: stringParam(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
+  postal_code: stringParam(20).optional().describe('ZIP or postal code.'),
+  state: stringParam(200).optional().describe('State, county, province, or region.'),
 };
 const address = z.strictObject(addressShape);
-const japanAddress = z.strictObject({ ...addressShape, town: stringParam(200).optional() });
+const japanAddress = z.strictObject({ ...addressShape, town: stringParam(200).optional().describe('Town or cho-me.') });
 
 const unixTime = integerParam(0, 253402300799);
 const ipAddress = z.string().refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address');
-const declaration = z.strictObject({ date: unixTime.optional(), ip: ipAddress.optional(), user_agent: stringParam(500).optional() });
+const declaration = z.strictObject({
+  date: unixTime.optional().describe('The Unix timestamp marking when the directorship declaration attestation was made.'),
+  ip: ipAddress.optional().describe('The IP address from which the directorship declaration attestation was made.'),
+  user_agent: stringParam(500).optional().describe('The user agent of the browser from which the directorship declaration attestation was made.'),
+});
 
 const isCalendarDate = ({ day, month, year }: { day: number; month: number; year: number }) => {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
 const calendarDate = z
-  .strictObject({ day: integerParam(1, 31), month: integerParam(1, 12), year: integerParam(1900, 2200) })
+  .strictObject({
+    day: integerParam(1, 31).describe('The day of birth, between 1 and 31.'),
+    month: integerParam(1, 12).describe('The month of birth, between 1 and 12.'),
+    year: integerParam(1900, 2200).describe('The four-digit year of birth.'),
+  })
   .refine(isCalendarDate, 'must be a real calendar date');
 const dateOfBirth = calendarDate.refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= systemClock(), 'must not be in the future');
 
@@ -54,8 +62,13 @@ const email = z
 const phone = z.string().regex(/^\+?[0-9 ().-]{4,30}$/, 'must be a phone number (digits, spaces, dashes, dots and parentheses, optionally starting with +)');
 const personName = stringParam(100);
 const fileId = z.string().min(1).max(100);
-const documentSides = z.strictObject({ back: fileId.optional(), front: fileId.optional() });
-const files = z.strictObject({ files: z.array(fileId).max(10).optional() });
+const documentSides = z.strictObject({
+  back: fileId.optional().describe('The back of an ID returned by a file upload with a `purpose` value of `identity_document`.'),
+  front: fileId.optional().describe('The front of an ID returned by a file upload with a `purpose` value of `identity_document`.'),
+});
+const files = z.strictObject({
+  files: z.array(fileId).max(10).optional().describe('One or more document ids returned by a file upload with a `purpose` value of `account_requirement`.'),
+});
 const percentOwnership = emptyable(
   z
     .union([
@@ -70,28 +83,43 @@ const percentOwnership = emptyable(
 
 /** What persons (`person`) and account representatives (`account.individual`) share. */
 const identityFields = {
-  address: address.optional(),
-  address_kana: japanAddress.optional(),
-  address_kanji: japanAddress.optional(),
-  dob: emptyable(dateOfBirth).optional(),
-  email: email.optional(),
-  first_name: personName.optional(),
-  first_name_kana: personName.optional(),
-  first_name_kanji: personName.optional(),
-  full_name_aliases: emptyable(z.array(personName).max(10)).optional(),
-  gender: stringParam(50).optional(),
-  id_number: identityNumber.optional(),
-  id_number_secondary: identityNumber.optional(),
-  last_name: personName.optional(),
-  last_name_kana: personName.optional(),
-  last_name_kanji: personName.optional(),
-  maiden_name: personName.optional(),
-  metadata: metadataParam().optional(),
-  phone: phone.optional(),
-  political_exposure: z.enum(['existing', 'none']).optional(),
-  registered_address: address.optional(),
-  ssn_last_4: ssnLast4.optional(),
-  verification: z.strictObject({ additional_document: documentSides.optional(), document: documentSides.optional() }).optional(),
+  address: address.optional().describe("The person's address."),
+  address_kana: japanAddress.optional().describe("The Kana variation of the person's address (Japan only)."),
+  address_kanji: japanAddress.optional().describe("The Kanji variation of the person's address (Japan only)."),
+  dob: emptyable(dateOfBirth).optional().describe("The person's date of birth."),
+  email: email.optional().describe("The person's email address."),
+  first_name: personName.optional().describe("The person's first name."),
+  first_name_kana: personName.optional().describe("The Kana variation of the person's first name (Japan only)."),
+  first_name_kanji: personName.optional().describe("The Kanji variation of the person's first name (Japan only)."),
+  full_name_aliases: emptyable(z.array(personName).max(10)).optional().describe('A list of alternate names or aliases that the person is known by.'),
+  gender: stringParam(50).optional().describe('The person\'s gender (International regulations require either "male" or "female").'),
+  id_number: identityNumber.optional().describe("The person's ID number, as appropriate for their country."),
+  id_number_secondary: identityNumber
+    .optional()
+    .describe("The person's secondary ID number, as appropriate for their country, will be used for enhanced verification checks."),
+  last_name: personName.optional().describe("The person's last name."),
+  last_name_kana: personName.optional().describe("The Kana variation of the person's last name (Japan only)."),
+  last_name_kanji: personName.optional().describe("The Kanji variation of the person's last name (Japan only)."),
+  maiden_name: personName.optional().describe("The person's maiden name."),
+  metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
+  phone: phone.optional().describe("The person's phone number."),
+  political_exposure: z
+    .enum(['existing', 'none'])
+    .optional()
+    .describe(
+      'Indicates if the person or any of their representatives, family members, or other closely related persons, declares that they hold or have held an important public job or function, in any jurisdiction.',
+    ),
+  registered_address: address.optional().describe("The person's registered address."),
+  ssn_last_4: ssnLast4.optional().describe("The last four digits of the person's Social Security number (U.S. only)."),
+  verification: z
+    .strictObject({
+      additional_document: documentSides
+        .optional()
+        .describe('A document showing address, either a passport, local ID card, or utility bill from a well-known utility company.'),
+      document: documentSides.optional().describe('An identifying document, either a passport or local ID card.'),
+    })
+    .optional()
+    .describe("The person's verification status."),
 };
 
 const ethnicities = [
@@ -135,32 +163,61 @@ export const personParams = z.strictObject({
   ...identityFields,
   additional_tos_acceptances: z
     .strictObject({
-      account: z.strictObject({ date: unixTime.optional(), ip: ipAddress.optional(), user_agent: emptyable(stringParam(500)).optional() }).optional(),
+      account: z
+        .strictObject({
+          date: unixTime.optional().describe('The Unix timestamp marking when the account representative accepted the service agreement.'),
+          ip: ipAddress.optional().describe('The IP address from which the account representative accepted the service agreement.'),
+          user_agent: emptyable(stringParam(500))
+            .optional()
+            .describe('The user agent of the browser from which the account representative accepted the service agreement.'),
+        })
+        .optional()
+        .describe("Details on the legal guardian's acceptance of the main service agreement."),
     })
-    .optional(),
-  documents: z.strictObject({ company_authorization: files.optional(), passport: files.optional(), visa: files.optional() }).optional(),
-  nationality: country.optional(),
+    .optional()
+    .describe("Details on the legal guardian's or authorizer's acceptance of the required service agreements."),
+  documents: z
+    .strictObject({
+      company_authorization: files.optional().describe('One or more documents that demonstrate proof that this person is authorized to represent the company.'),
+      passport: files.optional().describe("One or more documents showing the person's passport page with photo and personal data."),
+      visa: files.optional().describe("One or more documents showing the person's visa required for living in the country where they are residing."),
+    })
+    .optional()
+    .describe('Documents that may be submitted to satisfy various informational requests.'),
+  nationality: country.optional().describe('The country where the person is a national. Two-letter country code (ISO 3166-1 alpha-2), or "XX" if unavailable.'),
   relationship: z
     .strictObject({
-      authorizer: booleanParam().optional(),
-      director: booleanParam().optional(),
-      executive: booleanParam().optional(),
-      legal_guardian: booleanParam().optional(),
-      owner: booleanParam().optional(),
-      percent_ownership: percentOwnership.optional(),
-      representative: booleanParam().optional(),
-      title: stringParam(100).optional(),
+      authorizer: booleanParam().optional().describe("Whether the person is the authorizer of the account's representative."),
+      director: booleanParam().optional().describe("Whether the person is a director of the account's legal entity."),
+      executive: booleanParam().optional().describe('Whether the person has significant responsibility to control, manage, or direct the organization.'),
+      legal_guardian: booleanParam().optional().describe("Whether the person is the legal guardian of the account's representative."),
+      owner: booleanParam().optional().describe("Whether the person is an owner of the account's legal entity."),
+      percent_ownership: percentOwnership.optional().describe("The percent owned by the person of the account's legal entity."),
+      representative: booleanParam().optional().describe('Whether the person is authorized as the primary representative of the account.'),
+      title: stringParam(100).optional().describe("The person's title (e.g., CEO, Support Engineer)."),
     })
-    .optional(),
+    .optional()
+    .describe("The relationship that this person has with the account's legal entity."),
   us_cfpb_data: z
     .strictObject({
       ethnicity_details: z
-        .strictObject({ ethnicity: z.array(z.enum(ethnicities)).max(ethnicities.length).optional(), ethnicity_other: stringParam(200).optional() })
-        .optional(),
-      race_details: z.strictObject({ race: z.array(z.enum(races)).max(races.length).optional(), race_other: stringParam(200).optional() }).optional(),
-      self_identified_gender: stringParam(200).optional(),
+        .strictObject({
+          ethnicity: z.array(z.enum(ethnicities)).max(ethnicities.length).optional().describe('The persons ethnicity.'),
+          ethnicity_other: stringParam(200).optional().describe('Please specify your origin, when other is selected.'),
+        })
+        .optional()
+        .describe('The persons ethnicity details.'),
+      race_details: z
+        .strictObject({
+          race: z.array(z.enum(races)).max(races.length).optional().describe('The persons race.'),
+          race_other: stringParam(200).optional().describe('Please specify your race, when other is selected.'),
+        })
+        .optional()
+        .describe('The persons race details.'),
+      self_identified_gender: stringParam(200).optional().describe('The persons self-identified gender.'),
     })
-    .optional(),
+    .optional()
+    .describe('Demographic data related to the person.'),
 });
 
 /** `account.individual` (SDK type `TokenCreateParams.Account.Individual`). */
@@ -168,13 +225,14 @@ export const individualParams = z.strictObject({
   ...identityFields,
   relationship: z
     .strictObject({
-      director: booleanParam().optional(),
-      executive: booleanParam().optional(),
-      owner: booleanParam().optional(),
-      percent_ownership: percentOwnership.optional(),
-      title: stringParam(100).optional(),
+      director: booleanParam().optional().describe("Whether the person is a director of the account's legal entity."),
+      executive: booleanParam().optional().describe('Whether the person has significant responsibility to control, manage, or direct the organization.'),
+      owner: booleanParam().optional().describe("Whether the person is an owner of the account's legal entity."),
+      percent_ownership: percentOwnership.optional().describe("The percent owned by the person of the account's legal entity."),
+      title: stringParam(100).optional().describe("The person's title (e.g., CEO, Support Engineer)."),
     })
-    .optional(),
+    .optional()
+    .describe("Describes the person's relationship to the account."),
 });
 
 const structures = [
@@ -205,84 +263,131 @@ const structures = [
 
 /** `account.company` (SDK type `TokenCreateParams.Account.Company`). */
 export const companyParams = z.strictObject({
-  address: address.optional(),
-  address_kana: japanAddress.optional(),
-  address_kanji: japanAddress.optional(),
-  administrative_address: address.optional(),
-  directors_provided: booleanParam().optional(),
-  directorship_declaration: declaration.optional(),
-  executives_provided: booleanParam().optional(),
-  export_license_id: stringParam(100).optional(),
-  export_purpose_code: stringParam(100).optional(),
-  name: stringParam(200).optional(),
-  name_kana: stringParam(200).optional(),
-  name_kanji: stringParam(200).optional(),
-  owners_provided: booleanParam().optional(),
-  ownership_declaration: declaration.optional(),
-  ownership_declaration_shown_and_signed: booleanParam().optional(),
-  ownership_exemption_reason: emptyable(z.enum(['qualified_entity_exceeds_ownership_threshold', 'qualifies_as_financial_institution'])).optional(),
-  phone: phone.optional(),
-  physical_address: address.optional(),
-  principal_place_of_business: address.optional(),
-  registration_date: emptyable(calendarDate).optional(),
-  registration_number: stringParam(100).optional(),
-  representative_declaration: declaration.optional(),
-  structure: emptyable(z.enum(structures)).optional(),
-  tax_id: identityNumber.optional(),
-  tax_id_registrar: stringParam(100).optional(),
-  vat_id: identityNumber.optional(),
-  verification: z.strictObject({ document: documentSides.optional() }).optional(),
+  address: address.optional().describe("The company's primary address."),
+  address_kana: japanAddress.optional().describe("The Kana variation of the company's primary address (Japan only)."),
+  address_kanji: japanAddress.optional().describe("The Kanji variation of the company's primary address (Japan only)."),
+  administrative_address: address.optional().describe('The location where the business is administered.'),
+  directors_provided: booleanParam().optional().describe("Whether the company's directors have been provided."),
+  directorship_declaration: declaration
+    .optional()
+    .describe('This hash is used to attest that the directors information provided to the service is both current and correct.'),
+  executives_provided: booleanParam().optional().describe("Whether the company's executives have been provided."),
+  export_license_id: stringParam(100).optional().describe('The export license ID number of the company, also referred as Import Export Code (India only).'),
+  export_purpose_code: stringParam(100).optional().describe('The purpose code to use for export transactions (India only).'),
+  name: stringParam(200).optional().describe("The company's legal name."),
+  name_kana: stringParam(200).optional().describe("The Kana variation of the company's legal name (Japan only)."),
+  name_kanji: stringParam(200).optional().describe("The Kanji variation of the company's legal name (Japan only)."),
+  owners_provided: booleanParam()
+    .optional()
+    .describe(
+      "Whether the company's owners have been provided. Set this Boolean to `true` after creating all the company's owners with the Persons API for accounts with a `relationship.owner` requirement.",
+    ),
+  ownership_declaration: declaration
+    .optional()
+    .describe('This hash is used to attest that the beneficial owner information provided to the service is both current and correct.'),
+  ownership_declaration_shown_and_signed: booleanParam()
+    .optional()
+    .describe('Whether the user described by the data in the token has been shown the Ownership Declaration and indicated that it is correct.'),
+  ownership_exemption_reason: emptyable(z.enum(['qualified_entity_exceeds_ownership_threshold', 'qualifies_as_financial_institution']))
+    .optional()
+    .describe('This value is used to determine if a business is exempt from providing ultimate beneficial owners.'),
+  phone: phone.optional().describe("The company's phone number (used for verification)."),
+  physical_address: address.optional().describe('A location where the business has a meaningful physical operating presence.'),
+  principal_place_of_business: address.optional().describe('The primary location where the business conducts operations.'),
+  registration_date: emptyable(calendarDate).optional().describe('When the business was incorporated or registered.'),
+  registration_number: stringParam(100)
+    .optional()
+    .describe(
+      'The identification number given to a company when it is registered or incorporated, if distinct from the identification number used for filing taxes.',
+    ),
+  representative_declaration: declaration
+    .optional()
+    .describe('This hash is used to attest that the representative is authorized to act as the representative of their legal entity.'),
+  structure: emptyable(z.enum(structures)).optional().describe('The category identifying the legal structure of the company or legal entity.'),
+  tax_id: identityNumber.optional().describe("The business ID number of the company, as appropriate for the company's country."),
+  tax_id_registrar: stringParam(100).optional().describe('The jurisdiction in which the `tax_id` is registered (Germany-based companies only).'),
+  vat_id: identityNumber.optional().describe('The VAT number of the company.'),
+  verification: z
+    .strictObject({ document: documentSides.optional().describe('An identifying document, either a passport or local ID card.') })
+    .optional()
+    .describe('Information on the verification state of the company.'),
 });
 
 /** `account` (SDK type `TokenCreateParams.Account`). */
 export const accountParams = z.strictObject({
-  business_type: z.enum(['company', 'government_entity', 'individual', 'non_profit']).optional(),
-  company: companyParams.optional(),
-  individual: individualParams.optional(),
-  tos_shown_and_accepted: booleanParam().optional(),
+  business_type: z.enum(['company', 'government_entity', 'individual', 'non_profit']).optional().describe('The business type.'),
+  company: companyParams.optional().describe('Information about the company or business.'),
+  individual: individualParams.optional().describe('Information about the person represented by the account.'),
+  tos_shown_and_accepted: booleanParam()
+    .optional()
+    .describe('Whether the user described by the data in the token has been shown the Connected Account Agreement.'),
 });
 
 const looseNumber = z.union([z.string().max(20), z.number()]);
 
 export const cardParams = z.strictObject({
-  address_city: stringParam(200).optional(),
-  address_country: stringParam(200).optional(),
-  address_line1: stringParam(200).optional(),
-  address_line2: stringParam(200).optional(),
-  address_state: stringParam(200).optional(),
-  address_zip: stringParam(20).optional(),
-  currency: currency.optional(),
-  cvc: z.string().max(20).optional(),
-  exp_month: looseNumber,
-  exp_year: looseNumber,
-  name: stringParam(200).optional(),
-  networks: z.strictObject({ preferred: z.enum(['cartes_bancaires', 'mastercard', 'visa']).optional() }).optional(),
-  number: z.string().max(100),
+  address_city: stringParam(200).optional().describe('City / District / Suburb / Town / Village.'),
+  address_country: stringParam(200).optional().describe('Billing address country, if provided.'),
+  address_line1: stringParam(200).optional().describe('Address line 1 (Street address / PO Box / Company name).'),
+  address_line2: stringParam(200).optional().describe('Address line 2 (Apartment / Suite / Unit / Building).'),
+  address_state: stringParam(200).optional().describe('State / County / Province / Region.'),
+  address_zip: stringParam(20).optional().describe('ZIP or postal code.'),
+  currency: currency.optional().describe('Required in order to add the card to an account; in all other cases, this parameter is not used.'),
+  cvc: z.string().max(20).optional().describe('Card security code. Highly recommended to always include this value.'),
+  exp_month: looseNumber.describe("Two-digit number representing the card's expiration month."),
+  exp_year: looseNumber.describe("Two- or four-digit number representing the card's expiration year."),
+  name: stringParam(200).optional().describe("Cardholder's full name."),
+  networks: z
+    .strictObject({
+      preferred: z.enum(['cartes_bancaires', 'mastercard', 'visa']).optional().describe("The customer's preferred card network for co-branded cards."),
+    })
+    .optional()
+    .describe('Contains information about card networks used to process the payment.'),
+  number: z.string().max(100).describe('The card number, as a string without any separators.'),
 });
 
 export const bankAccountParams = z.strictObject({
-  account_holder_name: stringParam(200).optional(),
-  account_holder_type: z.enum(['company', 'individual']).optional(),
-  account_number: z.string().max(100),
-  account_type: z.enum(['checking', 'futsu', 'savings', 'toza']).optional(),
+  account_holder_name: stringParam(200).optional().describe('The name of the person or business that owns the bank account.'),
+  account_holder_type: z.enum(['company', 'individual']).optional().describe('The type of entity that holds the account. It can be `company` or `individual`.'),
+  account_number: z.string().max(100).describe('The account number for the bank account, in string form.'),
+  account_type: z
+    .enum(['checking', 'futsu', 'savings', 'toza'])
+    .optional()
+    .describe('The bank account type. This can only be `checking` or `savings` in most countries.'),
   country,
-  currency: currency.optional(),
-  payment_method: z.string().min(1).max(100).optional(),
-  routing_number: z.string().max(40).optional(),
+  currency: currency.optional().describe('The currency the bank account is in. This must be a country/currency pairing that the service supports.'),
+  payment_method: z.string().min(1).max(100).optional().describe('The ID of a Payment Method with a `type` of `us_bank_account`.'),
+  routing_number: z
+    .string()
+    .max(40)
+    .optional()
+    .describe('The routing number, sort code, or other country-appropriate institution number for the bank account.'),
 });
 
 export const createTokenParams = z.strictObject({
-  account: accountParams.optional(),
-  bank_account: z.union([bankAccountParams, z.string().min(1).max(100)]).optional(),
-  card: z.union([cardParams, z.string().min(1).max(100)]).optional(),
-  customer: idParam().max(100).optional(),
-  cvc_update: z.strictObject({ cvc: z.string().max(20) }).optional(),
-  expand: expandParam().optional(),
-  person: personParams.optional(),
-  pii: z.strictObject({ id_number: identityNumber }).optional(),
+  account: accountParams.optional().describe('Information for the account this token represents.'),
+  bank_account: z
+    .union([bankAccountParams, z.string().min(1).max(100)])
+    .optional()
+    .describe('The bank account this token will represent.'),
+  card: z
+    .union([cardParams, z.string().min(1).max(100)])
+    .optional()
+    .describe('The card this token will represent. If you also pass in a customer, the card must be the ID of a card belonging to the customer.'),
+  customer: idParam().max(100).optional().describe("Create a token for the customer, which is owned by the application's account."),
+  cvc_update: z
+    .strictObject({ cvc: z.string().max(20).describe('The CVC value, in string form.') })
+    .optional()
+    .describe('The updated CVC value this token represents.'),
+  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  person: personParams.optional().describe('Information for the person this token represents.'),
+  pii: z
+    .strictObject({ id_number: identityNumber.describe('The `id_number` for the PII, in string form.') })
+    .optional()
+    .describe('The PII this token represents.'),
 });
 
-export const retrieveTokenParams = z.strictObject({ expand: expandParam().optional() });
+export const retrieveTokenParams = z.strictObject({ expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.') });
 
 export type CreateTokenParams = z.output<typeof createTokenParams>;
 export type CardParams = z.output<typeof cardParams>;

@@ -2,7 +2,6 @@ import { cacheTopics, invalidating } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
-import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { webhookEndpointService } from './service.ts';
 
 /** Webhook endpoints whose writes invalidate this process's cached copies (`cacheTopics.webhookEndpoints`). */
@@ -12,7 +11,6 @@ export const wireWebhookEndpointRepository = () => invalidating(dynamoWebhookEnd
 export const wireWebhookEndpointService = () =>
   webhookEndpointService({
     repository: wireWebhookEndpointRepository(),
-    events: wireEventEmitter(),
     maxEndpoints: config().MAX_WEBHOOK_ENDPOINTS,
     egress: { allowPrivateInTestMode: config().WEBHOOK_ALLOW_PRIVATE_TARGETS },
   });

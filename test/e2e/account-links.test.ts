@@ -8,6 +8,7 @@ import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { accountLink } from '#shared/data/keys.ts';
 import { launchChromium } from '../support/browser.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
+import { eventually, startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const linkTtlMinutes = Number(stack.env.ACCOUNT_LINK_TTL_MINUTES ?? 10);
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
@@ -225,6 +226,90 @@ describe('account links: the hosted onboarding flow in a browser', () => {
     // When the same link is opened again, it sends the user to refresh_url
     await page.goto(link.url);
     expect(page.url()).toBe(`${site.url}/refresh`);
+  });
+
+  it('emits v2.core.account_link.returned once when the flow returns, to a thin destination that the SDK verifies', async () => {
+    // Given a platform with a thin destination for the returned event, and a merchant account with fields due
+    const platform = await newPlatform();
+    const own = sdk(platform.secret_key);
+    const receiver = await startWebhookReceiver();
+    try {
+      const destination = await own.v2.core.eventDestinations.create({
+        name: 'returns',
+        type: 'webhook_endpoint',
+        event_payload: 'thin',
+        enabled_events: ['v2.core.account_link.returned'],
+        webhook_endpoint: { url: receiver.url },
+        include: ['webhook_endpoint.signing_secret'],
+      });
+      const account = await merchantAccount(own);
+      const link = await createLinkWithSdk(own, {
+        account: account.id,
+        use_case: {
+          type: 'account_update',
+          account_update: { configurations: ['merchant'], refresh_url: `${site.url}/refresh`, return_url: `${site.url}/back` },
+        },
+      });
+
+      // When the user opens the link (nothing is emitted yet), fills the form and is sent back
+      await page.goto(link.url);
+      expect((await own.v2.core.events.list({ types: ['v2.core.account_link.returned'] } as never)).data).toEqual([]);
+      await fillIndividualDetails(page);
+      await fillMerchantDetails(page);
+      expect(await submit(page)).toBe(303);
+      expect(page.url()).toBe(`${site.url}/back`);
+
+      // Then the destination receives the notification, and the event names the account, configurations and use case
+      const [request] = await receiver.waitFor(1);
+      const notification = own.parseEventNotification(
+        request!.body,
+        request!.headers['service-signature'] as string,
+        destination.webhook_endpoint!.signing_secret!,
+      );
+      expect(notification).toMatchObject({ type: 'v2.core.account_link.returned', related_object: null });
+      const event = (await notification.fetchEvent()) as Stripe.V2.Core.Events.V2CoreAccountLinkReturnedEvent;
+      expect(event).toMatchObject({
+        type: 'v2.core.account_link.returned',
+        data: { account_id: account.id, configurations: ['merchant'], use_case: 'account_update' },
+        related_object: null,
+        changes: null,
+        context: null,
+        reason: { type: 'request', request: { id: expect.stringMatching(/^req_/), idempotency_key: '' } },
+      });
+
+      // And a later visit (refreshed) emits nothing more
+      await page.goto(link.url);
+      expect(page.url()).toBe(`${site.url}/refresh`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await own.v2.core.events.list({ types: ['v2.core.account_link.returned'] } as never)).data.map((item) => item.id)).toEqual([event.id]);
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  it('emits v2.core.account_link.returned for a link with nothing left to collect on its first visit', async () => {
+    // Given an account that owes nothing the link collects for
+    const platform = await newPlatform();
+    const own = sdk(platform.secret_key);
+    const account = await own.v2.core.accounts.create({ configuration: { recipient: {} } });
+    const link = await own.accountLinks.create({
+      account: account.id,
+      type: 'account_onboarding',
+      refresh_url: `${site.url}/refresh`,
+      return_url: `${site.url}/r`,
+    });
+    // When it is opened, the flow is done at once
+    const opened = await fetch(link.url, { redirect: 'manual' });
+    expect(opened.status).toBe(200);
+    // Then the return is recorded as for a completed form
+    const [event] = await eventually(async () => {
+      const found = (await own.v2.core.events.list({ types: ['v2.core.account_link.returned'] } as never)).data;
+      return found.length > 0 ? found : undefined;
+    });
+    expect(await own.v2.core.events.retrieve(event!.id)).toMatchObject({
+      data: { account_id: account.id, configurations: ['recipient'], use_case: 'account_onboarding' },
+    });
   });
 
   it('asks for the fields an answer reveals: choosing an individual brings up the name fields', async () => {

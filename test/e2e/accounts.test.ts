@@ -290,6 +290,37 @@ describe('v2 accounts and persons through the official SDK', () => {
     expect(flood.every((answer) => answer.status === 404)).toBe(true);
     expect(own.map((answer) => answer.status)).toEqual(Array(updateConcurrency).fill(200));
   });
+
+  it("answers the account limit's 429 with the retry headers of the per-key limit, so the SDK retries by itself", async () => {
+    // Given every update slot of an account is held
+    const account = await client.v2.core.accounts.create({});
+    const ownerScope = { accountId: ownerPlatform, livemode: false };
+    const slots = dynamoUpdateSlots(stackTable());
+    const held = await Promise.all(Array.from({ length: updateConcurrency }, (_, i) => slots.acquire(ownerScope, account.id, `busy${i}`, updateConcurrency)));
+    const release = () => Promise.all(held.map((slot, i) => slots.release(ownerScope, account.id, slot!, `busy${i}`)));
+    try {
+      // When an update comes in, raw and through an SDK that does not retry
+      const raw = await api('POST', `/v2/core/accounts/${account.id}`, { key: secretKey, json: { metadata: { raw: 'v' } } });
+      // Then the 429 carries Retry-After and tells SDKs to retry, as the per-key limiter's does
+      expect(raw.status).toBe(429);
+      expect(raw.body.error).toMatchObject({ type: 'rate_limit', code: 'account_rate_limit_exceeded' });
+      expect([raw.headers.get('retry-after'), raw.headers.get('stripe-should-retry'), raw.headers.get('service-should-retry')]).toEqual(['1', 'true', 'true']);
+      const once = sdk(secretKey, { maxNetworkRetries: 0 });
+      await expect(once.v2.core.accounts.update(account.id, { metadata: { once: 'v' } })).rejects.toMatchObject({
+        statusCode: 429,
+        code: 'account_rate_limit_exceeded',
+        headers: expect.objectContaining({ 'retry-after': '1' }),
+      });
+
+      // And the official SDK with its default retries waits as told and gets through once the slots are free
+      const retried = client.v2.core.accounts.update(account.id, { metadata: { retried: 'yes' } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await release();
+      expect((await retried).metadata).toMatchObject({ retried: 'yes' });
+    } finally {
+      await release();
+    }
+  });
 });
 
 describe('acting as a connected account (Service-Context)', () => {

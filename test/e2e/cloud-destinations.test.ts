@@ -90,6 +90,18 @@ describe('cloudone EventBridge destinations', () => {
       next_attempt_at: null,
       attempts: [{ outcome: 'failed', http_status: null, error: expect.stringContaining('ResourceNotFoundException'), response_body_excerpt: null }],
     });
+
+    // When the bus is back and the user enables the destination, the source stays deleted until a delivery gets through
+    await fetch(`${stack.eventBridgeEndpoint}/buses/${busName}`, { method: 'PUT' });
+    const enabled = (await client.v2.core.eventDestinations.enable(destination.id)) as unknown as Record<string, any>;
+    expect(enabled).toMatchObject({ status: 'enabled', status_details: null, cloudone_eventbridge: { cloudone_event_source_status: 'deleted' } });
+    await client.v2.core.eventDestinations.ping(destination.id);
+    // Then the source is active again
+    const restored = await eventually(async () => {
+      const current = (await client.v2.core.eventDestinations.retrieve(destination.id)) as unknown as Record<string, any>;
+      return current.cloudone_eventbridge.cloudone_event_source_status === 'active' ? current : undefined;
+    });
+    expect(restored).toMatchObject({ status: 'enabled', status_details: null });
   });
 
   it('validates the account id and region', async () => {
@@ -173,5 +185,16 @@ describe('cloudtwo Event Grid destinations', () => {
       return current.status === 'disabled' ? current : undefined;
     });
     expect(disabled.status_details).toEqual({ disabled: { reason: 'no_cloudtwo_partner_topic_exists' } });
+    expect(disabled.cloudtwo_event_grid.cloudtwo_partner_topic_status).toBe('deleted');
+
+    // And once the topic exists again and a delivery gets through, it is activated again
+    await fetch(`${stack.eventGridEndpoint}/partner-topics/${topic}`, { method: 'PUT' });
+    await client.v2.core.eventDestinations.enable(created.body.id);
+    await client.v2.core.eventDestinations.ping(created.body.id);
+    const reactivated = await eventually(async () => {
+      const current = (await client.v2.core.eventDestinations.retrieve(created.body.id)) as unknown as Record<string, any>;
+      return current.cloudtwo_event_grid.cloudtwo_partner_topic_status === 'activated' ? current : undefined;
+    });
+    expect(reactivated).toMatchObject({ status: 'enabled', status_details: null });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type Stripe from 'stripe';
+import Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, stack } from '../support/stack.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -135,7 +135,26 @@ describe('v2 event destinations through the official SDK', () => {
     });
     expect(first.status).toBe(200);
     expect(second.status).toBe(409);
-    expect(second.body.error).toMatchObject({ type: 'idempotency_error' });
+    expect(second.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_error' });
+    expect(second.headers.get('stripe-should-retry')).toBe('false');
+
+    // The official SDK raises its IdempotencyError at once: it would retry a 409, but is told not to
+    const started = Date.now();
+    const error = await client.v2.core.eventDestinations
+      .create(
+        {
+          name: 'c',
+          type: 'webhook_endpoint',
+          event_payload: 'thin',
+          enabled_events: ['v2.core.event_destination.ping'],
+          webhook_endpoint: { url: receiver.url },
+        },
+        { idempotencyKey: key },
+      )
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+    expect(error).toMatchObject({ statusCode: 409, code: 'idempotency_error' });
+    expect(Date.now() - started).toBeLessThan(450);
   });
 
   it('lists with include and limit carried through next_page_url', async () => {

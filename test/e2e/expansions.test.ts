@@ -114,6 +114,41 @@ describe('expand[]: every expansion the reference allows on our objects, through
     expect((await client.prices.retrieve(price.id, { expand: ['product.default_price'] })).product).toMatchObject({ default_price: { id: price.id } });
   });
 
+  it('expands data.* on search results as on lists, on each of the four searches', async () => {
+    // When each search is asked for what its list expands
+    const products = await client.products.search({ query: `name:'Pro'`, expand: ['data.default_price.product'] });
+    const prices = await client.prices.search({ query: `product:'${product.id}'`, expand: ['data.product', 'data.currency_options'] });
+    const customers = await client.customers.search({ query: `email:'ada@example.test'`, expand: ['data.default_source'] });
+    const subscriptions = await client.subscriptions.search({ query: `status:'active'`, expand: ['data.customer'] });
+
+    // Then every found object carries its expansions
+    expect(products.data.map((item) => item.id)).toEqual([product.id]);
+    expect(products.data[0]!.default_price).toMatchObject({ id: price.id, object: 'price', product: { id: product.id, object: 'product', name: 'Pro' } });
+    expect(prices.data[0]).toMatchObject({ id: price.id, product: { id: product.id }, currency_options: { usd: { unit_amount: 1500 } } });
+    expect(customers.data[0]!.default_source).toMatchObject({ id: customer.default_source, object: 'card', last4: '4242' });
+    expect(subscriptions.data.find((item) => item.id === subscription.id)!.customer).toMatchObject({ id: customer.id, object: 'customer' });
+    // And a path without `data.` is refused with the list's hint
+    await expect(client.products.search({ query: `name:'Pro'`, expand: ['default_price'] })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'expand[0]',
+      message: "Invalid expand[0]: This property cannot be expanded (default_price). You may want to try expanding 'data.default_price' instead.",
+    });
+  });
+
+  it('renders expanded objects at the version the request names, as the objects around them', async () => {
+    // When a price is retrieved with its product expanded at a version from before `marketing_features`
+    const old = sdk(secretKey, { apiVersion: '2023-10-16' as Stripe.LatestApiVersion });
+    const retrieved = (await old.prices.retrieve(price.id, { expand: ['product'] })) as unknown as {
+      product: Record<string, unknown>;
+      recurring: Record<string, unknown>;
+    };
+
+    // Then the expanded product has that version's `features`, and the price that version's `aggregate_usage`
+    expect(retrieved.product).toMatchObject({ id: product.id, features: [] });
+    expect(retrieved.product).not.toHaveProperty('marketing_features');
+    expect(retrieved.recurring.aggregate_usage).toBeNull();
+  });
+
   it('expands issuing.transaction.authorization (with its transactions), card and cardholder, on retrieve and list', async () => {
     const cardholder = await client.issuing.cardholders.create({
       name: 'Jenny Rosen',

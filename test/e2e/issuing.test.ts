@@ -289,6 +289,13 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
       },
     });
     expect(finalized).toMatchObject({ id: authorization.id, status: 'pending', amount: 4_250, merchant_amount: 4_250 });
+    // amount_details is an object with both parts null when none were given, wherever the authorization renders
+    const noDetails = { atm_fee: null, cashback_amount: null };
+    expect([authorization.amount_details, finalized.amount_details]).toEqual([noDetails, noDetails]);
+    const listed = await client.issuing.authorizations.list({ card: card.id });
+    expect(listed.data.map((item) => item.amount_details)).toEqual([noDetails]);
+    const withFee = await client.testHelpers.issuing.authorizations.create({ card: card.id, amount: 1_000, amount_details: { atm_fee: 100 } });
+    expect(withFee.amount_details).toEqual({ atm_fee: 100, cashback_amount: null });
     expect(finalized.fleet).toMatchObject({
       cardholder_prompt_data: {
         alphanumeric_id: null,
@@ -329,7 +336,12 @@ describe('issuing cardholders, cards and test-mode authorizations through the of
     const event = client.webhooks.constructEvent(delivered.body, delivered.headers['service-signature'] as string, endpoint.secret!);
     expect(event.type).toBe('issuing_authorization.updated');
     const object = event.data.object as unknown as Record<string, any>;
-    expect(object).toMatchObject({ id: authorization.id, amount: 4_250, fuel: { quantity_decimal: '10.123456789012', type: 'unleaded_regular' } });
+    expect(object).toMatchObject({
+      id: authorization.id,
+      amount: 4_250,
+      amount_details: noDetails,
+      fuel: { quantity_decimal: '10.123456789012', type: 'unleaded_regular' },
+    });
     expect(event.data.previous_attributes).toMatchObject({ amount: 10_000, merchant_amount: 10_000, fleet: null, fuel: null });
 
     await expect(client.testHelpers.issuing.authorizations.finalizeAmount(authorization.id, { final_amount: 4_000 })).rejects.toMatchObject({

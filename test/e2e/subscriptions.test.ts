@@ -134,38 +134,106 @@ describe('products, prices and subscriptions with migration to flexible billing,
     });
   });
 
-  it('renders billing_mode as an object when Service-Version names 2025-08-27 or later', async () => {
+  it('renders billing_mode as an object from 2025-06-30.basil on, and as the spec shows it (a string) before', async () => {
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }], billing_mode: { type: 'flexible' } });
-    const newer = await api('GET', `/v1/subscriptions/${subscription.id}`, { key, headers: { 'service-version': '2025-09-30.clover' } });
+    const newer = await api('GET', `/v1/subscriptions/${subscription.id}`, { key, headers: { 'service-version': '2025-06-30.basil' } });
     expect(newer.body.billing_mode).toEqual({ type: 'flexible', flexible: { proration_discounts: 'included' }, updated_at: subscription.created });
     expect(newer.body).not.toHaveProperty('billing_mode_details');
-    const older = await api('GET', `/v1/subscriptions/${subscription.id}`, { key, headers: { 'service-version': '2025-06-30.basil' } });
+    const older = await api('GET', `/v1/subscriptions/${subscription.id}`, { key, headers: { 'service-version': '2025-05-28.basil' } });
+    expect(older.headers.get('service-version')).toBe('2025-05-28.basil');
     expect(older.body).toMatchObject({ billing_mode: 'flexible', billing_mode_details: { updated_at: subscription.created } });
   });
 
-  it('renders billing_mode as the spec shows it (a string) when a request names no version', async () => {
+  it('renders a request naming no version at the default version, 2025-05-28.basil, and says so', async () => {
     const created = await api('POST', '/v1/subscriptions', { key, form: `customer=${customer.id}&items[0][price]=${monthly.id}&billing_mode[type]=flexible` });
     expect(created.status).toBe(200);
-    expect(created.headers.get('service-version')).toBe('2026-10-28.endive');
+    expect(created.headers.get('service-version')).toBe('2025-05-28.basil');
     expect(created.body).toMatchObject({
       billing_mode: 'flexible',
       billing_mode_details: { updated_at: created.body.created, flexible: { proration_discounts: 'included' } },
     });
     const viaSdk = await client.subscriptions.retrieve(created.body.id);
+    expect(viaSdk.lastResponse.headers['service-version']).toBe('2026-10-28.endive');
     expect(viaSdk.billing_mode).toEqual({ type: 'flexible', flexible: { proration_discounts: 'included' }, updated_at: created.body.created });
     // Service-Version wins over the SDK's header when both are sent.
     const both = await api('GET', `/v1/subscriptions/${created.body.id}`, {
       key,
-      headers: { 'service-version': '2025-06-30.basil', 'stripe-version': '2026-10-28.endive' },
+      headers: { 'service-version': '2025-05-28.basil', 'stripe-version': '2026-10-28.endive' },
     });
     expect(both.body.billing_mode).toBe('flexible');
-    const bad = await api('GET', `/v1/subscriptions/${created.body.id}`, { key, headers: { 'stripe-version': 'yesterday' } });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({
-      type: 'invalid_request_error',
-      code: 'invalid_service_version',
-      message: expect.stringContaining('Invalid Stripe-Version header'),
+  });
+
+  it('gives an SDK pinned to 2022-11-15 the subscription-level period, and one pinned to a newer version the item-level one', async () => {
+    // Given a subscription with a monthly item, made through the current SDK
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }] });
+    const item = subscription.items.data[0]!;
+
+    // When an integration pinned to 2022-11-15 (as stripe-python 5.0.0 integrations are) reads it
+    const pinned = sdk(key, { apiVersion: '2022-11-15' as Stripe.LatestApiVersion });
+    const old = (await pinned.subscriptions.retrieve(subscription.id)) as unknown as Record<string, any>;
+
+    // Then it has current_period_start/end on the subscription, and the rest of the pre-basil shape
+    expect(old.lastResponse.headers['service-version']).toBe('2022-11-15');
+    expect(old).toMatchObject({
+      current_period_start: item.current_period_start,
+      current_period_end: item.current_period_end,
+      discount: null,
+      billing_mode: 'classic',
     });
+    expect(old.items.data[0]).not.toHaveProperty('current_period_end');
+    expect(old.items.data[0].price.recurring).toMatchObject({ aggregate_usage: null, interval: 'month' });
+    expect(old.items.data[0].plan).toMatchObject({ aggregate_usage: null });
+    const listed = (await pinned.subscriptions.list({ customer: customer.id })).data.find((found) => found.id === subscription.id) as unknown as Record<
+      string,
+      any
+    >;
+    expect(listed.current_period_end).toBe(item.current_period_end);
+    const canceled = (await pinned.subscriptions.cancel(subscription.id)) as unknown as Record<string, any>;
+    expect(canceled).toMatchObject({ status: 'canceled', current_period_end: item.current_period_end });
+
+    // And the product its price belongs to shows `features`, as before 2024-04-10
+    const product = (await pinned.products.retrieve(monthly.product as string)) as unknown as Record<string, any>;
+    expect(product).toMatchObject({ features: [] });
+    expect(product).not.toHaveProperty('marketing_features');
+
+    // And a newer version has the period on the items only
+    const newer = await sdk(key, { apiVersion: '2025-03-31.basil' as Stripe.LatestApiVersion }).subscriptions.retrieve(subscription.id);
+    expect(newer).not.toHaveProperty('current_period_end');
+    expect(newer).not.toHaveProperty('discount');
+    expect(newer.items.data[0]).toMatchObject({ current_period_end: item.current_period_end });
+    expect(newer.items.data[0]!.price.recurring).not.toHaveProperty('aggregate_usage');
+  });
+
+  it('refuses a version the reference does not know, in the header and as a pinned version', async () => {
+    for (const version of ['yesterday', '2022-11-16', '2025-09-30.acacia', '2099-01-01.future']) {
+      const bad = await api('GET', `/v1/subscriptions?customer=${customer.id}`, { key, headers: { 'stripe-version': version } });
+      expect(bad.status, version).toBe(400);
+      expect(bad.body.error).toMatchObject({ type: 'invalid_request_error', message: `Invalid Service API version: ${version}` });
+    }
+    const viaHeader = await api('GET', '/v1/customers', { key, headers: { 'service-version': '2020-08-28' } });
+    expect(viaHeader.body.error.message).toBe('Invalid Service API version: 2020-08-28');
+    await expect(sdk(key, { apiVersion: '2024-13-01' as Stripe.LatestApiVersion }).customers.list()).rejects.toMatchObject({
+      statusCode: 400,
+      type: 'StripeInvalidRequestError',
+      message: 'Invalid Service API version: 2024-13-01',
+    });
+    await expect(
+      client.webhookEndpoints.create({
+        url: receiver.url,
+        enabled_events: ['*'],
+        api_version: '2026-11-25.endive' as Stripe.WebhookEndpointCreateParams.ApiVersion,
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'api_version' });
+    await expect(
+      client.v2.core.eventDestinations.create({
+        name: 'unknown version',
+        type: 'webhook_endpoint',
+        event_payload: 'snapshot',
+        snapshot_api_version: '2025-03-31',
+        enabled_events: ['customer.created'],
+        webhook_endpoint: { url: receiver.url },
+      }),
+    ).rejects.toMatchObject({ statusCode: 400 });
   });
 
   it('delivers snapshot events rendered at the version each endpoint and destination is pinned to, and GET /v1/events at the one the caller names', async () => {
@@ -178,26 +246,27 @@ describe('products, prices and subscriptions with migration to flexible billing,
         enabled_events: ['customer.subscription.updated'],
         ...(api_version ? { api_version } : {}),
       });
-    await endpoint('older', '2025-06-30.basil');
+    await endpoint('older', '2022-11-15');
     await endpoint('newer', '2026-10-28.endive');
     await endpoint('unpinned');
     const destination = await owner.v2.core.eventDestinations.create({
       name: 'pinned old',
       type: 'webhook_endpoint',
       event_payload: 'snapshot',
-      snapshot_api_version: '2025-06-30.basil',
+      snapshot_api_version: '2025-05-28.basil',
       enabled_events: ['customer.subscription.updated'],
       webhook_endpoint: { url: `${hooks.url}/destination` },
     });
-    expect(destination.snapshot_api_version).toBe('2025-06-30.basil');
+    expect(destination.snapshot_api_version).toBe('2025-05-28.basil');
     const buyer = await owner.customers.create({ name: 'Pinned' });
     const product = await owner.products.create({ name: 'Pinned plan' });
     const price = await owner.prices.create({ product: product.id, unit_amount: 100, currency: 'usd', recurring: { interval: 'month' } });
-    // A request naming no version sees strings; its event is rendered at a version and says which.
+    // A request naming no version sees the default version's strings; its event is rendered at a version and says which.
     const created = await api('POST', '/v1/subscriptions', { key: platform.secret_key, form: `customer=${buyer.id}&items[0][price]=${price.id}` });
     const migrated = await api('POST', `/v1/subscriptions/${created.body.id}/migrate`, { key: platform.secret_key, form: 'billing_mode[type]=flexible' });
     expect(migrated.body.billing_mode).toBe('flexible');
     const updatedAt = migrated.body.billing_mode_details.updated_at;
+    const period = migrated.body.items.data[0];
     const received = new Map((await hooks.waitFor(4)).map((request) => [request.path.split('/').pop(), JSON.parse(request.body)]));
     await hooks.stop();
     const stringData = {
@@ -208,23 +277,35 @@ describe('products, prices and subscriptions with migration to flexible billing,
       object: { billing_mode: { type: 'flexible', flexible: { proration_discounts: 'included' }, updated_at: updatedAt } },
       previous_attributes: { billing_mode: { type: 'classic', flexible: null } },
     };
-    expect(received.get('older')).toMatchObject({ api_version: '2025-06-30.basil', data: stringData });
-    expect(received.get('destination')).toMatchObject({ api_version: '2025-06-30.basil', data: stringData });
+    // The endpoint pinned to 2022-11-15 receives the pre-basil shape: periods on the subscription, none on items.
+    const older = received.get('older');
+    expect(older).toMatchObject({ api_version: '2022-11-15', data: stringData });
+    expect(older.data.object).toMatchObject({
+      current_period_start: period.current_period_start,
+      current_period_end: period.current_period_end,
+      discount: null,
+    });
+    expect(older.data.object.items.data[0]).not.toHaveProperty('current_period_end');
+    expect(older.data.object.items.data[0].plan).toMatchObject({ aggregate_usage: null });
+    expect(received.get('destination')).toMatchObject({ api_version: '2025-05-28.basil', data: stringData });
+    expect(received.get('destination').data.object).not.toHaveProperty('current_period_end');
     expect(received.get('newer')).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
     expect(received.get('newer').data.object).not.toHaveProperty('billing_mode_details');
-    // Unpinned: at the version of the request that caused it (the default, as it named none), which renders objects.
-    expect(received.get('unpinned')).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
+    // Unpinned: at the version of the request that caused it (the default, as it named none).
+    expect(received.get('unpinned')).toMatchObject({ api_version: '2025-05-28.basil', data: stringData });
 
-    const eventId = received.get('older').id;
+    const eventId = older.id;
     const recorded = await api('GET', `/v1/events/${eventId}`, { key: platform.secret_key });
-    expect(recorded.body).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
+    expect(recorded.body).toMatchObject({ api_version: '2025-05-28.basil', data: stringData });
     const viaSdk = await owner.events.retrieve(eventId);
     expect(viaSdk).toMatchObject({ api_version: '2026-10-28.endive', data: objectData });
     const atOlder = await api('GET', `/v1/events?type=customer.subscription.updated`, {
       key: platform.secret_key,
-      headers: { 'service-version': '2025-06-30.basil' },
+      headers: { 'service-version': '2022-11-15' },
     });
-    expect(atOlder.body.data[0]).toMatchObject({ id: eventId, api_version: '2025-06-30.basil', data: stringData });
+    expect(atOlder.headers.get('service-version')).toBe('2022-11-15');
+    expect(atOlder.body.data[0]).toMatchObject({ id: eventId, api_version: '2022-11-15', data: stringData });
+    expect(atOlder.body.data[0].data.object.current_period_end).toBe(period.current_period_end);
   });
 
   it('updates, lists, cancels, and refuses what does not fit', async () => {

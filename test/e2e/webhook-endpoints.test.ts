@@ -144,6 +144,35 @@ describe('v1 webhook endpoints through the official SDK', () => {
 });
 
 describe('isolation between platforms and modes', () => {
+  it('emits no webhook_endpoint.* events and refuses them as subscriptions, as the reference has no such type', async () => {
+    // Given a platform of its own with an endpoint for everything
+    const own = sdk((await newPlatform()).secret_key);
+    const everything = await own.webhookEndpoints.create({ url: hook, enabled_events: ['*'] });
+    // When endpoints are created, changed and deleted
+    const other = await own.webhookEndpoints.create({ url: hook, enabled_events: ['customer.created'] });
+    await own.webhookEndpoints.update(other.id, { description: 'changed', disabled: true });
+    await own.webhookEndpoints.del(other.id);
+    await own.webhookEndpoints.update(everything.id, { metadata: { touched: 'yes' } });
+    // Then no event records any of it
+    expect((await own.events.list({ limit: 100 })).data).toEqual([]);
+    // And an endpoint or a snapshot destination cannot subscribe to such a type
+    for (const type of ['webhook_endpoint.created', 'webhook_endpoint.updated', 'webhook_endpoint.deleted']) {
+      await expect(own.webhookEndpoints.create({ url: hook, enabled_events: [type as never] })).rejects.toMatchObject({
+        statusCode: 400,
+        param: 'enabled_events[0]',
+      });
+    }
+    await expect(
+      own.v2.core.eventDestinations.create({
+        name: 'snapshots',
+        type: 'webhook_endpoint',
+        event_payload: 'snapshot',
+        enabled_events: ['customer.created', 'webhook_endpoint.updated'],
+        webhook_endpoint: { url: hook },
+      }),
+    ).rejects.toMatchObject({ statusCode: 400 });
+  });
+
   it("gives another platform a 404 for this platform's endpoint, exactly as for a missing id", async () => {
     const owner = sdk((await newPlatform()).secret_key);
     const stranger = sdk((await newPlatform()).secret_key);

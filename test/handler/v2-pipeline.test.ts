@@ -34,7 +34,7 @@ describe('the v2 request pipeline', () => {
       secrets: fakeAccountSecretStore(),
       maxBodyBytes: 1024,
       rateLimiter: async () => undefined,
-      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000 },
+      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000, search: { live: 20, test: 20 } },
     };
   });
 
@@ -47,7 +47,7 @@ describe('the v2 request pipeline', () => {
         body: input.body,
         query: input.query,
       }),
-      { params, response },
+      { summary: 'Test a thing', params, response },
       operation,
       ports,
     ).then((result) => ({ ...result, json: JSON.parse(result.body!) }));
@@ -74,6 +74,21 @@ describe('the v2 request pipeline', () => {
     expect(listed.json.params).toEqual({ include: ['webhook_endpoint.url'], limit: 5 });
   });
 
+  it('reads a query array sent as one plain value, or repeated, as the array, and keeps a JSON body strict', async () => {
+    // When an array parameter is sent the way generic OpenAPI clients send the form style
+    const one = await call('GET', { query: 'include=webhook_endpoint.url' });
+    const repeated = await call('GET', { query: 'include=webhook_endpoint.url&include=webhook_endpoint.url' });
+    // Then it is the array, as with the SDK's indexed form
+    expect(one.json.params).toEqual({ include: ['webhook_endpoint.url'] });
+    expect(repeated.json.params).toEqual({ include: ['webhook_endpoint.url', 'webhook_endpoint.url'] });
+
+    // When a v2 JSON body gives a string where an array belongs
+    const json = await call('POST', { body: '{"include":"webhook_endpoint.url"}' });
+    // Then it is refused: JSON clients type their values
+    expect(json.statusCode).toBe(400);
+    expect(json.json.error.message).toMatch(/include/);
+  });
+
   it('refuses a form body on v2 with 415', async () => {
     const answer = await call('POST', { body: 'name=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(answer.statusCode).toBe(415);
@@ -85,6 +100,6 @@ describe('the v2 request pipeline', () => {
     const conflict = await call('POST', { body: '{"name":"second"}', headers: { 'idempotency-key': 'v2-key' } });
     expect(replay.headers?.['Idempotent-Replayed']).toBe('true');
     expect(conflict.statusCode).toBe(409);
-    expect(conflict.json.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
+    expect(conflict.json.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_error' });
   });
 });

@@ -8,6 +8,7 @@ import type { Caller } from '#shared/http/authenticate.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
+import { invoke } from '../support/handler-harness.ts';
 import { newPlatform, sdk, stack } from '../support/stack.ts';
 
 /**
@@ -137,6 +138,85 @@ describe('what a meter event costs in DynamoDB write units', () => {
   it('per event of a one-event stream request', async () => {
     const events = [{ event_name: 'capacity_calls', identifier: 'capacity-stream-single', payload: { service_customer_id: customers[1]!, value: '1' } }];
     expect(await measure(1, () => service.acceptStream(caller, events))).toEqual(expected.stream1);
+  });
+});
+
+/**
+ * One meter event through a whole handler (authentication, the meter-events rate counter, idempotency, the
+ * service, the settle message), as the SDK sends it: `POST /v1/billing/meter_events` as a form, `POST
+ * /v2/billing/meter_events` as JSON, each with an `Idempotency-Key`.
+ */
+describe('what a meter event costs through the v1 and the v2 endpoint', () => {
+  const reads = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'TransactGetItems']);
+  let key: string;
+  let customer: string;
+
+  beforeAll(async () => {
+    const platform = await newPlatform();
+    key = platform.secret_key;
+    const client = sdk(key);
+    await client.billing.meters.create({ display_name: 'wire capacity', event_name: 'wire_calls', default_aggregation: { formula: 'sum' } });
+    customer = (await client.customers.create({ name: 'wire capacity' })).id;
+  });
+
+  const send = {
+    v1: (identifier: string) => ({
+      method: 'POST',
+      path: '/v1/billing/meter_events',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `wire-${identifier}` },
+      body: new URLSearchParams({ event_name: 'wire_calls', 'payload[service_customer_id]': customer, 'payload[value]': '1', identifier }).toString(),
+    }),
+    v2: (identifier: string) => ({
+      method: 'POST',
+      path: '/v2/billing/meter_events',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': `wire-${identifier}` },
+      body: JSON.stringify({ event_name: 'wire_calls', payload: { service_customer_id: customer, value: '1' }, identifier }),
+    }),
+  };
+  const handlers = { v1: 'functions/http/v1/billing/meter-events/create.ts', v2: 'functions/http/v2/billing/meter-events/create.ts' };
+
+  /** Sends one event and answers what it cost: every call, and the writes alone (what caches cannot take away). */
+  async function measured(wire: 'v1' | 'v2', identifier: string) {
+    const scope = callScope({ measure: true });
+    const answer = await withCallScope(scope, () => invoke(handlers[wire], send[wire](identifier)));
+    expect(answer.statusCode, JSON.stringify(answer.json)).toBe(200);
+    const totals = callTotals(scope);
+    return {
+      calls: totals.calls,
+      writeUnits: totals.writeUnits,
+      // Sorted: the settle message goes out while the lease is taken.
+      writes: scope.calls
+        .filter((call) => !reads.has(call.operation))
+        .map((call) => call.operation)
+        .sort(),
+    };
+  }
+
+  it('costs the same calls and write units on either wire', async () => {
+    // Given both handlers warm (the API key, the account's secret and the meter read once)
+    await measured('v1', 'wire-warm-v1');
+    await measured('v2', 'wire-warm-v2');
+
+    // When events are sent in turn on each (one customer, one at a time: each takes the minute's lease alone)
+    const runs = { v1: [] as Awaited<ReturnType<typeof measured>>[], v2: [] as Awaited<ReturnType<typeof measured>>[] };
+    for (let i = 0; i < 3; i++) {
+      runs.v1.push(await measured('v1', `wire-v1-${i}`));
+      runs.v2.push(await measured('v2', `wire-v2-${i}`));
+    }
+
+    // Then every event writes the same, in the same calls: the rate counter (an update), the idempotency claim
+    // (a put), the settle message, the lease taken (an update), the identifier claimed (a put), the lease
+    // released with the event counted (an update), the idempotency record completed (an update): 6 write
+    // units, the 3 of the event, 1 for the counter, 2 for idempotency
+    const [first] = runs.v1;
+    expect(first).toMatchObject({
+      writeUnits: 6,
+      writes: ['PutItem', 'PutItem', 'SendMessageBatch', 'UpdateItem', 'UpdateItem', 'UpdateItem', 'UpdateItem'],
+    });
+    for (const run of [...runs.v1, ...runs.v2])
+      expect({ writeUnits: run.writeUnits, writes: run.writes }).toEqual({ writeUnits: first!.writeUnits, writes: first!.writes });
+    // And, warm, the same number of calls (a cached read that lapsed between two events may add one to either)
+    expect(Math.min(...runs.v1.map((run) => run.calls))).toBe(Math.min(...runs.v2.map((run) => run.calls)));
   });
 });
 

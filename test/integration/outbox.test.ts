@@ -175,11 +175,12 @@ describe('the delivery outbox', () => {
     const failing = await startWebhookReceiver();
     failing.failNext(1000, 500);
     try {
-      const endpoint = await own.webhookEndpoints.create({ url: failing.url, enabled_events: ['webhook_endpoint.updated' as never] });
+      await own.webhookEndpoints.create({ url: failing.url, enabled_events: ['product.updated'] });
 
-      // When it changes
-      await own.webhookEndpoints.update(endpoint.id, { description: 'try me' });
-      const [event] = (await own.events.list({ type: 'webhook_endpoint.updated' })).data;
+      // When a product it listens to changes
+      const product = await own.products.create({ name: 'Try me' });
+      await own.products.update(product.id, { description: 'try me' });
+      const [event] = (await own.events.list({ type: 'product.updated' })).data;
 
       // Then, after the first attempt and three retries, the delivery failed with four recorded attempts
       let seen: unknown;

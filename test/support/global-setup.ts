@@ -51,6 +51,8 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT_PER_KEY_LIVE: '20',
       RATE_LIMIT_METER_EVENTS_LIVE: '20',
       RATE_LIMIT_PER_KEY_TEST: '1000',
+      RATE_LIMIT_SEARCH_LIVE: '10',
+      RATE_LIMIT_SEARCH_TEST: '1000',
     },
   });
   // The handler modules need the stack's environment to load, so the document is built once it is up.

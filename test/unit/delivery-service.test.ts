@@ -128,6 +128,7 @@ function harness(options: {
       },
     },
     eventBridge: { put: async () => options.attempt ?? answer('delivered') },
+    eventGrid: { send: async () => options.attempt ?? answer('delivered') },
     retrySchedule: { test: [60, 1800, 7200], live: [60] },
     sweepGraceMillis: 60_000,
     clock: () => now,
@@ -253,6 +254,24 @@ describe('delivering one event', () => {
       cloudoneEventbridge: { eventSourceStatus: 'deleted' },
     });
     expect(gone.updates[0]).toMatchObject({ status: 'failed' });
+  });
+
+  it('brings a deleted source or topic back once a delivery gets through, and writes nothing for one already active', async () => {
+    const cloudone = { accountId: '123456789012', region: 'us-east-1', eventSourceName: 's', eventSourceArn: 'arn', eventSourceStatus: 'deleted' as const };
+    const source = harness({ destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: cloudone }) });
+    await source.service.deliver(message);
+    expect(source.replaced[0]!.cloudoneEventbridge!.eventSourceStatus).toBe('active');
+
+    const cloudtwo = { region: 'westeurope', resourceGroupName: 'rg', subscriptionId: 'sub', partnerTopicName: 't', partnerTopicStatus: 'deleted' as const };
+    const topic = harness({ destination: destination({ type: 'cloudtwo_event_grid', webhookEndpoint: null, cloudtwoEventGrid: cloudtwo }) });
+    await topic.service.deliver(message);
+    expect(topic.replaced[0]!.cloudtwoEventGrid!.partnerTopicStatus).toBe('activated');
+
+    const active = harness({
+      destination: destination({ type: 'cloudone_eventbridge', webhookEndpoint: null, cloudoneEventbridge: { ...cloudone, eventSourceStatus: 'active' } }),
+    });
+    await active.service.deliver(message);
+    expect(active.replaced).toEqual([]);
   });
 });
 

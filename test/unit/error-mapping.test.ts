@@ -24,7 +24,7 @@ describe('error bodies', () => {
   it('maps idempotency conflicts to 409 (a reused key with other parameters to 400 on v1), rate limits to 429 and wrong methods to 405 with Allow', () => {
     expect(errorResponse(new IdempotencyKeyReusedError('x', 'idempotency_key_reused'), 'v2', 'r')).toMatchObject({
       status: 409,
-      body: { error: { type: 'idempotency_error' } },
+      body: { error: { type: 'idempotency_error', code: 'idempotency_error' } },
     });
     expect(errorResponse(new IdempotencyKeyReusedError('x', 'idempotency_key_reused'), 'v1', 'r')).toMatchObject({
       status: 400,

@@ -28,15 +28,29 @@ describe('ids', () => {
 });
 
 describe('Service-Version', () => {
-  it('accepts <date>.<release_name> and plain dates, defaulting when absent', () => {
+  it("accepts the reference's dated versions, defaulting when absent", () => {
     expect(requestedServiceVersion(undefined)).toBe(defaultServiceVersion);
-    expect(requestedServiceVersion('2026-09-30.endive')).toBe('2026-09-30.endive');
-    expect(requestedServiceVersion('2020-08-27')).toBe('2020-08-27');
+    expect(requestedServiceVersion('')).toBe(defaultServiceVersion);
+    for (const known of ['2026-09-30.endive', '2025-03-01.dashboard', '2022-11-15', '2020-08-27', '2011-01-01']) {
+      expect(requestedServiceVersion(known)).toBe(known);
+    }
   });
 
-  it('refuses malformed or impossible versions', () => {
-    for (const bad of ['latest', '2026-13-01.x', '2026-02-30.x', '2026-10-28.', '2099-01-01.future']) {
-      expect(() => requestedServiceVersion(bad), bad).toThrow(InvalidRequestError);
+  it('refuses malformed, impossible and well-formed but unknown versions as the reference does', () => {
+    const unknown = [
+      'latest',
+      '2026-13-01.x',
+      '2026-02-30.x',
+      '2026-10-28.',
+      '2099-01-01.future',
+      '2025-09-30.acacia',
+      '2025-03-31',
+      '2022-11-16',
+      '2025-06-30.preview',
+    ];
+    for (const bad of unknown) {
+      expect(() => requestedServiceVersion(bad), bad).toThrow(new InvalidRequestError(`Invalid Service API version: ${bad}`, 'invalid_service_version'));
     }
+    expect(() => requestedServiceVersion('x'.repeat(3000))).toThrow(`Invalid Service API version: ${'x'.repeat(64)}…`);
   });
 });

@@ -145,28 +145,28 @@ describe('meter events (service with the shared fakes)', () => {
         case: 'no customer in the payload',
         params: () => event({ value: '3' }, { identifier: 'evt_bad' }),
         code: 'payload_no_customer_defined',
-        param: 'payload.service_customer_id',
+        param: 'payload[service_customer_id]',
         message: "The payload must name the customer in 'service_customer_id'.",
       },
       {
         case: 'no value in the payload',
         params: () => event({ service_customer_id: 'cus_1' }, { identifier: 'evt_bad' }),
         code: 'payload_no_value_defined',
-        param: 'payload.value',
+        param: 'payload[value]',
         message: "The payload must hold the value in 'value'.",
       },
       {
         case: 'a value that is not a number',
         params: () => event({ service_customer_id: 'cus_1', value: 'three' }, { identifier: 'evt_bad' }),
         code: 'payload_invalid_value',
-        param: 'payload.value',
+        param: 'payload[value]',
         message: "The value in 'value' must be a positive integer, got 'three'.",
       },
       {
         case: 'a negative JSON number as value',
         params: () => event({ service_customer_id: 'cus_1', value: -2 }, { identifier: 'evt_bad' }),
         code: 'payload_invalid_value',
-        param: 'payload.value',
+        param: 'payload[value]',
         message: "The value in 'value' must be a positive integer, got '-2'.",
       },
       {
@@ -208,7 +208,7 @@ describe('meter events (service with the shared fakes)', () => {
       const duplicate = {
         code: 'duplicate_meter_event',
         param: 'identifier',
-        message: "A meter event with identifier 'evt_1' was already submitted in the last 24 hours.",
+        message: 'An event already exists with identifier evt_1. An identifier can be used once in 24 hours.',
       };
 
       await expect(service.create(originOf(scope), event({ service_customer_id: 'cus_2', value: '5' }, { identifier: 'evt_1' }))).rejects.toMatchObject(
@@ -434,7 +434,7 @@ describe('meter events (service with the shared fakes)', () => {
       await service.adjust(originOf(scope), cancel('evt_1'));
       await expect(service.adjust(originOf(scope), cancel('evt_1'))).rejects.toMatchObject({
         code: 'meter_event_already_cancelled',
-        param: 'cancel.identifier',
+        param: 'cancel[identifier]',
         message: "The meter event 'evt_1' is already cancelled or being cancelled.",
       });
       expect(sent.filter(({ work }) => work.kind === 'cancel')).toHaveLength(1);
@@ -469,7 +469,7 @@ describe('meter events (service with the shared fakes)', () => {
 
       const notFound = (identifier: string) => ({
         code: 'meter_event_not_found',
-        param: 'cancel.identifier',
+        param: 'cancel[identifier]',
         message: `No meter event with identifier '${identifier}' and event_name 'api_call' was found.`,
       });
       await expect(service.adjust(originOf(scope), cancel('evt_unknown'))).rejects.toMatchObject(notFound('evt_unknown'));
@@ -487,7 +487,7 @@ describe('meter events (service with the shared fakes)', () => {
       advance(1);
       await expect(service.adjust(originOf(scope), cancel('evt_2'))).rejects.toMatchObject({
         code: 'meter_event_cancellation_window_expired',
-        param: 'cancel.identifier',
+        param: 'cancel[identifier]',
         message: "The meter event 'evt_2' was received more than 24 hours ago and can no longer be cancelled.",
       });
     });
@@ -497,7 +497,7 @@ describe('meter events (service with the shared fakes)', () => {
       await service.create(originOf(scope), event({ service_customer_id: 'cus_unknown', value: '3' }, { identifier: 'evt_x' }));
       await expect(service.adjust(originOf(scope), cancel('evt_x'))).rejects.toMatchObject({
         code: 'meter_event_not_counted',
-        param: 'cancel.identifier',
+        param: 'cancel[identifier]',
         message: "The meter event 'evt_x' was refused when processed (see the meter's error reports) and holds no usage to cancel.",
       });
       expect(sent.map(({ work }) => work.kind)).toEqual(['refused']);

@@ -46,7 +46,7 @@ describe('problemOf', () => {
     expect(problemOf(meter(), event({ value: '3' }), now)).toMatchObject({
       sync: 'payload_no_customer_defined',
       async: 'meter_event_no_customer_defined',
-      param: 'payload.service_customer_id',
+      param: 'payload[service_customer_id]',
     });
   });
 
@@ -58,7 +58,7 @@ describe('problemOf', () => {
     expect(problemOf(meter(), event({ service_customer_id: 'cus_1' }), now)).toMatchObject({
       sync: 'payload_no_value_defined',
       async: 'meter_event_invalid_value',
-      param: 'payload.value',
+      param: 'payload[value]',
     });
   });
 
@@ -78,7 +78,7 @@ describe('problemOf', () => {
     expect(problemOf(meter(), event({ service_customer_id: 'cus_1', value }), now)).toMatchObject({
       sync: 'payload_invalid_value',
       async: 'meter_event_invalid_value',
-      param: 'payload.value',
+      param: 'payload[value]',
     });
   });
 
@@ -116,15 +116,15 @@ describe('problemOf', () => {
     expect(problemOf(custom, event({ account: 'cus_9', tokens: '12' }), now)).toBeUndefined();
     expect(problemOf(custom, event({ service_customer_id: 'cus_9', tokens: '12' }), now)).toMatchObject({
       sync: 'payload_no_customer_defined',
-      param: 'payload.account',
+      param: 'payload[account]',
     });
     expect(problemOf(custom, event({ account: 'cus_9', value: '12' }), now)).toMatchObject({
       sync: 'payload_no_value_defined',
-      param: 'payload.tokens',
+      param: 'payload[tokens]',
     });
     expect(problemOf(custom, event({ account: 'cus_9', tokens: 'x' }), now)).toMatchObject({
       sync: 'payload_invalid_value',
-      param: 'payload.tokens',
+      param: 'payload[tokens]',
     });
   });
 

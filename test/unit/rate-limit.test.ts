@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '#shared/errors.ts';
+import { accountUpdateLimiter, type UpdateSlots } from '#shared/accounts/update-limit.ts';
+import { errorResponse } from '#shared/http/error-mapping.ts';
 import { rateLimiter, type RateCounter } from '#shared/http/rate-limit.ts';
 
 /** The table's counter in memory: conditional adds per bucket and second, every call recorded. */
@@ -68,5 +70,34 @@ describe('the rate limiter', () => {
     const { counter, calls } = memoryCounter();
     await rateLimiter(counter)('k', 0, 1_000);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('the account update limiter', () => {
+  it('refuses the request past the limit with the retry hint of the per-key limiter, and frees the slot after each request', async () => {
+    // Given an account with one update slot, held by a request in flight
+    const held = new Set<string>();
+    const slots: UpdateSlots = {
+      async acquire(_owner, accountId, _holder, limit) {
+        if (held.size >= limit) return undefined;
+        held.add(accountId);
+        return 0;
+      },
+      async release(_owner, accountId) {
+        held.delete(accountId);
+      },
+    };
+    const limited = accountUpdateLimiter(slots, 1);
+    const owner = { accountId: 'acct_owner', livemode: false };
+    let finish: () => void = () => undefined;
+    const first = limited(owner, 'acct_1', () => new Promise<void>((resolve) => (finish = resolve)));
+    // When a second request comes in meanwhile, it is refused as the per-key limit refuses: retry after a second
+    await expect(limited(owner, 'acct_1', async () => 'late')).rejects.toMatchObject({ code: 'account_rate_limit_exceeded', retryAfterSeconds: 1 });
+    const refused = await limited(owner, 'acct_1', async () => 'late').catch((error: unknown) => errorResponse(error, 'v2', 'req_1'));
+    expect(refused).toMatchObject({ status: 429, headers: { 'Retry-After': '1', 'Stripe-Should-Retry': 'true', 'Service-Should-Retry': 'true' } });
+    // Then, once the first is done, the next gets through
+    finish();
+    await first;
+    await expect(limited(owner, 'acct_1', async () => 'next')).resolves.toBe('next');
   });
 });

@@ -37,6 +37,22 @@ describe('route matching', () => {
     expect(match('POST', '/v1/issuing/authorizations/iauth_1')?.route.name).toBe('updateIssuingAuthorization');
   });
 
+  it('sends GET /v1/<resource>/search to the search, not to retrieve an object named "search"', () => {
+    const match = compileRoutes(routes);
+    for (const [resource, name] of [
+      ['customers', 'searchCustomers'],
+      ['products', 'searchProducts'],
+      ['prices', 'searchPrices'],
+      ['subscriptions', 'searchSubscriptions'],
+    ]) {
+      expect(match('GET', `/v1/${resource}/search`)).toEqual({ route: expect.objectContaining({ name }), pathParameters: undefined });
+      expect(match('GET', `/v1/${resource}/id_1`)?.pathParameters).toEqual({ id: 'id_1' });
+    }
+    // Only GET is a search: a POST there is an update of an object named "search" (which does not exist).
+    expect(match('POST', '/v1/customers/search')).toMatchObject({ route: { name: 'updateCustomer' }, pathParameters: { id: 'search' } });
+    expect(allowedMethods(routes, '/v1/customers/search')).toEqual(['DELETE', 'GET', 'POST']);
+  });
+
   it('lists the methods a known path allows', () => {
     expect(allowedMethods(routes, '/v1/webhook_endpoints')).toEqual(['GET', 'POST']);
     expect(allowedMethods(routes, '/v1/webhook_endpoints/we_1')).toEqual(['DELETE', 'GET', 'POST']);

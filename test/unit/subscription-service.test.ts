@@ -9,7 +9,7 @@ import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../support/fakes.ts';
 
 const scope: Scope = { accountId: 'acct_subscriptions', livemode: false };
-const request = { origin: originOf(scope), rendering: 'object' as const };
+const request = { origin: originOf(scope) };
 
 const price = (id: string, interval: 'month' | 'year', overrides: Partial<Price> = {}): Price => ({
   id,

@@ -46,6 +46,30 @@ describe('parameter validation', () => {
     expect(booleanParam().safeParse('yes').success).toBe(false);
   });
 
+  it('takes any case of true and false as a form boolean, as older SDKs send True and False (Python)', () => {
+    // Given the values older SDKs and hand-written clients send
+    const parse = (value: unknown) => booleanParam().parse(value);
+    // Then every casing of the two words reads as the boolean it names, and JSON booleans pass through
+    for (const value of ['true', 'True', 'TRUE', 'tRuE']) expect(parse(value)).toBe(true);
+    for (const value of ['false', 'False', 'FALSE', 'fAlSe']) expect(parse(value)).toBe(false);
+    expect(parse(true)).toBe(true);
+    expect(parse(false)).toBe(false);
+    // And nothing else is a boolean: no yes/1/empty/padded words
+    for (const value of ['yes', 'no', '1', '0', '', '`', '`true`', ' true', 'true ', 'truee', 'T', null, 1, ['true'], { a: 'true' }]) {
+      expect(booleanParam().safeParse(value).success, JSON.stringify(value)).toBe(false);
+    }
+  });
+
+  it('refuses a bad form boolean with a 400 naming the nested parameter', () => {
+    // Given a strict schema with a nested boolean, like person[relationship][owner]
+    const nested = z.strictObject({ person: z.strictObject({ relationship: z.strictObject({ owner: booleanParam().optional() }) }) });
+    // When the value is True it is read; when it is yes the error names the field in bracket notation
+    expect(validateParams(nested, { person: { relationship: { owner: 'True' } } }, 'v1')).toEqual({ person: { relationship: { owner: true } } });
+    const error = failure(() => validateParams(nested, { person: { relationship: { owner: 'yes' } } }, 'v1'));
+    expect(error).toMatchObject({ code: 'parameter_invalid', param: 'person[relationship][owner]' });
+    expect(error.message).toBe('Invalid person[relationship][owner]: must be true or false');
+  });
+
   it('names the bad event type by its index', () => {
     const error = failure(() =>
       validateParams(createWebhookEndpointParams, { url: 'https://x.test', enabled_events: ['customer.created', 'nope.nothing'] }, 'v1'),

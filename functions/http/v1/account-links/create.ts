@@ -6,7 +6,15 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountLinkService();
 
 /** POST /v1/account_links: the v1 shape of an account link, to the same hosted flow as v2 links. */
-export const handler = httpHandler({ params: createV1AccountLinkParams, response: v1AccountLinkObject }, async ({ origin, params, baseUrl }) => {
-  const { link, secret } = await service.createV1(origin, params);
-  return { body: serializeV1AccountLink(link, hostedLinkUrl(baseUrl, secret)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create an account link (v1)',
+    description: 'The v1 shape of an account link, to the same hosted flow as v2 links.',
+    params: createV1AccountLinkParams,
+    response: v1AccountLinkObject,
+  },
+  async ({ origin, params, baseUrl }) => {
+    const { link, secret } = await service.createV1(origin, params);
+    return { body: serializeV1AccountLink(link, hostedLinkUrl(baseUrl, secret)) };
+  },
+);

@@ -8,6 +8,15 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
-export const handler = httpHandler({ params: createCustomerParams, response: customerObject, expand: expander }, async ({ origin, params }) => ({
-  body: serializeCustomer(await service.create(origin, params)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create a customer',
+    description: "With `source=tok_…`, the token's card or bank account becomes the customer's first source.",
+    params: createCustomerParams,
+    response: customerObject,
+    expand: expander,
+  },
+  async ({ origin, params }) => ({
+    body: serializeCustomer(await service.create(origin, params)),
+  }),
+);

@@ -6,7 +6,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** DELETE /v1/customers/{id}: a second delete is a 404. */
-export const handler = httpHandler({ params: deleteCustomerParams, response: deletedCustomerObject }, async ({ origin, pathParameters }) => {
-  await service.delete(origin, pathParameters.id!);
-  return { body: serializeDeletedCustomer(pathParameters.id!) };
-});
+export const handler = httpHandler(
+  { summary: 'Delete a customer', description: 'A second delete is a 404.', params: deleteCustomerParams, response: deletedCustomerObject },
+  async ({ origin, pathParameters }) => {
+    await service.delete(origin, pathParameters.id!);
+    return { body: serializeDeletedCustomer(pathParameters.id!) };
+  },
+);

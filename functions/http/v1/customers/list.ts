@@ -9,7 +9,10 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** GET /v1/customers: newest first; `expand[]` data.default_source. */
-export const handler = httpHandler({ params: listCustomersParams, response: v1ListObject(customerObject), expand: expander }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, v1PageRequest(params));
-  return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
-});
+export const handler = httpHandler(
+  { summary: 'List all customers', description: 'Newest first.', params: listCustomersParams, response: v1ListObject(customerObject), expand: expander },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params));
+    return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
+  },
+);

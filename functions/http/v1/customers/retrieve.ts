@@ -8,6 +8,9 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** GET /v1/customers/{id}: `expand[]` default_source, sources. */
-export const handler = httpHandler({ params: retrieveCustomerParams, response: customerObject, expand: expander }, async ({ caller, pathParameters }) => ({
-  body: serializeCustomer(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a customer', params: retrieveCustomerParams, response: customerObject, expand: expander },
+  async ({ caller, pathParameters }) => ({
+    body: serializeCustomer(await service.retrieve(caller.scope, pathParameters.id!)),
+  }),
+);

@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
 export const handler = httpHandler(
-  { params: updateCustomerParams, response: customerObject, expand: expander },
+  {
+    summary: 'Update a customer',
+    description: '`source=tok_…` replaces the default source (the old one is deleted).',
+    params: updateCustomerParams,
+    response: customerObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => ({
     body: serializeCustomer(await service.update(origin, pathParameters.id!, params)),
   }),

@@ -8,7 +8,12 @@ const service = wireEventService();
 
 /** GET /v1/events: newest first, filtered by type(s), created and delivery_success; at the version the caller names, else its own. */
 export const handler = httpHandler(
-  { params: listSnapshotEventsParams, response: v1ListObject(snapshotEventObject) },
+  {
+    summary: 'List all events',
+    description: "Newest first, rendered at the version the request names, else the account's.",
+    params: listSnapshotEventsParams,
+    response: v1ListObject(snapshotEventObject),
+  },
   async ({ caller, params, explicitServiceVersion }) => {
     const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);
     return {

@@ -7,7 +7,12 @@ const service = wireEventService();
 
 /** GET /v1/events/{id}: events of the last 30 days, at the version the caller names, else its own. */
 export const handler = httpHandler(
-  { params: retrieveSnapshotEventParams, response: snapshotEventObject },
+  {
+    summary: 'Retrieve an event',
+    description: "Events of the last 30 days, rendered at the version the request names, else the account's.",
+    params: retrieveSnapshotEventParams,
+    response: snapshotEventObject,
+  },
   async ({ caller, pathParameters, explicitServiceVersion }) => ({
     body: serializeSnapshotEvent(await service.retrieveSnapshot(caller.scope, pathParameters.id!), explicitServiceVersion ?? undefined),
   }),

@@ -12,7 +12,13 @@ const service = wireDeliveryAttemptsService();
  * --webhook-endpoint we_…`): the event sent again to that endpoint, now; answers the event.
  */
 export const handler = httpHandler(
-  { params: retryEventParams, response: snapshotEventObject },
+  {
+    summary: 'Resend an event to a webhook endpoint',
+    description:
+      "As the reference's command-line tool calls it (`events resend evt_… --webhook-endpoint we_…`): the event is sent again to that endpoint now; answers the event.",
+    params: retryEventParams,
+    response: snapshotEventObject,
+  },
   async ({ caller, params, pathParameters, explicitServiceVersion }) => {
     if (params.webhook_endpoint === undefined) {
       throw new InvalidRequestError(

@@ -8,7 +8,16 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** POST /v1/prices: of `product`, or of a new product made from `product_data`. */
-export const handler = httpHandler({ params: createPriceParams, response: priceObject, expand: expander }, async ({ origin, params }) => {
-  const price = await service.createPrice(origin, params);
-  return { body: serializePrice(price) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a price',
+    description: 'Of `product`, or of a new product made from `product_data`.',
+    params: createPriceParams,
+    response: priceObject,
+    expand: expander,
+  },
+  async ({ origin, params }) => {
+    const price = await service.createPrice(origin, params);
+    return { body: serializePrice(price) };
+  },
+);

@@ -9,13 +9,16 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** GET /v1/prices: newest first; filters active, currency, lookup_keys, product and type; `expand[]` data.product, data.currency_options. */
-export const handler = httpHandler({ params: listPricesParams, response: v1ListObject(priceObject), expand: expander }, async ({ caller, params }) => {
-  const { active, currency, product, type } = params;
-  const where: Record<string, unknown> = {};
-  if (active !== undefined) where.active = active;
-  if (currency !== undefined) where.currency = currency;
-  if (product !== undefined) where.product = product;
-  if (type !== undefined) where.type = type;
-  const page = await service.listPrices(caller.scope, v1PageRequest(params), where, params.lookup_keys);
-  return { body: v1List('/v1/prices', { ...page, items: page.items.map((price) => serializePrice(price)) }, params) };
-});
+export const handler = httpHandler(
+  { summary: 'List all prices', description: 'Newest first.', params: listPricesParams, response: v1ListObject(priceObject), expand: expander },
+  async ({ caller, params }) => {
+    const { active, currency, product, type } = params;
+    const where: Record<string, unknown> = {};
+    if (active !== undefined) where.active = active;
+    if (currency !== undefined) where.currency = currency;
+    if (product !== undefined) where.product = product;
+    if (type !== undefined) where.type = type;
+    const page = await service.listPrices(caller.scope, v1PageRequest(params), where, params.lookup_keys);
+    return { body: v1List('/v1/prices', { ...page, items: page.items.map((price) => serializePrice(price)) }, params) };
+  },
+);

@@ -8,7 +8,10 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** GET /v1/prices/{id} */
-export const handler = httpHandler({ params: retrievePriceParams, response: priceObject, expand: expander }, async ({ caller, pathParameters }) => {
-  const price = await service.retrievePrice(caller.scope, pathParameters.id!);
-  return { body: serializePrice(price) };
-});
+export const handler = httpHandler(
+  { summary: 'Retrieve a price', params: retrievePriceParams, response: priceObject, expand: expander },
+  async ({ caller, pathParameters }) => {
+    const price = await service.retrievePrice(caller.scope, pathParameters.id!);
+    return { body: serializePrice(price) };
+  },
+);

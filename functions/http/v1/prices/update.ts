@@ -8,7 +8,10 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** POST /v1/prices/{id} */
-export const handler = httpHandler({ params: updatePriceParams, response: priceObject, expand: expander }, async ({ origin, params, pathParameters }) => {
-  const price = await service.updatePrice(origin, pathParameters.id!, params);
-  return { body: serializePrice(price) };
-});
+export const handler = httpHandler(
+  { summary: 'Update a price', params: updatePriceParams, response: priceObject, expand: expander },
+  async ({ origin, params, pathParameters }) => {
+    const price = await service.updatePrice(origin, pathParameters.id!, params);
+    return { body: serializePrice(price) };
+  },
+);

@@ -8,6 +8,9 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** POST /v1/products */
-export const handler = httpHandler({ params: createProductParams, response: productObject, expand: expander }, async ({ origin, params }) => ({
-  body: serializeProduct(await service.createProduct(origin, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Create a product', params: createProductParams, response: productObject, expand: expander },
+  async ({ origin, params }) => ({
+    body: serializeProduct(await service.createProduct(origin, params)),
+  }),
+);

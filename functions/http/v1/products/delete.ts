@@ -6,7 +6,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCatalogueService();
 
 /** DELETE /v1/products/{id}: refused while any price uses the product. */
-export const handler = httpHandler({ params: deleteProductParams, response: deletedProductObject }, async ({ origin, pathParameters }) => {
-  const deleted = await service.deleteProduct(origin, pathParameters.id!);
-  return { body: serializeDeletedProduct(deleted.id) };
-});
+export const handler = httpHandler(
+  { summary: 'Delete a product', description: 'Refused while any price uses the product.', params: deleteProductParams, response: deletedProductObject },
+  async ({ origin, pathParameters }) => {
+    const deleted = await service.deleteProduct(origin, pathParameters.id!);
+    return { body: serializeDeletedProduct(deleted.id) };
+  },
+);

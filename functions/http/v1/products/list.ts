@@ -9,7 +9,16 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** GET /v1/products: newest first, optionally only active or inactive ones. */
-export const handler = httpHandler({ params: listProductsParams, response: v1ListObject(productObject), expand: expander }, async ({ caller, params }) => {
-  const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
-  return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }, params) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'List all products',
+    description: 'Newest first, optionally only active or inactive ones.',
+    params: listProductsParams,
+    response: v1ListObject(productObject),
+    expand: expander,
+  },
+  async ({ caller, params }) => {
+    const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active);
+    return { body: v1List('/v1/products', { ...page, items: page.items.map(serializeProduct) }, params) };
+  },
+);

@@ -8,6 +8,9 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** GET /v1/products/{id} */
-export const handler = httpHandler({ params: retrieveProductParams, response: productObject, expand: expander }, async ({ caller, pathParameters }) => ({
-  body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a product', params: retrieveProductParams, response: productObject, expand: expander },
+  async ({ caller, pathParameters }) => ({
+    body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
+  }),
+);

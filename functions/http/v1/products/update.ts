@@ -8,6 +8,9 @@ const service = wireCatalogueService();
 const expander = wireExpander();
 
 /** POST /v1/products/{id} */
-export const handler = httpHandler({ params: updateProductParams, response: productObject, expand: expander }, async ({ origin, params, pathParameters }) => ({
-  body: serializeProduct(await service.updateProduct(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Update a product', params: updateProductParams, response: productObject, expand: expander },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeProduct(await service.updateProduct(origin, pathParameters.id!, params)),
+  }),
+);

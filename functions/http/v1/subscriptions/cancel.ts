@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { cancelSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -10,9 +9,14 @@ const expander = wireExpander();
 
 /** DELETE /v1/subscriptions/{id}: cancels at once and answers the canceled subscription. */
 export const handler = httpHandler(
-  { params: cancelSubscriptionParams, response: subscriptionObject, expand: expander },
-  async ({ origin, params, pathParameters, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.cancel({ origin, rendering }, pathParameters.id!, params), rendering) };
+  {
+    summary: 'Cancel a subscription',
+    description: 'Cancels at once and answers the canceled subscription.',
+    params: cancelSubscriptionParams,
+    response: subscriptionObject,
+    expand: expander,
+  },
+  async ({ origin, params, pathParameters }) => {
+    return { body: serializeSubscription(await service.cancel({ origin }, pathParameters.id!, params)) };
   },
 );

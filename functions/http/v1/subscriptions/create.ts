@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -10,9 +9,8 @@ const expander = wireExpander();
 
 /** POST /v1/subscriptions */
 export const handler = httpHandler(
-  { params: createSubscriptionParams, response: subscriptionObject, expand: expander },
-  async ({ origin, params, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.create({ origin, rendering }, params), rendering) };
+  { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject, expand: expander },
+  async ({ origin, params }) => {
+    return { body: serializeSubscription(await service.create({ origin }, params)) };
   },
 );

@@ -1,6 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -11,10 +10,15 @@ const expander = wireExpander();
 
 /** GET /v1/subscriptions: newest first; customer and status filters (not canceled by default). */
 export const handler = httpHandler(
-  { params: listSubscriptionsParams, response: v1ListObject(subscriptionObject), expand: expander },
-  async ({ caller, params, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
+  {
+    summary: 'List subscriptions',
+    description: 'Newest first; not canceled ones unless `status` says otherwise.',
+    params: listSubscriptionsParams,
+    response: v1ListObject(subscriptionObject),
+    expand: expander,
+  },
+  async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status });
-    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription, rendering)) }, params) };
+    return { body: v1List('/v1/subscriptions', { ...page, items: page.items.map((subscription) => serializeSubscription(subscription)) }, params) };
   },
 );

@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { migrateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -10,9 +9,14 @@ const expander = wireExpander();
 
 /** POST /v1/subscriptions/{id}/migrate: classic → flexible, once. */
 export const handler = httpHandler(
-  { params: migrateSubscriptionParams, response: subscriptionObject, expand: expander },
-  async ({ origin, params, pathParameters, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.migrate({ origin, rendering }, pathParameters.id!, params), rendering) };
+  {
+    summary: 'Migrate a subscription',
+    description: 'From the `classic` billing mode to `flexible`, once.',
+    params: migrateSubscriptionParams,
+    response: subscriptionObject,
+    expand: expander,
+  },
+  async ({ origin, params, pathParameters }) => {
+    return { body: serializeSubscription(await service.migrate({ origin }, pathParameters.id!, params)) };
   },
 );

@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { retrieveSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -10,8 +9,8 @@ const expander = wireExpander();
 
 /** GET /v1/subscriptions/{id} */
 export const handler = httpHandler(
-  { params: retrieveSubscriptionParams, response: subscriptionObject, expand: expander },
-  async ({ caller, pathParameters, explicitServiceVersion }) => ({
-    body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!), billingModeRendering(explicitServiceVersion)),
+  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: subscriptionObject, expand: expander },
+  async ({ caller, pathParameters }) => ({
+    body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!)),
   }),
 );

@@ -1,5 +1,4 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { billingModeRendering } from '#shared/subscriptions/rendering.ts';
 import { updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -10,9 +9,8 @@ const expander = wireExpander();
 
 /** POST /v1/subscriptions/{id}: metadata, description, cancel_at_period_end. */
 export const handler = httpHandler(
-  { params: updateSubscriptionParams, response: subscriptionObject, expand: expander },
-  async ({ origin, params, pathParameters, explicitServiceVersion }) => {
-    const rendering = billingModeRendering(explicitServiceVersion);
-    return { body: serializeSubscription(await service.update({ origin, rendering }, pathParameters.id!, params), rendering) };
+  { summary: 'Update a subscription', params: updateSubscriptionParams, response: subscriptionObject, expand: expander },
+  async ({ origin, params, pathParameters }) => {
+    return { body: serializeSubscription(await service.update({ origin }, pathParameters.id!, params)) };
   },
 );

@@ -6,6 +6,15 @@ import { wireTokenService } from '#shared/tokens/wiring.ts';
 const service = wireTokenService();
 
 /** POST /v1/tokens (the one endpoint that takes a publishable key) */
-export const handler = httpHandler({ params: createTokenParams, response: tokenObject, allowPublishableKey: true }, async ({ caller, params, sourceIp }) => ({
-  body: serializeToken(await service.create(caller.scope, params, sourceIp)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create a token',
+    description: 'The one v1 endpoint that takes a publishable key.',
+    params: createTokenParams,
+    response: tokenObject,
+    allowPublishableKey: true,
+  },
+  async ({ caller, params, sourceIp }) => ({
+    body: serializeToken(await service.create(caller.scope, params, sourceIp)),
+  }),
+);

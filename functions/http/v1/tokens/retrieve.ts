@@ -6,6 +6,14 @@ import { wireTokenService } from '#shared/tokens/wiring.ts';
 const service = wireTokenService();
 
 /** GET /v1/tokens/{id}: a secret key only (a publishable key may create tokens, never read them back) */
-export const handler = httpHandler({ params: retrieveTokenParams, response: tokenObject }, async ({ caller, pathParameters }) => ({
-  body: serializeToken(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Retrieve a token',
+    description: 'A secret key only: a publishable key may create tokens, never read them back.',
+    params: retrieveTokenParams,
+    response: tokenObject,
+  },
+  async ({ caller, pathParameters }) => ({
+    body: serializeToken(await service.retrieve(caller.scope, pathParameters.id!)),
+  }),
+);

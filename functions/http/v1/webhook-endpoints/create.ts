@@ -6,6 +6,14 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints: the only response that shows the signing secret. */
-export const handler = httpHandler({ params: createWebhookEndpointParams, response: webhookEndpointObject }, async ({ origin, params }) => ({
-  body: serializeWebhookEndpoint(await service.create(origin, params), { includeSecret: true }),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create a webhook endpoint',
+    description: "The only response that shows the endpoint's signing `secret`.",
+    params: createWebhookEndpointParams,
+    response: webhookEndpointObject,
+  },
+  async ({ caller, params }) => ({
+    body: serializeWebhookEndpoint(await service.create(caller.scope, params), { includeSecret: true }),
+  }),
+);

@@ -6,7 +6,15 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** DELETE /v1/webhook_endpoints/{id}: a second delete is a 404. */
-export const handler = httpHandler({ params: deleteWebhookEndpointParams, response: deletedWebhookEndpointObject }, async ({ origin, pathParameters }) => {
-  await service.delete(origin, pathParameters.id!);
-  return { body: serializeDeletedWebhookEndpoint(pathParameters.id!) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Delete a webhook endpoint',
+    description: 'A second delete is a 404.',
+    params: deleteWebhookEndpointParams,
+    response: deletedWebhookEndpointObject,
+  },
+  async ({ caller, pathParameters }) => {
+    await service.delete(caller.scope, pathParameters.id!);
+    return { body: serializeDeletedWebhookEndpoint(pathParameters.id!) };
+  },
+);

@@ -7,7 +7,10 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** GET /v1/webhook_endpoints: newest first. */
-export const handler = httpHandler({ params: listWebhookEndpointsParams, response: v1ListObject(webhookEndpointObject) }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, v1PageRequest(params));
-  return { body: v1List('/v1/webhook_endpoints', { ...page, items: page.items.map((endpoint) => serializeWebhookEndpoint(endpoint)) }, params) };
-});
+export const handler = httpHandler(
+  { summary: 'List all webhook endpoints', description: 'Newest first.', params: listWebhookEndpointsParams, response: v1ListObject(webhookEndpointObject) },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params));
+    return { body: v1List('/v1/webhook_endpoints', { ...page, items: page.items.map((endpoint) => serializeWebhookEndpoint(endpoint)) }, params) };
+  },
+);

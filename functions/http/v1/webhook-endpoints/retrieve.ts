@@ -6,6 +6,9 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** GET /v1/webhook_endpoints/{id} */
-export const handler = httpHandler({ params: retrieveWebhookEndpointParams, response: webhookEndpointObject }, async ({ caller, pathParameters }) => ({
-  body: serializeWebhookEndpoint(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a webhook endpoint', params: retrieveWebhookEndpointParams, response: webhookEndpointObject },
+  async ({ caller, pathParameters }) => ({
+    body: serializeWebhookEndpoint(await service.retrieve(caller.scope, pathParameters.id!)),
+  }),
+);

@@ -6,6 +6,9 @@ import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts'
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints/{id} */
-export const handler = httpHandler({ params: updateWebhookEndpointParams, response: webhookEndpointObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeWebhookEndpoint(await service.update(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Update a webhook endpoint', params: updateWebhookEndpointParams, response: webhookEndpointObject },
+  async ({ caller, params, pathParameters }) => ({
+    body: serializeWebhookEndpoint(await service.update(caller.scope, pathParameters.id!, params)),
+  }),
+);

@@ -2,6 +2,7 @@ import { listTargetDeliveriesParams } from '#shared/delivery/schemas.ts';
 import { deliveryObject, deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import type { DestinationKind } from '#shared/events/event.ts';
+import type { OperationText } from '#shared/http/contract.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v2List, v2ListObject } from '#shared/http/pagination.ts';
 
@@ -11,9 +12,9 @@ const service = wireDeliveryAttemptsService();
  * The handler of a v2 destination's or v1 endpoint's delivery list (this service's addition): pending
  * first, then failed, succeeded, canceled, each newest first.
  */
-export const targetDeliveriesHandler = (kind: DestinationKind) =>
+export const targetDeliveriesHandler = (kind: DestinationKind, text: OperationText) =>
   httpHandler(
-    { params: listTargetDeliveriesParams, response: v2ListObject(deliveryObject), v2List: true },
+    { ...text, params: listTargetDeliveriesParams, response: v2ListObject(deliveryObject), v2List: true },
     async ({ caller, params, pathParameters, paging }) => {
       const page = await service.listForTarget(
         caller.scope,

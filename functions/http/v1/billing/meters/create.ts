@@ -6,6 +6,6 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** POST /v1/billing/meters */
-export const handler = httpHandler({ params: createMeterParams, response: meterObject }, async ({ origin, params }) => ({
+export const handler = httpHandler({ summary: 'Create a billing meter', params: createMeterParams, response: meterObject }, async ({ origin, params }) => ({
   body: serializeMeter(await service.create(origin, params)),
 }));

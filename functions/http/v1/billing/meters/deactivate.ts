@@ -6,6 +6,9 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}/deactivate: the meter stops accepting events (status inactive). */
-export const handler = httpHandler({ params: meterParams, response: meterObject }, async ({ origin, pathParameters }) => ({
-  body: serializeMeter(await service.deactivate(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Deactivate a billing meter', description: 'The meter stops accepting events (`status: inactive`).', params: meterParams, response: meterObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializeMeter(await service.deactivate(origin, pathParameters.id!)),
+  }),
+);

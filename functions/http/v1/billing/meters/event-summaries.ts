@@ -8,7 +8,12 @@ const summaries = wireUsageSummaries();
 
 /** GET /v1/billing/meters/:id/event_summaries: a customer's usage per window, oldest first. */
 export const handler = httpHandler(
-  { params: listEventSummariesParams, response: v1ListObject(usageSummaryObject) },
+  {
+    summary: 'List billing meter event summaries',
+    description: "A customer's usage per window, oldest first.",
+    params: listEventSummariesParams,
+    response: v1ListObject(usageSummaryObject),
+  },
   async ({ caller, params, pathParameters }) => {
     const query = { customer: params.customer, start: params.start_time * 1000, end: params.end_time * 1000, grouping: params.value_grouping_window };
     const page = await summaries.list(caller.scope, pathParameters.id!, query, v1PageRequest(params));

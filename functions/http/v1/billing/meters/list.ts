@@ -7,7 +7,15 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** GET /v1/billing/meters: newest first, optionally only active or inactive ones. */
-export const handler = httpHandler({ params: listMetersParams, response: v1ListObject(meterObject) }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, v1PageRequest(params), params.status);
-  return { body: v1List('/v1/billing/meters', { ...page, items: page.items.map(serializeMeter) }, params) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'List billing meters',
+    description: 'Newest first, optionally only active or inactive ones.',
+    params: listMetersParams,
+    response: v1ListObject(meterObject),
+  },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params), params.status);
+    return { body: v1List('/v1/billing/meters', { ...page, items: page.items.map(serializeMeter) }, params) };
+  },
+);

@@ -6,6 +6,9 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}/reactivate: back to active. */
-export const handler = httpHandler({ params: meterParams, response: meterObject }, async ({ origin, pathParameters }) => ({
-  body: serializeMeter(await service.reactivate(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Reactivate a billing meter', description: 'Back to `active`.', params: meterParams, response: meterObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializeMeter(await service.reactivate(origin, pathParameters.id!)),
+  }),
+);

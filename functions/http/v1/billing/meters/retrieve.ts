@@ -6,6 +6,6 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** GET /v1/billing/meters/{id} */
-export const handler = httpHandler({ params: meterParams, response: meterObject }, async ({ caller, pathParameters }) => ({
+export const handler = httpHandler({ summary: 'Retrieve a billing meter', params: meterParams, response: meterObject }, async ({ caller, pathParameters }) => ({
   body: serializeMeter(await service.retrieve(caller.scope, pathParameters.id!)),
 }));

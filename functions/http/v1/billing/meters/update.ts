@@ -6,6 +6,9 @@ import { wireMeterService } from '#shared/meters/wiring.ts';
 const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}: only the display name changes. */
-export const handler = httpHandler({ params: updateMeterParams, response: meterObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeMeter(await service.update(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Update a billing meter', description: 'Only the display name changes.', params: updateMeterParams, response: meterObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeMeter(await service.update(origin, pathParameters.id!, params)),
+  }),
+);

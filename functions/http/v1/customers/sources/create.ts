@@ -8,6 +8,15 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources: `source=tok_…`, a card or bank account token, used up. */
-export const handler = httpHandler({ params: createSourceParams, response: sourceObject, expand: expander }, async ({ origin, params, pathParameters }) => ({
-  body: serializeSource(await service.createSource(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Attach a source to a customer',
+    description: '`source=tok_…`: a card or bank account token, used up.',
+    params: createSourceParams,
+    response: sourceObject,
+    expand: expander,
+  },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeSource(await service.createSource(origin, pathParameters.id!, params)),
+  }),
+);

@@ -6,6 +6,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireCustomerService();
 
 /** DELETE /v1/customers/{id}/sources/{source_id}: a default source is replaced by the newest other one. */
-export const handler = httpHandler({ params: deleteSourceParams, response: deletedSourceObject }, async ({ origin, pathParameters }) => ({
-  body: serializeDeletedSource(await service.deleteSource(origin, pathParameters.id!, pathParameters.source_id!)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Detach a source from a customer',
+    description: 'A default source is replaced by the newest other one.',
+    params: deleteSourceParams,
+    response: deletedSourceObject,
+  },
+  async ({ origin, pathParameters }) => ({
+    body: serializeDeletedSource(await service.deleteSource(origin, pathParameters.id!, pathParameters.source_id!)),
+  }),
+);

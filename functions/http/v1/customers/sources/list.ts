@@ -10,7 +10,13 @@ const expander = wireExpander();
 
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
 export const handler = httpHandler(
-  { params: listSourcesParams, response: v1ListObject(sourceObject), expand: expander },
+  {
+    summary: "List a customer's sources",
+    description: 'Newest first; each is a `card` or a `bank_account`.',
+    params: listSourcesParams,
+    response: v1ListObject(sourceObject),
+    expand: expander,
+  },
   async ({ caller, params, pathParameters }) => {
     const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);
     return { body: v1List(`/v1/customers/${pathParameters.id}/sources`, { ...page, items: page.items.map(serializeSource) }, params) };

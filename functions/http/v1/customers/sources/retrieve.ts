@@ -8,6 +8,9 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** GET /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: retrieveSourceParams, response: sourceObject, expand: expander }, async ({ caller, pathParameters }) => ({
-  body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
-}));
+export const handler = httpHandler(
+  { summary: "Retrieve a customer's source", params: retrieveSourceParams, response: sourceObject, expand: expander },
+  async ({ caller, pathParameters }) => ({
+    body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
+  }),
+);

@@ -8,6 +8,9 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources/{source_id} */
-export const handler = httpHandler({ params: updateSourceParams, response: sourceObject, expand: expander }, async ({ origin, params, pathParameters }) => ({
-  body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: "Update a customer's source", params: updateSourceParams, response: sourceObject, expand: expander },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
+  }),
+);

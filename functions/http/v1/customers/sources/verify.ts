@@ -8,6 +8,15 @@ const service = wireCustomerService();
 const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources/{source_id}/verify: a bank account's micro-deposit amounts. */
-export const handler = httpHandler({ params: verifySourceParams, response: sourceObject, expand: expander }, async ({ origin, params, pathParameters }) => ({
-  body: serializeSource(await service.verifySource(origin, pathParameters.id!, pathParameters.source_id!, params)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Verify a bank account',
+    description: 'With the two micro-deposit amounts.',
+    params: verifySourceParams,
+    response: sourceObject,
+    expand: expander,
+  },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeSource(await service.verifySource(origin, pathParameters.id!, pathParameters.source_id!, params)),
+  }),
+);

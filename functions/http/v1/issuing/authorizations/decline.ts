@@ -12,7 +12,14 @@ const expander = wireExpander();
  * which authorizations here never have, so after the parameters and the id are checked it refuses (400).
  */
 export const handler = httpHandler(
-  { params: declineAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Decline an authorization',
+    description:
+      'Deprecated in the reference API: it answers an authorization awaiting a decision, which authorizations here never are, so once the parameters and the id are checked it is refused (400).',
+    params: declineAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, pathParameters }) => {
     const { authorization, transactions } = await service.decline(origin.scope, pathParameters.id!);
     return { body: serializeAuthorization(authorization, transactions) };

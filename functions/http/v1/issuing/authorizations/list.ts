@@ -10,7 +10,13 @@ const expander = wireExpander();
 
 /** GET /v1/issuing/authorizations: newest first; filters card, cardholder, status, created; `expand[]` data.card, data.cardholder. */
 export const handler = httpHandler(
-  { params: listAuthorizationsParams, response: v1ListObject(issuingAuthorizationObject), expand: expander },
+  {
+    summary: 'List all authorizations',
+    description: 'Newest first.',
+    params: listAuthorizationsParams,
+    response: v1ListObject(issuingAuthorizationObject),
+    expand: expander,
+  },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), params);
     const items = page.items.map(({ authorization, transactions }) => serializeAuthorization(authorization, transactions));

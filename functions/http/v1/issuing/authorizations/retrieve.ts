@@ -9,7 +9,7 @@ const expander = wireExpander();
 
 /** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { params: retrieveAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
   async ({ caller, pathParameters }) => {
     const { authorization, transactions } = await service.retrieve(caller.scope, pathParameters.id!);
     return { body: serializeAuthorization(authorization, transactions) };

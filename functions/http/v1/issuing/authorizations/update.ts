@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/issuing/authorizations/{id}: metadata (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { params: updateAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Update an authorization',
+    description: 'Its metadata.',
+    params: updateAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.update(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions) };

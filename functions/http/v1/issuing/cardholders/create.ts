@@ -6,6 +6,9 @@ import { wireCardholderService } from '#shared/issuing/wiring.ts';
 const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders */
-export const handler = httpHandler({ params: createCardholderParams, response: cardholderObject }, async ({ origin, params }) => ({
-  body: serializeCardholder(await service.create(origin, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Create a cardholder', params: createCardholderParams, response: cardholderObject },
+  async ({ origin, params }) => ({
+    body: serializeCardholder(await service.create(origin, params)),
+  }),
+);

@@ -7,7 +7,10 @@ import { wireCardholderService } from '#shared/issuing/wiring.ts';
 const service = wireCardholderService();
 
 /** GET /v1/issuing/cardholders: newest first; filters created, email, phone_number, status, type. */
-export const handler = httpHandler({ params: listCardholdersParams, response: v1ListObject(cardholderObject) }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, v1PageRequest(params), params);
-  return { body: v1List('/v1/issuing/cardholders', { ...page, items: page.items.map(serializeCardholder) }, params) };
-});
+export const handler = httpHandler(
+  { summary: 'List all cardholders', description: 'Newest first.', params: listCardholdersParams, response: v1ListObject(cardholderObject) },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params), params);
+    return { body: v1List('/v1/issuing/cardholders', { ...page, items: page.items.map(serializeCardholder) }, params) };
+  },
+);

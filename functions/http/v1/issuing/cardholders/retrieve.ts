@@ -6,6 +6,9 @@ import { wireCardholderService } from '#shared/issuing/wiring.ts';
 const service = wireCardholderService();
 
 /** GET /v1/issuing/cardholders/{id} */
-export const handler = httpHandler({ params: retrieveCardholderParams, response: cardholderObject }, async ({ caller, pathParameters }) => ({
-  body: serializeCardholder(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a cardholder', params: retrieveCardholderParams, response: cardholderObject },
+  async ({ caller, pathParameters }) => ({
+    body: serializeCardholder(await service.retrieve(caller.scope, pathParameters.id!)),
+  }),
+);

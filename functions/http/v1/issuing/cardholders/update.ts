@@ -6,6 +6,9 @@ import { wireCardholderService } from '#shared/issuing/wiring.ts';
 const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders/{id} */
-export const handler = httpHandler({ params: updateCardholderParams, response: cardholderObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeCardholder(await service.update(origin, pathParameters.id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Update a cardholder', params: updateCardholderParams, response: cardholderObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeCardholder(await service.update(origin, pathParameters.id!, params)),
+  }),
+);

@@ -8,7 +8,10 @@ const service = wireCardService();
 const expander = wireExpander();
 
 /** POST /v1/issuing/cards */
-export const handler = httpHandler({ params: createCardParams, response: issuingCardObject, expand: expander }, async ({ origin, params }) => {
-  const { card, cardholder } = await service.create(origin, params);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  { summary: 'Create a card', params: createCardParams, response: issuingCardObject, expand: expander },
+  async ({ origin, params }) => {
+    const { card, cardholder } = await service.create(origin, params);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

@@ -9,7 +9,10 @@ const service = wireCardService();
 const expander = wireExpander();
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
-export const handler = httpHandler({ params: listCardsParams, response: v1ListObject(issuingCardObject), expand: expander }, async ({ caller, params }) => {
-  const page = await service.list(caller.scope, v1PageRequest(params), params);
-  return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }, params) };
-});
+export const handler = httpHandler(
+  { summary: 'List all cards', description: 'Newest first.', params: listCardsParams, response: v1ListObject(issuingCardObject), expand: expander },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params), params);
+    return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }, params) };
+  },
+);

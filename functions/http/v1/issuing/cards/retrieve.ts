@@ -8,7 +8,10 @@ const service = wireCardService();
 const expander = wireExpander();
 
 /** GET /v1/issuing/cards/{id} */
-export const handler = httpHandler({ params: retrieveCardParams, response: issuingCardObject, expand: expander }, async ({ caller, pathParameters }) => {
-  const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  { summary: 'Retrieve a card', params: retrieveCardParams, response: issuingCardObject, expand: expander },
+  async ({ caller, pathParameters }) => {
+    const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

@@ -8,7 +8,16 @@ const service = wireCardService();
 const expander = wireExpander();
 
 /** POST /v1/issuing/cards/{id}: status (active, inactive; canceled for good, with cancellation_reason) and metadata */
-export const handler = httpHandler({ params: updateCardParams, response: issuingCardObject, expand: expander }, async ({ origin, params, pathParameters }) => {
-  const { card, cardholder } = await service.update(origin, pathParameters.id!, params);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Update a card',
+    description: 'Its `status` (`active`, `inactive`; `canceled` for good, with `cancellation_reason`) and metadata.',
+    params: updateCardParams,
+    response: issuingCardObject,
+    expand: expander,
+  },
+  async ({ origin, params, pathParameters }) => {
+    const { card, cardholder } = await service.update(origin, pathParameters.id!, params);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

@@ -10,7 +10,13 @@ const expander = wireExpander();
 
 /** GET /v1/issuing/transactions: newest first; filters card, cardholder, type, created; `expand[]` data.card, data.cardholder. */
 export const handler = httpHandler(
-  { params: listTransactionsParams, response: v1ListObject(issuingTransactionObject), expand: expander },
+  {
+    summary: 'List all transactions',
+    description: 'Newest first.',
+    params: listTransactionsParams,
+    response: v1ListObject(issuingTransactionObject),
+    expand: expander,
+  },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), params);
     return { body: v1List('/v1/issuing/transactions', { ...page, items: page.items.map((transaction) => serializeTransaction(transaction)) }, params) };

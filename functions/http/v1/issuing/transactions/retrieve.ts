@@ -9,7 +9,7 @@ const expander = wireExpander();
 
 /** GET /v1/issuing/transactions/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { params: retrieveTransactionParams, response: issuingTransactionObject, expand: expander },
+  { summary: 'Retrieve a transaction', params: retrieveTransactionParams, response: issuingTransactionObject, expand: expander },
   async ({ caller, pathParameters }) => {
     const transaction = await service.retrieve(caller.scope, pathParameters.id!);
     return { body: serializeTransaction(transaction) };

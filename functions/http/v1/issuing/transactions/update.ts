@@ -9,7 +9,7 @@ const expander = wireExpander();
 
 /** POST /v1/issuing/transactions/{id}: metadata (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { params: updateTransactionParams, response: issuingTransactionObject, expand: expander },
+  { summary: 'Update a transaction', description: 'Its metadata.', params: updateTransactionParams, response: issuingTransactionObject, expand: expander },
   async ({ origin, params, pathParameters }) => {
     const transaction = await service.update(origin, pathParameters.id!, params);
     return { body: serializeTransaction(transaction) };

@@ -6,6 +6,14 @@ import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_adjustments: a cancellation, `pending` until the worker applies it. */
-export const handler = httpHandler({ params: createMeterEventAdjustmentParams, response: meterEventAdjustmentObject }, async ({ origin, params }) => ({
-  body: serializeMeterEventAdjustment(await service.adjust(origin, params)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create a billing meter event adjustment',
+    description: 'A cancellation of an event, `pending` until it is applied.',
+    params: createMeterEventAdjustmentParams,
+    response: meterEventAdjustmentObject,
+  },
+  async ({ origin, params }) => ({
+    body: serializeMeterEventAdjustment(await service.adjust(origin, params)),
+  }),
+);

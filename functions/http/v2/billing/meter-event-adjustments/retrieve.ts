@@ -7,7 +7,12 @@ const service = wireMeterEventService();
 
 /** GET /v2/billing/meter_event_adjustments/:id (this service's addition): shows when a cancellation is complete. */
 export const handler = httpHandler(
-  { params: retrieveMeterEventAdjustmentParams, response: meterEventAdjustmentObject },
+  {
+    summary: 'Retrieve a billing meter event adjustment',
+    description: "This service's addition: shows when a cancellation is complete.",
+    params: retrieveMeterEventAdjustmentParams,
+    response: meterEventAdjustmentObject,
+  },
   async ({ caller, pathParameters }) => ({
     body: serializeMeterEventAdjustment(await service.retrieveAdjustment(caller.scope, pathParameters.id!)),
   }),

@@ -6,7 +6,15 @@ import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_event_session: a token for the stream, valid 15 minutes. */
-export const handler = httpHandler({ params: createMeterEventSessionParams, response: meterEventSessionObject }, async ({ origin }) => {
-  const { session, token } = await service.createSession(origin);
-  return { body: serializeMeterEventSession(session, token) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a billing meter event session',
+    description: 'A token for the meter event stream, valid for 15 minutes.',
+    params: createMeterEventSessionParams,
+    response: meterEventSessionObject,
+  },
+  async ({ origin }) => {
+    const { session, token } = await service.createSession(origin);
+    return { body: serializeMeterEventSession(session, token) };
+  },
+);

@@ -9,6 +9,8 @@ const service = wireMeterEventService();
 /** POST /v2/billing/meter_event_stream: up to 100 events, authenticated by a session token, validated when processed. */
 export const handler = httpHandler(
   {
+    summary: 'Send billing meter events in a stream',
+    description: 'Up to 100 events, authenticated by a meter event session token, checked when processed.',
     params: meterEventStreamParams,
     authenticate: (headers) => service.authenticateSession(bearerToken(headers)),
     rateLimit: 'meter_event_stream',

@@ -6,6 +6,15 @@ import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 const service = wireMeterEventService();
 
 /** POST /v2/billing/meter_events: validated and stored now, counted by the meter-events worker. */
-export const handler = httpHandler({ params: createMeterEventParams, response: meterEventObject, rateLimit: 'meter_events' }, async ({ origin, params }) => ({
-  body: serializeMeterEvent(await service.create(origin, params)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create a billing meter event',
+    description: 'Checked against its meter and counted before the answer.',
+    params: createMeterEventParams,
+    response: meterEventObject,
+    rateLimit: 'meter_events',
+  },
+  async ({ origin, params }) => ({
+    body: serializeMeterEvent(await service.create(origin, params)),
+  }),
+);

@@ -6,7 +6,15 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountLinkService();
 
 /** POST /v2/core/account_links: a single-use URL to the hosted flow for one of the platform's accounts. */
-export const handler = httpHandler({ params: createAccountLinkParams, response: accountLinkObject }, async ({ origin, params, baseUrl }) => {
-  const { link, secret } = await service.create(origin, params);
-  return { body: serializeAccountLink(link, hostedLinkUrl(baseUrl, secret)) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create an account link',
+    description: "A single-use URL to the hosted onboarding flow for one of the platform's accounts.",
+    params: createAccountLinkParams,
+    response: accountLinkObject,
+  },
+  async ({ origin, params, baseUrl }) => {
+    const { link, secret } = await service.create(origin, params);
+    return { body: serializeAccountLink(link, hostedLinkUrl(baseUrl, secret)) };
+  },
+);

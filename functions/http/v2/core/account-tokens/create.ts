@@ -7,7 +7,13 @@ const service = wireAccountTokenService();
 
 /** POST /v2/core/account_tokens: takes a publishable key (in live mode only a publishable key), as v1 token creation does. */
 export const handler = httpHandler(
-  { params: createAccountTokenParams, response: accountTokenObject, allowPublishableKey: true },
+  {
+    summary: 'Create an account token',
+    description: 'Takes a publishable key (in live mode only a publishable key), as v1 token creation does.',
+    params: createAccountTokenParams,
+    response: accountTokenObject,
+    allowPublishableKey: true,
+  },
   async ({ origin, params, caller, sourceIp, userAgent }) => ({
     body: serializeAccountToken(await service.createAccountToken(origin, params, { keyKind: caller.keyKind, ip: sourceIp, userAgent })),
   }),

@@ -6,6 +6,9 @@ import { noParams } from '#shared/http/params.ts';
 const service = wireAccountTokenService();
 
 /** GET /v2/core/account_tokens/{id}: a secret key only. */
-export const handler = httpHandler({ params: noParams, response: accountTokenObject }, async ({ origin, pathParameters }) => ({
-  body: serializeAccountToken(await service.retrieveAccountToken(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve an account token', description: 'A secret key only.', params: noParams, response: accountTokenObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializeAccountToken(await service.retrieveAccountToken(origin, pathParameters.id!)),
+  }),
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id}/close */
-export const handler = httpHandler({ params: closeAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeAccount(await service.close(origin, pathParameters.account_id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Close an account', params: closeAccountParams, response: accountObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeAccount(await service.close(origin, pathParameters.account_id!, params)),
+  }),
+);

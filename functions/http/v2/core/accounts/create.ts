@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** POST /v2/core/accounts: a new connected account of the calling platform. */
-export const handler = httpHandler({ params: createAccountParams, response: accountObject }, async ({ origin, params }) => ({
-  body: serializeAccount(await service.create(origin, params), params.include),
-}));
+export const handler = httpHandler(
+  { summary: 'Create an account', description: 'A new connected account of the calling platform.', params: createAccountParams, response: accountObject },
+  async ({ origin, params }) => ({
+    body: serializeAccount(await service.create(origin, params), params.include),
+  }),
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** GET /v2/core/accounts/{account_id} */
-export const handler = httpHandler({ params: retrieveAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeAccount(await service.retrieve(origin, pathParameters.account_id!), params.include),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve an account', params: retrieveAccountParams, response: accountObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeAccount(await service.retrieve(origin, pathParameters.account_id!), params.include),
+  }),
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id} */
-export const handler = httpHandler({ params: updateAccountParams, response: accountObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeAccount(await service.update(origin, pathParameters.account_id!, params), params.include),
-}));
+export const handler = httpHandler(
+  { summary: 'Update an account', params: updateAccountParams, response: accountObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeAccount(await service.update(origin, pathParameters.account_id!, params), params.include),
+  }),
+);

@@ -6,6 +6,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations: the only call that can include the signing secret. */
-export const handler = httpHandler({ params: createEventDestinationParams, response: eventDestinationObject }, async ({ origin, params }) => ({
-  body: serializeEventDestination(await service.create(origin, params), params.include),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Create an event destination',
+    description: 'The only call whose answer can include the signing secret.',
+    params: createEventDestinationParams,
+    response: eventDestinationObject,
+  },
+  async ({ origin, params }) => ({
+    body: serializeEventDestination(await service.create(origin, params), params.include),
+  }),
+);

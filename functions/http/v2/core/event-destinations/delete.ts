@@ -6,7 +6,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** DELETE /v2/core/event_destinations/{id} */
-export const handler = httpHandler({ params: noParams, response: deletedEventDestinationObject }, async ({ origin, pathParameters }) => {
-  await service.delete(origin, pathParameters.id!);
-  return { body: serializeDeletedEventDestination(pathParameters.id!) };
-});
+export const handler = httpHandler(
+  { summary: 'Delete an event destination', params: noParams, response: deletedEventDestinationObject },
+  async ({ origin, pathParameters }) => {
+    await service.delete(origin, pathParameters.id!);
+    return { body: serializeDeletedEventDestination(pathParameters.id!) };
+  },
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id}/disable: status disabled with reason user. */
-export const handler = httpHandler({ params: noParams, response: eventDestinationObject }, async ({ origin, pathParameters }) => ({
-  body: serializeEventDestination(await service.disable(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Disable an event destination', description: '`status: disabled` with reason `user`.', params: noParams, response: eventDestinationObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializeEventDestination(await service.disable(origin, pathParameters.id!)),
+  }),
+);

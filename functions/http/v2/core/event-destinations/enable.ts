@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id}/enable: status enabled, status_details null. */
-export const handler = httpHandler({ params: noParams, response: eventDestinationObject }, async ({ origin, pathParameters }) => ({
-  body: serializeEventDestination(await service.enable(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Enable an event destination', description: '`status: enabled`, `status_details: null`.', params: noParams, response: eventDestinationObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializeEventDestination(await service.enable(origin, pathParameters.id!)),
+  }),
+);

@@ -8,7 +8,13 @@ const service = wireEventDestinationService();
 
 /** GET /v2/core/event_destinations: newest first; `include` and `limit` ride along in next_page_url. */
 export const handler = httpHandler(
-  { params: listEventDestinationsParams, response: v2ListObject(eventDestinationObject), v2List: true },
+  {
+    summary: 'List event destinations',
+    description: 'Newest first.',
+    params: listEventDestinationsParams,
+    response: v2ListObject(eventDestinationObject),
+    v2List: true,
+  },
   async ({ caller, params, paging }) => {
     const page = await service.list(caller.scope, { limit: params.limit ?? 20, startingAfter: paging!.cursor });
     return {

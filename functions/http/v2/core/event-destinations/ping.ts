@@ -6,6 +6,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id}/ping: emits and delivers a v2.core.event_destination.ping event. */
-export const handler = httpHandler({ params: noParams, response: thinEventObject }, async ({ origin, pathParameters }) => ({
-  body: serializeThinEvent(await service.ping(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Ping an event destination',
+    description: 'Emits and delivers a `v2.core.event_destination.ping` event.',
+    params: noParams,
+    response: thinEventObject,
+  },
+  async ({ origin, pathParameters }) => ({
+    body: serializeThinEvent(await service.ping(origin, pathParameters.id!)),
+  }),
+);

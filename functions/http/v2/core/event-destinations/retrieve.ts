@@ -7,7 +7,7 @@ const service = wireEventDestinationService();
 
 /** GET /v2/core/event_destinations/{id} */
 export const handler = httpHandler(
-  { params: retrieveEventDestinationParams, response: eventDestinationObject },
+  { summary: 'Retrieve an event destination', params: retrieveEventDestinationParams, response: eventDestinationObject },
   async ({ caller, params, pathParameters }) => ({
     body: serializeEventDestination(await service.retrieve(caller.scope, pathParameters.id!), params.include),
   }),

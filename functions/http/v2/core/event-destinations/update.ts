@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventDestinationService();
 
 /** POST /v2/core/event_destinations/{id} */
-export const handler = httpHandler({ params: updateEventDestinationParams, response: eventDestinationObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializeEventDestination(await service.update(origin, pathParameters.id!, params), params.include),
-}));
+export const handler = httpHandler(
+  { summary: 'Update an event destination', params: updateEventDestinationParams, response: eventDestinationObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeEventDestination(await service.update(origin, pathParameters.id!, params), params.include),
+  }),
+);

@@ -8,7 +8,7 @@ const service = wireEventService();
 
 /** GET /v2/core/events: newest first, filtered by object_id, types and created. */
 export const handler = httpHandler(
-  { params: listThinEventsParams, response: v2ListObject(thinEventObject), v2List: true },
+  { summary: 'List all events (v2)', description: 'Newest first.', params: listThinEventsParams, response: v2ListObject(thinEventObject), v2List: true },
   async ({ caller, params, paging }) => {
     const { limit = 20, ...filters } = params;
     const page = await service.listThin(caller.scope, { limit, startingAfter: paging!.cursor }, filters);

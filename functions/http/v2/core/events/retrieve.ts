@@ -6,6 +6,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireEventService();
 
 /** GET /v2/core/events/{id}: the full event, `data` and `changes` included. */
-export const handler = httpHandler({ params: retrieveThinEventParams, response: thinEventObject }, async ({ caller, pathParameters }) => ({
-  body: serializeThinEvent(await service.retrieveThin(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  {
+    summary: 'Retrieve an event (v2)',
+    description: 'The full event, `data` and `changes` included.',
+    params: retrieveThinEventParams,
+    response: thinEventObject,
+  },
+  async ({ caller, pathParameters }) => ({
+    body: serializeThinEvent(await service.retrieveThin(caller.scope, pathParameters.id!)),
+  }),
+);

@@ -7,6 +7,14 @@ import { v2List, v2ListObject } from '#shared/http/pagination.ts';
 const service = wireDeliveryAttemptsService();
 
 /** GET /v2/service/events/{id}/deliveries (this service's addition): every delivery of a thin or snapshot event, newest first, on one page. */
-export const handler = httpHandler({ params: listEventDeliveriesParams, response: v2ListObject(deliveryObject) }, async ({ caller, pathParameters }) => ({
-  body: v2List((await service.listForEvent(caller.scope, pathParameters.id!)).map(serializeDelivery), null),
-}));
+export const handler = httpHandler(
+  {
+    summary: "List an event's deliveries",
+    description: "This service's addition: every delivery of a thin or snapshot event, newest first, on one page.",
+    params: listEventDeliveriesParams,
+    response: v2ListObject(deliveryObject),
+  },
+  async ({ caller, pathParameters }) => ({
+    body: v2List((await service.listForEvent(caller.scope, pathParameters.id!)).map(serializeDelivery), null),
+  }),
+);

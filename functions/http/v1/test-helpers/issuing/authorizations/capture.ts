@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/capture (test mode only) */
 export const handler = httpHandler(
-  { params: captureAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Capture a test-mode authorization',
+    description: 'Test mode only.',
+    params: captureAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.capture(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions) };

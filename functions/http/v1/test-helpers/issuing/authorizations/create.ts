@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations (test mode only) */
 export const handler = httpHandler(
-  { params: createAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Create a test-mode authorization',
+    description: 'Test mode only.',
+    params: createAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params }) => {
     const { authorization, transactions } = await service.create(origin, params);
     return { body: serializeAuthorization(authorization, transactions) };

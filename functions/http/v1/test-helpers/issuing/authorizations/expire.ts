@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/expire (test mode only) */
 export const handler = httpHandler(
-  { params: expireAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Expire a test-mode authorization',
+    description: 'Test mode only.',
+    params: expireAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, pathParameters }) => {
     const { authorization, transactions } = await service.expire(origin, pathParameters.id!);
     return { body: serializeAuthorization(authorization, transactions) };

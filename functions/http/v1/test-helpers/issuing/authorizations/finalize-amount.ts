@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/finalize_amount (test mode only) */
 export const handler = httpHandler(
-  { params: finalizeAuthorizationAmountParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: "Finalize a test-mode authorization's amount",
+    description: 'Test mode only.',
+    params: finalizeAuthorizationAmountParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.finalizeAmount(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions) };

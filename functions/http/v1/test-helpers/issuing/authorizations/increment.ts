@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
 export const handler = httpHandler(
-  { params: incrementAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Increment a test-mode authorization',
+    description: 'Test mode only.',
+    params: incrementAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions) };

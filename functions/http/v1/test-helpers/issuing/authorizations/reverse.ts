@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/reverse (test mode only) */
 export const handler = httpHandler(
-  { params: reverseAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  {
+    summary: 'Reverse a test-mode authorization',
+    description: 'Test mode only.',
+    params: reverseAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.reverse(origin, pathParameters.id!, params);
     return { body: serializeAuthorization(authorization, transactions) };

@@ -8,7 +8,16 @@ const service = wireTransactionService();
 const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/create_force_capture (test mode only): a capture without an authorization */
-export const handler = httpHandler({ params: createForceCaptureParams, response: issuingTransactionObject, expand: expander }, async ({ origin, params }) => {
-  const transaction = await service.createForceCapture(origin, params);
-  return { body: serializeTransaction(transaction) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a test-mode force capture',
+    description: 'Test mode only: a capture without an authorization.',
+    params: createForceCaptureParams,
+    response: issuingTransactionObject,
+    expand: expander,
+  },
+  async ({ origin, params }) => {
+    const transaction = await service.createForceCapture(origin, params);
+    return { body: serializeTransaction(transaction) };
+  },
+);

@@ -8,7 +8,16 @@ const service = wireTransactionService();
 const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/create_unlinked_refund (test mode only): a refund without an authorization */
-export const handler = httpHandler({ params: createUnlinkedRefundParams, response: issuingTransactionObject, expand: expander }, async ({ origin, params }) => {
-  const transaction = await service.createUnlinkedRefund(origin, params);
-  return { body: serializeTransaction(transaction) };
-});
+export const handler = httpHandler(
+  {
+    summary: 'Create a test-mode unlinked refund',
+    description: 'Test mode only: a refund without an authorization.',
+    params: createUnlinkedRefundParams,
+    response: issuingTransactionObject,
+    expand: expander,
+  },
+  async ({ origin, params }) => {
+    const transaction = await service.createUnlinkedRefund(origin, params);
+    return { body: serializeTransaction(transaction) };
+  },
+);

@@ -9,7 +9,13 @@ const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/{id}/refund (test mode only): answers the refund transaction */
 export const handler = httpHandler(
-  { params: refundTransactionParams, response: issuingTransactionObject, expand: expander },
+  {
+    summary: 'Refund a test-mode transaction',
+    description: 'Test mode only. Answers the refund transaction.',
+    params: refundTransactionParams,
+    response: issuingTransactionObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const refund = await service.refund(origin, pathParameters.id!, params);
     return { body: serializeTransaction(refund) };

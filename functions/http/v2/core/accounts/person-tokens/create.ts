@@ -7,7 +7,13 @@ const service = wireAccountTokenService();
 
 /** POST /v2/core/accounts/{account_id}/person_tokens: takes a publishable key (in live mode only a publishable key). */
 export const handler = httpHandler(
-  { params: createPersonTokenParams, response: personTokenObject, allowPublishableKey: true },
+  {
+    summary: 'Create a person token',
+    description: 'Takes a publishable key (in live mode only a publishable key).',
+    params: createPersonTokenParams,
+    response: personTokenObject,
+    allowPublishableKey: true,
+  },
   async ({ origin, params, pathParameters, caller, sourceIp, userAgent }) => ({
     body: serializePersonToken(
       await service.createPersonToken(origin, pathParameters.account_id!, params, { keyKind: caller.keyKind, ip: sourceIp, userAgent }),

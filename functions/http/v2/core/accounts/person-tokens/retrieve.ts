@@ -6,6 +6,9 @@ import { noParams } from '#shared/http/params.ts';
 const service = wireAccountTokenService();
 
 /** GET /v2/core/accounts/{account_id}/person_tokens/{id}: a secret key only. */
-export const handler = httpHandler({ params: noParams, response: personTokenObject }, async ({ origin, pathParameters }) => ({
-  body: serializePersonToken(await service.retrievePersonToken(origin, pathParameters.account_id!, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve a person token', description: 'A secret key only.', params: noParams, response: personTokenObject },
+  async ({ origin, pathParameters }) => ({
+    body: serializePersonToken(await service.retrievePersonToken(origin, pathParameters.account_id!, pathParameters.id!)),
+  }),
+);

@@ -6,6 +6,9 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** POST /v2/core/accounts/{account_id}/persons */
-export const handler = httpHandler({ params: createPersonParams, response: personObject }, async ({ origin, params, pathParameters }) => ({
-  body: serializePerson(await service.createPerson(origin, pathParameters.account_id!, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Create a person', params: createPersonParams, response: personObject },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializePerson(await service.createPerson(origin, pathParameters.account_id!, params)),
+  }),
+);

@@ -6,7 +6,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** DELETE /v2/core/accounts/{account_id}/persons/{id} */
-export const handler = httpHandler({ params: noParams, response: deletedPersonObject }, async ({ origin, pathParameters }) => {
+export const handler = httpHandler({ summary: 'Delete a person', params: noParams, response: deletedPersonObject }, async ({ origin, pathParameters }) => {
   const person = await service.deletePerson(origin, pathParameters.account_id!, pathParameters.id!);
   return { body: serializeDeletedPerson(person) };
 });

@@ -6,6 +6,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 const service = wireAccountService();
 
 /** GET /v2/core/accounts/{account_id}/persons/{id} */
-export const handler = httpHandler({ params: noParams, response: personObject }, async ({ origin, pathParameters }) => ({
+export const handler = httpHandler({ summary: 'Retrieve a person', params: noParams, response: personObject }, async ({ origin, pathParameters }) => ({
   body: serializePerson(await service.retrievePerson(origin, pathParameters.account_id!, pathParameters.id!)),
 }));

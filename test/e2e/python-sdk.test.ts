@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type Stripe from 'stripe';
+import { newPlatform, sdk } from '../support/stack.ts';
+import { runPython, type PythonSdkError } from '../support/python-sdk.ts';
+
+/**
+ * An older integration in another language: Debian's stripe-python 5.0.0 pointed at the service with
+ * `stripe.api_base`. It sends Python's `True`/`False` for every boolean, in form bodies and query strings.
+ */
+describe("stripe-python 5.0.0 (Debian's python3-stripe) against the service", () => {
+  let key: string;
+  let client: Stripe;
+  beforeAll(async () => {
+    key = (await newPlatform()).secret_key;
+    client = sdk(key);
+  });
+
+  it('makes boolean-carrying calls on products, prices and webhook endpoints, in bodies and query strings', async () => {
+    // When an older Python integration creates, updates and lists with booleans
+    const result = await runPython(
+      `
+product = stripe.Product.create(name='Py', active=False, shippable=True)
+reactivated = stripe.Product.modify(product.id, active=True, shippable=False)
+archived = stripe.Product.create(name='Py archived', active=False)
+active_ids = [p.id for p in stripe.Product.list(active=True, limit=100).data]
+archived_ids = [p.id for p in stripe.Product.list(active=False, limit=100).data]
+price = stripe.Price.create(currency='usd', unit_amount=500, product_data={'name': 'Py inline', 'active': False},
+                            active=True, lookup_key=args['lookup_key'], transfer_lookup_key=True)
+inline = stripe.Product.retrieve(price.product)
+retired = stripe.Price.modify(price.id, active=False)
+inactive_prices = [p.id for p in stripe.Price.list(active=False, limit=100).data]
+endpoint = stripe.WebhookEndpoint.create(url='https://example.test/hook', enabled_events=['product.created'], connect=False)
+disabled = stripe.WebhookEndpoint.modify(endpoint.id, disabled=True)
+enabled = stripe.WebhookEndpoint.modify(endpoint.id, disabled=False)
+return {'product': product, 'reactivated': reactivated, 'archived': archived.id, 'active_ids': active_ids,
+        'archived_ids': archived_ids, 'price': price, 'inline': inline, 'retired': retired,
+        'inactive_prices': inactive_prices, 'endpoint': endpoint, 'disabled': disabled.status, 'enabled': enabled.status}
+`,
+      { lookup_key: 'py-lookup' },
+      { key },
+    );
+    // Then each boolean was read as sent
+    expect(result.product).toMatchObject({ object: 'product', active: false, shippable: true });
+    expect(result.reactivated).toMatchObject({ active: true, shippable: false });
+    expect(result.active_ids).toContain(result.product.id);
+    expect(result.active_ids).not.toContain(result.archived);
+    expect(result.archived_ids).toContain(result.archived);
+    expect(result.archived_ids).not.toContain(result.product.id);
+    expect(result.price).toMatchObject({ object: 'price', active: true, lookup_key: 'py-lookup' });
+    expect(result.inline).toMatchObject({ name: 'Py inline', active: false });
+    expect(result.retired.active).toBe(false);
+    expect(result.inactive_prices).toContain(result.price.id);
+    expect(result.endpoint).toMatchObject({ object: 'webhook_endpoint', status: 'enabled' });
+    expect([result.disabled, result.enabled]).toEqual(['disabled', 'enabled']);
+    // And the Node SDK sees the same state
+    expect(await client.products.retrieve(result.product.id)).toMatchObject({ active: true, shippable: false });
+  });
+
+  it('makes boolean-carrying calls on tokens, customers and subscriptions', async () => {
+    // Given a recurring price made through the Node SDK
+    const price = await client.prices.create({ currency: 'usd', unit_amount: 900, recurring: { interval: 'month' }, product_data: { name: 'Py plan' } });
+    // When the Python SDK sends nested booleans and subscription booleans
+    const result = await runPython(
+      `
+person = stripe.Token.create(person={'first_name': 'Ada', 'relationship': {'owner': True, 'director': False, 'percent_ownership': 60}})
+account = stripe.Token.create(account={'business_type': 'individual', 'tos_shown_and_accepted': True,
+                                       'individual': {'first_name': 'Ada', 'relationship': {'owner': True, 'executive': False}}})
+customer = stripe.Customer.create(email='py@example.test')
+card = stripe.Token.create(card={'number': '4242424242424242', 'exp_month': 12, 'exp_year': 2040, 'cvc': '123'})
+source = stripe.Customer.create_source(customer.id, source=card.id, validate=True)
+subscription = stripe.Subscription.create(customer=customer.id, items=[{'price': args['price']}], cancel_at_period_end=True)
+resumed = stripe.Subscription.modify(subscription.id, cancel_at_period_end=False)
+canceled = stripe.Subscription.delete(subscription.id, invoice_now=False, prorate=False)
+return {'person': person, 'account': account, 'source': source, 'subscription': subscription, 'resumed': resumed,
+        'canceled': canceled}
+`,
+      { price: price.id },
+      { key },
+    );
+    // Then every call succeeded with the booleans it sent
+    expect(result.person).toMatchObject({ object: 'token', type: 'person' });
+    expect(result.account).toMatchObject({ object: 'token', type: 'account' });
+    expect(result.source).toMatchObject({ object: 'card', last4: '4242' });
+    expect(result.subscription).toMatchObject({ object: 'subscription', cancel_at_period_end: true });
+    expect(result.resumed.cancel_at_period_end).toBe(false);
+    expect(result.canceled).toMatchObject({ id: result.subscription.id, status: 'canceled' });
+
+    // And a word that is no boolean is the documented 400, which the old SDK raises as its InvalidRequestError
+    const refused = await runPython<PythonSdkError>("return stripe.Product.create(name='Py refused', active=args['active'])", { active: 'yes' }, { key });
+    expect(refused.error).toEqual({
+      class: 'InvalidRequestError',
+      http_status: 400,
+      code: 'parameter_invalid',
+      param: 'active',
+      message: 'Invalid active: must be true or false',
+      type: 'invalid_request_error',
+    });
+  });
+});

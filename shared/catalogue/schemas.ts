@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 export const currencyParam = () =>
@@ -63,7 +64,7 @@ const productFields = {
 
 export const createProductParams = z.strictObject({
   ...productFields,
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 /** An update takes what create takes (`''` clears what may be empty) and `default_price`, one of the product's own prices. */
 export const updateProductParams = z.strictObject({
@@ -80,14 +81,15 @@ export const updateProductParams = z.strictObject({
       "A label that represents units of this product. When set, this will be included in customers' receipts, invoices, Checkout, and the customer portal.",
     ),
   url: emptyable(productFields.url.unwrap()).optional().describe('A URL of a publicly-accessible webpage for this product.'),
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const retrieveProductParams = z.strictObject({
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('product').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const deleteProductParams = z.strictObject({});
 export const listProductsParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('product')).optional().describe('Specifies which fields in the response should be expanded.'),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
   active: booleanParam().optional().describe('Only return products that are active or inactive (e.g., pass `false` to list all inactive products).'),
 });
@@ -135,9 +137,6 @@ const currencyOptionsParam = () =>
 
 export type CurrencyOptionParams = z.output<typeof currencyOptionParams>;
 
-/** What a price response can expand: its product, and `currency_options`, which is only shown when expanded (as the reference does). */
-const priceExpandable = ['product', 'currency_options'];
-
 export const createPriceParams = z.strictObject({
   currency: currencyParam().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
   product: idParam().optional().describe('The ID of the Product that this Price will belong to.'),
@@ -174,7 +173,7 @@ export const createPriceParams = z.strictObject({
   currency_options: currencyOptionsParam()
     .optional()
     .describe('Prices defined in each available currency option. Each key must be a three-letter ISO currency code and a supported currency.'),
-  expand: expandParam(priceExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const updatePriceParams = z.strictObject({
   active: booleanParam().optional().describe('Whether the price can be used for new purchases. Defaults to `true`.'),
@@ -188,16 +187,14 @@ export const updatePriceParams = z.strictObject({
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   nickname: emptyable(z.string().max(250)).optional().describe('A brief description of the price, hidden from customers.'),
   tax_behavior: taxBehaviorParam().optional().describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
-  expand: expandParam(priceExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const retrievePriceParams = z.strictObject({
-  expand: expandParam(priceExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('price').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 export const listPricesParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(priceExpandable.map((field) => `data.${field}`))
-    .optional()
-    .describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam(listOf('price')).optional().describe('Specifies which fields in the response should be expanded.'),
   active: booleanParam().optional().describe('Only return prices that are active or inactive (e.g., pass `false` to list all inactive prices).'),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
   currency: currencyParam().optional().describe('Only return prices for the given currency.'),

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
+import { withFieldsWhenExpanded } from '#shared/expansion/resolver.ts';
 import type { CurrencyOption, Price, Product } from './catalogue.ts';
 
 const taxBehavior = z.enum(['exclusive', 'inclusive', 'unspecified']);
@@ -12,7 +13,13 @@ export const productObject = z
     object: z.literal('product').describe("String representing the object's type. Objects of the same type share the same value."),
     active: z.boolean().describe('Whether the product is currently available for purchase.'),
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
-    default_price: z.string().nullable().describe('The ID of the Price object that is the default price for this product.'),
+    /** The default price's id, or the price when expanded. */
+    get default_price() {
+      return z
+        .union([z.string(), priceObject])
+        .nullable()
+        .describe('The ID of the Price object that is the default price for this product, or the price when expanded.');
+    },
     description: z.string().nullable().describe("The product's description, meant to be displayable to the customer."),
     images: z.array(z.string()).describe('A list of up to 8 URLs of images for this product, meant to be displayable to the customer.'),
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
@@ -57,6 +64,9 @@ export const productObject = z
 
 export const deletedProductObject = deletedObject('product').meta({ id: 'DeletedProduct' });
 
+/** A price's or plan's product: its id, or (expanded) the product, or the reference's deleted product for one gone. */
+const productOrId = z.union([z.string(), productObject, deletedProductObject]);
+
 const currencyOptionObject = z.object({
   custom_unit_amount: z
     .null()
@@ -91,9 +101,9 @@ export const priceObject = z
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
     nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
     /** The product's id, or the product when expanded. */
-    product: z
-      .union([z.string(), productObject])
-      .describe("The ID of the product this price is associated with. The product's id, or the product when expanded."),
+    get product() {
+      return productOrId.describe("The ID of the product this price is associated with. The product's id, or the product when expanded.");
+    },
     recurring: z
       .object({
         aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
@@ -137,7 +147,8 @@ export const planObject = z
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
     meter: z.null().describe('The meter tracking the usage of a metered price.'),
     nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
-    product: z.string().describe('The ID of the product this price is associated with.'),
+    /** The product's id, or the product when expanded. */
+    product: productOrId.describe('The ID of the product this plan is associated with, or the product when expanded.'),
     tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
     transform_usage: z.null().describe('Always null: this service does not transform usage.'),
     trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
@@ -172,14 +183,6 @@ export function serializeProduct(product: Product): z.input<typeof productObject
 
 export const serializeDeletedProduct = (id: string): z.input<typeof deletedProductObject> => ({ id, object: 'product', deleted: true });
 
-/** What a price response carries beyond its own fields when expanded. */
-export interface PriceExpansions {
-  /** The product object in place of its id. */
-  product?: z.input<typeof productObject>;
-  /** Whether to show `currency_options`, which the reference only shows when expanded. */
-  currencyOptions?: boolean;
-}
-
 const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionObject> => ({
   custom_unit_amount: null,
   tax_behavior: option.taxBehavior,
@@ -187,29 +190,32 @@ const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionOb
   unit_amount_decimal: option.unitAmountDecimal,
 });
 
-/** The v1 price object; `currency_options` (the price's own currency first, then by code) only when expanded. */
-export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.input<typeof priceObject> {
-  return {
+/**
+ * The v1 price object. `currency_options` (the price's own currency first, then by code) is shown only
+ * when expanded, as the reference does: with `show.currencyOptions` (events, which cannot expand), else
+ * kept aside for the expander (`withFieldsWhenExpanded`).
+ */
+export function serializePrice(price: Price, show: { currencyOptions?: boolean } = {}): z.input<typeof priceObject> {
+  const currencyOptions = Object.fromEntries([
+    [price.currency, currencyOption(price)],
+    ...Object.entries(price.currencyOptions)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([code, option]) => [code, currencyOption(option)]),
+  ]);
+  const rendered: z.input<typeof priceObject> = {
     id: price.id,
     object: 'price',
     active: price.active,
     billing_scheme: 'per_unit',
     created: unixSeconds(price.created),
     currency: price.currency,
-    ...(expanded.currencyOptions && {
-      currency_options: Object.fromEntries([
-        [price.currency, currencyOption(price)],
-        ...Object.entries(price.currencyOptions)
-          .sort(([a], [b]) => (a < b ? -1 : 1))
-          .map(([code, option]) => [code, currencyOption(option)]),
-      ]),
-    }),
+    ...(show.currencyOptions && { currency_options: currencyOptions }),
     custom_unit_amount: null,
     livemode: price.scope.livemode,
     lookup_key: price.lookupKey,
     metadata: price.metadata,
     nickname: price.nickname,
-    product: expanded.product ?? price.product,
+    product: price.product,
     recurring: price.recurring
       ? {
           interval: price.recurring.interval,
@@ -226,6 +232,7 @@ export function serializePrice(price: Price, expanded: PriceExpansions = {}): z.
     unit_amount: price.unitAmount,
     unit_amount_decimal: price.unitAmountDecimal,
   };
+  return show.currencyOptions ? rendered : withFieldsWhenExpanded(rendered, { currency_options: currencyOptions });
 }
 
 /** The legacy `plan` a subscription item shows beside its recurring price. */

@@ -10,7 +10,7 @@ import { newId } from '#shared/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
 import type { CreatePriceParams, CreateProductParams, CurrencyOptionParams, UpdatePriceParams, UpdateProductParams } from './schemas.ts';
-import { serializePrice, serializeProduct, type PriceExpansions } from './serializer.ts';
+import { serializePrice, serializeProduct } from './serializer.ts';
 
 export interface CatalogueServicePorts {
   catalogue: CatalogueRepository;
@@ -387,12 +387,6 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
         .filter((found) => (created?.from ?? 0) <= found.created && found.created <= (created?.to ?? Number.POSITIVE_INFINITY))
         .sort((a, b) => (a.id < b.id ? 1 : -1));
       return pageOf(matching, page);
-    },
-
-    /** What a price response expands: `product` (the product object), `currency_options` (shown only when asked for). */
-    async priceExpansions(scope: Scope, subject: Price, expand: readonly string[] = []): Promise<PriceExpansions> {
-      const owner = expand.includes('product') ? await products.get(scope, subject.product) : undefined;
-      return { ...(owner ? { product: serializeProduct(owner) } : {}), currencyOptions: expand.includes('currency_options') };
     },
   };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 
 const address = z.strictObject({
@@ -24,9 +25,6 @@ const email = z
   .string()
   .max(512)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
-
-/** `sources` is shown only when expanded (as in current reference versions); `default_source` expands to the source. */
-const customerExpandable = ['default_source', 'sources'];
 
 const fields = {
   address: emptyable(address).optional().describe("The customer's address."),
@@ -55,7 +53,7 @@ const fields = {
     .describe("The customer's tax exemption. One of `none`, `exempt`, or `reverse`."),
   /** A card or bank account token (`tok_…`): attached, and made the default source. */
   source: idParam().optional().describe('A card or bank account token (`tok_…`): its card or bank account is attached and made the default source.'),
-  expand: expandParam(customerExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
 export const createCustomerParams = z.strictObject(fields);
@@ -65,20 +63,22 @@ export const updateCustomerParams = z.strictObject({
   default_source: idParam().optional().describe("The id of one of the customer's sources, to make it the default source."),
 });
 export const retrieveCustomerParams = z.strictObject({
-  expand: expandParam(customerExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 });
 /** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` waits for test clocks. */
 export const listCustomersParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('customer')).optional().describe('Specifies which fields in the response should be expanded.'),
   email: z.string().max(512).optional().describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
 });
 export const deleteCustomerParams = z.strictObject({});
 
-const sourceExpand = { expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.') };
+const sourceExpand = { expand: expandParam('customer_source').optional().describe('Specifies which fields in the response should be expanded.') };
 
 export const listSourcesParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('customer_source')).optional().describe('Specifies which fields in the response should be expanded.'),
   object: z.enum(['card', 'bank_account', 'source', 'account']).optional().describe('Filter sources according to a particular object type.'),
 });
 export const createSourceParams = z.strictObject({
@@ -88,7 +88,8 @@ export const createSourceParams = z.strictObject({
   ...sourceExpand,
 });
 export const retrieveSourceParams = z.strictObject(sourceExpand);
-export const deleteSourceParams = z.strictObject(sourceExpand);
+/** A deleted source shows no customer to expand. */
+export const deleteSourceParams = z.strictObject({ expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.') });
 
 const expiryPart = (max: number) =>
   z

@@ -5,7 +5,25 @@ import { unixSeconds } from '#shared/http/timestamps.ts';
 import { bankAccountObject, cardObject, serializeBankAccount, serializeCard } from '#shared/tokens/serializer.ts';
 import type { Customer, CustomerSource } from './customer.ts';
 
-export const sourceObject = z.discriminatedUnion('object', [cardObject, bankAccountObject]).meta({ id: 'CustomerSource' });
+/** A source's or a subscription's customer: its id, or (expanded) the customer, or the reference's deleted customer. */
+export const customerOrIdObject = () => z.union([z.string(), customerObject, deletedCustomerObject]);
+
+export const sourceObject = z
+  .discriminatedUnion('object', [
+    cardObject.extend({
+      get customer() {
+        return customerOrIdObject().nullable().describe('The customer that this card belongs to, or the customer when expanded.');
+      },
+    }),
+    bankAccountObject.extend({
+      get customer() {
+        return customerOrIdObject()
+          .optional()
+          .describe('The ID of the customer that the bank account is associated with, or the customer when expanded. Attached to a customer only.');
+      },
+    }),
+  ])
+  .meta({ id: 'CustomerSource' });
 
 export const deletedSourceObject = z
   .object({
@@ -24,10 +42,12 @@ export const customerObject = z
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     currency: z.null().describe('Three-letter ISO code for the currency the customer can be charged in for recurring billing purposes.'),
     /** The source's id, or the source when expanded. */
-    default_source: z
-      .union([z.string(), sourceObject])
-      .nullable()
-      .describe("ID of the default payment source for the customer. The source's id, or the source when expanded."),
+    get default_source() {
+      return z
+        .union([z.string(), sourceObject])
+        .nullable()
+        .describe("ID of the default payment source for the customer. The source's id, or the source when expanded.");
+    },
     delinquent: z.boolean().describe('Tracks the most recent state change on any invoice belonging to the customer.'),
     description: z.string().nullable().describe('An arbitrary string attached to the object. Often useful for displaying to users.'),
     discount: z.null().describe('Describes the current discount active on the customer, if there is one.'),
@@ -60,7 +80,9 @@ export const customerObject = z
       .nullable()
       .describe('Mailing and shipping address for the customer. Appears on invoices emailed to this customer.'),
     /** Only when expanded. */
-    sources: v1ListObject(sourceObject).optional().describe("The customer's payment sources, if any. Only when expanded."),
+    get sources() {
+      return v1ListObject(sourceObject).optional().describe("The customer's payment sources, if any. Only when expanded.");
+    },
     tax_exempt: z.enum(['exempt', 'none', 'reverse']).describe("Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`."),
     test_clock: z.null().describe('ID of the test clock that this customer belongs to.'),
   })
@@ -81,17 +103,11 @@ export const serializeDeletedSource = (source: CustomerSource): z.input<typeof d
   deleted: true,
 });
 
-/** What a customer response carries when expanded: its default source as an object, its `sources` list. */
-export interface CustomerExpansions {
-  defaultSource?: z.input<typeof sourceObject>;
-  sources?: z.input<ReturnType<typeof v1ListObject<typeof sourceObject>>>;
-}
-
 /**
  * The v1 customer object; fields this service does not manage are shown with their empty values.
  * `sources` appears only when expanded, as in current reference versions.
  */
-export function serializeCustomer(customer: Customer, expanded: CustomerExpansions = {}): z.input<typeof customerObject> {
+export function serializeCustomer(customer: Customer): z.input<typeof customerObject> {
   return {
     id: customer.id,
     object: 'customer',
@@ -99,7 +115,7 @@ export function serializeCustomer(customer: Customer, expanded: CustomerExpansio
     balance: customer.balance,
     created: unixSeconds(customer.created),
     currency: null,
-    default_source: expanded.defaultSource ?? customer.defaultSource,
+    default_source: customer.defaultSource,
     delinquent: false,
     description: customer.description,
     discount: null,
@@ -113,7 +129,6 @@ export function serializeCustomer(customer: Customer, expanded: CustomerExpansio
     phone: customer.phone,
     preferred_locales: customer.preferredLocales,
     shipping: customer.shipping,
-    ...(expanded.sources && { sources: expanded.sources }),
     tax_exempt: customer.taxExempt,
     test_clock: null,
   };

@@ -21,7 +21,7 @@ import type {
   DeletedCustomer,
 } from './customer.ts';
 import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
-import { serializeCustomer, serializeSource, type CustomerExpansions } from './serializer.ts';
+import { serializeCustomer, serializeSource } from './serializer.ts';
 
 export interface CustomerServicePorts {
   repository: CustomerRepository;
@@ -38,9 +38,6 @@ export interface CustomerServicePorts {
  * it, which holds 100 writes.
  */
 export const maxSourcesPerCustomer = 50;
-
-/** How many sources an expanded customer's `sources` list shows, as the reference's embedded lists. */
-const embeddedSources = 10;
 
 type AddressParams = { [K in keyof Address]?: string };
 
@@ -272,27 +269,6 @@ export function customerService({ repository, subscriptions, tokens, events, clo
     /** Live customers, newest first: `email` exactly as stored (case-sensitive, as the reference), `created` a window. */
     list(scope: Scope, page: PageRequest, filters: CustomerListFilters = {}): Promise<Page<Customer>> {
       return repository.list(scope, page, filters);
-    },
-
-    /** What a customer response expands: `default_source` (the source object) and `sources` (its first page). */
-    async expansions(scope: Scope, customer: Customer, expand: readonly string[] = []): Promise<CustomerExpansions> {
-      const [defaultSource, sources] = await Promise.all([
-        expand.includes('default_source') && customer.defaultSource ? repository.getSource(scope, customer.id, customer.defaultSource) : undefined,
-        expand.includes('sources') ? repository.listSources(scope, customer.id, { limit: embeddedSources }) : undefined,
-      ]);
-      return {
-        ...(defaultSource ? { defaultSource: serializeSource(defaultSource) } : {}),
-        ...(sources
-          ? {
-              sources: {
-                object: 'list' as const,
-                data: sources.items.map(serializeSource),
-                has_more: sources.hasMore,
-                url: `/v1/customers/${customer.id}/sources`,
-              },
-            }
-          : {}),
-      };
     },
 
     /** The customer's cards and bank accounts, newest first; `object` keeps one kind. */

@@ -11,6 +11,8 @@ import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
+import type { ExpansionPlan } from '#shared/expansion/plan.ts';
+import type { Expander } from '#shared/expansion/resolver.ts';
 import { randomBase62 } from '#shared/ids.ts';
 import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
@@ -26,7 +28,7 @@ import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently, type IdempotencyStore, type StoredResponse } from './idempotency.ts';
 import { checkPathIds } from './bounds.ts';
 import { withContract, type OperationText } from './contract.ts';
-import { resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
+import { fitV1Page, fitV1SearchResult, resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
 import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { singleValuesAsArrays } from './single-values.ts';
 import { validateParams } from './validation.ts';
@@ -85,6 +87,11 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> ex
   v1Search?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
+  /**
+   * Expands the success body as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
+   * caller's scope, before it is sent or kept for idempotent replays.
+   */
+  expand?: Expander;
 }
 
 export interface PipelinePorts {
@@ -227,8 +234,9 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
-        // v1 objects are rendered at the request's version; v2 objects are unversioned.
-        const body = api === 'v1' ? renderAtVersion(result.body, request.serviceVersion) : result.body;
+        const expanded = await expandBody(options.expand, request, result.body);
+        // v1 objects (expanded ones too) are rendered at the request's version; v2 objects are unversioned.
+        const body = api === 'v1' ? renderAtVersion(expanded, request.serviceVersion) : expanded;
         return { ...render(options.status ?? 200, body, requestId), serviceVersion: request.serviceVersion };
       } catch (error) {
         return renderError(error, api, requestId);
@@ -254,6 +262,25 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     'Idempotent-Replayed': replay ? 'true' : undefined,
     'Original-Request': replay?.original,
   });
+}
+
+/**
+ * The success body expanded as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
+ * caller's scope, at the newest shape (the version chain renders it after). A list page or search result
+ * the expansions made too large is cut again, as its paging cuts it.
+ */
+async function expandBody(expand: Expander | undefined, request: ApiRequest<unknown>, body: unknown): Promise<unknown> {
+  const params = request.params as { expand?: ExpansionPlan | string[]; ending_before?: string; query?: string };
+  const plan = params.expand;
+  if (!expand || !plan || !('root' in plan) || plan.paths.length === 0) return body;
+  const expanded = (await expand(request.caller.scope, body, plan)) as { object?: unknown; data: unknown[]; has_more: boolean };
+  if (expanded?.object === 'list') return fitV1Page(expanded, params);
+  const { searchPages } = request;
+  if (expanded?.object === 'search_result' && searchPages && params.query !== undefined) {
+    const query = params.query;
+    return fitV1SearchResult(expanded as Parameters<typeof fitV1SearchResult>[0], (after) => searchPages.seal(after, query));
+  }
+  return expanded;
 }
 
 /**

@@ -53,11 +53,18 @@ function keptWithin(objects: readonly unknown[]): number {
  * `ending_before`) starts with the first one left out.
  */
 export function v1List<T>(url: string, page: Page<T>, params: { ending_before?: string }): { object: 'list'; data: T[]; has_more: boolean; url: string } {
+  return fitV1Page({ object: 'list' as const, data: page.items, has_more: page.hasMore, url }, params);
+}
+
+/**
+ * A v1 list page cut to `maxPageBytes` as `v1List` cuts it (the objects nearest the cursor kept, `has_more`
+ * set): what a page's expansions (`expand[]=data.…`) made larger is cut again after them.
+ */
+export function fitV1Page<L extends { data: unknown[]; has_more: boolean }>(list: L, params: { ending_before?: string }): L {
   const backwards = params.ending_before !== undefined;
-  const kept = keptWithin(backwards ? [...page.items].reverse() : page.items);
-  const cut = kept < page.items.length;
-  const data = cut ? (backwards ? page.items.slice(page.items.length - kept) : page.items.slice(0, kept)) : page.items;
-  return { object: 'list' as const, data, has_more: page.hasMore || cut, url };
+  const kept = keptWithin(backwards ? [...list.data].reverse() : list.data);
+  if (kept === list.data.length) return list;
+  return { ...list, data: backwards ? list.data.slice(list.data.length - kept) : list.data.slice(0, kept), has_more: true };
 }
 
 /** A v2 list's position: where this page starts, and how to link the page after it. */
@@ -165,6 +172,19 @@ export function v1SearchResult<T extends { id: string }, O>(url: string, page: S
   const kept = keptWithin(data);
   const resume = kept < data.length ? page.items[kept - 1]!.id : page.resumeAfter;
   return { object: 'search_result' as const, data: data.slice(0, kept), has_more: resume !== null, next_page: resume === null ? null : nextPage(resume), url };
+}
+
+/**
+ * A v1 search result cut to `maxPageBytes` as `v1SearchResult` cuts it: what its expansions
+ * (`expand[]=data.…`) made larger is cut again after them, `next_page` resuming after the last object kept.
+ */
+export function fitV1SearchResult<R extends { data: Array<{ id?: unknown }>; has_more: boolean; next_page: string | null }>(
+  result: R,
+  nextPage: (after: string) => string,
+): R {
+  const kept = keptWithin(result.data);
+  if (kept === result.data.length) return result;
+  return { ...result, data: result.data.slice(0, kept), has_more: true, next_page: nextPage(String(result.data[kept - 1]!.id)) };
 }
 
 /** Where a v1 search page resumes: `page` tokens signed for one account, mode, path and query. */

@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import type { TimeRange } from '#shared/paging.ts';
+import type { ObjectType } from '#shared/expansion/objects.ts';
+import { cannotExpand, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 
 /**
  * zod building blocks for request parameters. v1 form values and every query-string value arrive as
@@ -63,16 +65,33 @@ export const metadataParam = () =>
     'Set of key-value pairs that you can attach to an object. On update, a key sent empty (`metadata[key]=`) is removed, and `metadata=` removes them all.',
   );
 
-/** v1 `expand[]`: only the listed fields of this resource can be expanded. */
-export const expandParam = (expandable: readonly string[] = []) =>
-  z
-    .array(
-      z.string().refine((field) => expandable.includes(field), {
-        error: (issue) => `This property cannot be expanded (${String(issue.input).slice(0, 100)}).`,
-      }),
-    )
+const expandDescription = 'Specifies which fields in the response should be expanded.';
+
+/** v1 `expand[]` of a response that has nothing to expand: any path is refused. */
+export function expandParam(): z.ZodArray<z.ZodString>;
+/**
+ * v1 `expand[]` of a response of `root` (one object of a type, or `listOf(type)`): the paths are checked against what
+ * its objects declare (shared/expansion/objects.ts) and become the plan the handler's expander walks.
+ */
+export function expandParam(root: ObjectType | ExpansionRoot): z.ZodPipe<z.ZodArray<z.ZodString>, z.ZodTransform<ExpansionPlan, string[]>>;
+export function expandParam(root?: ObjectType | ExpansionRoot) {
+  if (!root)
+    return z
+      .array(z.string().refine(() => false, { error: (issue) => cannotExpand(String(issue.input)) }))
+      .max(20)
+      .describe(expandDescription);
+  const of: ExpansionRoot = typeof root === 'string' ? { type: root, shape: 'one' } : root;
+  return z
+    .array(z.string())
     .max(20)
-    .describe('Specifies which fields in the response should be expanded.');
+    .transform((given, context) => {
+      const plan = planExpansions(of, given);
+      if (!('refused' in plan)) return plan;
+      context.issues.push({ code: 'custom', message: plan.message, path: [plan.refused], input: given });
+      return z.NEVER;
+    })
+    .describe(expandDescription);
+}
 
 /** v1 list parameters shared by every list operation. */
 export const v1ListParams = {

@@ -37,7 +37,7 @@ import type {
   ReverseAuthorizationParams,
   UpdateAuthorizationParams,
 } from './schemas.ts';
-import { serializeAuthorization, serializeCard, serializeCardholder, type CardExpansions } from './serializers.ts';
+import { serializeAuthorization } from './serializers.ts';
 import {
   checkTransactionRoom,
   transactionCreated,
@@ -649,27 +649,5 @@ export function authorizationService({ repository, transactions, cards, cardhold
       // The transactions of the whole page go out as one BatchGetItem (Table.get coalesces them).
       return { items: await Promise.all(found.items.map(withTransactions)), hasMore: found.hasMore };
     },
-
-    /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
-    expansions: (scope: Scope, owner: { cardId: string; cardholderId: string | null }, expand: readonly string[] = []) =>
-      cardExpansions({ cards, cardholders }, scope, owner, expand),
   };
-}
-
-/** The card and cardholder objects an authorization or transaction shows for the `expand` fields asked for. */
-export async function cardExpansions(
-  ports: { cards: Pick<CardRepository, 'get'>; cardholders: Pick<CardholderRepository, 'get'> },
-  scope: Scope,
-  owner: { cardId: string; cardholderId: string | null },
-  expand: readonly string[] = [],
-): Promise<CardExpansions> {
-  if (expand.length === 0) return {};
-  const [card, cardholder] = await Promise.all([
-    ports.cards.get(scope, owner.cardId),
-    owner.cardholderId ? ports.cardholders.get(scope, owner.cardholderId) : undefined,
-  ]);
-  const expansions: CardExpansions = {};
-  if (expand.includes('card') && card && cardholder) expansions.card = serializeCard(card, cardholder);
-  if (expand.includes('cardholder')) expansions.cardholder = cardholder ? serializeCardholder(cardholder) : null;
-  return expansions;
 }

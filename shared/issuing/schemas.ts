@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { listOf } from '#shared/expansion/plan.ts';
 import { booleanParam, createdParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
@@ -227,7 +228,7 @@ export const createCardParams = z.strictObject({
   type: oneOf(['physical', 'virtual']).describe('The type of card to issue. Possible values are `physical` or `virtual`.'),
   exp_month: integerParam(1, 12).optional().describe('The desired expiration month (1-12) for this card if specifying a custom expiration date.'),
   exp_year: integerParam(2000, 2100).optional().describe('The desired 4-digit expiration year for this card if specifying a custom expiration date.'),
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('issuing.card').optional().describe('Specifies which fields in the response should be expanded.'),
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   second_line: stringParam(24).optional().describe('The second line to print on the card. Max length: 24 characters.'),
   status: oneOf(['active', 'inactive']).optional().describe('Whether authorizations can be approved on this card.'),
@@ -236,15 +237,18 @@ export const createCardParams = z.strictObject({
 /** `canceled` is one way; `cancellation_reason` goes with it. */
 export const updateCardParams = z.strictObject({
   cancellation_reason: oneOf(['lost', 'stolen']).optional().describe('Reason why the `status` of this card is `canceled`.'),
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('issuing.card').optional().describe('Specifies which fields in the response should be expanded.'),
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   status: oneOf(['active', 'canceled', 'inactive']).optional().describe('Dictates whether authorizations can be approved on this card.'),
 });
 
-export const retrieveCardParams = z.strictObject({ expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.') });
+export const retrieveCardParams = z.strictObject({
+  expand: expandParam('issuing.card').optional().describe('Specifies which fields in the response should be expanded.'),
+});
 
 export const listCardsParams = z.strictObject({
   ...v1ListParams,
+  expand: expandParam(listOf('issuing.card')).optional().describe('Specifies which fields in the response should be expanded.'),
   cardholder: idParam().optional().describe('Only return cards belonging to the Cardholder with the provided ID.'),
   created: createdParam().optional().describe('Only return cards that were issued during the given date interval.'),
   status: oneOf(['active', 'canceled', 'inactive'])
@@ -258,9 +262,6 @@ export type UpdateCardParams = z.output<typeof updateCardParams>;
 export type ListCardsParams = z.output<typeof listCardsParams>;
 
 // Authorizations
-
-/** What an authorization response can expand: its card (with the cardholder) and its cardholder. */
-export const authorizationExpandable = ['card', 'cardholder'] as const;
 
 const checkResult = () => oneOf(['match', 'mismatch', 'not_provided']);
 /** A number from 0 to 100; v1 form values arrive as strings. */
@@ -361,7 +362,7 @@ export const createAuthorizationParams = z.strictObject({
     .optional()
     .describe('How the card details were provided. Defaults to online.'),
   currency: currencyParam().optional().describe('The currency of the authorization. If not provided, defaults to the currency of the card.'),
-  expand: expandParam(authorizationExpandable).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam('issuing.authorization').optional().describe('Specifies which fields in the response should be expanded.'),
   fleet: fleetParam().optional().describe('Fleet-specific information for authorizations using Fleet cards.'),
   fraud_disputability_likelihood: oneOf(['neutral', 'unknown', 'very_likely', 'very_unlikely'])
     .optional()
@@ -441,7 +442,7 @@ export const createAuthorizationParams = z.strictObject({
     .describe('The digital wallet used for this transaction. One of `apple_pay`, `google_pay`, or `samsung_pay`.'),
 });
 
-const authorizationExpand = { expand: expandParam(authorizationExpandable).optional().describe('Specifies which fields in the response should be expanded.') };
+const authorizationExpand = { expand: expandParam('issuing.authorization').optional().describe('Specifies which fields in the response should be expanded.') };
 
 export const captureAuthorizationParams = z.strictObject({
   ...authorizationExpand,
@@ -501,7 +502,7 @@ export const declineAuthorizationParams = z.strictObject(authorizationMetadata);
 
 export const listAuthorizationsParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(['data.card', 'data.cardholder']).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam(listOf('issuing.authorization')).optional().describe('Specifies which fields in the response should be expanded.'),
   card: idParam().optional().describe('Only return authorizations that belong to the given card.'),
   cardholder: idParam().optional().describe('Only return authorizations that belong to the given cardholder.'),
   created: createdParam().optional().describe('Only return authorizations that were created during the given date interval.'),
@@ -520,10 +521,7 @@ export type ListAuthorizationsParams = z.output<typeof listAuthorizationsParams>
 
 // Transactions
 
-/** What a transaction response can expand: its card (with the cardholder) and its cardholder. */
-export const transactionExpandable = ['card', 'cardholder'] as const;
-
-const transactionExpand = { expand: expandParam(transactionExpandable).optional().describe('Specifies which fields in the response should be expanded.') };
+const transactionExpand = { expand: expandParam('issuing.transaction').optional().describe('Specifies which fields in the response should be expanded.') };
 
 export const retrieveTransactionParams = z.strictObject(transactionExpand);
 
@@ -534,7 +532,7 @@ export const updateTransactionParams = z.strictObject({
 
 export const listTransactionsParams = z.strictObject({
   ...v1ListParams,
-  expand: expandParam(['data.card', 'data.cardholder']).optional().describe('Specifies which fields in the response should be expanded.'),
+  expand: expandParam(listOf('issuing.transaction')).optional().describe('Specifies which fields in the response should be expanded.'),
   card: idParam().optional().describe('Only return transactions that belong to the given card.'),
   cardholder: idParam().optional().describe('Only return transactions that belong to the given cardholder.'),
   created: createdParam().optional().describe('Only return transactions that were created during the given date interval.'),

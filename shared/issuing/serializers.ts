@@ -258,7 +258,13 @@ export const issuingTransactionObject = z
     amount_details: amountDetailsObject.describe(
       'Detailed breakdown of amount components. These amounts are denominated in `currency` and in the smallest currency unit.',
     ),
-    authorization: nullableString.describe('The `Authorization` object that led to this transaction.'),
+    /** The authorization's id (null for a capture or refund without one), or the authorization when expanded. */
+    get authorization() {
+      return z
+        .union([z.string(), issuingAuthorizationObject])
+        .nullable()
+        .describe('The `Authorization` object that led to this transaction: its id, or the authorization when expanded.');
+    },
     balance_transaction: z.null().describe('ID of the balance transaction associated with this transaction.'),
     /** The card's id, or the card when expanded. */
     card: z.union([z.string(), issuingCardObject]).describe("The card used to make this transaction. The card's id, or the card when expanded."),
@@ -556,15 +562,6 @@ export function serializeCard(card: IssuingCard, cardholder: Cardholder): z.inpu
   };
 }
 
-export type SerializedCard = z.input<typeof issuingCardObject>;
-export type SerializedCardholder = z.input<typeof cardholderObject>;
-
-/** Expanded objects that replace the ids of `card` and `cardholder` (only when the request asked). */
-export interface CardExpansions {
-  card?: SerializedCard;
-  cardholder?: SerializedCardholder | null;
-}
-
 const purchaseDetails = (p: PurchaseDetails | null) =>
   p && {
     fleet: p.fleet && {
@@ -611,7 +608,7 @@ const purchaseDetails = (p: PurchaseDetails | null) =>
  * authorization's `transactions` always carry the ids. Balance transactions and disputes are not
  * modelled (`balance_transaction` and `dispute` are null).
  */
-export function serializeTransaction(transaction: IssuingTransaction, expanded: CardExpansions = {}): z.input<typeof issuingTransactionObject> {
+export function serializeTransaction(transaction: IssuingTransaction): z.input<typeof issuingTransactionObject> {
   return {
     id: transaction.id,
     object: 'issuing.transaction',
@@ -619,8 +616,8 @@ export function serializeTransaction(transaction: IssuingTransaction, expanded: 
     amount_details: amountDetails(transaction.amountDetails),
     authorization: transaction.authorizationId,
     balance_transaction: null,
-    card: expanded.card ?? transaction.cardId,
-    cardholder: expanded.cardholder !== undefined ? expanded.cardholder : transaction.cardholderId,
+    card: transaction.cardId,
+    cardholder: transaction.cardholderId,
     created: unixSeconds(transaction.created),
     currency: transaction.currency,
     dispute: null,
@@ -647,11 +644,7 @@ export function serializeTransaction(transaction: IssuingTransaction, expanded: 
  * `transactionIds`). `card` and `cardholder` are ids unless expanded; events always carry the ids.
  * Balance transactions are not modelled, so that list stays empty.
  */
-export function serializeAuthorization(
-  authorization: Authorization,
-  transactions: readonly IssuingTransaction[],
-  expanded: CardExpansions = {},
-): z.input<typeof issuingAuthorizationObject> {
+export function serializeAuthorization(authorization: Authorization, transactions: readonly IssuingTransaction[]): z.input<typeof issuingAuthorizationObject> {
   return {
     id: authorization.id,
     object: 'issuing.authorization',
@@ -660,9 +653,9 @@ export function serializeAuthorization(
     approved: authorization.approved,
     authorization_method: authorization.authorizationMethod,
     balance_transactions: [],
-    card: expanded.card ?? authorization.cardId,
+    card: authorization.cardId,
     card_presence: authorization.cardPresence,
-    cardholder: expanded.cardholder !== undefined ? expanded.cardholder : authorization.cardholderId,
+    cardholder: authorization.cardholderId,
     created: unixSeconds(authorization.created),
     currency: authorization.currency,
     fleet: fleet(authorization.fleet),

@@ -9,9 +9,8 @@ import { withOptimisticRetries } from '#shared/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { AuthorizationRepository } from './authorization.ts';
-import { cardExpansions, currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
+import { currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';
 import type { CardRepository, IssuingCard } from './card.ts';
-import type { CardholderRepository } from './cardholder.ts';
 import type { ListTransactionsParams, RefundTransactionParams, UnlinkedTransactionParams, UpdateTransactionParams } from './schemas.ts';
 import {
   checkRefundRoom,
@@ -29,7 +28,6 @@ export interface TransactionServicePorts {
   repository: TransactionRepository;
   authorizations: Pick<AuthorizationRepository, 'get'>;
   cards: Pick<CardRepository, 'get'>;
-  cardholders: Pick<CardholderRepository, 'get'>;
   events: EventEmitter;
   clock?: () => number;
 }
@@ -108,7 +106,7 @@ export function unlinkedTransaction(card: IssuingCard, type: IssuingTransaction[
  * they are read, listed, given metadata (`issuing_transaction.updated`), and refunded by the test helper,
  * which also makes force captures and unlinked refunds (transactions without an authorization).
  */
-export function transactionService({ repository, authorizations, cards, cardholders, events, clock = systemClock }: TransactionServicePorts) {
+export function transactionService({ repository, authorizations, cards, events, clock = systemClock }: TransactionServicePorts) {
   async function existing(scope: Scope, id: string): Promise<IssuingTransaction> {
     const transaction = await repository.get(scope, id);
     if (!transaction) throw new NotFoundError('issuing transaction', id);
@@ -234,9 +232,5 @@ export function transactionService({ repository, authorizations, cards, cardhold
 
     /** The test helper's unlinked refund: a `refund` that gives money back to the card without a capture to refund. */
     createUnlinkedRefund: (origin: EventOrigin, params: UnlinkedTransactionParams) => createUnlinked(origin, 'refund', params),
-
-    /** The objects that replace the `card` / `cardholder` ids for the `expand` fields asked for. */
-    expansions: (scope: Scope, transaction: IssuingTransaction, expand: readonly string[] = []) =>
-      cardExpansions({ cards, cardholders }, scope, transaction, expand),
   };
 }

@@ -31,6 +31,5 @@ export const wireTransactionService = () =>
     repository: dynamoTransactionRepository(serviceTable()),
     authorizations: dynamoAuthorizationRepository(serviceTable()),
     cards: dynamoCardRepository(serviceTable()),
-    cardholders: dynamoCardholderRepository(serviceTable()),
     events: wireEventEmitter(),
   });

@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { createPriceParams, createProductParams, listPricesParams, updatePriceParams, updateProductParams } from '#shared/catalogue/schemas.ts';
+import {
+  createPriceParams,
+  createProductParams,
+  listPricesParams,
+  retrievePriceParams,
+  updatePriceParams,
+  updateProductParams,
+} from '#shared/catalogue/schemas.ts';
 import { serializePrice } from '#shared/catalogue/serializer.ts';
 import { catalogueService } from '#shared/catalogue/service.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { expansionLoaders } from '#shared/expansion/loaders.ts';
+import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { noExpansionPorts } from '../support/expansion-fakes.ts';
 import { memoryCatalogue, originOf, recordingEmitter } from '../support/fakes.ts';
 
 const scope: Scope = { accountId: 'acct_catalogue', livemode: false };
@@ -287,7 +297,10 @@ describe('products and prices (service with the shared fakes)', () => {
       gbp: { unitAmount: null, unitAmountDecimal: '80.5', taxBehavior: 'inclusive' },
     });
     expect(serializePrice(price)).not.toHaveProperty('currency_options');
-    expect(serializePrice(price, await service.priceExpansions(scope, price, ['currency_options', 'product']))).toMatchObject({
+    const { catalogue } = services;
+    const expand = expander(expansionLoaders({ ...noExpansionPorts, products: catalogue.products, prices: catalogue.prices }));
+    const plan = retrievePriceParams.parse({ expand: ['currency_options', 'product'] }).expand!;
+    expect(await expand(scope, serializePrice(price), plan)).toMatchObject({
       product: { id: product.id, object: 'product' },
       currency_options: {
         usd: { unit_amount: 100, unit_amount_decimal: '100', tax_behavior: 'exclusive', custom_unit_amount: null },

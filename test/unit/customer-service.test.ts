@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createCustomerParams, createSourceParams, updateCustomerParams, updateSourceParams } from '#shared/customers/schemas.ts';
+import { createCustomerParams, createSourceParams, retrieveCustomerParams, updateCustomerParams, updateSourceParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer } from '#shared/customers/serializer.ts';
 import { customerService } from '#shared/customers/service.ts';
 import { CardError, NotFoundError } from '#shared/errors.ts';
+import { expansionLoaders } from '#shared/expansion/loaders.ts';
+import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createTokenParams } from '#shared/tokens/schemas.ts';
 import { tokenService } from '#shared/tokens/service.ts';
+import { noExpansionPorts } from '../support/expansion-fakes.ts';
 import { fakeAccountSecretStore, memoryTokenRepository, memoryCustomerRepository, originOf, recordingEmitter } from '../support/fakes.ts';
 
 const scope: Scope = { accountId: 'acct_customers', livemode: false };
@@ -195,11 +198,14 @@ describe('customers (service with the shared fakes)', () => {
   });
 
   it('shows sources and the default source only when expanded', async () => {
-    const { service, card } = setup();
+    const setupResult = setup();
+    const { service, card } = setupResult;
     const customer = await service.create(originOf(scope), createCustomerParams.parse({ source: await card() }));
     expect(serializeCustomer(customer)).not.toHaveProperty('sources');
     expect(serializeCustomer(customer).default_source).toBe(customer.defaultSource);
-    const expanded = serializeCustomer(customer, await service.expansions(scope, customer, ['sources', 'default_source']));
+    const { repository } = setupResult;
+    const expand = expander(expansionLoaders({ ...noExpansionPorts, customers: repository }));
+    const expanded = (await expand(scope, serializeCustomer(customer), retrieveCustomerParams.parse({ expand: ['sources', 'default_source'] }).expand!)) as any;
     expect(expanded.default_source).toMatchObject({ id: customer.defaultSource, object: 'card', customer: customer.id });
     expect(expanded.sources).toMatchObject({
       object: 'list',

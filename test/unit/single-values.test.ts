@@ -24,8 +24,8 @@ describe('an array parameter sent as one plain value', () => {
     // When `expand` and a nested array are sent with one value each, beside plain scalars
     const params = decoded(updateCustomerParams, 'expand=sources&preferred_locales=fr&email=a%40example.com&metadata[k]=v');
 
-    // Then the arrays are arrays, and the rest is as sent
-    expect(params).toMatchObject({ expand: ['sources'], preferred_locales: ['fr'], email: 'a@example.com', metadata: { k: 'v' } });
+    // Then the arrays are arrays (`expand` checked into its plan of one path), and the rest is as sent
+    expect(params).toMatchObject({ expand: { paths: ['sources'] }, preferred_locales: ['fr'], email: 'a@example.com', metadata: { k: 'v' } });
   });
 
   it('keeps the empty value that clears an emptyable array', () => {

@@ -223,7 +223,7 @@ describe('other objects at older versions', () => {
 
   it('renders nested and expanded objects in lists, and leaves deleted objects, events and unversioned objects as they are', () => {
     // Given a list of prices with their product expanded, a deleted product, an event and a customer
-    const price = { ...serializePrice(priceOf('price_1', 'month'), { product: serializeProduct(product) }) } as Wire;
+    const price = { ...serializePrice(priceOf('price_1', 'month')), product: serializeProduct(product) } as Wire;
     const event = { id: 'evt_1', object: 'event', api_version: latestServiceVersion, data: { object: serializeProduct(product) } };
     const deleted = { id: 'prod_2', object: 'product', deleted: true };
     const customer = { id: 'cus_1', object: 'customer', email: null, billing_mode: 'not ours to touch' };

@@ -2,8 +2,10 @@ import { createCustomerParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
 export const handler = httpHandler(
@@ -12,9 +14,9 @@ export const handler = httpHandler(
     description: "With `source=tok_…`, the token's card or bank account becomes the customer's first source.",
     params: createCustomerParams,
     response: customerObject,
+    expand: expander,
   },
-  async ({ caller, origin, params }) => {
-    const customer = await service.create(origin, params);
-    return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
-  },
+  async ({ origin, params }) => ({
+    body: serializeCustomer(await service.create(origin, params)),
+  }),
 );

@@ -1,14 +1,16 @@
 import { listCustomersParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
-/** GET /v1/customers: newest first; `email` (exact), `created`. Deleted customers are not listed. */
+/** GET /v1/customers: newest first; `email` (exact), `created`; `expand[]` data.default_source. Deleted customers are not listed. */
 export const handler = httpHandler(
-  { summary: 'List all customers', description: 'Newest first.', params: listCustomersParams, response: v1ListObject(customerObject) },
+  { summary: 'List all customers', description: 'Newest first.', params: listCustomersParams, response: v1ListObject(customerObject), expand: expander },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), { email: params.email, created: params.created });
     return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };

@@ -2,17 +2,18 @@ import { isDeletedCustomer } from '#shared/customers/customer.ts';
 import { retrieveCustomerParams } from '#shared/customers/schemas.ts';
 import { customerObject, deletedCustomerObject, serializeCustomer, serializeDeletedCustomer } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import * as z from 'zod';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** GET /v1/customers/{id}: `expand[]` default_source, sources; a deleted customer answers its deleted form, as the reference does. */
 export const handler = httpHandler(
-  { summary: 'Retrieve a customer', params: retrieveCustomerParams, response: z.union([customerObject, deletedCustomerObject]) },
-  async ({ caller, params, pathParameters }) => {
+  { summary: 'Retrieve a customer', params: retrieveCustomerParams, response: z.union([customerObject, deletedCustomerObject]), expand: expander },
+  async ({ caller, pathParameters }) => {
     const found = await service.retrieve(caller.scope, pathParameters.id!);
-    if (isDeletedCustomer(found)) return { body: serializeDeletedCustomer(found.id) };
-    return { body: serializeCustomer(found, await service.expansions(caller.scope, found, params.expand)) };
+    return { body: isDeletedCustomer(found) ? serializeDeletedCustomer(found.id) : serializeCustomer(found) };
   },
 );

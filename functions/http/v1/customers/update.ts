@@ -1,9 +1,11 @@
 import { updateCustomerParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
 export const handler = httpHandler(
@@ -12,9 +14,9 @@ export const handler = httpHandler(
     description: '`source=tok_…` replaces the default source (the old one is deleted).',
     params: updateCustomerParams,
     response: customerObject,
+    expand: expander,
   },
-  async ({ caller, origin, params, pathParameters }) => {
-    const customer = await service.update(origin, pathParameters.id!, params);
-    return { body: serializeCustomer(customer, await service.expansions(caller.scope, customer, params.expand)) };
-  },
+  async ({ origin, params, pathParameters }) => ({
+    body: serializeCustomer(await service.update(origin, pathParameters.id!, params)),
+  }),
 );

@@ -2,14 +2,22 @@ import { createPriceParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** POST /v1/prices: of `product`, or of a new product made from `product_data`. */
 export const handler = httpHandler(
-  { summary: 'Create a price', description: 'Of `product`, or of a new product made from `product_data`.', params: createPriceParams, response: priceObject },
-  async ({ caller, origin, params }) => {
+  {
+    summary: 'Create a price',
+    description: 'Of `product`, or of a new product made from `product_data`.',
+    params: createPriceParams,
+    response: priceObject,
+    expand: expander,
+  },
+  async ({ origin, params }) => {
     const price = await service.createPrice(origin, params);
-    return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+    return { body: serializePrice(price) };
   },
 );

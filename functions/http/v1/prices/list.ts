@@ -3,12 +3,14 @@ import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** GET /v1/prices: newest first; filters active, created, currency, lookup_keys, product and type; `expand[]` data.product, data.currency_options. */
 export const handler = httpHandler(
-  { summary: 'List all prices', description: 'Newest first.', params: listPricesParams, response: v1ListObject(priceObject) },
+  { summary: 'List all prices', description: 'Newest first.', params: listPricesParams, response: v1ListObject(priceObject), expand: expander },
   async ({ caller, params }) => {
     const { active, currency, product, type } = params;
     const where: Record<string, unknown> = {};
@@ -17,8 +19,6 @@ export const handler = httpHandler(
     if (product !== undefined) where.product = product;
     if (type !== undefined) where.type = type;
     const page = await service.listPrices(caller.scope, v1PageRequest(params), where, params.lookup_keys, params.created);
-    const expand = (params.expand ?? []).map((field) => field.slice('data.'.length));
-    const items = await Promise.all(page.items.map(async (price) => serializePrice(price, await service.priceExpansions(caller.scope, price, expand))));
-    return { body: v1List('/v1/prices', { ...page, items }, params) };
+    return { body: v1List('/v1/prices', { ...page, items: page.items.map((price) => serializePrice(price)) }, params) };
   },
 );

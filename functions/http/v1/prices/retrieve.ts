@@ -2,14 +2,16 @@ import { retrievePriceParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** GET /v1/prices/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a price', params: retrievePriceParams, response: priceObject },
-  async ({ caller, params, pathParameters }) => {
+  { summary: 'Retrieve a price', params: retrievePriceParams, response: priceObject, expand: expander },
+  async ({ caller, pathParameters }) => {
     const price = await service.retrievePrice(caller.scope, pathParameters.id!);
-    return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+    return { body: serializePrice(price) };
   },
 );

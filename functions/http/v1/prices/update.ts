@@ -2,14 +2,16 @@ import { updatePriceParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** POST /v1/prices/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a price', params: updatePriceParams, response: priceObject },
-  async ({ caller, origin, params, pathParameters }) => {
+  { summary: 'Update a price', params: updatePriceParams, response: priceObject, expand: expander },
+  async ({ origin, params, pathParameters }) => {
     const price = await service.updatePrice(origin, pathParameters.id!, params);
-    return { body: serializePrice(price, await service.priceExpansions(caller.scope, price, params.expand)) };
+    return { body: serializePrice(price) };
   },
 );

@@ -2,10 +2,15 @@ import { createProductParams } from '#shared/catalogue/schemas.ts';
 import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** POST /v1/products */
-export const handler = httpHandler({ summary: 'Create a product', params: createProductParams, response: productObject }, async ({ origin, params }) => ({
-  body: serializeProduct(await service.createProduct(origin, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Create a product', params: createProductParams, response: productObject, expand: expander },
+  async ({ origin, params }) => ({
+    body: serializeProduct(await service.createProduct(origin, params)),
+  }),
+);

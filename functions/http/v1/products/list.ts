@@ -3,8 +3,10 @@ import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** GET /v1/products: newest first, optionally only active or inactive ones, or those created in a window. */
 export const handler = httpHandler(
@@ -13,6 +15,7 @@ export const handler = httpHandler(
     description: 'Newest first, optionally only active or inactive ones.',
     params: listProductsParams,
     response: v1ListObject(productObject),
+    expand: expander,
   },
   async ({ caller, params }) => {
     const page = await service.listProducts(caller.scope, v1PageRequest(params), params.active, params.created);

@@ -2,12 +2,14 @@ import { retrieveProductParams } from '#shared/catalogue/schemas.ts';
 import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
+const expander = wireExpander();
 
 /** GET /v1/products/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a product', params: retrieveProductParams, response: productObject },
+  { summary: 'Retrieve a product', params: retrieveProductParams, response: productObject, expand: expander },
   async ({ caller, pathParameters }) => ({
     body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
   }),

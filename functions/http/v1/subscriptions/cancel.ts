@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { cancelSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** DELETE /v1/subscriptions/{id}: cancels at once and answers the canceled subscription. */
 export const handler = httpHandler(
@@ -12,6 +14,7 @@ export const handler = httpHandler(
     description: 'Cancels at once and answers the canceled subscription.',
     params: cancelSubscriptionParams,
     response: subscriptionObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => {
     return { body: serializeSubscription(await service.cancel({ origin }, pathParameters.id!, params)) };

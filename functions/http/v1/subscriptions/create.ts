@@ -2,12 +2,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** POST /v1/subscriptions */
 export const handler = httpHandler(
-  { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject },
+  { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject, expand: expander },
   async ({ origin, params }) => {
     return { body: serializeSubscription(await service.create({ origin }, params)) };
   },

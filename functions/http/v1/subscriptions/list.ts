@@ -3,8 +3,10 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** GET /v1/subscriptions: newest first; created, customer and status filters (not canceled by default). */
 export const handler = httpHandler(
@@ -13,6 +15,7 @@ export const handler = httpHandler(
     description: 'Newest first; not canceled ones unless `status` says otherwise.',
     params: listSubscriptionsParams,
     response: v1ListObject(subscriptionObject),
+    expand: expander,
   },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), { customer: params.customer, status: params.status, created: params.created });

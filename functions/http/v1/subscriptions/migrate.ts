@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { migrateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** POST /v1/subscriptions/{id}/migrate: classic → flexible, once. */
 export const handler = httpHandler(
@@ -12,6 +14,7 @@ export const handler = httpHandler(
     description: 'From the `classic` billing mode to `flexible`, once.',
     params: migrateSubscriptionParams,
     response: subscriptionObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => {
     return { body: serializeSubscription(await service.migrate({ origin }, pathParameters.id!, params)) };

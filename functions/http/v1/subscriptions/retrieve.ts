@@ -2,12 +2,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** GET /v1/subscriptions/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: subscriptionObject },
+  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: subscriptionObject, expand: expander },
   async ({ caller, pathParameters }) => ({
     body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!)),
   }),

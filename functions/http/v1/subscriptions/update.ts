@@ -2,12 +2,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
+const expander = wireExpander();
 
 /** POST /v1/subscriptions/{id}: metadata, description, cancel_at_period_end. */
 export const handler = httpHandler(
-  { summary: 'Update a subscription', params: updateSubscriptionParams, response: subscriptionObject },
+  { summary: 'Update a subscription', params: updateSubscriptionParams, response: subscriptionObject, expand: expander },
   async ({ origin, params, pathParameters }) => {
     return { body: serializeSubscription(await service.update({ origin }, pathParameters.id!, params)) };
   },

@@ -2,8 +2,10 @@ import { createSourceParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources: `source=tok_…`, a card or bank account token, used up. */
 export const handler = httpHandler(
@@ -12,6 +14,7 @@ export const handler = httpHandler(
     description: '`source=tok_…`: a card or bank account token, used up.',
     params: createSourceParams,
     response: sourceObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => ({
     body: serializeSource(await service.createSource(origin, pathParameters.id!, params)),

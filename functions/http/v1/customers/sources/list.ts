@@ -3,8 +3,10 @@ import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
 export const handler = httpHandler(
@@ -13,6 +15,7 @@ export const handler = httpHandler(
     description: 'Newest first; each is a `card` or a `bank_account`.',
     params: listSourcesParams,
     response: v1ListObject(sourceObject),
+    expand: expander,
   },
   async ({ caller, params, pathParameters }) => {
     const page = await service.listSources(caller.scope, pathParameters.id!, v1PageRequest(params), params.object);

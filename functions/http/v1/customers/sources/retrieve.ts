@@ -2,12 +2,14 @@ import { retrieveSourceParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** GET /v1/customers/{id}/sources/{source_id} */
 export const handler = httpHandler(
-  { summary: "Retrieve a customer's source", params: retrieveSourceParams, response: sourceObject },
+  { summary: "Retrieve a customer's source", params: retrieveSourceParams, response: sourceObject, expand: expander },
   async ({ caller, pathParameters }) => ({
     body: serializeSource(await service.retrieveSource(caller.scope, pathParameters.id!, pathParameters.source_id!)),
   }),

@@ -2,12 +2,14 @@ import { updateSourceParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources/{source_id} */
 export const handler = httpHandler(
-  { summary: "Update a customer's source", params: updateSourceParams, response: sourceObject },
+  { summary: "Update a customer's source", params: updateSourceParams, response: sourceObject, expand: expander },
   async ({ origin, params, pathParameters }) => ({
     body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
   }),

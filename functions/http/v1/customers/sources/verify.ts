@@ -2,12 +2,20 @@ import { verifySourceParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
+const expander = wireExpander();
 
 /** POST /v1/customers/{id}/sources/{source_id}/verify: a bank account's micro-deposit amounts. */
 export const handler = httpHandler(
-  { summary: 'Verify a bank account', description: 'With the two micro-deposit amounts.', params: verifySourceParams, response: sourceObject },
+  {
+    summary: 'Verify a bank account',
+    description: 'With the two micro-deposit amounts.',
+    params: verifySourceParams,
+    response: sourceObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => ({
     body: serializeSource(await service.verifySource(origin, pathParameters.id!, pathParameters.source_id!, params)),
   }),

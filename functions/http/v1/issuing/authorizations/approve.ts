@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { approveAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /**
  * POST /v1/issuing/authorizations/{id}/approve (deprecated in the reference): answers a pending request,
@@ -16,9 +18,10 @@ export const handler = httpHandler(
       'Deprecated in the reference API: it answers an authorization awaiting a decision, which authorizations here never are, so once the parameters and the id are checked it is refused (400).',
     params: approveAuthorizationParams,
     response: issuingAuthorizationObject,
+    expand: expander,
   },
-  async ({ origin, params, pathParameters }) => {
+  async ({ origin, pathParameters }) => {
     const { authorization, transactions } = await service.approve(origin.scope, pathParameters.id!);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

@@ -2,14 +2,16 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: issuingAuthorizationObject },
-  async ({ caller, params, pathParameters }) => {
+  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  async ({ caller, pathParameters }) => {
     const { authorization, transactions } = await service.retrieve(caller.scope, pathParameters.id!);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(caller.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

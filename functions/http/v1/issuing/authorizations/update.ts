@@ -2,14 +2,22 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { updateAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/issuing/authorizations/{id}: metadata (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { summary: 'Update an authorization', description: 'Its metadata.', params: updateAuthorizationParams, response: issuingAuthorizationObject },
+  {
+    summary: 'Update an authorization',
+    description: 'Its metadata.',
+    params: updateAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.update(origin, pathParameters.id!, params);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

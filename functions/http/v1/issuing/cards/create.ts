@@ -2,11 +2,16 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createCardParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
+const expander = wireExpander();
 
 /** POST /v1/issuing/cards */
-export const handler = httpHandler({ summary: 'Create a card', params: createCardParams, response: issuingCardObject }, async ({ origin, params }) => {
-  const { card, cardholder } = await service.create(origin, params);
-  return { body: serializeCard(card, cardholder) };
-});
+export const handler = httpHandler(
+  { summary: 'Create a card', params: createCardParams, response: issuingCardObject, expand: expander },
+  async ({ origin, params }) => {
+    const { card, cardholder } = await service.create(origin, params);
+    return { body: serializeCard(card, cardholder) };
+  },
+);

@@ -3,12 +3,14 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts'
 import { listCardsParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
+const expander = wireExpander();
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
 export const handler = httpHandler(
-  { summary: 'List all cards', description: 'Newest first.', params: listCardsParams, response: v1ListObject(issuingCardObject) },
+  { summary: 'List all cards', description: 'Newest first.', params: listCardsParams, response: v1ListObject(issuingCardObject), expand: expander },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), params);
     return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }, params) };

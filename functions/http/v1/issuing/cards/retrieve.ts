@@ -2,12 +2,14 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveCardParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
+const expander = wireExpander();
 
 /** GET /v1/issuing/cards/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a card', params: retrieveCardParams, response: issuingCardObject },
+  { summary: 'Retrieve a card', params: retrieveCardParams, response: issuingCardObject, expand: expander },
   async ({ caller, pathParameters }) => {
     const { card, cardholder } = await service.retrieve(caller.scope, pathParameters.id!);
     return { body: serializeCard(card, cardholder) };

@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { updateCardParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
+const expander = wireExpander();
 
 /** POST /v1/issuing/cards/{id}: status (active, inactive; canceled for good, with cancellation_reason) and metadata */
 export const handler = httpHandler(
@@ -12,6 +14,7 @@ export const handler = httpHandler(
     description: 'Its `status` (`active`, `inactive`; `canceled` for good, with `cancellation_reason`) and metadata.',
     params: updateCardParams,
     response: issuingCardObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => {
     const { card, cardholder } = await service.update(origin, pathParameters.id!, params);

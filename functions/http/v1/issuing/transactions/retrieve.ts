@@ -2,14 +2,16 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveTransactionParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** GET /v1/issuing/transactions/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { summary: 'Retrieve a transaction', params: retrieveTransactionParams, response: issuingTransactionObject },
-  async ({ caller, params, pathParameters }) => {
+  { summary: 'Retrieve a transaction', params: retrieveTransactionParams, response: issuingTransactionObject, expand: expander },
+  async ({ caller, pathParameters }) => {
     const transaction = await service.retrieve(caller.scope, pathParameters.id!);
-    return { body: serializeTransaction(transaction, await service.expansions(caller.scope, transaction, params.expand)) };
+    return { body: serializeTransaction(transaction) };
   },
 );

@@ -2,14 +2,16 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { updateTransactionParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** POST /v1/issuing/transactions/{id}: metadata (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { summary: 'Update a transaction', description: 'Its metadata.', params: updateTransactionParams, response: issuingTransactionObject },
+  { summary: 'Update a transaction', description: 'Its metadata.', params: updateTransactionParams, response: issuingTransactionObject, expand: expander },
   async ({ origin, params, pathParameters }) => {
     const transaction = await service.update(origin, pathParameters.id!, params);
-    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+    return { body: serializeTransaction(transaction) };
   },
 );

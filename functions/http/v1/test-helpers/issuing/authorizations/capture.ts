@@ -2,14 +2,22 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { captureAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/capture (test mode only) */
 export const handler = httpHandler(
-  { summary: 'Capture a test-mode authorization', description: 'Test mode only.', params: captureAuthorizationParams, response: issuingAuthorizationObject },
+  {
+    summary: 'Capture a test-mode authorization',
+    description: 'Test mode only.',
+    params: captureAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.capture(origin, pathParameters.id!, params);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

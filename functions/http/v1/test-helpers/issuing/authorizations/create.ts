@@ -2,14 +2,22 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations (test mode only) */
 export const handler = httpHandler(
-  { summary: 'Create a test-mode authorization', description: 'Test mode only.', params: createAuthorizationParams, response: issuingAuthorizationObject },
+  {
+    summary: 'Create a test-mode authorization',
+    description: 'Test mode only.',
+    params: createAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params }) => {
     const { authorization, transactions } = await service.create(origin, params);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

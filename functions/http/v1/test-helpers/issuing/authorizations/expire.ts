@@ -2,14 +2,22 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { expireAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/expire (test mode only) */
 export const handler = httpHandler(
-  { summary: 'Expire a test-mode authorization', description: 'Test mode only.', params: expireAuthorizationParams, response: issuingAuthorizationObject },
-  async ({ origin, params, pathParameters }) => {
+  {
+    summary: 'Expire a test-mode authorization',
+    description: 'Test mode only.',
+    params: expireAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
+  async ({ origin, pathParameters }) => {
     const { authorization, transactions } = await service.expire(origin, pathParameters.id!);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { incrementAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
 export const handler = httpHandler(
@@ -12,9 +14,10 @@ export const handler = httpHandler(
     description: 'Test mode only.',
     params: incrementAuthorizationParams,
     response: issuingAuthorizationObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.increment(origin, pathParameters.id!, params);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

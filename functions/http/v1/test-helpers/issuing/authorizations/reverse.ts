@@ -2,14 +2,22 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { reverseAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/reverse (test mode only) */
 export const handler = httpHandler(
-  { summary: 'Reverse a test-mode authorization', description: 'Test mode only.', params: reverseAuthorizationParams, response: issuingAuthorizationObject },
+  {
+    summary: 'Reverse a test-mode authorization',
+    description: 'Test mode only.',
+    params: reverseAuthorizationParams,
+    response: issuingAuthorizationObject,
+    expand: expander,
+  },
   async ({ origin, params, pathParameters }) => {
     const { authorization, transactions } = await service.reverse(origin, pathParameters.id!, params);
-    return { body: serializeAuthorization(authorization, transactions, await service.expansions(origin.scope, authorization, params.expand)) };
+    return { body: serializeAuthorization(authorization, transactions) };
   },
 );

@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createForceCaptureParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/create_force_capture (test mode only): a capture without an authorization */
 export const handler = httpHandler(
@@ -12,9 +14,10 @@ export const handler = httpHandler(
     description: 'Test mode only: a capture without an authorization.',
     params: createForceCaptureParams,
     response: issuingTransactionObject,
+    expand: expander,
   },
   async ({ origin, params }) => {
     const transaction = await service.createForceCapture(origin, params);
-    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+    return { body: serializeTransaction(transaction) };
   },
 );

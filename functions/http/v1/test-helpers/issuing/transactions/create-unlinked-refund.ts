@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createUnlinkedRefundParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/create_unlinked_refund (test mode only): a refund without an authorization */
 export const handler = httpHandler(
@@ -12,9 +14,10 @@ export const handler = httpHandler(
     description: 'Test mode only: a refund without an authorization.',
     params: createUnlinkedRefundParams,
     response: issuingTransactionObject,
+    expand: expander,
   },
   async ({ origin, params }) => {
     const transaction = await service.createUnlinkedRefund(origin, params);
-    return { body: serializeTransaction(transaction, await service.expansions(origin.scope, transaction, params.expand)) };
+    return { body: serializeTransaction(transaction) };
   },
 );

@@ -2,8 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { refundTransactionParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
+const expander = wireExpander();
 
 /** POST /v1/test_helpers/issuing/transactions/{id}/refund (test mode only): answers the refund transaction */
 export const handler = httpHandler(
@@ -12,9 +14,10 @@ export const handler = httpHandler(
     description: 'Test mode only. Answers the refund transaction.',
     params: refundTransactionParams,
     response: issuingTransactionObject,
+    expand: expander,
   },
   async ({ origin, params, pathParameters }) => {
     const refund = await service.refund(origin, pathParameters.id!, params);
-    return { body: serializeTransaction(refund, await service.expansions(origin.scope, refund, params.expand)) };
+    return { body: serializeTransaction(refund) };
   },
 );

@@ -97,3 +97,72 @@ return {'person': person, 'account': account, 'source': source, 'subscription': 
     });
   });
 });
+
+describe('stripe-python 5.0.0 reading what older integrations read', () => {
+  let key: string;
+  let client: Stripe;
+  beforeAll(async () => {
+    key = (await newPlatform()).secret_key;
+    client = sdk(key);
+  });
+
+  it('finds customers by email, searches them page by page, and retrieves a deleted one in its deleted form', async () => {
+    // Given customers made through the Node SDK, one of them deleted
+    const tag = `py${Date.now()}`;
+    const made = [];
+    for (let i = 0; i < 5; i++) made.push(await client.customers.create({ email: `${tag}-${i}@example.test`, name: `Py ${tag}`, metadata: { tag } }));
+    const gone = made[4]!;
+    await client.customers.del(gone.id);
+    // When the Python SDK lists by email, searches with auto-pagination and retrieves the deleted customer
+    const result = await runPython(
+      `
+by_email = stripe.Customer.list(email=args['email']).data
+found = [c.id for c in stripe.Customer.search(query="metadata['tag']:'%s'" % args['tag'], limit=2).auto_paging_iter()]
+deleted = stripe.Customer.retrieve(args['gone'])
+try:
+    stripe.Customer.modify(args['gone'], name='again')
+    update = 'accepted'
+except stripe.error.InvalidRequestError as error:
+    update = {'status': error.http_status, 'code': error.code}
+return {'by_email': [c.id for c in by_email], 'found': found, 'deleted': deleted, 'update': update}
+`,
+      { email: `${tag}-1@example.test`, tag, gone: gone.id },
+      { key },
+    );
+    // Then the email filter found exactly one, the search walked every page (the deleted one left out), newest first
+    expect(result.by_email).toEqual([made[1]!.id]);
+    expect(result.found).toEqual(
+      made
+        .slice(0, 4)
+        .map((customer) => customer.id)
+        .reverse(),
+    );
+    // And the deleted customer reads as the reference's deleted form; updating it is "No such customer"
+    expect(result.deleted).toEqual({ id: gone.id, object: 'customer', deleted: true });
+    expect(result.update).toEqual({ status: 404, code: 'resource_missing' });
+  });
+
+  it('pinned to 2022-11-15, reads the subscription period on the subscription and expands its customer and product', async () => {
+    // Given a subscription made through the Node SDK
+    const customer = await client.customers.create({ email: 'py-pinned@example.test' });
+    const price = await client.prices.create({ currency: 'usd', unit_amount: 700, recurring: { interval: 'month' }, product_data: { name: 'Py pinned' } });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    // When an integration pinned to 2022-11-15 reads it, expanding the customer and the item's product
+    const result = await runPython(
+      `
+sub = stripe.Subscription.retrieve(args['id'], expand=['customer', 'items.data.price.product'])
+item = sub['items']['data'][0]
+return {'version': sub.last_response.headers.get('Service-Version'), 'start': sub.get('current_period_start'),
+        'end': sub.get('current_period_end'), 'item_end': item.get('current_period_end'), 'customer': sub.customer.id,
+        'email': sub.customer.email, 'product': item.price.product.name, 'billing_mode': sub.get('billing_mode')}
+`,
+      { id: subscription.id },
+      { key, apiVersion: '2022-11-15' },
+    );
+    // Then the period sits on the subscription, as it did before basil, and the item carries none
+    const item = subscription.items.data[0]!;
+    expect(result).toMatchObject({ version: '2022-11-15', start: item.current_period_start, end: item.current_period_end, item_end: null });
+    // And the expansions and the older billing_mode string came through
+    expect(result).toMatchObject({ customer: customer.id, email: 'py-pinned@example.test', product: 'Py pinned', billing_mode: 'classic' });
+  });
+});

@@ -46,10 +46,13 @@ export const fieldWhenExpanded = (rendered: object, field: string): unknown => (
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The objects a value of this shape holds: itself, a list's `data`, an array's members. */
+/**
+ * The objects a value of this shape holds: itself, a list's `data`, an array's members. A deleted object
+ * (`{id, object, deleted: true}`) holds nothing to expand: the reference shows it as it is.
+ */
 function membersOf(value: unknown, shape: Shape): Json[] {
   const members = shape === 'list' ? (isObject(value) ? value.data : undefined) : shape === 'array' ? value : [value];
-  return Array.isArray(members) ? members.filter(isObject) : [];
+  return Array.isArray(members) ? members.filter((member): member is Json => isObject(member) && member.deleted !== true) : [];
 }
 
 interface Pending {

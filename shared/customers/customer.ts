@@ -48,7 +48,7 @@ export interface Customer {
 }
 
 /**
- * What is left of a deleted customer, at its key, forever (the reference keeps deleted customers
+ * What is left of a deleted customer, beside its key (outside what lists read), forever (the reference keeps deleted customers
  * retrievable and documents no end): retrieve answers the deleted form `{id, object, deleted: true}`;
  * lists and search skip it; every other operation answers 404 as for an id that never existed.
  */
@@ -121,6 +121,6 @@ export interface CustomerRepository extends Omit<OwnedResourceStore<Customer>, '
   changeSources(change: CustomerSourceChange, outbox: Outbox, now: number): Promise<SourceChangeOutcome>;
   /** Writes `next` if the stored source is still at `next.version - 1`. */
   replaceSource(next: CustomerSource, outbox: Outbox): Promise<boolean>;
-  /** Replaces the customer, if still at the version read, with its tombstone, and deletes these (all its) sources. */
+  /** Deletes the customer, if still at the version read, and these (all its) sources, leaving its tombstone. */
   deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox, now: number): Promise<boolean>;
 }

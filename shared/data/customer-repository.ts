@@ -77,7 +77,8 @@ const tombstoneItem = z.object({
 /**
  * Customers: in their owner's partition; a customer with an email is also in GSI1 under its owner, mode and
  * email (12d), written with it, so a changed or cleared email moves or drops the entry. A deleted customer
- * is a tombstone at its key (`deleted`, no index keys), which lists skip.
+ * leaves its key for a tombstone at `DELETED_CUSTOMER#<id>` (`deleted`, no index keys), outside the range lists
+ * and search read.
  */
 const customerKind: OwnedKind<Customer> = {
   entity: 'customer',
@@ -151,14 +152,25 @@ export const customerSourceEntity = {
     deletedAt: now,
     version: deleted.version + 1,
   }),
-  /** The customer, on the version read, replaced by its tombstone (no index keys: it leaves the email index); every source it has deleted. */
+  /** Where a deleted customer's tombstone is: beside its key, outside the customers' listed range. */
+  tombstoneKey: (scope: Scope, id: string) => ({ PK: customer.pk(scope), SK: customer.tombstoneSk(id) }),
+  /**
+   * The customer, on the version read, deleted (and with it its email index entry), its tombstone put beside
+   * it (first the guarded delete: a failed version check is a conflict), every source it has deleted.
+   */
   deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number): TransactItem[] => [
+    {
+      Delete: {
+        TableName: tableName,
+        Key: customers.key(deleted.scope, deleted.id),
+        ConditionExpression: 'version = :version AND attribute_not_exists(deleted)',
+        ExpressionAttributeValues: { ':version': deleted.version },
+      },
+    },
     {
       Put: {
         TableName: tableName,
-        Item: { ...customers.key(deleted.scope, deleted.id), entity: 'customer', ...customerSourceEntity.tombstone(deleted, now) },
-        ConditionExpression: 'version = :version AND attribute_not_exists(deleted)',
-        ExpressionAttributeValues: { ':version': deleted.version },
+        Item: { ...customerSourceEntity.tombstoneKey(deleted.scope, deleted.id), entity: 'customer', ...customerSourceEntity.tombstone(deleted, now) },
       },
     },
     ...sources.map((source) => ({ Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id) } })),
@@ -169,8 +181,9 @@ export const customerSourceEntity = {
 export function dynamoCustomerRepository(table: Table): CustomerRepository {
   const { name } = table;
   const { create, replace, all } = ownedResourceStore<Customer>(table, customerKind);
+  /** The customer, else its tombstone (a second read only when there is no live customer). */
   async function find(scope: Scope, id: string) {
-    const item = await table.get(customers.key(scope, id));
+    const item = (await table.get(customers.key(scope, id))) ?? (await table.get(customerSourceEntity.tombstoneKey(scope, id)));
     return item ? customerSourceEntity.parseFound(item) : undefined;
   }
   const repository: CustomerRepository = {
@@ -178,9 +191,10 @@ export function dynamoCustomerRepository(table: Table): CustomerRepository {
     replace,
     all,
     find,
+    // Live customers only: one read, whatever became of a missing one.
     async get(scope, id) {
-      const found = await find(scope, id);
-      return found && !('deleted' in found) ? found : undefined;
+      const item = await table.get(customers.key(scope, id));
+      return item && item.deleted !== true ? customers.parse(item) : undefined;
     },
     async list(scope, page, filters) {
       const result = await queryOwnerPage(table, customerSourceEntity.listQuery(scope, page, filters));

@@ -100,6 +100,11 @@ export const customer = {
   sk: (id: string) => `CUSTOMER#${id}`,
   skPrefix: () => 'CUSTOMER#',
   /**
+   * A deleted customer's tombstone, in the same partition but outside the `CUSTOMER#` range that lists and
+   * search read: deleted customers, however many, cost a live list page nothing.
+   */
+  tombstoneSk: (id: string) => `DELETED_CUSTOMER#${id}`,
+  /**
    * GSI1: the customers of one owner, mode and exact (case-sensitive) email, by the email's SHA-256: a
    * bounded key whatever the email holds (512 characters of UTF-8 would not fit GSI1PK's 2 KB otherwise).
    */

@@ -720,15 +720,31 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       'attribute_not_exists(PK)',
     );
 
-    const [removal, ...sources] = customerSourceEntity.deleteWithSources('t', { ...customer, created: 7 }, [card, old], 9_000);
-    // The customer becomes its tombstone, at its key, on the version read: no email index keys, `deleted` for lists to skip.
-    expect(removal!.Put).toEqual({
+    const [removal, tombstone, ...sources] = customerSourceEntity.deleteWithSources('t', { ...customer, created: 7 }, [card, old], 9_000);
+    // The customer leaves its key on the version read (and with it the email index), first, as the guarded action
+    expect(removal!.Delete).toEqual({
       TableName: 't',
-      Item: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1', entity: 'customer', id: 'cus_1', scope, deleted: true, created: 7, deletedAt: 9_000, version: 5 },
+      Key: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1' },
       ConditionExpression: 'version = :version AND attribute_not_exists(deleted)',
       ExpressionAttributeValues: { ':version': 4 },
     });
-    expect(customerSourceEntity.parseFound(removal!.Put!.Item!)).toEqual({ id: 'cus_1', scope, deleted: true, created: 7, deletedAt: 9_000, version: 5 });
+    // Its tombstone goes beside it, outside the CUSTOMER# range lists and search read: no email index keys
+    expect(tombstone!.Put).toEqual({
+      TableName: 't',
+      Item: {
+        PK: 'OWNER#acct_1#test',
+        SK: 'DELETED_CUSTOMER#cus_1',
+        entity: 'customer',
+        id: 'cus_1',
+        scope,
+        deleted: true,
+        created: 7,
+        deletedAt: 9_000,
+        version: 5,
+      },
+    });
+    expect(tombstone!.Put!.Item!.SK.startsWith(customerKeys.skPrefix())).toBe(false);
+    expect(customerSourceEntity.parseFound(tombstone!.Put!.Item!)).toEqual({ id: 'cus_1', scope, deleted: true, created: 7, deletedAt: 9_000, version: 5 });
     expect(sources.map((action) => action.Delete!.Key!.SK)).toEqual(['CUSTOMER_SOURCE#cus_1#1C#card', 'CUSTOMER_SOURCE#cus_1#1A#ba']);
     expect(customerSourceEntity.replace('t', { ...card, version: 2 }).Put).toMatchObject({ ExpressionAttributeValues: { ':previous': 1 } });
     // Customers stored before sources existed read as having none.

@@ -237,6 +237,25 @@ describe('the expander', () => {
     ]);
   });
 
+  it('leaves a deleted object in its deleted form: nothing of it is expanded or included, and nothing is read for it', async () => {
+    // Given a deleted customer as the response, and a subscription whose customer is deleted
+    const { loaders, calls } = countingLoaders({ cus_gone: { id: 'cus_gone', object: 'customer', deleted: true } });
+    const deleted = { id: 'cus_gone', object: 'customer', deleted: true };
+
+    // When its sources and default source are asked for, on it and through the subscription
+    const retrieved = await expander(loaders)(scope, structuredClone(deleted), plan(one('customer'), ['sources', 'default_source']));
+    const subscription = (await expander(loaders)(
+      scope,
+      { id: 'sub_1', object: 'subscription', customer: 'cus_gone', default_source: null, items: { object: 'list', data: [] } },
+      plan(one('subscription'), ['customer.default_source']),
+    )) as any;
+
+    // Then the deleted form stays exactly as it is, and only the customer itself was read
+    expect(retrieved).toEqual(deleted);
+    expect(subscription.customer).toEqual(deleted);
+    expect(calls.map(({ type }) => type)).toEqual(['customer']);
+  });
+
   it('shows an included field only on the objects whose path asked for it', async () => {
     const { loaders } = countingLoaders({});
     const body = { object: 'list', data: [{ id: 'price_1', object: 'price', product: 'prod_1' }] };

@@ -77,8 +77,6 @@ export function expander(loaders: ExpansionLoaders): Expander {
       const byIncluded = new Map<IncludedField, Pending[]>();
       const visit = (value: unknown, node: PlanNode, shape: Shape): void => {
         for (const holder of membersOf(value, shape)) {
-          // A deleted object's form (`{id, object, deleted: true}`) has no fields to expand or include.
-          if (holder.deleted === true) continue;
           for (const [field, edge] of node.fields) {
             const { declaration, next } = edge;
             if (declaration.kind === 'embedded') {

@@ -191,22 +191,6 @@ describe('the expander', () => {
     expect(expanded.default_source).toBeNull();
   });
 
-  it('expands nothing inside a deleted object, as the reference shows it as it is', async () => {
-    // Given a deleted customer's answer, and a subscription whose customer expands to a deleted one
-    const { loaders, calls } = countingLoaders({ cus_gone: { id: 'cus_gone', object: 'customer', deleted: true } });
-    const deleted = { id: 'cus_gone', object: 'customer', deleted: true };
-    // When sources and default_source are asked of the deleted customer itself
-    const answered = await expander(loaders)(scope, structuredClone(deleted), plan(one('customer'), ['sources', 'default_source']));
-    // Then it is answered as it is, and nothing was read
-    expect(answered).toEqual(deleted);
-    expect(calls).toEqual([]);
-    // And a subscription's customer expanded to a deleted one gets no default_source read either
-    const subscription = { object: 'subscription', customer: 'cus_gone', default_source: null, items: { object: 'list', data: [] } };
-    const expanded = (await expander(loaders)(scope, subscription, plan(one('subscription'), ['customer.default_source']))) as any;
-    expect(expanded.customer).toEqual(deleted);
-    expect(calls).toEqual([{ type: 'customer', ids: ['cus_gone'], scope }]);
-  });
-
   it('expands every item of a list page with one call per level, and leaves an id it cannot find as it is', async () => {
     const { loaders, calls } = countingLoaders({
       price_1: { id: 'price_1', object: 'price', product: 'prod_1' },

@@ -1,12 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import { epochSeconds, isConditionFailure, oldItemOf, whenConditionHolds } from './conditions.ts';
 import type { Table } from './table.ts';
 import { idempotency } from './keys.ts';
-
-type IdempotencyScope = Parameters<typeof idempotency.pk>[0];
 
 /**
  * Stored responses can hold secrets (an account link's URL, a meter event session token), so the table

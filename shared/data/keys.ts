@@ -37,8 +37,10 @@ export const counter = {
   sk: (name: string) => `COUNTER#${name}`,
 };
 
+/** A publishable key's Idempotency-Keys live apart from its account's secret keys' (`PUBLISHABLE#`). */
 export const idempotency = {
-  pk: (scope: Scope, keyHash: string) => `IDEMPOTENCY#${scope.accountId}#${mode(scope.livemode)}#${keyHash}`,
+  pk: (scope: Scope & { publishable?: boolean }, keyHash: string) =>
+    `IDEMPOTENCY#${scope.accountId}#${mode(scope.livemode)}#${scope.publishable ? 'PUBLISHABLE#' : ''}${keyHash}`,
   sk: () => 'IDEMPOTENCY',
 };
 

@@ -245,7 +245,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
       checkIdempotencyKey(idempotencyKey);
       const fingerprint = requestFingerprint(await secret('idempotency-fingerprint'), method, path, raw);
-      const outcome = await runIdempotently(ports.idempotencyStore, { scope: caller.scope, key: idempotencyKey, fingerprint, requestId }, run);
+      const scope = caller.keyKind === 'publishable' ? { ...caller.scope, publishable: true } : caller.scope;
+      const outcome = await runIdempotently(ports.idempotencyStore, { scope, key: idempotencyKey, fingerprint, requestId }, run);
       response = outcome.response;
       if (outcome.replayed) replay = { original: outcome.response.requestId };
     } else {

@@ -17,8 +17,17 @@ export type IdempotencyRecord =
   | { state: 'in_progress'; fingerprint: string }
   | { state: 'complete'; fingerprint: string; response: StoredResponse };
 
+/**
+ * Whose Idempotency-Keys a record belongs to: an account and mode, and whether a publishable key sent it. A
+ * web page's publishable key shares its account with the backend's secret key, so its keys live apart: it can
+ * neither claim a key the backend is about to use nor tell, by a refusal, which keys the backend used.
+ */
+export interface IdempotencyScope extends Scope {
+  publishable?: boolean;
+}
+
 export interface IdempotencyClaim {
-  scope: Scope;
+  scope: IdempotencyScope;
   key: string;
   fingerprint: string;
   requestId: string;
@@ -32,10 +41,10 @@ export interface IdempotencyClaim {
 export interface IdempotencyStore {
   /** Atomically claims the key, or returns the record that holds it. */
   claim(claim: IdempotencyClaim, now: number): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }>;
-  read(scope: Scope, key: string, now: number): Promise<IdempotencyRecord>;
-  complete(scope: Scope, key: string, response: StoredResponse): Promise<void>;
+  read(scope: IdempotencyScope, key: string, now: number): Promise<IdempotencyRecord>;
+  complete(scope: IdempotencyScope, key: string, response: StoredResponse): Promise<void>;
   /** Forgets a claim whose request failed in a way a retry may fix (5xx, conflicts, rate limits). */
-  release(scope: Scope, key: string): Promise<void>;
+  release(scope: IdempotencyScope, key: string): Promise<void>;
 }
 
 export const idempotencyKeyTtlMillis = 24 * 60 * 60 * 1000;
@@ -86,7 +95,7 @@ export type IdempotentOutcome = { response: StoredResponse; replayed: boolean };
  */
 export async function runIdempotently(
   store: IdempotencyStore,
-  request: { scope: Scope; key: string; fingerprint: string; requestId: string },
+  request: { scope: IdempotencyScope; key: string; fingerprint: string; requestId: string },
   operation: () => Promise<StoredResponse>,
   clock: () => number = systemClock,
 ): Promise<IdempotentOutcome> {

@@ -344,7 +344,7 @@ describe('v1 tokens through the official SDK', () => {
     });
     expect(changed.status).toBe(400);
 
-    const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false }, key));
+    const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false, publishable: true }, key));
     expect(record?.sealedResponse).toEqual(expect.any(String));
     expect((await scanTable()).text).not.toContain(key);
     // What the fingerprint was before it was keyed: a plain SHA-256 of the request, open to offline guessing.
@@ -353,6 +353,32 @@ describe('v1 tokens through the official SDK', () => {
     expect(record?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(record?.fingerprint).not.toBe(plain);
     expect((await scanTable()).text).not.toContain(plain);
+  });
+
+  it("keeps a publishable key's Idempotency-Keys apart from the secret key's: it can neither claim nor probe the backend's", async () => {
+    // Given a backend that used a key with its secret key, and a web page that claims another key first with the publishable key
+    const used = `order-${randomDigits(10)}`;
+    const claimed = `order-${randomDigits(10)}`;
+    const backend = await api('POST', '/v1/customers', { key: platform.secret_key, form: 'name=Backend', headers: { 'idempotency-key': used } });
+    expect(backend.status).toBe(200);
+    const form = `card[number]=4242424242424242&card[exp_month]=8&card[exp_year]=${nextYear}&card[cvc]=314`;
+    const page = await api('POST', '/v1/tokens', { key: platform.publishable_key, form, headers: { 'idempotency-key': claimed } });
+    expect(page.status).toBe(200);
+
+    // When the page sends the backend's key with other parameters, Then it is a fresh request: nothing tells it the key was used
+    const probe = await api('POST', '/v1/tokens', { key: platform.publishable_key, form, headers: { 'idempotency-key': used } });
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('idempotent-replayed')).toBeNull();
+    // And the backend's own request with the key the page claimed runs, and its retry replays the backend's answer
+    const order = await api('POST', '/v1/customers', { key: platform.secret_key, form: 'name=Order', headers: { 'idempotency-key': claimed } });
+    expect(order.status).toBe(200);
+    expect(order.body.object).toBe('customer');
+    const retry = await api('POST', '/v1/customers', { key: platform.secret_key, form: 'name=Order', headers: { 'idempotency-key': claimed } });
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.id).toBe(order.body.id);
+    // And the page's retry still replays its own token
+    const pageRetry = await api('POST', '/v1/tokens', { key: platform.publishable_key, form, headers: { 'idempotency-key': claimed } });
+    expect(pageRetry.body.id).toBe(page.body.id);
   });
 
   it('stores no card number, CVC, bank account number or identity number anywhere in the table', async () => {

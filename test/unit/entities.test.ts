@@ -94,6 +94,10 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       response: { status: 200 },
     });
     expect(() => idempotencyEntity.parse({ ...put.Item, state: 'complete' }, 1_000, open)).toThrow();
+    // A publishable key's record of the same key lives apart from the secret key's
+    const publishable = idempotencyEntity.claim('t', { ...claim, scope: { ...scope, publishable: true } }, 1_000);
+    expect(publishable.Item!.PK).toMatch(/^IDEMPOTENCY#acct_1#test#PUBLISHABLE#[0-9a-f]{64}$/);
+    expect(publishable.Item!.PK.replace('PUBLISHABLE#', '')).toBe(put.Item!.PK);
   });
 
   it('writes a fan-out record due for the sweeper, fans it out once, and claims it for a sweep only if unchanged', () => {

@@ -313,8 +313,18 @@ describe('v2 accounts and persons through the official SDK', () => {
       });
 
       // And the official SDK with its default retries waits as told and gets through once the slots are free
+      // (its second attempt starting is the fact that its first was refused; the slots are freed before it gives up)
+      const refused = new Promise<void>((resolve) => {
+        let attempts = 0;
+        const onRequest = (event: Stripe.RequestEvent) => {
+          if (event.path !== `/v2/core/accounts/${account.id}` || ++attempts < 2) return;
+          client.off('request', onRequest);
+          resolve();
+        };
+        client.on('request', onRequest);
+      });
       const retried = client.v2.core.accounts.update(account.id, { metadata: { retried: 'yes' } });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await refused;
       await release();
       expect((await retried).metadata).toMatchObject({ retried: 'yes' });
     } finally {

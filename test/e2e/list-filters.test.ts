@@ -1,11 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type Stripe from 'stripe';
 import { api, newPlatform, sdk } from '../support/stack.ts';
 
-const nextSecond = async () => {
-  const now = Date.now();
-  await new Promise((resolve) => setTimeout(resolve, 1000 - (now % 1000) + 20));
-};
+/** Until the clock has left the second `created` (Unix seconds) names. */
+const pastSecondOf = (created: number) => vi.waitUntil(() => Date.now() >= (created + 1) * 1000, { timeout: 3_000, interval: 10 });
 
 describe('the list filters the reference has on our lists (email, created), through the official SDK and raw queries', () => {
   let client: Stripe;
@@ -47,7 +45,7 @@ describe('the list filters the reference has on our lists (email, created), thro
     const earlyPrice = await client.prices.create({ product: product.id, unit_amount: 100, currency: 'usd', recurring: { interval: 'month' } });
     const early = await client.customers.create({ name: 'Early' });
     const earlySub = await client.subscriptions.create({ customer: early.id, items: [{ price: earlyPrice.id }] });
-    await nextSecond();
+    await pastSecondOf(Math.max(product.created, earlyPrice.created, early.created, earlySub.created));
     const late = await client.customers.create({ name: 'Late', email: 'late@example.test' });
     const lateProduct = await client.products.create({ name: 'Late' });
     const latePrice = await client.prices.create({ product: lateProduct.id, unit_amount: 200, currency: 'usd', recurring: { interval: 'month' } });

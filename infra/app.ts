@@ -10,7 +10,7 @@ import { buildService } from './service.ts';
  * - functions (infra/function-settings.ts): `cloudtwoEventGridEndpoint`, `deliveryRetryScheduleTest`,
  *   `deliveryRetryScheduleLive`, `webhookAllowPrivateTargets`, `rateLimitPerKeyLive`, `rateLimitPerKeyTest`,
  *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`, `rateLimitSearchLive`,
- *   `rateLimitSearchTest`
+ *   `rateLimitSearchTest`, `rateLimitAuthFailures`
  * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
  *   `logRetentionDays`, `logLevel`, `tracing`
  */

@@ -50,6 +50,8 @@ export interface FunctionSettings {
   rateLimitSearchLive?: string;
   /** Test search requests a second per account; becomes `RATE_LIMIT_SEARCH_TEST`. @default - context, else 20 */
   rateLimitSearchTest?: string;
+  /** Failed authentications a second per source address; becomes `RATE_LIMIT_AUTH_FAILURES`. @default - context, else 20 */
+  rateLimitAuthFailures?: string;
 }
 
 const wholeNumber = { schema: z.string().regex(/^\d{1,9}$/), expected: 'a whole number' };
@@ -83,6 +85,7 @@ const settings: Record<keyof FunctionSettings, { variable: string; schema: z.Zod
   rateLimitMeterEventStream: { variable: 'RATE_LIMIT_METER_EVENT_STREAM', ...wholeNumber },
   rateLimitSearchLive: { variable: 'RATE_LIMIT_SEARCH_LIVE', ...wholeNumber },
   rateLimitSearchTest: { variable: 'RATE_LIMIT_SEARCH_TEST', ...wholeNumber },
+  rateLimitAuthFailures: { variable: 'RATE_LIMIT_AUTH_FAILURES', ...wholeNumber },
 };
 
 /**

@@ -14,6 +14,8 @@ export const cacheWindows = {
   apiKeys: () => config().API_KEY_CACHE_SECONDS * 1000,
   /** A platform's accounts v2 feature flag (the gate on accounts, persons and account links). */
   accountsV2Gate: () => 60_000,
+  /** That no account link has a secret's hash (links are made with random secrets, so none can appear later). */
+  unknownLinks: () => 60_000,
   /** A meter event session (its expiry is checked on every request, so only a deleted session lingers). */
   meterEventSessions: () => 60_000,
   /** That a customer exists (only found customers are kept): events for a customer deleted since still count this long. */
@@ -142,6 +144,21 @@ export function readThrough<A extends unknown[], T>(
     }, drop);
     return entry.value;
   };
+}
+
+/**
+ * `read` cached as {@link readThrough} does, and what it does not find (`undefined`) cached too, for the same
+ * window but in a map of its own: a flood of lookups of things nobody made (guessed keys or tokens) reads
+ * each at most once a window, and cannot push the found values out. For reads of ids that cannot come into
+ * being later (random secrets only the service hands out).
+ */
+export function readThroughWithMisses<A extends unknown[], T>(
+  read: (...args: A) => Promise<T | undefined>,
+  keyOf: (...args: A) => string,
+  policy: Pick<CachePolicy<T | undefined, A>, 'ttlMillis'> & Partial<Pick<CachePolicy<T | undefined, A>, 'maxEntries'>>,
+): (...args: A) => Promise<T | undefined> {
+  const misses = readThrough(read, keyOf, { ...policy, keeps: (value) => value === undefined });
+  return readThrough(misses, keyOf, { ...policy, keeps: (value) => value !== undefined });
 }
 
 /** `read` remembered for the life of the returned function (one unit of work, e.g. one batch), misses too. */

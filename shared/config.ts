@@ -70,6 +70,12 @@ const schema = z.object({
   RATE_LIMIT_SEARCH_LIVE: z.coerce.number().int().nonnegative().default(20),
   /** The same in test mode (a separate count, as in the reference). */
   RATE_LIMIT_SEARCH_TEST: z.coerce.number().int().nonnegative().default(20),
+  /**
+   * Requests per second from one source address that may fail authentication (an unknown, expired or
+   * missing key or session token, an unknown account link) before that address is refused with 429 for the
+   * rest of the second, without a table read (0: no limit).
+   */
+  RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().nonnegative().default(20),
   /** How long a process trusts an API key it has read: a revoked or rolled key stops working within this. */
   API_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(60),
   /** Minutes a token (v1 `POST /v1/tokens`) can be retrieved and used after creation; then it is gone. */

@@ -42,6 +42,11 @@ export interface AccountLink {
   sessionHash: string | null;
   /** The session outlives the link's own expiry, so that a form opened just in time can be finished. */
   sessionExpiresAt: number | null;
+  /**
+   * SHA-256 of the API key that made the link: the link (and its session) works only while that key does.
+   * Absent on links stored before it was kept.
+   */
+  keyHash?: string;
 }
 
 /** Storage port. The single use and the session check are conditional writes in the adapter. */

@@ -6,6 +6,9 @@ import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, Rat
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import type { AuthFailureGuard } from '#shared/http/auth-failures.ts';
+import { isLiveKey } from '#shared/platform/api-keys.ts';
+import type { PlatformStore } from '#shared/platform/types.ts';
 import { hashSecret, isSecretShaped, newSecret, type AccountLink, type AccountLinkRepository } from './account-link.ts';
 import { inputForParam, readFields, type FormIssue, type FormValues } from './form.ts';
 
@@ -15,6 +18,10 @@ export interface HostedFlowPorts {
   accounts: Pick<AccountService, 'retrieve' | 'update'>;
   /** Emits `v2.core.account_link.returned` when a link's flow completes. */
   events: EventEmitter;
+  /** The API keys (cached): a link works only while the key that made it does. */
+  apiKeys: Pick<PlatformStore, 'findApiKey'>;
+  /** Visits with unknown link secrets count as failed authentications of their address. */
+  failures: AuthFailureGuard;
   clock?: () => number;
   secret?: () => string;
   /** Minutes a session lasts once the link is opened (never less than the link's own lifetime). @default 60 */
@@ -96,7 +103,7 @@ function statusOf(error: ServiceError): number {
  * write) and starts a session whose secret only that browser holds; the form posts must present it.
  * Anything expired, used or without the session goes to the link's refresh_url.
  */
-export function hostedFlow({ links, accounts, events, clock = systemClock, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
+export function hostedFlow({ links, accounts, events, apiKeys, failures, clock = systemClock, secret = newSecret, sessionMinutes = 60 }: HostedFlowPorts) {
   const refresh = (link: AccountLink): HostedOutcome => ({ kind: 'refresh', url: link.useCase.refresh_url });
 
   /** The account the link is for, or why it can no longer be changed. */
@@ -117,6 +124,31 @@ export function hostedFlow({ links, accounts, events, clock = systemClock, secre
 
   const isOutcome = (value: V2Account | HostedOutcome): value is HostedOutcome => 'kind' in value;
 
+  /**
+   * The link a secret names, or the outcome for a visitor who has none: an unknown secret counts as a
+   * failed authentication of the visitor's address (too many, and the address is refused before any read).
+   */
+  async function linkOf(linkSecret: string, visitor: Visitor, now: number): Promise<{ hash: string; link: AccountLink } | HostedOutcome> {
+    try {
+      failures.admit(visitor.ip, now);
+      const hash = hashSecret(linkSecret);
+      const link = isSecretShaped(linkSecret) ? await links.find(hash, now) : undefined;
+      if (link) return { hash, link };
+      await failures.failed(visitor.ip, now);
+      return { kind: 'unknown' };
+    } catch (error) {
+      if (!(error instanceof RateLimitError)) throw error;
+      return {
+        kind: 'unavailable',
+        status: 429,
+        message: 'Too many attempts from your network with links that do not exist. Wait a few seconds, then try again.',
+      };
+    }
+  }
+
+  /** A link dies with the API key that made it (revoked or rolled): it goes where an expired link goes. */
+  const keyIsLive = async (link: AccountLink, now: number) => link.keyHash === undefined || isLiveKey(await apiKeys.findApiKey(link.keyHash), now);
+
   /** Completes the link and emits its return, once: another tab of the session that completed it first is done too, silently. */
   async function finish(hash: string, link: AccountLink, sessionHash: string, now: number, visitor: Visitor): Promise<HostedOutcome> {
     const outbox = events.prepare(originOf(link, visitor), [accountLinkReturned(link)]);
@@ -127,12 +159,11 @@ export function hostedFlow({ links, accounts, events, clock = systemClock, secre
   return {
     /** GET: the single use of the link. */
     async open(linkSecret: string, visitor: Visitor): Promise<HostedOutcome> {
-      if (!isSecretShaped(linkSecret)) return { kind: 'unknown' };
-      const hash = hashSecret(linkSecret);
       const now = clock();
-      const link = await links.find(hash, now);
-      if (!link) return { kind: 'unknown' };
-      if (link.state !== 'fresh' || link.expiresAt <= now) return refresh(link);
+      const found = await linkOf(linkSecret, visitor, now);
+      if ('kind' in found) return found;
+      const { hash, link } = found;
+      if (link.state !== 'fresh' || link.expiresAt <= now || !(await keyIsLive(link, now))) return refresh(link);
       const session: HostedSession = { secret: secret(), expiresAt: Math.max(link.expiresAt, now + sessionMinutes * 60_000) };
       const sessionHash = hashSecret(session.secret);
       if (!(await links.open(hash, { hash: sessionHash, expiresAt: session.expiresAt }, now))) return refresh(link);
@@ -146,13 +177,13 @@ export function hostedFlow({ links, accounts, events, clock = systemClock, secre
 
     /** POST: saves the inputs through the account service, then asks for what is still due or finishes. */
     async submit(linkSecret: string, sessionSecret: string | undefined, values: FormValues, visitor: Visitor): Promise<HostedOutcome> {
-      if (!isSecretShaped(linkSecret)) return { kind: 'unknown' };
-      const hash = hashSecret(linkSecret);
       const now = clock();
-      const link = await links.find(hash, now);
-      if (!link) return { kind: 'unknown' };
+      const found = await linkOf(linkSecret, visitor, now);
+      if ('kind' in found) return found;
+      const { hash, link } = found;
       const sessionHash = sessionSecret ? hashSecret(sessionSecret) : undefined;
       if (link.state !== 'opened' || !sessionHash || link.sessionHash !== sessionHash || (link.sessionExpiresAt ?? 0) <= now) return refresh(link);
+      if (!(await keyIsLive(link, now))) return refresh(link);
       const account = await accountOf(link, visitor);
       if (isOutcome(account)) return account;
       const fields = fieldsFor(account, link);

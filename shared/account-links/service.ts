@@ -48,7 +48,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
   }
 
   /** Stores a link; a link is a way to change the account, so making one takes a turn of the account's update limit. */
-  function issue(origin: EventOrigin, account: V2Account, useCase: AccountLinkUseCase): Promise<{ link: AccountLink; secret: string }> {
+  function issue(origin: EventOrigin, keyHash: string, account: V2Account, useCase: AccountLinkUseCase): Promise<{ link: AccountLink; secret: string }> {
     return limiter(origin.scope, account.id, async () => {
       const now = clock();
       const linkSecret = secret();
@@ -62,6 +62,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
         state: 'fresh',
         sessionHash: null,
         sessionExpiresAt: null,
+        keyHash,
       };
       await links.create(link, hashSecret(linkSecret));
       return { link, secret: linkSecret };
@@ -69,8 +70,11 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
   }
 
   return {
-    /** Returns the stored link and its secret (the URL's last segment), which only this answer ever shows. */
-    async create(origin: EventOrigin, params: CreateAccountLinkParams): Promise<{ link: AccountLink; secret: string }> {
+    /**
+     * Returns the stored link and its secret (the URL's last segment), which only this answer ever shows.
+     * The link works only while `keyHash` (the SHA-256 of the API key that makes it) does.
+     */
+    async create(origin: EventOrigin, keyHash: string, params: CreateAccountLinkParams): Promise<{ link: AccountLink; secret: string }> {
       const account = await openAccount(origin, params.account);
       const useCase = useCaseOf(params.use_case);
       const applied = appliedConfigurations(account);
@@ -83,7 +87,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
           `use_case.${useCase.type}.configurations`,
         );
       }
-      return issue(origin, account, useCase);
+      return issue(origin, keyHash, account, useCase);
     },
 
     /**
@@ -91,7 +95,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
      * every configuration applied on it when the link is made; an account with none has nothing a link
      * could collect and is refused. `collect` (deprecated) is `collection_options.fields`.
      */
-    async createV1(origin: EventOrigin, params: CreateV1AccountLinkParams): Promise<{ link: AccountLink; secret: string }> {
+    async createV1(origin: EventOrigin, keyHash: string, params: CreateV1AccountLinkParams): Promise<{ link: AccountLink; secret: string }> {
       if (params.collect !== undefined && params.collection_options !== undefined) {
         throw new InvalidRequestError('You may only specify one of these parameters: collect, collection_options.', 'parameters_exclusive', 'collect');
       }
@@ -105,7 +109,7 @@ export function accountLinkService({ accounts, limiter, links, ttlMinutes, clock
           'account',
         );
       }
-      return issue(origin, account, {
+      return issue(origin, keyHash, account, {
         type: params.type,
         configurations,
         refresh_url: params.refresh_url,

@@ -29,6 +29,7 @@ const accountLinkItem = z
     state: z.enum(['fresh', 'opened', 'completed']),
     sessionHash: orNull(z.string()),
     sessionExpiresAt: orNull(z.number()),
+    keyHash: z.string().optional(),
   })
   .transform(({ linkExpiresAt, ...link }): AccountLink => ({ ...link, expiresAt: linkExpiresAt }));
 

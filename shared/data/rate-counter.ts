@@ -1,5 +1,5 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { RateCounter } from '#shared/http/rate-limit.ts';
+import { CounterThrottledError, type RateCounter } from '#shared/http/rate-limit.ts';
 import type { Table } from './table.ts';
 import { whenConditionHolds } from './conditions.ts';
 import { rateWindow } from './keys.ts';
@@ -19,7 +19,20 @@ export const rateWindowEntity = {
   }),
 };
 
+/** The errors DynamoDB answers a write it will not take for load (the item's partition, or the table). */
+const throttlingErrors = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
 /** DynamoDB adapter: one item per bucket and second, counted with a conditional `ADD` (one small write). */
 export function dynamoRateCounter(table: Table): RateCounter {
-  return { take: (bucket, second, limit, count) => whenConditionHolds(() => table.update(rateWindowEntity.take(table.name, bucket, second, limit, count))) };
+  return {
+    async take(bucket, second, limit, count) {
+      try {
+        return await whenConditionHolds(() => table.update(rateWindowEntity.take(table.name, bucket, second, limit, count)));
+      } catch (error) {
+        if (throttlingErrors.has((error as { name?: string }).name ?? ''))
+          throw new CounterThrottledError(`Rate counter ${bucket} throttled`, { cause: error });
+        throw error;
+      }
+    },
+  };
 }

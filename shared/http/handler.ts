@@ -5,11 +5,11 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { config } from '#shared/config.ts';
+import { AuthenticationError } from '#shared/errors.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
-import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import type { ExpansionPlan } from '#shared/expansion/plan.ts';
 import type { Expander } from '#shared/expansion/resolver.ts';
@@ -18,7 +18,7 @@ import { logger } from '#shared/logger.ts';
 import { tracer } from '#shared/observability.ts';
 import { derivedKey, type AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';
-import { cachedAccountSecrets, cachedApiKeys } from '#shared/platform/wiring.ts';
+import { cachedAccountSecrets, wireApiKeys } from '#shared/platform/wiring.ts';
 import { requestedServiceVersion, defaultServiceVersion } from './api-version.ts';
 import { renderAtVersion } from '#shared/versions/render.ts';
 import { authenticate, type Caller } from './authenticate.ts';
@@ -29,7 +29,8 @@ import { checkIdempotencyKey, requestFingerprint, runIdempotently, type Idempote
 import { checkPathIds } from './bounds.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { fitV1Page, fitV1SearchResult, resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from './pagination.ts';
-import { rateLimiter, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
+import { authFailureGuard } from './auth-failures.ts';
+import { rateLimiter, type CounterFailure, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { singleValuesAsArrays } from './single-values.ts';
 import { validateParams } from './validation.ts';
 
@@ -112,7 +113,7 @@ function pipelinePorts(): PipelinePorts {
   if (!defaultPorts) {
     const table = serviceTable();
     defaultPorts = {
-      platformStore: cachedApiKeys(dynamoPlatformStore(table)),
+      platformStore: wireApiKeys(),
       idempotencyStore: dynamoIdempotencyStore(table),
       secrets: cachedAccountSecrets(dynamoAccountSecretStore(table)),
       maxBodyBytes: config().MAX_BODY_BYTES,
@@ -122,6 +123,7 @@ function pipelinePorts(): PipelinePorts {
         meterEvents: { live: config().RATE_LIMIT_METER_EVENTS_LIVE, test: config().RATE_LIMIT_METER_EVENTS_TEST },
         meterEventStream: config().RATE_LIMIT_METER_EVENT_STREAM,
         search: { live: config().RATE_LIMIT_SEARCH_LIVE, test: config().RATE_LIMIT_SEARCH_TEST },
+        authFailures: config().RATE_LIMIT_AUTH_FAILURES,
       },
     };
   }
@@ -150,13 +152,17 @@ function toResult(response: StoredResponse, requestId: string, extraHeaders: Rec
   return { statusCode: response.statusCode, headers, body: response.body };
 }
 
-/** The counter a request takes from, and its limit per second. */
-function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [string, number] {
+/**
+ * The counter a request takes from, its limit per second, and what happens when the counter cannot be
+ * reached: a search (up to 1,000 items read) is refused, everything else let through (CounterFailure).
+ */
+function rateBucket(kind: RateLimitClass, caller: Caller, limits: RateLimits): [string, number, CounterFailure] {
   const mode = caller.livemode ? 'live' : 'test';
-  if (kind === 'meter_events') return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test];
-  if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream];
-  if (kind === 'search') return [`SEARCH#${caller.scope.accountId}#${mode}`, caller.livemode ? limits.search.live : limits.search.test];
-  return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test];
+  if (kind === 'meter_events')
+    return [`METER_EVENTS#${caller.platformId}#${mode}`, caller.livemode ? limits.meterEvents.live : limits.meterEvents.test, 'open'];
+  if (kind === 'meter_event_stream') return [`METER_EVENT_STREAM#${caller.platformId}#${mode}`, limits.meterEventStream, 'open'];
+  if (kind === 'search') return [`SEARCH#${caller.scope.accountId}#${mode}`, caller.livemode ? limits.search.live : limits.search.test, 'closed'];
+  return [`KEY#${caller.credentialId}`, caller.livemode ? limits.perKey.live : limits.perKey.test, 'open'];
 }
 
 const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<string, string | undefined> =>
@@ -183,11 +189,19 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   let serviceVersion: string = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
+  const sourceIp = event.requestContext?.http?.sourceIp || null;
   try {
-    const caller = options.authenticate
-      ? await options.authenticate(headers)
-      : await authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false });
-    await ports.rateLimiter(...rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits), systemClock());
+    const failures = authFailureGuard(ports.rateLimiter, ports.rateLimits.authFailures);
+    failures.admit(sourceIp ?? '', systemClock());
+    const caller = await (options.authenticate
+      ? options.authenticate(headers)
+      : authenticate(headers, ports.platformStore, { allowPublishableKey: options.allowPublishableKey ?? false })
+    ).catch(async (error: unknown) => {
+      if (error instanceof AuthenticationError) await failures.failed(sourceIp ?? '', systemClock());
+      throw error;
+    });
+    const [bucket, limit, onCounterFailure] = rateBucket(options.rateLimit ?? 'requests', caller, ports.rateLimits);
+    await ports.rateLimiter.enforce(bucket, limit, systemClock(), onCounterFailure);
     const pathParameters = (event.pathParameters ?? {}) as Record<string, string>;
     checkPathIds(pathParameters);
     serviceVersion = requestedServiceVersion(versionHeader);
@@ -225,7 +239,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       serviceVersion,
       explicitServiceVersion: versionHeader ? serviceVersion : null,
       idempotencyKey,
-      sourceIp: event.requestContext?.http?.sourceIp || null,
+      sourceIp,
       userAgent: event.requestContext?.http?.userAgent || headers['user-agent'] || null,
       baseUrl: publicBaseUrl(headers, event.requestContext.domainName),
       paging: resumed.paging,

@@ -3,9 +3,23 @@ import { logger } from '#shared/logger.ts';
 
 /** Storage port: a count per bucket and second, shared by every process (every Lambda instance). */
 export interface RateCounter {
-  /** Counts `count` requests in `bucket` for `second`; false (counting nothing) when that would pass `limit`. */
+  /**
+   * Counts `count` requests in `bucket` for `second`; false (counting nothing) when that would pass `limit`.
+   * Throws {@link CounterThrottledError} when the store refuses the write for load.
+   */
   take(bucket: string, second: number, limit: number, count: number): Promise<boolean>;
 }
+
+/** The counter's store throttled the write: the bucket (or the table) is being written faster than it takes. */
+export class CounterThrottledError extends Error {}
+
+/**
+ * What a limit does when its counter cannot be reached: `open` lets the request through (the limit is
+ * fairness, and failing closed would turn a counter outage into an API outage), `closed` refuses it (the
+ * limit is what bounds an expensive or hostile load). A throttled counter always counts as closed: it is
+ * throttled because its bucket is flooded, and letting the flood through is what the limit is for.
+ */
+export type CounterFailure = 'open' | 'closed';
 
 /** What a route's requests are counted against. */
 export type RateLimitClass = 'requests' | 'meter_events' | 'meter_event_stream' | 'search';
@@ -22,6 +36,8 @@ export interface RateLimits {
    * may read up to 1,000 items of that account's partition, so its rate is what bounds the partition's reads.
    */
   search: { live: number; test: number };
+  /** Failed authentications per source address per second (see `authFailureGuard`). */
+  authFailures: number;
 }
 
 /**
@@ -41,6 +57,10 @@ interface Allowance {
   /** Requests this process saw in this second, and in the one before. */
   seen: number;
   seenBefore: number;
+  /** The shards the table refused this second: none is written again; once all are, requests are refused without a write. */
+  fullShards: Set<number>;
+  /** Every shard is full (or the counter throttled): the rest of the second is refused from memory. */
+  full: boolean;
 }
 
 /**
@@ -49,33 +69,45 @@ interface Allowance {
  * process saw in a quarter of the second before (at most a quarter of the limit), so a busy key costs a
  * few writes a second and a quiet one exactly one per request; never more than one per request, and the
  * total counted never passes the limit (a process may leave some of its allowance unused: the limit then
- * bites a little early, never late). A counter that cannot be reached lets the request through: the limit
- * protects the service, and failing closed would turn a counter outage into an API outage.
+ * bites a little early, never late). Refusals write nothing: once the table refuses a bucket's second, this
+ * process refuses the rest of that second from memory, so a flood costs one refused write per process and
+ * second, and cannot throttle the counter into letting requests through. A counter that cannot be reached
+ * fails open or closed as the caller's limit says ({@link CounterFailure}).
  */
-export function rateLimiter(counter: RateCounter) {
+export function rateLimiter(counter: RateCounter): RateLimiter {
   const allowances = new Map<string, Allowance>();
 
   function allowanceOf(bucket: string, second: number): Allowance {
     const current = allowances.get(bucket);
     if (current?.second === second) return current;
     if (allowances.size >= maxTrackedBuckets) allowances.clear();
-    const fresh = { second, left: 0, seen: 0, seenBefore: current?.second === second - 1 ? current.seen : 0 };
+    const fresh = { second, left: 0, seen: 0, seenBefore: current?.second === second - 1 ? current.seen : 0, fullShards: new Set<number>(), full: false };
     allowances.set(bucket, fresh);
     return fresh;
   }
 
-  return async function enforce(bucket: string, limit: number, now: number): Promise<void> {
+  const refuse = (limit: number) =>
+    new RateLimitError(
+      `Request rate limit exceeded: at most ${limit} requests per second here. Retry after a short wait, ideally with exponential backoff.`,
+      'rate_limit',
+      1,
+    );
+
+  async function enforce(bucket: string, limit: number, now: number, onCounterFailure: CounterFailure = 'open'): Promise<void> {
     if (limit <= 0) return;
     const second = Math.floor(now / 1000);
     const allowance = allowanceOf(bucket, second);
     allowance.seen++;
+    if (allowance.full) throw refuse(limit);
     if (allowance.left > 0) {
       allowance.left--;
       return;
     }
     const shards = Math.ceil(limit / maxPerShard);
     const shardLimit = Math.ceil(limit / shards);
-    const shard = `${bucket}#${shards === 1 ? 0 : Math.floor(Math.random() * shards)}`;
+    const open = Array.from({ length: shards }, (_, index) => index).filter((index) => !allowance.fullShards.has(index));
+    const shardIndex = open[Math.floor(Math.random() * open.length)]!;
+    const shard = `${bucket}#${shardIndex}`;
     const ahead = Math.max(1, Math.min(Math.floor(allowance.seenBefore / 4), Math.floor(shardLimit / 4)));
     let allowed: boolean;
     try {
@@ -84,17 +116,33 @@ export function rateLimiter(counter: RateCounter) {
       if (!allowed && ahead > 1) allowed = await counter.take(shard, second, shardLimit, 1);
       else if (allowed) allowance.left += ahead - 1;
     } catch (error) {
+      const throttled = error instanceof CounterThrottledError;
+      if (throttled || onCounterFailure === 'closed') {
+        logger.warn('Rate limit counter unavailable; request refused', { bucket, throttled, error: error as Error });
+        allowance.full = throttled;
+        throw refuse(limit);
+      }
       logger.warn('Rate limit counter unavailable; request let through', { bucket, error: error as Error });
       return;
     }
     if (!allowed) {
-      throw new RateLimitError(
-        `Request rate limit exceeded: at most ${limit} requests per second here. Retry after a short wait, ideally with exponential backoff.`,
-        'rate_limit',
-        1,
-      );
+      // This shard is used up for the second; the others may still have room.
+      allowance.fullShards.add(shardIndex);
+      allowance.full = allowance.fullShards.size === shards;
+      throw refuse(limit);
     }
+  }
+
+  return {
+    enforce,
+    exhausted: (bucket, now) => allowances.get(bucket)?.second === Math.floor(now / 1000) && allowances.get(bucket)?.full === true,
   };
 }
 
-export type RateLimiter = ReturnType<typeof rateLimiter>;
+/** Per-second limits on a shared counter (see {@link rateLimiter}). */
+export interface RateLimiter {
+  /** Counts one request against `bucket`'s `limit` per second; 429 `rate_limit` past it. */
+  enforce(bucket: string, limit: number, now: number, onCounterFailure?: CounterFailure): Promise<void>;
+  /** Whether this process already knows `bucket`'s current second to be used up: no table call. */
+  exhausted(bucket: string, now: number): boolean;
+}

@@ -51,6 +51,11 @@ export interface MeterEventSession {
   platformId: string;
   created: number;
   expiresAt: number;
+  /**
+   * SHA-256 of the API key that created the session: the session works only while that key does. Absent
+   * on sessions stored before it was kept (they expire within 15 minutes of creation).
+   */
+  keyHash?: string;
 }
 
 /** One stream request: up to 100 events, stored before it is acknowledged. */

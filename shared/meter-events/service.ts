@@ -5,7 +5,8 @@ import type { EventOrigin } from '#shared/events/event.ts';
 import type { Caller } from '#shared/http/authenticate.ts';
 import { newId, randomBase62 } from '#shared/ids.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
-import type { Scope } from '#shared/platform/types.ts';
+import { isLiveKey } from '#shared/platform/api-keys.ts';
+import type { PlatformStore, Scope } from '#shared/platform/types.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWorkQueue } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, usageValueOf } from './rules.ts';
@@ -18,6 +19,8 @@ export interface MeterEventServicePorts {
   /** Whether a customer exists in the scope (deleted customers do not). */
   customerExists(scope: Scope, id: string): Promise<boolean>;
   queue: MeterWorkQueue;
+  /** The API keys (cached, `cacheWindows.apiKeys`): a session works only while the key that created it does. */
+  apiKeys: Pick<PlatformStore, 'findApiKey'>;
   clock?: () => number;
 }
 
@@ -49,7 +52,7 @@ type StreamEvent = Omit<CreateMeterEventParams, 'timestamp'> & { timestamp?: num
  * before it is acknowledged. The stream stores a whole request and queues it for processing; the meter
  * sweeper re-queues a batch a crash left stored but unqueued.
  */
-export function meterEventService({ store, meters, customerExists, queue, clock = systemClock }: MeterEventServicePorts) {
+export function meterEventService({ store, meters, customerExists, queue, apiKeys, clock = systemClock }: MeterEventServicePorts) {
   const leases = usageLeases(store, clock);
   const normalize = (params: StreamEvent, now: number): MeterEventInput => ({
     eventName: params.event_name,
@@ -221,7 +224,8 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
       return adjustment;
     },
 
-    async createSession(origin: EventOrigin): Promise<{ session: MeterEventSession; token: string }> {
+    /** A session of the caller's scope, which works only while `keyHash` (the creating key's SHA-256) does. */
+    async createSession(origin: EventOrigin, keyHash: string): Promise<{ session: MeterEventSession; token: string }> {
       const now = clock();
       const token = `mes_tok_${randomBase62(48)}`;
       const session: MeterEventSession = {
@@ -230,6 +234,7 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
         platformId: origin.platformId,
         created: now,
         expiresAt: now + sessionLifetimeMillis,
+        keyHash,
       };
       await store.putSession(session, hashToken(token));
       return { session, token };
@@ -249,6 +254,13 @@ export function meterEventService({ store, meters, customerExists, queue, clock 
         throw new SessionExpiredError(
           'The meter event session has expired; create a new one with POST /v2/billing/meter_event_session.',
           'temporary_session_expired',
+        );
+      }
+      // A session dies with its key: revoked or rolled, it stops within the key cache window.
+      if (session.keyHash !== undefined && !isLiveKey(await apiKeys.findApiKey(session.keyHash), now)) {
+        throw new AuthenticationError(
+          'The API key that created this meter event session was revoked or rolled; create a new session with a current key.',
+          'api_key_expired',
         );
       }
       return { platformId: session.platformId, livemode: session.scope.livemode, keyKind: 'secret', credentialId: hash, scope: session.scope };

@@ -1,4 +1,5 @@
-import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, readThrough, readThroughWithMisses, scopedKey } from '#shared/cache.ts';
+import { wireApiKeys } from '#shared/platform/wiring.ts';
 import { config } from '#shared/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -45,7 +46,7 @@ const ports = () => {
 /** The synchronous side (meter events, adjustments, sessions, the stream) on its real adapters. */
 export function wireMeterEventService() {
   const { table, store: uncached } = ports();
-  const store = { ...uncached, findSession: readThrough(uncached.findSession, (hash) => hash, { ttlMillis: cacheWindows.meterEventSessions() }) };
+  const store = { ...uncached, findSession: readThroughWithMisses(uncached.findSession, (hash) => hash, { ttlMillis: cacheWindows.meterEventSessions() }) };
   // One meter read per window per warm process instead of one per event (`cacheWindows.metersByEventName`).
   const uncachedMeters = dynamoMeterRepository(table);
   const meters = {
@@ -55,7 +56,7 @@ export function wireMeterEventService() {
       invalidatedBy: [cacheTopics.meters],
     }),
   };
-  return meterEventService({ store, meters, customerExists: foundCustomers(table), queue: meterWorkQueue() });
+  return meterEventService({ store, meters, customerExists: foundCustomers(table), queue: meterWorkQueue(), apiKeys: wireApiKeys() });
 }
 
 /** The meter-events queue worker's processor. */

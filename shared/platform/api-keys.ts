@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '#shared/ids.ts';
-import type { KeyKind } from './types.ts';
+import type { ApiKeyRecord, KeyKind } from './types.ts';
 
 const keyPattern = /^(sk|pk)_(test|live)_[0-9A-Za-z]{16,247}$/;
 
@@ -14,6 +14,10 @@ export function parseApiKey(key: string): { kind: KeyKind; livemode: boolean } |
   if (!match) return undefined;
   return { kind: match[1] === 'sk' ? 'secret' : 'publishable', livemode: match[2] === 'live' };
 }
+
+/** Whether a stored key works at `now`: neither revoked nor past the grace of a roll. */
+export const isLiveKey = (record: ApiKeyRecord | undefined, now: number): record is ApiKeyRecord =>
+  record !== undefined && (record.expiresAt === undefined || record.expiresAt > now);
 
 export const hashApiKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 

@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { accountLink } from '#shared/data/keys.ts';
 import { launchChromium } from '../support/browser.ts';
-import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
+import { revokeApiKey } from '#shared/platform/platform-service.ts';
+import { api, newPlatform, platformStore, sdk, stack, stackTable } from '../support/stack.ts';
 import { eventually, startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const linkTtlMinutes = Number(stack.env.ACCOUNT_LINK_TTL_MINUTES ?? 10);
@@ -348,6 +349,27 @@ describe('account links: the hosted onboarding flow in a browser', () => {
 
     await page.goto(link.url);
 
+    expect(page.url()).toBe(`${site.url}/refresh`);
+    expect((await stackTable().get(itemKey(link.url)))?.state).toBe('fresh');
+  });
+
+  it('sends a link to refresh_url once the API key that made it is revoked, and never opens it', async () => {
+    // Given a link made with a key of its own, which is then revoked
+    const platform = await newPlatform();
+    const own = sdk(platform.secret_key);
+    const account = await merchantAccount(own);
+    const link = await createLinkWithSdk(own, {
+      account: account.id,
+      use_case: {
+        type: 'account_onboarding',
+        account_onboarding: { configurations: ['merchant'], refresh_url: `${site.url}/refresh`, return_url: `${site.url}/return` },
+      },
+    });
+    await revokeApiKey(platformStore(), platform.secret_key);
+    // When the link is opened once every process has dropped the key from its cache
+    await eventually(async () => ((await api('GET', '/v1/customers', { key: platform.secret_key })).status === 401 ? true : undefined));
+    await page.goto(link.url);
+    // Then the visitor is sent to refresh_url, and the link was not used
     expect(page.url()).toBe(`${site.url}/refresh`);
     expect((await stackTable().get(itemKey(link.url)))?.state).toBe('fresh');
   });

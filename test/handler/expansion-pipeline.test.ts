@@ -9,7 +9,7 @@ import { searchParams } from '#shared/search/schemas.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakeAccountSecretStore, fakeIdempotencyStore, fakePlatformStore } from '../support/fakes.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
 
 const params = z.strictObject({ ...v1ListParams, expand: expandParam(listOf('product')).optional() });
 const response = v1ListObject(z.object({ id: z.string(), object: z.literal('product'), default_price: z.unknown() }));
@@ -30,14 +30,7 @@ describe('expand[] in the v1 request pipeline', () => {
   beforeAll(async () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
-    ports = {
-      platformStore,
-      idempotencyStore: fakeIdempotencyStore(),
-      secrets: fakeAccountSecretStore(),
-      maxBodyBytes: 1024,
-      rateLimiter: async () => undefined,
-      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000, search: { live: 20, test: 20 } },
-    };
+    ports = fakePipelinePorts(platformStore);
   });
 
   const call = (query: string) =>

@@ -4,7 +4,7 @@ import { serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/
 import { integerParam } from '#shared/http/params.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakeAccountSecretStore, fakeIdempotencyStore, fakePlatformStore } from '../support/fakes.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
 
 /** A v2-shaped operation, to drive the JSON half of the pipeline before any v2 resource exists. */
 const params = z.strictObject({
@@ -28,14 +28,7 @@ describe('the v2 request pipeline', () => {
   beforeAll(async () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
-    ports = {
-      platformStore,
-      idempotencyStore: fakeIdempotencyStore(),
-      secrets: fakeAccountSecretStore(),
-      maxBodyBytes: 1024,
-      rateLimiter: async () => undefined,
-      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000, search: { live: 20, test: 20 } },
-    };
+    ports = fakePipelinePorts(platformStore);
   });
 
   const call = (method: string, input: { body?: string; query?: string; headers?: Record<string, string> }) =>

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakeAccountSecretStore, fakeIdempotencyStore, fakePlatformStore } from '../support/fakes.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
 
 /** A product in the newest shape, inside a list, as a v1 or v2 operation might answer it. */
 const product = { id: 'prod_1', object: 'product', marketing_features: [{ name: 'Fast' }], name: 'Plan' };
@@ -16,14 +16,7 @@ describe("the request pipeline renders v1 bodies at the request's version", () =
   beforeAll(async () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
-    ports = {
-      platformStore,
-      idempotencyStore: fakeIdempotencyStore(),
-      secrets: fakeAccountSecretStore(),
-      maxBodyBytes: 1024,
-      rateLimiter: async () => undefined,
-      rateLimits: { perKey: { live: 100, test: 100 }, meterEvents: { live: 1000, test: 1000 }, meterEventStream: 10_000, search: { live: 20, test: 20 } },
-    };
+    ports = fakePipelinePorts(platformStore);
   });
 
   const call = (path: string, method: string, headers: Record<string, string>) =>

@@ -7,6 +7,7 @@ import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { fakePlatformStore } from '../support/fakes.ts';
 import { newPlatform, sdk, stackTable } from '../support/stack.ts';
 
 /**
@@ -18,7 +19,13 @@ describe('stream events claimed for their batch and counted with its mark', () =
   const store = dynamoMeterEventStore(table);
   const meters = dynamoMeterRepository(table);
   const queued: MeterWork[] = [];
-  const service = meterEventService({ store, meters, customerExists: async () => true, queue: { send: async (work) => void queued.push(...work) } });
+  const service = meterEventService({
+    store,
+    meters,
+    customerExists: async () => true,
+    queue: { send: async (work) => void queued.push(...work) },
+    apiKeys: fakePlatformStore(),
+  });
   const processor = meterEventProcessor({ store, meters, customerExists: async () => true, errorWindowMillis: 60_000 });
   let scope: Scope;
   let caller: Caller;

@@ -9,6 +9,7 @@ import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
 import { invoke } from '../support/handler-harness.ts';
+import { fakePlatformStore } from '../support/fakes.ts';
 import { newPlatform, sdk, stack } from '../support/stack.ts';
 
 /**
@@ -75,7 +76,13 @@ describe('what a meter event costs in DynamoDB write units', () => {
   const table = meteredTable();
   const store = dynamoMeterEventStore(table);
   const meters = dynamoMeterRepository(table);
-  const service = meterEventService({ store, meters, customerExists: async () => true, queue: { send: async (work) => void queued.push(...work) } });
+  const service = meterEventService({
+    store,
+    meters,
+    customerExists: async () => true,
+    queue: { send: async (work) => void queued.push(...work) },
+    apiKeys: fakePlatformStore(),
+  });
   const processor = meterEventProcessor({ store, meters, customerExists: async () => true, errorWindowMillis: 60_000 });
 
   beforeAll(async () => {

@@ -3,6 +3,8 @@ import { eventEmitter } from '#shared/events/emitter.ts';
 import { maxDeliveriesPerEvent, type Delivery, type EventOrigin, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
+import type { PipelinePorts } from '#shared/http/handler.ts';
+import type { RateCounter } from '#shared/http/rate-limit.ts';
 import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
@@ -83,6 +85,41 @@ export function fakeIdempotencyStore(): IdempotencyStore & { items: Map<string, 
     },
     async release(scope, key) {
       items.delete(id(scope, key));
+    },
+  };
+}
+
+/** The table's rate counter in memory: conditional adds per bucket and second, every call's count recorded. */
+export function memoryRateCounter() {
+  const counts = new Map<string, number>();
+  const calls: number[] = [];
+  const counter: RateCounter = {
+    async take(bucket, second, limit, count) {
+      calls.push(count);
+      const key = `${bucket}@${second}`;
+      const current = counts.get(key) ?? 0;
+      if (current + count > limit) return false;
+      counts.set(key, current + count);
+      return true;
+    },
+  };
+  return { counter, calls, counts };
+}
+
+/** The request pipeline's ports on fakes: no rate limit refuses (`rateLimiter` may be replaced to test one). */
+export function fakePipelinePorts(platformStore: PlatformStore): PipelinePorts {
+  return {
+    platformStore,
+    idempotencyStore: fakeIdempotencyStore(),
+    secrets: fakeAccountSecretStore(),
+    maxBodyBytes: 1024,
+    rateLimiter: { enforce: async () => undefined, exhausted: () => false },
+    rateLimits: {
+      perKey: { live: 100, test: 100 },
+      meterEvents: { live: 1000, test: 1000 },
+      meterEventStream: 10_000,
+      search: { live: 20, test: 20 },
+      authFailures: 20,
     },
   };
 }

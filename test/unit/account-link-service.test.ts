@@ -10,6 +10,7 @@ import { originOf } from '../support/fakes.ts';
 
 const scope: Scope = { accountId: 'acct_platformlinks', livemode: false };
 const now = 1_800_000_000_000;
+const keyHash = 'a'.repeat(64);
 
 function setup(account: V2Account) {
   const stored = new Map<string, AccountLink>();
@@ -51,12 +52,13 @@ const onboarding = (account: string, configurations: string[]) =>
 describe('account links (service with fakes)', () => {
   it('stores a fresh link under the hash of its secret, expiring after the TTL, inside the account’s update limit', async () => {
     const { service, stored, limited } = setup(withCustomer());
-    const { link, secret } = await service.create(originOf(scope), onboarding('acct_connected1', ['customer', 'customer']));
+    const { link, secret } = await service.create(originOf(scope), keyHash, onboarding('acct_connected1', ['customer', 'customer']));
     expect(secret).toBe('the-secret');
     expect(stored.get(hashSecret('the-secret'))).toBe(link);
     expect(link).toMatchObject({
       state: 'fresh',
       expiresAt: now + 5 * 60_000,
+      keyHash,
       useCase: { type: 'account_onboarding', configurations: ['customer'], return_url: null, collection_options: { fields: 'currently_due' } },
     });
     expect(limited).toEqual(['acct_connected1']);
@@ -64,12 +66,14 @@ describe('account links (service with fakes)', () => {
 
   it('refuses configurations the account does not have applied, and a closed account', async () => {
     const { service, stored } = setup(withCustomer());
-    await expect(service.create(originOf(scope), onboarding('acct_connected1', ['merchant']))).rejects.toMatchObject({
+    await expect(service.create(originOf(scope), keyHash, onboarding('acct_connected1', ['merchant']))).rejects.toMatchObject({
       code: 'configs_must_match_to_use_account_links',
       param: 'use_case.account_onboarding.configurations',
     });
     const closed = setup({ ...withCustomer(), closed: true });
-    await expect(closed.service.create(originOf(scope), onboarding('acct_connected1', ['customer']))).rejects.toMatchObject({ code: 'account_closed' });
+    await expect(closed.service.create(originOf(scope), keyHash, onboarding('acct_connected1', ['customer']))).rejects.toMatchObject({
+      code: 'account_closed',
+    });
     expect(stored.size).toBe(0);
   });
 });
@@ -87,7 +91,7 @@ describe('v1 account links (service with fakes)', () => {
     const { service, stored, limited } = setup(withCustomerAndMerchant());
 
     // When a v1 link is made with the deprecated collect
-    const { link, secret } = await service.createV1(originOf(scope), v1({ collect: 'eventually_due', return_url: 'https://example.com/back' }));
+    const { link, secret } = await service.createV1(originOf(scope), keyHash, v1({ collect: 'eventually_due', return_url: 'https://example.com/back' }));
 
     // Then it is the same stored link a v2 link is, for both configurations
     expect(stored.get(hashSecret(secret))).toBe(link);
@@ -107,6 +111,7 @@ describe('v1 account links (service with fakes)', () => {
     });
     const { link: withOptions } = await service.createV1(
       originOf(scope),
+      keyHash,
       v1({ type: 'account_onboarding', collection_options: { fields: 'eventually_due', future_requirements: 'include' } }),
     );
     expect(withOptions.useCase).toMatchObject({ type: 'account_onboarding', collection_options: { fields: 'eventually_due', future_requirements: 'include' } });
@@ -114,12 +119,17 @@ describe('v1 account links (service with fakes)', () => {
 
   it('refuses collect with collection_options, an account without configurations, a missing refresh_url and an unknown type', async () => {
     const { service } = setup(withCustomer());
-    await expect(service.createV1(originOf(scope), v1({ collect: 'currently_due', collection_options: { fields: 'currently_due' } }))).rejects.toMatchObject({
+    await expect(
+      service.createV1(originOf(scope), keyHash, v1({ collect: 'currently_due', collection_options: { fields: 'currently_due' } })),
+    ).rejects.toMatchObject({
       code: 'parameters_exclusive',
       message: 'You may only specify one of these parameters: collect, collection_options.',
     });
     const bare = setup(blankAccount('acct_connected1', scope, now));
-    await expect(bare.service.createV1(originOf(scope), v1({}))).rejects.toMatchObject({ code: 'configs_must_match_to_use_account_links', param: 'account' });
+    await expect(bare.service.createV1(originOf(scope), keyHash, v1({}))).rejects.toMatchObject({
+      code: 'configs_must_match_to_use_account_links',
+      param: 'account',
+    });
     expect(bare.stored.size).toBe(0);
     expect(createV1AccountLinkParams.safeParse({ account: 'acct_connected1', type: 'account_update' }).success).toBe(false);
     expect(createV1AccountLinkParams.safeParse({ account: 'acct_connected1', type: 'custom_account_update', refresh_url: 'https://x.test' }).success).toBe(

@@ -8,7 +8,7 @@ import { meterEventService } from '#shared/meter-events/service.ts';
 import { settleDelaySeconds, usageLeases } from '#shared/meter-events/usage-lease.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { memoryMeterRepository, meterFixture, originOf } from '../support/fakes.ts';
+import { fakePlatformStore, memoryMeterRepository, meterFixture, originOf } from '../support/fakes.ts';
 import { existingCustomers, memoryMeterEventStore, recordingMeterWorkQueue } from '../support/metering-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_meter_events', livemode: false };
@@ -28,6 +28,8 @@ const cancel = (identifier: string | undefined, event_name = 'api_call') =>
   createMeterEventAdjustmentParams.parse({ event_name, type: 'cancel', ...(identifier === undefined ? {} : { cancel: { identifier } }) });
 const stream = (...events: Array<Record<string, unknown>>) => meterEventStreamParams.parse({ events }).events;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+/** The SHA-256 of the API key that creates the sessions. */
+const keyHash = sha256('sk_test_meterevents');
 
 interface Options {
   /** The meters (of `scope` unless they say otherwise); the `api_call` sum meter by default. */
@@ -44,11 +46,14 @@ async function setup(options: Options = {}) {
   for (const overrides of options.meters ?? [{}]) await meters.create(meterFixture({ scope, created: start, updated: start, ...overrides }));
   const store = memoryMeterEventStore(clock);
   const queue = recordingMeterWorkQueue();
+  const apiKeys = fakePlatformStore();
+  await apiKeys.createApiKey({ hash: keyHash, accountId: scope.accountId, livemode: false, kind: 'secret', hint: 'sk_test_…ents', created: start });
   const service = meterEventService({
     store: options.store ? options.store(store) : store,
     meters,
     customerExists: existingCustomers(scope, ...customers),
     queue: options.queue ?? queue,
+    apiKeys,
     clock,
   });
   const usageOf = (customerId: string, meterId = 'mtr_1') => store.usage(scope, meterId, customerId, thisMinute - day, thisMinute + 3 * day);
@@ -57,7 +62,7 @@ async function setup(options: Options = {}) {
   const advance = (millis: number) => {
     now += millis;
   };
-  return { service, store, sent: queue.sent, clock, advance, usageOf, leaseOf };
+  return { service, store, apiKeys, sent: queue.sent, clock, advance, usageOf, leaseOf };
 }
 
 const settleWork = (work: MeterWork) => {
@@ -515,9 +520,16 @@ describe('meter events (service with the shared fakes)', () => {
   describe('a session', () => {
     it('lasts 15 minutes, and its token is stored only as its hash', async () => {
       const { service, store } = await setup();
-      const { session, token } = await service.createSession(originOf(scope));
+      const { session, token } = await service.createSession(originOf(scope), keyHash);
       expect(token).toMatch(/^mes_tok_[0-9A-Za-z]{48}$/);
-      expect(session).toEqual({ id: expect.stringMatching(/^mtrses_/), scope, platformId: scope.accountId, created: start, expiresAt: start + 15 * minute });
+      expect(session).toEqual({
+        id: expect.stringMatching(/^mtrses_/),
+        scope,
+        platformId: scope.accountId,
+        created: start,
+        expiresAt: start + 15 * minute,
+        keyHash,
+      });
       expect([...store.sessions.keys()]).toEqual([sha256(token)]);
       expect(store.sessions.get(sha256(token))).toEqual(session);
     });
@@ -525,7 +537,7 @@ describe('meter events (service with the shared fakes)', () => {
     it('authenticates a stream request as the platform and account that created it, until it expires', async () => {
       const { service, advance } = await setup();
       const connected: Scope = { accountId: 'acct_connected', livemode: false };
-      const { token } = await service.createSession({ ...originOf(connected), platformId: 'acct_platform' });
+      const { token } = await service.createSession({ ...originOf(connected), platformId: 'acct_platform' }, keyHash);
       const caller = { platformId: 'acct_platform', livemode: false, keyKind: 'secret', credentialId: sha256(token), scope: connected };
 
       expect(await service.authenticateSession(token)).toEqual(caller);
@@ -537,9 +549,29 @@ describe('meter events (service with the shared fakes)', () => {
       await expect(expired).rejects.toMatchObject({ code: 'temporary_session_expired' });
     });
 
+    it("dies with the key that created it: refused once the key is revoked, and at the end of a roll's grace", async () => {
+      // Given a session created with a key, and one created with a key that is rolled with an hour's grace
+      const { service, apiKeys, advance } = await setup();
+      const rolledHash = sha256('sk_test_rolled');
+      await apiKeys.createApiKey({ hash: rolledHash, accountId: scope.accountId, livemode: false, kind: 'secret', hint: 'sk_test_…lled', created: start });
+      const revoked = (await service.createSession(originOf(scope), keyHash)).token;
+      const rolled = (await service.createSession(originOf(scope), rolledHash)).token;
+      await service.authenticateSession(revoked);
+      // When the first key is revoked now and the second expires in a minute
+      await apiKeys.expireApiKey(keyHash, start);
+      await apiKeys.expireApiKey(rolledHash, start + minute);
+      // Then the first key's session is refused at once, the second's works until its key's expiry
+      await expect(service.authenticateSession(revoked)).rejects.toMatchObject({ code: 'api_key_expired' });
+      await expect(service.authenticateSession(rolled)).resolves.toMatchObject({ scope });
+      advance(minute);
+      const afterGrace = service.authenticateSession(rolled);
+      await expect(afterGrace).rejects.toBeInstanceOf(AuthenticationError);
+      await expect(afterGrace).rejects.toMatchObject({ code: 'api_key_expired' });
+    });
+
     it('refuses a request with no token, or with a token no session has', async () => {
       const { service } = await setup();
-      await service.createSession(originOf(scope));
+      await service.createSession(originOf(scope), keyHash);
       const missing = service.authenticateSession('');
       await expect(missing).rejects.toBeInstanceOf(AuthenticationError);
       await expect(missing).rejects.toMatchObject({ code: 'api_key_missing' });
@@ -549,7 +581,7 @@ describe('meter events (service with the shared fakes)', () => {
 
   describe('a stream request', () => {
     const callerOf = async (service: Awaited<ReturnType<typeof setup>>['service']) =>
-      service.authenticateSession((await service.createSession(originOf(scope))).token);
+      service.authenticateSession((await service.createSession(originOf(scope), keyHash)).token);
     const streamed = (customer: string, identifier: string, extra: Record<string, unknown> = {}) => ({
       event_name: 'api_call',
       payload: { service_customer_id: customer, value: '2' },

@@ -2,26 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '#shared/errors.ts';
 import { accountUpdateLimiter, type UpdateSlots } from '#shared/accounts/update-limit.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
-import { rateLimiter, type RateCounter } from '#shared/http/rate-limit.ts';
+import { CounterThrottledError, rateLimiter, type RateLimiter } from '#shared/http/rate-limit.ts';
+import { memoryRateCounter as memoryCounter } from '../support/fakes.ts';
 
-/** The table's counter in memory: conditional adds per bucket and second, every call recorded. */
-function memoryCounter() {
-  const counts = new Map<string, number>();
-  const calls: number[] = [];
-  const counter: RateCounter = {
-    async take(bucket, second, limit, count) {
-      calls.push(count);
-      const key = `${bucket}@${second}`;
-      const current = counts.get(key) ?? 0;
-      if (current + count > limit) return false;
-      counts.set(key, current + count);
-      return true;
-    },
-  };
-  return { counter, calls, counts };
-}
-
-const admitted = async (enforce: ReturnType<typeof rateLimiter>, bucket: string, limit: number, now: number, requests: number) => {
+const admitted = async ({ enforce }: RateLimiter, bucket: string, limit: number, now: number, requests: number) => {
   let count = 0;
   for (let i = 0; i < requests; i++) {
     try {
@@ -64,11 +48,44 @@ describe('the rate limiter', () => {
     expect([...counts.values()].every((count) => count <= 90)).toBe(true);
   });
 
-  it('lets requests through when the counter cannot be reached, and limits nothing at 0', async () => {
-    const enforce = rateLimiter({ take: () => Promise.reject(new Error('throttled')) });
-    await expect(enforce('k', 10, 1_000)).resolves.toBeUndefined();
+  it('writes nothing for a refusal: once a second is used up, the rest of it is refused from memory', async () => {
+    // Given a limit of 10 a second, used up
     const { counter, calls } = memoryCounter();
-    await rateLimiter(counter)('k', 0, 1_000);
+    const limiter = rateLimiter(counter);
+    expect(await admitted(limiter, 'k', 10, 1_000, 10)).toBe(10);
+    // When a flood of 1,000 more requests comes in that second
+    calls.length = 0;
+    expect(await admitted(limiter, 'k', 10, 1_500, 1_000)).toBe(0);
+    // Then one refused write told the process so, and the other 999 cost nothing
+    expect(calls.length).toBe(1);
+    expect(limiter.exhausted('k', 1_999)).toBe(true);
+    // And the next second counts afresh
+    expect(limiter.exhausted('k', 2_000)).toBe(false);
+    expect(await admitted(limiter, 'k', 10, 2_000, 1)).toBe(1);
+  });
+
+  it('fails closed on a throttled counter, whatever the limit says, and refuses the rest of that second without a write', async () => {
+    let calls = 0;
+    const limiter = rateLimiter({
+      take: async () => {
+        calls++;
+        throw new CounterThrottledError('throttled');
+      },
+    });
+    await expect(limiter.enforce('k', 10, 1_000, 'open')).rejects.toMatchObject({ code: 'rate_limit', retryAfterSeconds: 1 });
+    await expect(limiter.enforce('k', 10, 1_100, 'open')).rejects.toBeInstanceOf(RateLimitError);
+    expect(calls).toBe(1);
+  });
+
+  it('lets an open limit through when the counter cannot be reached, refuses a closed one, and limits nothing at 0', async () => {
+    const limiter = rateLimiter({ take: () => Promise.reject(new Error('connection reset')) });
+    await expect(limiter.enforce('k', 10, 1_000)).resolves.toBeUndefined();
+    await expect(limiter.enforce('k', 10, 1_000, 'open')).resolves.toBeUndefined();
+    await expect(limiter.enforce('k', 10, 1_000, 'closed')).rejects.toBeInstanceOf(RateLimitError);
+    // An unreachable counter is not a full one: the next request tries it again
+    expect(limiter.exhausted('k', 1_000)).toBe(false);
+    const { counter, calls } = memoryCounter();
+    await rateLimiter(counter).enforce('k', 0, 1_000);
     expect(calls).toEqual([]);
   });
 });

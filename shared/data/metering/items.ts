@@ -34,10 +34,12 @@ const adjustmentSchema = z.object({
 });
 const batchSchema = z.object({ id: z.string(), ...origin, events: z.array(z.object(eventInput)) });
 /** A session's own expiry is `sessionExpiresAt`: `expiresAt` is the table's TTL attribute (seconds). */
-const sessionSchema = z.object({ id: z.string(), ...origin, sessionExpiresAt: z.number() }).transform(({ sessionExpiresAt, ...session }) => ({
-  ...session,
-  expiresAt: sessionExpiresAt,
-}));
+const sessionSchema = z
+  .object({ id: z.string(), ...origin, sessionExpiresAt: z.number(), keyHash: z.string().optional() })
+  .transform(({ sessionExpiresAt, ...session }) => ({
+    ...session,
+    expiresAt: sessionExpiresAt,
+  }));
 
 /** What each metering item stores, parsed from what the table answers (keys, bookkeeping and lease claims dropped). */
 export const toEvent = (item: Record<string, unknown>): MeterEventRecord => eventSchema.parse(item);

@@ -13,8 +13,8 @@ export const handler = httpHandler(
     params: createV1AccountLinkParams,
     response: v1AccountLinkObject,
   },
-  async ({ origin, params, baseUrl }) => {
-    const { link, secret } = await service.createV1(origin, params);
+  async ({ origin, caller, params, baseUrl }) => {
+    const { link, secret } = await service.createV1(origin, caller.credentialId, params);
     return { body: serializeV1AccountLink(link, hostedLinkUrl(baseUrl, secret)) };
   },
 );

@@ -13,8 +13,8 @@ export const handler = httpHandler(
     params: createMeterEventSessionParams,
     response: meterEventSessionObject,
   },
-  async ({ origin }) => {
-    const { session, token } = await service.createSession(origin);
+  async ({ origin, caller }) => {
+    const { session, token } = await service.createSession(origin, caller.credentialId);
     return { body: serializeMeterEventSession(session, token) };
   },
 );

@@ -13,8 +13,8 @@ export const handler = httpHandler(
     params: createAccountLinkParams,
     response: accountLinkObject,
   },
-  async ({ origin, params, baseUrl }) => {
-    const { link, secret } = await service.create(origin, params);
+  async ({ origin, caller, params, baseUrl }) => {
+    const { link, secret } = await service.create(origin, caller.credentialId, params);
     return { body: serializeAccountLink(link, hostedLinkUrl(baseUrl, secret)) };
   },
 );

@@ -25,7 +25,13 @@ describe('failed authentication, limited per source address', () => {
     vi.setSystemTime(Date.UTC(2027, 0, 15, 10, 0, 0, 100));
     const store = fakePlatformStore();
     platform = await createPlatform(store);
-    const counting = { ...store, findApiKey: (hash: string) => ((lookups += 1), store.findApiKey(hash)) };
+    const counting = {
+      ...store,
+      findApiKey: (hash: string) => {
+        lookups++;
+        return store.findApiKey(hash);
+      },
+    };
     ports = fakePipelinePorts(cachedApiKeys(counting));
     ports.rateLimiter = rateLimiter(memoryRateCounter().counter);
     ports.rateLimits = { ...ports.rateLimits, authFailures: limit };

@@ -5,7 +5,7 @@ import type { Scope } from '#shared/platform/types.ts';
 export const scopedKey = (scope: Scope, ...parts: string[]): string => [scope.accountId, scope.livemode, ...parts].join('|');
 
 /**
- * How stale each cached read may be: the one list of the service's staleness windows (README, *Caches*).
+ * How stale each cached read may be: the one list of the service's staleness windows (docs/architecture.md, *Caches*).
  * Each is applied by a `readThrough` in a `wiring.ts` (or the HTTP pipeline's wiring); nothing in a
  * domain port knows about caching.
  */

@@ -5,7 +5,7 @@ import { api, newPlatform, sdk, stackTable, type ApiAnswer } from '../support/st
 
 /**
  * The test stack limits live mode to 20 requests per key and 20 meter events per platform each second
- * (test/support/global-setup.ts); the defaults are 100 and 1,000 (README, "Rate limits").
+ * (test/support/global-setup.ts); the defaults are 100 and 1,000 (docs/security.md, "Rate limits").
  */
 const limit = 20;
 

@@ -333,7 +333,7 @@ describe("the SDK's generated examples, ids and placeholders replaced", () => {
       const token = await stripe.v2.core.accountTokens.create();
       expect(token).toMatchObject({ object: 'v2.core.account_token', used: false });
       expect(await stripe.v2.core.accountTokens.retrieve(token.id)).toMatchObject({ id: token.id });
-      // The spec requires `configurations`, which SDK 23.1.0's types do not declare (README: SDK types lag the spec).
+      // The spec requires `configurations`, which SDK 23.1.0's types do not declare (docs/api.md: SDK types lag the spec).
       const link = await stripe.v2.core.accountLinks.create({
         account: account.id,
         use_case: {

@@ -113,7 +113,10 @@ console.log(`(${received} deliveries of the creates received before the sequenti
 
 // One request at a time, next to DynamoDB Local's floor for the same table work, in the same run.
 const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 300);
-const table = makeTable(withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(stack.engineCredentials) })), localTableName);
+const table = makeTable(
+  withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(stack.engineCredentials) })),
+  localTableName,
+);
 const scope = { accountId: stack.defaultPlatform.account, livemode: false };
 const median = (latencies: number[]) => latencies.sort((a, b) => a - b)[Math.floor(latencies.length / 2)]!;
 async function timed(operation: (i: number) => Promise<unknown>, i: number) {

@@ -105,7 +105,12 @@ async function ownerOnly(dataDir: string): Promise<void> {
   for (const entry of await readdir(dataDir, { withFileTypes: true })) if (entry.isFile()) await chmod(join(dataDir, entry.name), 0o600);
 }
 
-async function launch(settings: { dataDir: string | undefined; port: number; credentials: EmulatorCredentials; startTimeoutMs: number }): Promise<DynamoDbLocal> {
+async function launch(settings: {
+  dataDir: string | undefined;
+  port: number;
+  credentials: EmulatorCredentials;
+  startTimeoutMs: number;
+}): Promise<DynamoDbLocal> {
   const launcher = await loopbackLauncher();
   const options = [...(settings.dataDir ? ['-dbPath', settings.dataDir] : ['-inMemory']), '-port', String(settings.port), '-sharedDb', '-disableTelemetry'];
   const java = launcher.classpath

@@ -69,6 +69,7 @@ export const reusedHandlers = { cacheMiddleware: true } as const;
 export function serviceClientOptions(endpoint: string | undefined) {
   const { AWS_REGION, AWS_EMULATED, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY } = config();
   if (!AWS_EMULATED) return { region: AWS_REGION, endpoint };
-  if (!AWS_ACCESS_KEY_ID || !AWS_SECRET_ACCESS_KEY) throw new Error('AWS_EMULATED needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: the local stack sets both.');
+  if (!AWS_ACCESS_KEY_ID || !AWS_SECRET_ACCESS_KEY)
+    throw new Error('AWS_EMULATED needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: the local stack sets both.');
   return { region: AWS_REGION, endpoint, ...emulatorClientOptions({ accessKeyId: AWS_ACCESS_KEY_ID, secretAccessKey: AWS_SECRET_ACCESS_KEY }) };
 }

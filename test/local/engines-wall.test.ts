@@ -37,7 +37,8 @@ function raw(endpoint: string, headers: Record<string, string>, body: string, pa
 
 const hostOf = (endpoint: string) => new URL(endpoint).host;
 /** The header the stack's own clients send: SigV4's shape, naming an access key id. */
-const signedBy = (accessKeyId: string) => `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00`;
+const signedBy = (accessKeyId: string) =>
+  `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=00`;
 const ownKey = () => stack.env.AWS_ACCESS_KEY_ID!;
 
 function scan(host: string, authorization?: string): Promise<RawAnswer> {
@@ -128,7 +129,10 @@ describe.runIf(process.platform !== 'win32')('the local engines behind the wall'
     const unsigned = await scan(host);
     // Then DynamoDB's own error says so, and no item comes back
     expect(unsigned.status).toBe(400);
-    expect(JSON.parse(unsigned.body)).toEqual({ __type: expect.stringMatching(/#UnrecognizedClientException$/), message: expect.stringMatching(/^Request is missing Authentication Token/) });
+    expect(JSON.parse(unsigned.body)).toEqual({
+      __type: expect.stringMatching(/#UnrecognizedClientException$/),
+      message: expect.stringMatching(/^Request is missing Authentication Token/),
+    });
 
     // When it is scanned with any other key id (`local` was the fixed one every client used)
     for (const keyId of ['local', 'AKIAIOSFODNN7EXAMPLE', `${ownKey()}X`, ownKey().slice(0, -1)]) {
@@ -163,7 +167,7 @@ describe.runIf(process.platform !== 'win32')('the local engines behind the wall'
     // Given the attack: a topic, a raw subscription of a stack queue to it, a publish, each a cross-site form post
     const queueArn = stack.sqs.queues.get(wallQueue.name)!.arn;
     const topicArn = 'arn:aws:sns:us-east-1:000000000000:rebound';
-    const posts = [
+    const posts: Record<string, string>[] = [
       { Action: 'CreateTopic', Name: 'rebound' },
       {
         Action: 'Subscribe',
@@ -201,7 +205,7 @@ describe.runIf(process.platform !== 'win32')('the local engines behind the wall'
     expect((await raw(stack.env.SQS_ENDPOINT!, { host: own, authorization: signedBy(ownKey()) }, '', '/_fauxqs/queues', 'GET')).status).toBe(200);
   });
 
-  it('keeps the database and the state file its owner\'s only, and the state file names the credentials that work', async () => {
+  it("keeps the database and the state file its owner's only, and the state file names the credentials that work", async () => {
     // Given the stack wrote an item (the default platform) to its data directory
     const databaseDir = join(dataDir, 'dynamodb');
     const files = readdirSync(databaseDir);

@@ -1,5 +1,5 @@
 import { execFile, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -118,7 +118,9 @@ async function launch(settings: {
     : [`-Djava.library.path=${launcher.libDir}`, '-jar', launcher.jar, ...options];
   // Under umask 077 the database files the JVM creates are its owner's only (0600), whatever this process's umask.
   const [command, args] = process.platform === 'win32' ? ['java', java] : ['sh', ['-c', 'umask 077 && exec java "$@"', 'dynamodb-local', ...java]];
-  const jvm = spawnProcess(command, args, { env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' }, stdio: 'pipe' });
+  // Only the guard knows it (an environment variable, unlike an argument, is not shown to other users by ps).
+  const guardToken = randomBytes(24).toString('hex');
+  const jvm = spawnProcess(command, args, { env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', DYNAMODB_LOCAL_GUARD_TOKEN: guardToken }, stdio: 'pipe' });
   const output = captureOutput(jvm);
   const spawnError = new Promise<Error>((resolveError) => jvm.once('error', resolveError));
   // A process that failed to spawn never emits 'exit'.
@@ -145,7 +147,12 @@ async function launch(settings: {
     return stopping;
   };
 
-  const guard = await startEngineGuard({ engine: 'DynamoDB Local', upstreamPort: settings.port, credentials: settings.credentials }).catch(async (error) => {
+  const guard = await startEngineGuard({
+    engine: 'DynamoDB Local',
+    upstreamPort: settings.port,
+    upstreamToken: guardToken,
+    credentials: settings.credentials,
+  }).catch(async (error) => {
     await stop();
     throw error;
   });

@@ -58,20 +58,26 @@ export interface EngineGuard {
 
 /**
  * Listens on 127.0.0.1 and a free port, and forwards to the engine on `upstreamPort` (also on loopback, and
- * told to nobody) every call {@link refusedEngineCall} lets through, over kept-alive connections.
+ * told to nobody) every call {@link refusedEngineCall} lets through, over kept-alive connections. With an
+ * `upstreamToken` each forwarded call carries it in `X-Local-Guard`, for an engine that refuses calls
+ * without it (DynamoDB Local's loopback launcher): the engine's own port then gives whoever finds it nothing.
  */
-export async function startEngineGuard(options: { engine: EngineName; upstreamPort: number; credentials: EmulatorCredentials }): Promise<EngineGuard> {
+export async function startEngineGuard(options: {
+  engine: EngineName;
+  upstreamPort: number;
+  upstreamToken?: string;
+  credentials: EmulatorCredentials;
+}): Promise<EngineGuard> {
   const accessKeyId = Buffer.from(options.credentials.accessKeyId);
   const agent = new Agent({ keepAlive: true });
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (refusedEngineCall(request, response, options.engine, accessKeyId)) return;
-    const upstream = forward(
-      { host: '127.0.0.1', port: options.upstreamPort, method: request.method, path: request.url, headers: endToEnd(request.headers), agent },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
-        answer.pipe(response);
-      },
-    );
+    const headers = endToEnd(request.headers);
+    if (options.upstreamToken) headers['x-local-guard'] = options.upstreamToken;
+    const upstream = forward({ host: '127.0.0.1', port: options.upstreamPort, method: request.method, path: request.url, headers, agent }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+      answer.pipe(response);
+    });
     upstream.on('error', (error) => {
       if (response.headersSent) response.destroy(error);
       else sendJson(response, 502, { __type: 'InternalFailure', message: `${options.engine} did not answer: ${error.message}` }, 'application/x-amz-json-1.0');

@@ -113,7 +113,10 @@ console.log(`(${received} deliveries of the creates received before the sequenti
 
 // One request at a time, next to DynamoDB Local's floor for the same table work, in the same run.
 const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 300);
-const table = makeTable(withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions })), localTableName);
+const table = makeTable(
+  withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(stack.engineCredentials) })),
+  localTableName,
+);
 const scope = { accountId: stack.defaultPlatform.account, livemode: false };
 const median = (latencies: number[]) => latencies.sort((a, b) => a - b)[Math.floor(latencies.length / 2)]!;
 async function timed(operation: (i: number) => Promise<unknown>, i: number) {
@@ -181,7 +184,7 @@ await compare(
 // send. Its floor makes the same items with the product's pure builders and sends the same fan-out message
 // to the deliveries queue, so the worker's fan-out that follows loads DynamoDB Local for both alike; the
 // gap is then the service's own time.
-const sqs = createLocalSqsClient(stack.sqs.endpoint);
+const sqs = createLocalSqsClient(stack.sqs.endpoint, stack.engineCredentials);
 const floorEmitter = eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
 async function floorChange(platform: string, type: string, object: Record<string, unknown>, url: string, write: Record<string, unknown>) {
   const origin = { scope: { accountId: platform, livemode: false }, platformId: platform, request: null, apiVersion: '2026-10-28.endive' };

@@ -32,6 +32,8 @@ const streamRate = Number(process.env.BENCH_STREAM_RATE ?? 12_000);
 // The stack as `npm start` runs it: its queue workers process while the API ingests, on the same cores.
 const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'ERROR', ...benchmarkRateLimits });
 const dynamodbEndpoint = /DynamoDB Local\s+(\S+)/.exec(service.output())![1]!;
+// The engines check the access key id only (the service's own clients send no signature either).
+const engineCredentials = { accessKeyId: /engine key id\s+(\S+)/.exec(service.output())![1]!, secretAccessKey: 'unchecked' };
 const agent = new Agent({ keepAlive: true, maxSockets: 128 });
 const { port } = new URL(service.baseUrl);
 
@@ -124,7 +126,7 @@ async function untilCounted() {
 
 // 1. The ceiling: the request's writes alone (an API event is counted on the request path; nothing is left
 // for processing). The same client settings as the service's own, so that the ceiling is DynamoDB Local's.
-const table = withoutCallLogging(tableClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions }));
+const table = withoutCallLogging(tableClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(engineCredentials) }));
 // The store's own writes, on a bench account's own items, so that the ceiling writes exactly what an event writes.
 const store = dynamoMeterEventStore(makeTable(table, localTableName));
 const benchScope = { accountId: 'acct_benchceiling0001', livemode: false };

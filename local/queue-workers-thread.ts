@@ -7,7 +7,7 @@ import { createLocalSqsClient } from './sqs.ts';
 
 const setup = workerData as QueueWorkersSetup;
 const port = parentPort!;
-const sqsClient = createLocalSqsClient(setup.sqsEndpoint);
+const sqsClient = createLocalSqsClient(setup.sqsEndpoint, setup.sqsCredentials);
 const pollers: QueuePoller[] = [];
 const load = createModuleLoader();
 // Before any handler module loads, so that every clock it wires follows the stack's.

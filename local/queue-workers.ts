@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Permission } from '#functions/permissions.ts';
+import type { EmulatorCredentials } from '#shared/sdk-clients.ts';
 
 /** One queue worker as its thread runs it: the handler module and the queue it polls. */
 export interface ThreadedQueueWorker {
@@ -15,6 +16,8 @@ export interface ThreadedQueueWorker {
 
 export interface QueueWorkersSetup {
   sqsEndpoint: string;
+  /** What the emulator takes (`LocalSqs.credentials`). */
+  sqsCredentials: EmulatorCredentials;
   workers: ThreadedQueueWorker[];
   /** Batches each worker handles at once. */
   concurrency: number;

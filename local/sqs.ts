@@ -2,7 +2,8 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { Worker } from 'node:worker_threads';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
-import { emulatorClientOptions, reusedHandlers, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, reusedHandlers, withoutCallLogging, type EmulatorCredentials } from '#shared/sdk-clients.ts';
+import { newEngineCredentials } from './engine-guard.ts';
 
 /** One queue created in the emulator, with its dead-letter queue. */
 export interface LocalQueue {
@@ -16,6 +17,8 @@ export interface LocalQueue {
 export interface LocalSqs {
   /** `http://127.0.0.1:<port>`, for the SDK's `endpoint` and the `SQS_ENDPOINT` variable. */
   endpoint: string;
+  /** What every client must sign with (see {@link createLocalSqsClient}): the emulator refuses any other key id. */
+  credentials: EmulatorCredentials;
   /** URL of every service queue, by name (what `<QUEUE>_QUEUE_URL` variables carry). */
   queueUrls: Record<QueueName, string>;
   deadLetterQueueUrls: Record<QueueName, string>;
@@ -43,29 +46,40 @@ export interface LocalSqsOptions {
    * a message delayed until a time the clock has been moved past is received at once.
    */
   clockOffset?: BigInt64Array;
+  /** The only access key id the emulator takes. @default fresh random ones */
+  credentials?: EmulatorCredentials;
 }
 
-/** A client for the emulator: dummy credentials, us-east-1. */
-export function createLocalSqsClient(endpoint: string): SQSClient {
-  return withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions, ...reusedHandlers }));
+/** What the emulator's thread (`local/sqs-thread.ts`) starts with. */
+export interface SqsThreadSetup {
+  clockOffset?: BigInt64Array;
+  credentials: EmulatorCredentials;
+}
+
+/** A client for the emulator: the stack's credentials, us-east-1. */
+export function createLocalSqsClient(endpoint: string, credentials: EmulatorCredentials): SQSClient {
+  return withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions(credentials), ...reusedHandlers }));
 }
 
 /**
  * Starts the fauxqs SQS emulator in this process (in a worker thread) on 127.0.0.1 and a free port, and
  * creates every queue of {@link queues}, each with its dead-letter queue. State lives in memory only (the table is the source of
- * truth; queue messages are triggers).
+ * truth; queue messages are triggers). It answers loopback Hosts and the given credentials only
+ * (`local/engine-guard.ts`), on every route fauxqs has (its SNS-style form actions too).
  */
 export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs> {
+  const credentials = options.credentials ?? newEngineCredentials();
   // The emulator serves every queue call of the API and the workers: in a thread of its own it uses the
   // second core instead of the API's event loop.
-  const thread = new Worker(new URL('./sqs-thread.mjs', import.meta.url), { execArgv: [], workerData: { clockOffset: options.clockOffset } });
+  const setup: SqsThreadSetup = { clockOffset: options.clockOffset, credentials };
+  const thread = new Worker(new URL('./sqs-thread.mjs', import.meta.url), { execArgv: [], workerData: setup });
   const port = await new Promise<number>((resolve, reject) => {
     thread.once('message', (message: { port: number }) => resolve(message.port));
     thread.once('error', reject);
     thread.once('exit', (code) => reject(new Error(`The SQS emulator's thread ended (code ${code}) before listening`)));
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = createLocalSqsClient(endpoint);
+  const client = createLocalSqsClient(endpoint, credentials);
   const created = new Map<string, LocalQueue>();
 
   const make = async (name: string, attributes: Record<string, string>) => {
@@ -94,6 +108,7 @@ export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs>
 
   return {
     endpoint,
+    credentials,
     queueUrls: Object.fromEntries(serviceQueues.map(([name, queue]) => [name, queue.url])) as Record<QueueName, string>,
     deadLetterQueueUrls: Object.fromEntries(serviceQueues.map(([name, queue]) => [name, queue.deadLetterUrl])) as Record<QueueName, string>,
     queues: created,

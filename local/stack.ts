@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { withCallScope } from '#shared/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,6 +13,7 @@ import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { ensureDefaultPlatform } from './default-platform.ts';
 import { createLocalDynamoDbClient, ensureTable, startDynamoDbLocal } from './dynamodb.ts';
+import { newEngineCredentials } from './engine-guard.ts';
 import { startEventBridgeReceiver, type EventBridgeReceiver } from './eventbridge-receiver.ts';
 import { startEventGridReceiver, type EventGridReceiver } from './event-grid-receiver.ts';
 import { refusedForeignHost, sendJson } from './http-io.ts';
@@ -23,6 +24,7 @@ import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { cacheWindows, readThrough } from '#shared/cache.ts';
+import type { EmulatorCredentials } from '#shared/sdk-clients.ts';
 import { followLocalClock } from '#shared/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
@@ -64,6 +66,8 @@ export interface LocalStack {
   env: Record<string, string>;
   defaultPlatform: CreatedPlatform;
   dynamodbEndpoint: string;
+  /** The credentials this start generated: DynamoDB Local and the SQS emulator refuse any other access key id. */
+  engineCredentials: EmulatorCredentials;
   sqs: LocalSqs;
   eventBridge: EventBridgeReceiver;
   eventGrid: EventGridReceiver;
@@ -130,26 +134,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stops.length = 0;
   };
   try {
-    if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+    // The data directory holds the database, the default platform's keys and the engines' credentials.
+    if (options.dataDir) {
+      mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+      chmodSync(options.dataDir, 0o700);
+    }
+    const engineCredentials = newEngineCredentials();
     // One clock for the whole stack: this thread's handlers and jobs, the queue workers' thread and the SQS
     // emulator all follow its shared offset; with a data directory it is kept there across restarts.
     const clock = createLocalClock(options.dataDir && join(options.dataDir, localClockFileName));
     followLocalClock(clock.offset);
     const [dynamodb, sqs, eventBridge, eventGrid] = await Promise.all([
-      startDynamoDbLocal({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb') }),
-      startSqs({ extraQueues: options.extraQueues, clockOffset: clock.offset }),
+      startDynamoDbLocal({ dataDir: options.dataDir && join(options.dataDir, 'dynamodb'), credentials: engineCredentials }),
+      startSqs({ extraQueues: options.extraQueues, clockOffset: clock.offset, credentials: engineCredentials }),
       startEventBridgeReceiver({ busNames: [localEventBusName], region }),
       startEventGridReceiver(),
     ]);
     stops.push(dynamodb.stop, sqs.stop, eventBridge.stop, eventGrid.stop);
-    const dynamoClient = createLocalDynamoDbClient(dynamodb.endpoint);
+    const dynamoClient = createLocalDynamoDbClient(dynamodb.endpoint, engineCredentials);
     await ensureTable(dynamoClient, localTableName);
 
     const env: Record<string, string> = {
       TABLE_NAME: localTableName,
       AWS_REGION: region,
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ACCESS_KEY_ID: engineCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: engineCredentials.secretAccessKey,
       DYNAMODB_ENDPOINT: dynamodb.endpoint,
       SQS_ENDPOINT: sqs.endpoint,
       EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
@@ -180,7 +189,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (options.dataDir) {
       const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
       if (settles.length > 0)
-        await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(
+        await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint, engineCredentials))(
           settles.map((work) => JSON.stringify(work)),
           settleDelaySeconds,
         );
@@ -200,6 +209,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     const queueWorkerThread = await startQueueWorkers({
       sqsEndpoint: sqs.endpoint,
+      sqsCredentials: engineCredentials,
       workers,
       concurrency: options.workerConcurrency ?? 8,
       clockOffset: clock.offset,
@@ -279,12 +289,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stops.push(gateway.stop);
 
     if (options.stateFile) {
-      const state: LocalStackState = { pid: process.pid, baseUrl: gateway.url, dynamodbEndpoint: dynamodb.endpoint, region, tableName: localTableName };
-      writeFileSync(options.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+      const state: LocalStackState = {
+        pid: process.pid,
+        baseUrl: gateway.url,
+        dynamodbEndpoint: dynamodb.endpoint,
+        sqsEndpoint: sqs.endpoint,
+        credentials: engineCredentials,
+        region,
+        tableName: localTableName,
+      };
+      // It carries the engines' credentials: its owner's only, a stale one of a crashed run included.
+      writeFileSync(options.stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+      chmodSync(options.stateFile, 0o600);
       const file = options.stateFile;
       stops.push(async () => rmSync(file, { force: true }));
     }
-    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, sqs, eventBridge, eventGrid, clock, stop };
+    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, engineCredentials, sqs, eventBridge, eventGrid, clock, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -34,6 +34,7 @@ try {
       `  data             ${inMemory ? 'in memory (gone when stopped)' : localDataDir}`,
       `  DynamoDB Local   ${stack.dynamodbEndpoint}`,
       `  SQS (fauxqs)     ${stack.sqs.endpoint}`,
+      `  engine key id    ${stack.engineCredentials.accessKeyId} (new at each start: DynamoDB Local and SQS refuse any other, and any Host but loopback)`,
       `  EventBridge      ${stack.eventBridge.endpoint} (received entries: ${stack.baseUrl}/_local/eventbridge/entries)`,
       ...(clock.offset_seconds > 0
         ? [`  clock            ${clock.iso}, moved ${clock.offset_seconds} s ahead of this machine's (${stack.baseUrl}/_local/clock)`]

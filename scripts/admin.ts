@@ -57,7 +57,7 @@ function target(tableOption: string | undefined): { table: Table; now: () => num
     return { table: makeTable(tableClient({ endpoint: process.env.DYNAMODB_ENDPOINT }), tableName), now: Date.now };
   }
   const state = localStackState();
-  const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: state.credentials });
   const offset = readClockOffset(resolve(localDataDir, localClockFileName));
   const now = () => Date.now() + offset;
   return { table: makeTable(client, state.tableName, now), now };

@@ -17,32 +17,42 @@ interface SdkClient {
  */
 export function withoutCallLogging<T extends SdkClient>(client: T): T {
   client.middlewareStack.remove('loggerMiddleware');
-  const { httpAuthSchemes } = client.config as { httpAuthSchemes?: unknown[] };
-  if (httpAuthSchemes?.includes(unsignedSigV4)) client.middlewareStack.remove('getUserAgentMiddleware');
+  const { httpAuthSchemes } = client.config as { httpAuthSchemes?: AuthScheme[] };
+  if (httpAuthSchemes?.some((scheme) => scheme.signer === unsignedSigner)) client.middlewareStack.remove('getUserAgentMiddleware');
   return client;
 }
 
 type AuthScheme = NonNullable<DynamoDBClientConfig['httpAuthSchemes']>[number];
 
-const emulatorCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
+/** The access key id and secret the local stack generated at its start (the emulators refuse any other key id). */
+export interface EmulatorCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
 
-const unsignedSigV4: AuthScheme = {
-  schemeId: 'aws.auth#sigv4',
-  identityProvider: () => async () => ({ ...emulatorCredentials, expiration: new Date(8.64e15) }),
-  signer: {
-    async sign(request) {
-      request.headers.authorization = 'AWS4-HMAC-SHA256 Credential=local/20000101/us-east-1/emulator/aws4_request, SignedHeaders=host, Signature=0';
-      return request;
-    },
+/** Stands in for SigV4: the emulators check the key id named in the header, never the signature. */
+const unsignedSigner: AuthScheme['signer'] = {
+  async sign(request, identity) {
+    const { accessKeyId } = identity as EmulatorCredentials;
+    request.headers.authorization = `AWS4-HMAC-SHA256 Credential=${accessKeyId}/20000101/us-east-1/emulator/aws4_request, SignedHeaders=host, Signature=0`;
+    return request;
   },
 };
 
 /**
- * Client settings for the local emulators (DynamoDB Local, fauxqs). They want an Authorization header but
- * never check its signature, so a fixed header stands in for SigV4, which is about a quarter of the CPU of
- * each call. Never for a real AWS endpoint.
+ * Client settings for the local emulators (DynamoDB Local, fauxqs behind the local stack's guard,
+ * `local/engine-guard.ts`). The guard checks the access key id the `Authorization` header names, never its
+ * signature, so a header naming it stands in for SigV4, which is about a quarter of the CPU of each call.
+ * Never for a real AWS endpoint.
  */
-export const emulatorClientOptions = { credentials: emulatorCredentials, httpAuthSchemes: [unsignedSigV4] };
+export function emulatorClientOptions(credentials: EmulatorCredentials) {
+  const unsignedSigV4: AuthScheme = {
+    schemeId: 'aws.auth#sigv4',
+    identityProvider: () => async () => ({ ...credentials, expiration: new Date(8.64e15) }),
+    signer: unsignedSigner,
+  };
+  return { credentials, httpAuthSchemes: [unsignedSigV4] };
+}
 
 /**
  * For clients that send plain SDK commands (DynamoDB through `shared/data/table.ts`, SQS): the handler
@@ -52,8 +62,14 @@ export const emulatorClientOptions = { credentials: emulatorCredentials, httpAut
  */
 export const reusedHandlers = { cacheMiddleware: true } as const;
 
-/** Region, endpoint and (against the local emulators only) unsigned calls: what the service's DynamoDB and SQS clients share. */
+/**
+ * Region, endpoint and (against the local emulators only) unsigned calls with the stack's credentials from
+ * the environment: what the service's DynamoDB and SQS clients share.
+ */
 export function serviceClientOptions(endpoint: string | undefined) {
-  const { AWS_REGION, AWS_EMULATED } = config();
-  return { region: AWS_REGION, endpoint, ...(AWS_EMULATED ? emulatorClientOptions : {}) };
+  const { AWS_REGION, AWS_EMULATED, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY } = config();
+  if (!AWS_EMULATED) return { region: AWS_REGION, endpoint };
+  if (!AWS_ACCESS_KEY_ID || !AWS_SECRET_ACCESS_KEY)
+    throw new Error('AWS_EMULATED needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: the local stack sets both.');
+  return { region: AWS_REGION, endpoint, ...emulatorClientOptions({ accessKeyId: AWS_ACCESS_KEY_ID, secretAccessKey: AWS_SECRET_ACCESS_KEY }) };
 }

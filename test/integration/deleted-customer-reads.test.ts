@@ -9,7 +9,11 @@ import { newPlatform, sdk, stack } from '../support/stack.ts';
 /** The customer repository on a table whose DynamoDB calls are counted. */
 function meteredCustomers() {
   const client = meterAwsCalls(
-    tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    tableClient({
+      endpoint: stack.env.DYNAMODB_ENDPOINT,
+      region: stack.env.AWS_REGION,
+      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
+    }),
     'dynamodb',
   );
   return dynamoCustomerRepository(makeTable(client, stack.env.TABLE_NAME!));

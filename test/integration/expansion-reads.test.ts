@@ -19,7 +19,11 @@ import { api, newPlatform, sdk, stack } from '../support/stack.ts';
 /** The expander on repositories whose DynamoDB calls are counted, with the units DynamoDB Local reports. */
 function meteredExpander() {
   const client = meterAwsCalls(
-    tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    tableClient({
+      endpoint: stack.env.DYNAMODB_ENDPOINT,
+      region: stack.env.AWS_REGION,
+      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
+    }),
     'dynamodb',
   );
   const table = makeTable(client, stack.env.TABLE_NAME!);

@@ -46,7 +46,11 @@ const expected = {
 /** A table client whose calls are counted inside a call scope, on the local stack's DynamoDB. */
 function meteredTable() {
   const client = meterAwsCalls(
-    tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    tableClient({
+      endpoint: stack.env.DYNAMODB_ENDPOINT,
+      region: stack.env.AWS_REGION,
+      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
+    }),
     'dynamodb',
   );
   return makeTable(client, stack.env.TABLE_NAME!);

@@ -24,6 +24,8 @@ function localStackDataDir(): string {
     pid: process.pid,
     baseUrl: stack.baseUrl,
     dynamodbEndpoint: stack.env.DYNAMODB_ENDPOINT!,
+    sqsEndpoint: stack.env.SQS_ENDPOINT!,
+    credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
     region: stack.env.AWS_REGION!,
     tableName: stack.env.TABLE_NAME!,
   };
@@ -35,8 +37,8 @@ const deployedTableEnv = () => ({
   TABLE_NAME: '',
   DYNAMODB_ENDPOINT: stack.env.DYNAMODB_ENDPOINT!,
   AWS_REGION: stack.env.AWS_REGION!,
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
+  AWS_ACCESS_KEY_ID: stack.env.AWS_ACCESS_KEY_ID!,
+  AWS_SECRET_ACCESS_KEY: stack.env.AWS_SECRET_ACCESS_KEY!,
 });
 
 describe('admin create-platform', () => {

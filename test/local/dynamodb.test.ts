@@ -19,7 +19,7 @@ describe('DynamoDB Local in memory', () => {
 
   beforeAll(async () => {
     dynamoDb = await startDynamoDbLocal();
-    client = createLocalDynamoDbClient(dynamoDb.endpoint);
+    client = createLocalDynamoDbClient(dynamoDb.endpoint, dynamoDb.credentials);
   });
 
   afterAll(async () => {
@@ -111,7 +111,7 @@ describe('DynamoDB Local with a data directory', () => {
   it('keeps tables and items across a restart, and stop shuts the server down', async () => {
     // Given an item written to a table in a data directory, then a stopped server
     const first = await startDynamoDbLocal({ dataDir });
-    const firstClient = createLocalDynamoDbClient(first.endpoint);
+    const firstClient = createLocalDynamoDbClient(first.endpoint, first.credentials);
     await ensureTable(firstClient, 'service');
     await firstClient.send(new PutItemCommand({ TableName: 'service', Item: { PK: { S: 'acct_1' }, SK: { S: 'profile' }, name: { S: 'Ada' } } }));
     await first.stop();
@@ -120,7 +120,7 @@ describe('DynamoDB Local with a data directory', () => {
 
     // When a new server starts on the same directory
     const second = await startDynamoDbLocal({ dataDir });
-    const secondClient = createLocalDynamoDbClient(second.endpoint);
+    const secondClient = createLocalDynamoDbClient(second.endpoint, second.credentials);
     try {
       const outcome = await ensureTable(secondClient, 'service');
 

@@ -103,6 +103,32 @@ describe.runIf(process.platform === 'linux')('the local stack on the network', (
     expect(addresses.filter((address) => !loopback(address))).toEqual([]);
   });
 
+  it("answers a Scan with the stack's own credentials on the advertised DynamoDB endpoint only, not on the JVM's own port", async () => {
+    // Given every port the stack's processes listen on (DynamoDB Local's JVM behind its guard among them)
+    const ports = listeningAddresses(processTree(process.pid)).map((address) => Number(address.slice(address.lastIndexOf(':') + 1)));
+    const advertised = Number(new URL(stack.dynamodbEndpoint).port);
+
+    // When each is sent a Scan from a loopback Host, signed with the key id the engines take
+    const scans = await Promise.all(
+      [...new Set(ports)].map(async (port) => {
+        const response = await fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-amz-json-1.0',
+            'x-amz-target': 'DynamoDB_20120810.Scan',
+            authorization: `AWS4-HMAC-SHA256 Credential=${stack.engineCredentials.accessKeyId}/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0`,
+          },
+          body: JSON.stringify({ TableName: stack.env.TABLE_NAME }),
+        }).catch(() => undefined);
+        return { port, answered: response?.status === 200 && /"Items"/.test(await response.text()) };
+      }),
+    );
+
+    // Then only the guard's port hands out items: the JVM's own refuses what its guard did not forward
+    expect(scans.length).toBeGreaterThanOrEqual(6);
+    expect(scans.filter((scan) => scan.answered).map((scan) => scan.port)).toEqual([advertised]);
+  });
+
   it('refuses /_local/* and the receivers to a Host that is not a loopback name (DNS rebinding)', async () => {
     const port = new URL(stack.baseUrl).port;
     expect(await get(`${stack.baseUrl}/_local/eventbridge/entries`, 'evil.example')).toBe(403);

@@ -23,7 +23,7 @@ describe('SQS emulator and queue poller', () => {
 
   beforeAll(async () => {
     sqs = await startSqs();
-    client = createLocalSqsClient(sqs.endpoint);
+    client = createLocalSqsClient(sqs.endpoint, sqs.credentials);
   });
 
   afterEach(async () => {
@@ -218,7 +218,7 @@ describe('SQS emulator and queue poller', () => {
     // Given four messages, a poller taking batches of one, four at a time, and a count of its delete calls
     const queue = await testQueue();
     for (const body of ['a', 'b', 'c', 'd']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
-    const counted = createLocalSqsClient(sqs.endpoint);
+    const counted = createLocalSqsClient(sqs.endpoint, sqs.credentials);
     let deleteCalls = 0;
     counted.middlewareStack.add(
       (next, context) => (args) => {

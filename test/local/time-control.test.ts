@@ -34,7 +34,7 @@ const admin = async (...args: string[]) =>
 const clockNow = async (): Promise<number> => ((await (await fetch(clockUrl())).json()) as { now: number }).now;
 
 async function deliveryTo(endpointId: string): Promise<Delivery> {
-  const dynamo = createLocalDynamoDbClient(stack.dynamodbEndpoint);
+  const dynamo = createLocalDynamoDbClient(stack.dynamodbEndpoint, stack.engineCredentials);
   const { Items = [] } = await dynamo.send(
     new ScanCommand({ TableName: stack.env.TABLE_NAME, FilterExpression: 'entity = :delivery', ExpressionAttributeValues: { ':delivery': { S: 'delivery' } } }),
   );

@@ -15,7 +15,11 @@ export const stackTable = (): Table => makeTable(stackClient(), stack.env.TABLE_
 
 /** A DynamoDB client on the local stack's DynamoDB Local. */
 export const stackClient = (): DynamoDBClient =>
-  tableClient({ endpoint: stack.env.DYNAMODB_ENDPOINT, region: stack.env.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  tableClient({
+    endpoint: stack.env.DYNAMODB_ENDPOINT,
+    region: stack.env.AWS_REGION,
+    credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
+  });
 
 export const platformStore = () => dynamoPlatformStore(stackTable());
 

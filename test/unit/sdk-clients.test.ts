@@ -8,8 +8,11 @@ const middlewareOf = (client: { middlewareStack: { identify(): string[] } }) => 
 describe('withoutCallLogging', () => {
   it('takes the logger out of every client, and the user agent out of emulator clients only', () => {
     // Given clients for the emulators and one for AWS
-    const emulatorTable = withoutCallLogging(new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions }));
-    const emulatorQueue = withoutCallLogging(new SQSClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions }));
+    const credentials = { accessKeyId: 'LOCALKEY', secretAccessKey: 'secret' };
+    const emulatorTable = withoutCallLogging(
+      new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) }),
+    );
+    const emulatorQueue = withoutCallLogging(new SQSClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) }));
     const aws = withoutCallLogging(new DynamoDBClient({ region: 'us-east-1' }));
 
     // Then none logs calls; the emulator clients send no user agent, the AWS one keeps it (and its signing)

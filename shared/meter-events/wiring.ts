@@ -22,11 +22,7 @@ function meterWorkQueue(): MeterWorkQueue {
   const send = batchedSender(url);
   const seal = wireQueueSeal('meter-events');
   return {
-    send: async (work: MeterWork[], delaySeconds?: number) =>
-      send(
-        await seal.seal(work.map((item) => JSON.stringify(item))),
-        delaySeconds,
-      ),
+    send: async (work: MeterWork[], delaySeconds?: number) => send(await seal.seal(work.map((item) => JSON.stringify(item))), delaySeconds),
   };
 }
 

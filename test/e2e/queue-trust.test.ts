@@ -9,8 +9,9 @@ import { eventually, startWebhookReceiver, type WebhookReceiver } from '../suppo
 /**
  * A queue message is a pointer, not the truth: whoever can put a message on a queue (here: anyone who reaches
  * the SQS emulator, as a page could with three form posts) gets nothing posted, counted or reported by it.
+ * The queues are shared with every other file of the run, so waiting for one to drain may take a while.
  */
-describe('messages put straight on the queues', () => {
+describe('messages put straight on the queues', { timeout: 120_000 }, () => {
   const sqs = createLocalSqsClient(stack.env.SQS_ENDPOINT!);
   const deliveriesQueue = stack.env.DELIVERIES_QUEUE_URL!;
   const meterEventsQueue = stack.env.METER_EVENTS_QUEUE_URL!;
@@ -30,7 +31,7 @@ describe('messages put straight on the queues', () => {
         new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
       );
       return Number(Attributes.ApproximateNumberOfMessages) + Number(Attributes.ApproximateNumberOfMessagesNotVisible) === 0 ? true : undefined;
-    }, 30_000);
+    }, 90_000);
 
   const thinDestination = (client: Stripe, url: string) =>
     client.v2.core.eventDestinations.create({

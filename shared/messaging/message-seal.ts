@@ -25,12 +25,15 @@ const macLength = 43;
  */
 export function queueSeal(secret: () => Promise<Buffer>, queue: QueueName): QueueSeal {
   let key: Promise<Buffer> | undefined;
-  const keyOf = () => {
-    key ??= secret().then((bytes) => derivedKey(bytes, 'queue-message'));
-    // A failed read is not kept: the next message tries again.
-    key.catch(() => {
-      key = undefined;
-    });
+  const keyOf = (): Promise<Buffer> => {
+    if (!key) {
+      const reading = secret().then((bytes) => derivedKey(bytes, 'queue-message'));
+      // A failed read is not kept: the next message tries again.
+      reading.catch(() => {
+        if (key === reading) key = undefined;
+      });
+      key = reading;
+    }
     return key;
   };
   const mac = (bytes: Buffer, body: string) => createHmac('sha256', bytes).update(`${queue}\n${body}`).digest('base64url');

@@ -253,6 +253,27 @@ describe('the deliveries worker and the messages it is handed', () => {
   });
 });
 
+describe('the seal when the service secret cannot be read', () => {
+  it('fails the message (the queue retries it) instead of dropping it, and reads the secret again next time', async () => {
+    // Given a secret whose first read fails
+    let reads = 0;
+    const flaky = queueSeal(async () => {
+      reads++;
+      if (reads === 1) throw new Error('DynamoDB unavailable');
+      return secret;
+    }, 'deliveries');
+    const [sealed] = await seal.seal(['{"genuine":true}']);
+
+    // When a genuine message comes in twice
+    const first = openRecord(flaky, 'deliveries', { messageId: 'm', body: sealed! });
+
+    // Then the first try throws (a failed record, retried by the queue), and the retry reads the secret and opens it
+    await expect(first).rejects.toThrow('DynamoDB unavailable');
+    expect(await openRecord(flaky, 'deliveries', { messageId: 'm', body: sealed! })).toBe('{"genuine":true}');
+    expect(reads).toBe(2);
+  });
+});
+
 describe('opening a record of the meter-events queue', () => {
   it('gives back what the service sealed for that queue, and nothing for anything else', async () => {
     const meterSeal = queueSeal(async () => secret, 'meter-events');

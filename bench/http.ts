@@ -9,6 +9,8 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import { fanOutMessage } from '#shared/events/ports.ts';
 import { makeTable, tableClient } from '#shared/data/table.ts';
+import { dynamoServiceSecretStore } from '#shared/data/service-secret-store.ts';
+import { queueSeal } from '#shared/messaging/message-seal.ts';
 import { createPlatform } from '#shared/platform/platform-service.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
@@ -185,12 +187,13 @@ await compare(
 // to the deliveries queue, so the worker's fan-out that follows loads DynamoDB Local for both alike; the
 // gap is then the service's own time.
 const sqs = createLocalSqsClient(stack.sqs.endpoint, stack.engineCredentials);
+const deliveriesSeal = queueSeal(dynamoServiceSecretStore(table).secret, 'deliveries');
 const floorEmitter = eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } });
 async function floorChange(platform: string, type: string, object: Record<string, unknown>, url: string, write: Record<string, unknown>) {
   const origin = { scope: { accountId: platform, livemode: false }, platformId: platform, request: null, apiVersion: '2026-10-28.endive' };
   const outbox = floorEmitter.prepare(origin, [{ kind: 'snapshot', type, object, relatedObject: { id: String(object.id), type: String(object.object), url } }]);
   await table.transact(outboxItems(localTableName, outbox, [{ Put: { TableName: localTableName, Item: write } }]));
-  const message = JSON.stringify(fanOutMessage(outbox.fanOut!, outbox.thinEvents));
+  const [message] = await deliveriesSeal.seal([JSON.stringify(fanOutMessage(outbox.fanOut!, outbox.thinEvents))]);
   await sqs.send(new SendMessageBatchCommand({ QueueUrl: stack.env.DELIVERIES_QUEUE_URL!, Entries: [{ Id: '0', MessageBody: message }] }));
 }
 await compare(

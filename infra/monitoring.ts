@@ -49,10 +49,13 @@ export const alarmThresholds = {
 /** The metric the sweepers' `parked: true` log lines count into. */
 export const parkedWorkMetricName = 'ParkedWork';
 
+/** The metric the queue workers' `refusedMessage: true` log lines (a message the service did not seal) count into. */
+export const refusedMessagesMetricName = 'RefusedQueueMessages';
+
 /**
  * The alarm baseline and the dashboard: every alarm notifies one SNS topic (encrypted with its own key,
  * which CloudWatch may use; TLS only), which an operator subscribes a pager or an email to. Alarms fire on
- * dead letters, a backlog, worker and job errors or throttles, parked poison work, and the API's 5xx rate
+ * dead letters, a backlog, worker and job errors or throttles, parked poison work, refused queue messages, and the API's 5xx rate
  * and p99 latency; each also notifies when it returns to OK.
  */
 export class Monitoring extends Construct {
@@ -152,6 +155,21 @@ export class Monitoring extends Construct {
       });
     }
     alarm('ParkedWork', parkedWork, 1, 'A sweeper parked work the workers kept failing on; its key is in the sweeper log, see docs/operations.md');
+
+    // Queue messages the workers refused (a `refusedMessage: true` ERROR line): someone who may send to a queue
+    // is putting messages the service did not write on it, or a message disagreed with the records it names.
+    const refusedMessages = new Metric({ namespace: metricsNamespace, metricName: refusedMessagesMetricName, period: fiveMinutes, statistic: 'Sum' });
+    for (const [name, fn] of Object.entries(props.queueWorkers)) {
+      new MetricFilter(this, `${pascal(name)}RefusedMessages`, {
+        logGroup: fn.logGroup,
+        filterPattern: FilterPattern.booleanValue('$.refusedMessage', true),
+        metricNamespace: metricsNamespace,
+        metricName: refusedMessagesMetricName,
+        metricValue: '1',
+        defaultValue: 0,
+      });
+    }
+    alarm('RefusedQueueMessages', refusedMessages, 1, 'A queue worker refused a message the service did not seal; the sender is in the worker log (senderId)');
 
     this.dashboard = new Dashboard(this, 'Dashboard', { defaultInterval: Duration.hours(3) });
     const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });

@@ -8,6 +8,8 @@ import { makeTable } from '#shared/data/table.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { batchedSender } from '#shared/messaging/batched-sender.ts';
+import { queueSeal } from '#shared/messaging/message-seal.ts';
+import { dynamoServiceSecretStore } from '#shared/data/service-secret-store.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
 import { queues, type QueueDefinition } from '#shared/messaging/queues.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -190,7 +192,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
       if (settles.length > 0)
         await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint, engineCredentials))(
-          settles.map((work) => JSON.stringify(work)),
+          await queueSeal(dynamoServiceSecretStore(localTable).secret, 'meter-events').seal(settles.map((work) => JSON.stringify(work))),
           settleDelaySeconds,
         );
     }

@@ -22,6 +22,8 @@ export const cacheWindows = {
   foundCustomers: () => 10_000,
   /** Per-account secrets never change once written. */
   accountSecrets: () => Number.POSITIVE_INFINITY,
+  /** The service secret (the key of queue messages' seals) never changes once written. */
+  serviceSecret: () => Number.POSITIVE_INFINITY,
   /**
    * The meter a meter event names (by event name). A deactivation reaches a warm meter-events process
    * this late: an event accepted in that gap is refused when processed (processing reads meters afresh)

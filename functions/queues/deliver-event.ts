@@ -1,22 +1,17 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent } from 'aws-lambda';
+import { deliveriesWorker } from '#shared/delivery/deliveries-worker.ts';
 import { wireDeliveryService } from '#shared/delivery/wiring.ts';
-import { isFanOutMessage, type DeliveriesQueueMessage } from '#shared/events/ports.ts';
 import { wireFanOutService } from '#shared/events/wiring.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { flushMetrics } from '#shared/observability.ts';
 
-const service = wireDeliveryService();
-const fanOuts = wireFanOutService();
+const handleRecord = deliveriesWorker({ seal: wireQueueSeal('deliveries'), deliveries: wireDeliveryService(), fanOuts: wireFanOutService() });
 const processor = new BatchProcessor(EventType.SQS);
 
-const handleRecord = (record: SQSRecord) => {
-  const message = JSON.parse(record.body) as DeliveriesQueueMessage;
-  return isFanOutMessage(message) ? fanOuts.run(message) : service.deliver(message);
-};
-
 /**
- * Deliveries queue worker: a fan-out message becomes its deliveries, a delivery message one attempt;
- * records processed in parallel, failures reported per item.
+ * Deliveries queue worker: a fan-out message becomes its deliveries, a delivery message one attempt, a
+ * message the service did not seal nothing; records processed in parallel, failures reported per item.
  */
 export const handler = async (event: SQSEvent, context: Context) => {
   try {

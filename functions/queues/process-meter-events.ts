@@ -2,21 +2,27 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { logger } from '#shared/logger.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { wireMeterEventProcessor } from '#shared/meter-events/wiring.ts';
+import { openRecord } from '#shared/messaging/message-seal.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 
 const processor = wireMeterEventProcessor();
+const seal = wireQueueSeal('meter-events');
 
 /**
  * Meter-events queue worker. A batch is processed together (usage is aggregated across it); the messages
  * of work that failed come back for redelivery, which counts nothing twice, and so does the whole batch
- * when a failure touches all of it. An unreadable message fails alone.
+ * when a failure touches all of it. An unreadable message fails alone; one the service did not seal is dropped.
  */
 export const handler = async (event: SQSEvent, _context: Context): Promise<SQSBatchResponse> => {
   const work: MeterWork[] = [];
   const messageOf = new Map<MeterWork, string>();
   const unreadable: string[] = [];
   for (const record of event.Records) {
+    // A message the service did not seal is dropped: it would count usage or report errors on its word alone.
+    const body = await openRecord(seal, 'meter-events', record);
+    if (body === undefined) continue;
     try {
-      const item = JSON.parse(record.body) as MeterWork;
+      const item = JSON.parse(body) as MeterWork;
       work.push(item);
       messageOf.set(item, record.messageId);
     } catch {

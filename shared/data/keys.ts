@@ -176,6 +176,15 @@ export const accountSecret = {
   legacy: (accountId: string) => ({ PK: `ACCOUNT#${accountId}`, SK: 'FINGERPRINT_KEY' }),
 };
 
+/**
+ * The stack's own secret, one item for the whole table, created on first use: the key queue messages are
+ * sealed with (each queue through its own derived key), so a worker acts only on messages the service wrote.
+ */
+export const serviceSecret = {
+  pk: () => 'SERVICE_SECRET',
+  sk: () => 'SECRET',
+};
+
 export const meter = {
   pk: ownerPk,
   sk: (id: string) => `METER#${id}`,

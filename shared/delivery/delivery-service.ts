@@ -15,6 +15,7 @@ import { serializeSnapshotEvent, thinNotification } from '#shared/events/seriali
 import { isoTimestamp } from '#shared/http/timestamps.ts';
 import { logger } from '#shared/logger.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { DeliveryAttempt } from './attempt.ts';
 import type { DeliveryStore } from './delivery-store.ts';
@@ -62,6 +63,13 @@ export const deliveryOutcomeMetrics = {
 
 const maxQueueDelaySeconds = 900;
 
+const sameScope = (a: { accountId?: string; livemode: boolean }, b: { accountId?: string; livemode: boolean }) =>
+  a.accountId === b.accountId && a.livemode === b.livemode;
+
+/** Whether two references (of events, targets, or the records themselves) name the same thing in the same account and mode. */
+const sameRef = (a: { kind?: string; id: string; scope: Scope }, b: { kind?: string; id: string; scope: Scope }) =>
+  a.id === b.id && (a.kind === undefined || b.kind === undefined || a.kind === b.kind) && sameScope(a.scope, b.scope);
+
 /**
  * Sweeps in a row, with no attempt recorded between them, after which a delivery is parked: the worker
  * fails on it before it can record anything (a poison message), so re-queuing it again would cycle
@@ -98,9 +106,27 @@ export function deliveryService(ports: DeliveryServicePorts) {
     ]);
     return { delivery, event: found, target };
   }
+  type Loaded = Awaited<ReturnType<typeof load>>;
+
+  /**
+   * Why a message's delivery, event and target do not belong together, if they do not. The service never
+   * writes such a message (the seal keeps out everyone else's): the target is the event's platform's, in the
+   * event's mode, a v1 endpoint gets snapshot events only, and the message names what its delivery names.
+   */
+  function mismatchOf(message: DeliveryMessage, delivery: Delivery, event: ThinEvent | SnapshotEvent | undefined, found: Loaded['target']): string | undefined {
+    if (delivery.id !== message.deliveryId || !sameRef(delivery.event, message.event) || !sameRef(delivery.destination, message.destination)) {
+      return 'the message names another delivery, event or target than its delivery';
+    }
+    if (event && !sameRef(event, delivery.event)) return 'the event is not the one its delivery names';
+    const platform = { accountId: event?.platformId, livemode: delivery.event.scope.livemode };
+    if (event && !sameScope(delivery.destination.scope, platform)) return "the target is not in the event's platform and mode";
+    if (found && !sameRef(found, delivery.destination)) return 'the target is not the one its delivery names';
+    if (found && 'secret' in found && delivery.event.kind !== 'snapshot') return 'a v1 webhook endpoint receives snapshot events only';
+    return undefined;
+  }
 
   /** What to send where, or why nothing can be sent. */
-  function targetOf(delivery: Delivery, event: ThinEvent | SnapshotEvent, found: Awaited<ReturnType<typeof load>>['target']): Target | CancelReason {
+  function targetOf(delivery: Delivery, event: ThinEvent | SnapshotEvent, found: Loaded['target']): Target | CancelReason {
     if (!found) return 'destination_deleted';
     if (found.status !== 'enabled' && !delivery.explicit) return 'destination_disabled';
     if ('secret' in found) {
@@ -221,6 +247,12 @@ export function deliveryService(ports: DeliveryServicePorts) {
       const now = clock();
       const { delivery, event, target: found } = await load(message, now);
       if (delivery?.status !== 'pending') return;
+      const mismatch = mismatchOf(message, delivery, event, found);
+      if (mismatch) {
+        // Refused, not retried: the record is left as it is (the sweeper re-sends a genuine one) and nothing is posted.
+        logger.error('Refused a delivery message that does not match its delivery', { refusedMessage: true, deliveryId: message.deliveryId, mismatch });
+        return;
+      }
       if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt > now + 1000) {
         await queue.enqueue([message], (delivery.nextAttemptAt - now) / 1000);
         return;

@@ -11,6 +11,7 @@ import type { EventDestination } from '#shared/event-destinations/event-destinat
 import type { DestinationRef } from '#shared/events/event.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { wireWebhookEndpointRepository } from '#shared/webhook-endpoints/wiring.ts';
 import { deliveryAttemptsService } from './attempts-service.ts';
 import { deliveryOutcomeMetrics, deliveryService } from './delivery-service.ts';
@@ -49,7 +50,7 @@ export function wireDeliveryService() {
         invalidatedBy: [cacheTopics.eventDestinations, cacheTopics.webhookEndpoints],
       },
     ),
-    queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL),
+    queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL, wireQueueSeal('deliveries')),
     webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, egress: { allowPrivateInTestMode: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
     eventBridge,
     eventGrid,
@@ -72,7 +73,7 @@ export function wireDeliveryAttemptsService() {
     endpoints: (scope, id) => endpoints.get(scope, id),
     // Only the resend route sends (its function has the queue's URL and the grant); the list routes never do.
     queue: queueUrl
-      ? sqsDeliveryQueue(queueUrl)
+      ? sqsDeliveryQueue(queueUrl, wireQueueSeal('deliveries'))
       : {
           enqueue: async () => {
             throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to resend events');

@@ -4,6 +4,7 @@ import { dynamoFanOutStore, dynamoOutboxStore, dynamoSubscriberDirectory } from 
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
 import { maxSweepsWithoutAttempt } from '#shared/delivery/delivery-service.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { eventEmitter, type EventEmitter } from './emitter.ts';
 import { eventService } from './event-service.ts';
 import { fanOutService } from './fan-out.ts';
@@ -18,7 +19,7 @@ let emitter: EventEmitter | undefined;
 
 /** The event emitter on its real adapters, once per process. */
 export function wireEventEmitter(): EventEmitter {
-  emitter ??= eventEmitter({ store: dynamoOutboxStore(serviceTable()), queue: sqsDeliveryQueue(deliveriesQueueUrl()) });
+  emitter ??= eventEmitter({ store: dynamoOutboxStore(serviceTable()), queue: sqsDeliveryQueue(deliveriesQueueUrl(), wireQueueSeal('deliveries')) });
   return emitter;
 }
 
@@ -28,7 +29,7 @@ export function wireFanOutService() {
   return fanOutService({
     subscribers: dynamoSubscriberDirectory(table),
     store: dynamoFanOutStore(table),
-    queue: sqsDeliveryQueue(deliveriesQueueUrl()),
+    queue: sqsDeliveryQueue(deliveriesQueueUrl(), wireQueueSeal('deliveries')),
     sweepGraceMillis: config().SWEEP_GRACE_SECONDS * 1000,
     maxSweeps: maxSweepsWithoutAttempt,
   });

@@ -3,7 +3,8 @@ import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
 import { traced } from '#shared/observability.ts';
 import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
-import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
+import type { DeliveriesQueueMessage, DeliveryQueue } from '#shared/events/ports.ts';
+import type { QueueSeal } from './message-seal.ts';
 
 let client: SQSClient | undefined;
 
@@ -30,17 +31,21 @@ export function sqsClient(): SQSClient {
 
 const maxDelaySeconds = 900;
 
-/** SQS adapter for the deliveries queue: batches of 10, failures surfaced (the sweeper covers what is lost). */
-export function sqsDeliveryQueue(queueUrl: string, sqs: SQSClient = sqsClient()): DeliveryQueue {
+/**
+ * SQS adapter for the deliveries queue: batches of 10, each message sealed (the worker drops what the service
+ * did not seal), failures surfaced (the sweeper covers what is lost).
+ */
+export function sqsDeliveryQueue(queueUrl: string, seal: QueueSeal, sqs: SQSClient = sqsClient()): DeliveryQueue {
   return {
-    async enqueue(messages: DeliveryMessage[], delaySeconds = 0) {
+    async enqueue(messages: DeliveriesQueueMessage[], delaySeconds = 0) {
       const delay = Math.max(0, Math.min(maxDelaySeconds, Math.round(delaySeconds)));
-      for (let start = 0; start < messages.length; start += 10) {
-        const batch = messages.slice(start, start + 10);
+      const bodies = await seal.seal(messages.map((message) => JSON.stringify(message)));
+      for (let start = 0; start < bodies.length; start += 10) {
+        const batch = bodies.slice(start, start + 10);
         const { Failed = [] } = await sqs.send(
           new SendMessageBatchCommand({
             QueueUrl: queueUrl,
-            Entries: batch.map((message, index) => ({ Id: String(index), MessageBody: JSON.stringify(message), DelaySeconds: delay })),
+            Entries: batch.map((body, index) => ({ Id: String(index), MessageBody: body, DelaySeconds: delay })),
           }),
         );
         if (Failed.length > 0) throw new Error(`SQS refused ${Failed.length} delivery messages: ${Failed[0]!.Message ?? Failed[0]!.Code}`);

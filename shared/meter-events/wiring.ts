@@ -8,6 +8,7 @@ import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { batchedSender } from '#shared/messaging/batched-sender.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { errorReporter } from './error-reports.ts';
 import type { MeterWork } from './meter-event.ts';
 import { meterEventProcessor } from './processor.ts';
@@ -20,12 +21,9 @@ function meterWorkQueue(): MeterWorkQueue {
   const url = config().METER_EVENTS_QUEUE_URL;
   if (!url) throw new Error('Invalid configuration: METER_EVENTS_QUEUE_URL is required for metering');
   const send = batchedSender(url);
+  const seal = wireQueueSeal('meter-events');
   return {
-    send: (work: MeterWork[], delaySeconds?: number) =>
-      send(
-        work.map((item) => JSON.stringify(item)),
-        delaySeconds,
-      ),
+    send: async (work: MeterWork[], delaySeconds?: number) => send(await seal.seal(work.map((item) => JSON.stringify(item))), delaySeconds),
   };
 }
 

@@ -12,6 +12,6 @@ export interface AccountSecretStore {
 }
 
 /** What a derived key is for: each use gets its own, so a MAC made for one can never pass as another. */
-export type SecretPurpose = 'page-token' | 'idempotency-fingerprint';
+export type SecretPurpose = 'page-token' | 'idempotency-fingerprint' | 'queue-message';
 
 export const derivedKey = (secret: Buffer, purpose: SecretPurpose): Buffer => createHmac('sha256', secret).update(`service-secret:${purpose}`).digest();

@@ -3,7 +3,7 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
-import { alarmThresholds, parkedWorkMetricName } from '#infra/monitoring.ts';
+import { alarmThresholds, parkedWorkMetricName, refusedMessagesMetricName } from '#infra/monitoring.ts';
 import { buildService } from '#infra/service.ts';
 import { queues } from '#shared/messaging/queues.ts';
 import {
@@ -107,6 +107,22 @@ describe('the deployed service, as an operator configures it', () => {
     expect(alarm('ParkedWork')).toMatchObject({ MetricName: parkedWorkMetricName, Namespace: 'ServiceApi', Threshold: 1 });
   });
 
+  it('counts the queue messages the workers refused (not sealed by the service) and alarms on the first', () => {
+    // Given each queue worker's log group
+    const filters = parent.findResources('AWS::Logs::MetricFilter');
+    for (const { name } of queueWorkers) {
+      const logGroupId = logicalIdOf(service.stateless.functions[name]!.logGroup);
+
+      // Then a filter counts its `refusedMessage: true` lines into the refused-messages metric
+      const filter = Object.values(filters).find((each) => JSON.stringify(each.Properties.LogGroupName) === JSON.stringify({ Ref: logGroupId }));
+      expect(filter?.Properties, name).toMatchObject({
+        FilterPattern: '{ $.refusedMessage IS TRUE }',
+        MetricTransformations: [{ MetricName: refusedMessagesMetricName, MetricNamespace: 'ServiceApi', MetricValue: '1' }],
+      });
+    }
+    expect(alarm('RefusedQueueMessages')).toMatchObject({ MetricName: refusedMessagesMetricName, Namespace: 'ServiceApi', Threshold: 1 });
+  });
+
   it('sends every alarm, and its return to OK, to one encrypted topic with the operator’s email subscribed', () => {
     // Given the alarm topic
     const [topicId, topic] = Object.entries(parent.findResources('AWS::SNS::Topic'))[0]!;
@@ -114,7 +130,7 @@ describe('the deployed service, as an operator configures it', () => {
 
     // Then every alarm notifies it on ALARM and on OK
     const alarms = Object.values(parent.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.length).toBe(2 * Object.keys(queues).length + 2 * (queueWorkers.length + scheduledJobs.length) + 3);
+    expect(alarms.length).toBe(2 * Object.keys(queues).length + 2 * (queueWorkers.length + scheduledJobs.length) + 4);
     for (const each of alarms) {
       expect(each.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(each.Properties.OKActions).toEqual([{ Ref: topicId }]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accountSecretEntity } from '#shared/data/account-secret-store.ts';
+import { serviceSecretEntity } from '#shared/data/service-secret-store.ts';
 import { cloudtwoAuthorizationEntity } from '#shared/data/event-destination-repository.ts';
 import { deliveryEntity } from '#shared/data/delivery-store.ts';
 import { fanOutEntity } from '#shared/data/event-outbox.ts';
@@ -77,6 +78,17 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(put).toMatchObject({ ConditionExpression: 'attribute_not_exists(PK)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' });
     expect(accountSecretEntity.parse(put.Item!)).toEqual(Buffer.alloc(32, 7));
     expect(() => accountSecretEntity.parse({ PK: 'x' })).toThrow();
+  });
+
+  it('writes the service secret once, in a partition of its own, and reads the bytes back', () => {
+    const put = serviceSecretEntity.create('t', Buffer.alloc(32, 9).toString('base64'));
+    expect(put).toMatchObject({
+      Item: { PK: 'SERVICE_SECRET', SK: 'SECRET' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    expect(serviceSecretEntity.parse(put.Item!)).toEqual(Buffer.alloc(32, 9));
+    expect(() => serviceSecretEntity.parse({ PK: 'SERVICE_SECRET' })).toThrow();
   });
 
   it('claims an idempotency key when free, expired or abandoned, and gets the holder back with a refusal (no second read)', () => {

@@ -18,7 +18,7 @@ import { startEventGridReceiver, type EventGridReceiver } from './event-grid-rec
 import { refusedForeignHost, sendJson } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from './http-gateway.ts';
-import { startQueueWorkers } from './queue-workers.ts';
+import { startQueueWorkers, type InvalidBatchResponse } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
@@ -56,6 +56,8 @@ export interface LocalStackOptions {
   quiet?: boolean;
   /** Sees each routed answer of the HTTP API before it is sent (see `HttpGatewayOptions.inspectResponse`). */
   inspectResponse?: HttpGatewayOptions['inspectResponse'];
+  /** Told of each batch response of a queue worker that Lambda would reject (see `QueuePollerOptions.onInvalidResponse`). */
+  onInvalidBatchResponse?: (report: InvalidBatchResponse) => void;
 }
 
 export interface LocalStack {
@@ -198,12 +200,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         batchSize: Math.min(10, worker.batchSize ?? 10),
       };
     });
-    const queueWorkerThread = await startQueueWorkers({
-      sqsEndpoint: sqs.endpoint,
-      workers,
-      concurrency: options.workerConcurrency ?? 8,
-      clockOffset: clock.offset,
-    });
+    const queueWorkerThread = await startQueueWorkers(
+      { sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, clockOffset: clock.offset },
+      options.onInvalidBatchResponse,
+    );
     stops.push(queueWorkerThread.stop);
 
     const load = createModuleLoader();

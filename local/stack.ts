@@ -201,7 +201,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       };
     });
     const queueWorkerThread = await startQueueWorkers(
-      { sqsEndpoint: sqs.endpoint, workers, concurrency: options.workerConcurrency ?? 8, clockOffset: clock.offset },
+      {
+        sqsEndpoint: sqs.endpoint,
+        workers,
+        concurrency: options.workerConcurrency ?? 8,
+        clockOffset: clock.offset,
+      },
       options.onInvalidBatchResponse,
     );
     stops.push(queueWorkerThread.stop);

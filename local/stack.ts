@@ -180,7 +180,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // out again as they first did, delayed past the lease: a lease the last run took just before it stopped
     // may not have run out yet, and a settle that finds it held waits a whole visibility timeout (3 min).
     if (options.dataDir) {
-      const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
+      const settles = await leftSettleWork(localTable, dynamoMeterRepository(localTable));
       if (settles.length > 0)
         await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint))(
           settles.map((work) => JSON.stringify(work)),

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { sqsClient } from './sqs-delivery-queue.ts';
+import { serviceClients } from '#shared/sdk-clients.ts';
 
 /** SQS limits of one SendMessageBatch call. */
 const maxEntries = 10;
@@ -13,7 +13,7 @@ type Waiter = { body: string; delaySeconds: number; resolve: () => void; reject:
  * concurrent requests in one warm process share calls. A send resolves once SQS has taken its message and
  * rejects when SQS refused it. `delaySeconds` (up to 900) holds the messages of one send back that long.
  */
-export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (bodies: string[], delaySeconds?: number) => Promise<void> {
+export function batchedSender(queueUrl: string, sqs: SQSClient = serviceClients.sqs()): (bodies: string[], delaySeconds?: number) => Promise<void> {
   const waiting: Waiter[] = [];
 
   async function sendBatch(batch: Waiter[]): Promise<void> {

@@ -1,37 +1,11 @@
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { meterAwsCalls } from '#shared/aws-calls.ts';
-import { config } from '#shared/config.ts';
-import { traced } from '#shared/observability.ts';
-import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { serviceClients } from '#shared/sdk-clients.ts';
 import type { DeliveryMessage, DeliveryQueue } from '#shared/events/ports.ts';
-
-let client: SQSClient | undefined;
-
-/**
- * The SQS client, once per process; locally the endpoint points at the emulator. It only sends, so a call
- * that gets no answer within 10 s fails (and is retried by the SDK) instead of holding up the sends queued
- * behind it.
- */
-export function sqsClient(): SQSClient {
-  client ??= traced(
-    meterAwsCalls(
-      withoutCallLogging(
-        new SQSClient({
-          ...serviceClientOptions(config().SQS_ENDPOINT),
-          ...reusedHandlers,
-          requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true },
-        }),
-      ),
-      'sqs',
-    ),
-  );
-  return client;
-}
 
 const maxDelaySeconds = 900;
 
 /** SQS adapter for the deliveries queue: batches of 10, failures surfaced (the sweeper covers what is lost). */
-export function sqsDeliveryQueue(queueUrl: string, sqs: SQSClient = sqsClient()): DeliveryQueue {
+export function sqsDeliveryQueue(queueUrl: string, sqs: SQSClient = serviceClients.sqs()): DeliveryQueue {
   return {
     async enqueue(messages: DeliveryMessage[], delaySeconds = 0) {
       const delay = Math.max(0, Math.min(maxDelaySeconds, Math.round(delaySeconds)));

@@ -22,6 +22,11 @@ export interface QueueWorkersSetup {
   clockOffset: BigInt64Array;
 }
 
+export interface QueueWorkersOptions extends QueueWorkersSetup {
+  /** Told of each batch response of a worker that Lambda would reject (see `QueuePollerOptions.onInvalidResponse`). */
+  onInvalidResponse?: (report: InvalidBatchResponse) => void;
+}
+
 export type QueueWorkersMessage =
   | { kind: 'ready' }
   | { kind: 'stopped' }
@@ -45,13 +50,10 @@ export interface QueueWorkers {
  * separate Lambda functions would: the HTTP API and the workers then use both cores instead of sharing
  * one event loop. The thread inherits the environment as it is now (queue URLs, endpoints).
  */
-export async function startQueueWorkers(
-  setup: QueueWorkersSetup,
-  onInvalidResponse: (report: InvalidBatchResponse) => void = () => undefined,
-): Promise<QueueWorkers> {
+export async function startQueueWorkers({ onInvalidResponse, ...setup }: QueueWorkersOptions): Promise<QueueWorkers> {
   const thread = new Worker(new URL('./queue-workers-thread.mjs', import.meta.url), { workerData: setup, execArgv: [] });
   thread.on('message', (message: QueueWorkersMessage) => {
-    if (message.kind === 'invalid-response') onInvalidResponse(message.report);
+    if (message.kind === 'invalid-response') onInvalidResponse?.(message.report);
   });
   const next = (kind: QueueWorkersMessage['kind']) =>
     new Promise<void>((resolve, reject) => {

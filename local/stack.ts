@@ -200,15 +200,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         batchSize: Math.min(10, worker.batchSize ?? 10),
       };
     });
-    const queueWorkerThread = await startQueueWorkers(
-      {
-        sqsEndpoint: sqs.endpoint,
-        workers,
-        concurrency: options.workerConcurrency ?? 8,
-        clockOffset: clock.offset,
-      },
-      options.onInvalidBatchResponse,
-    );
+    const queueWorkerThread = await startQueueWorkers({
+      sqsEndpoint: sqs.endpoint,
+      workers,
+      concurrency: options.workerConcurrency ?? 8,
+      clockOffset: clock.offset,
+      onInvalidResponse: options.onInvalidBatchResponse,
+    });
     stops.push(queueWorkerThread.stop);
 
     const load = createModuleLoader();

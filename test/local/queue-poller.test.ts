@@ -244,24 +244,22 @@ describe('SQS emulator and queue poller', () => {
     // Given the workers' thread running a worker that answers with a message outside its batch
     const queue = await testQueue(5);
     const reports: InvalidBatchResponse[] = [];
-    const workers = await startQueueWorkers(
-      {
-        sqsEndpoint: sqs.endpoint,
-        workers: [
-          {
-            name: 'answersInvalidly',
-            handler: 'test/local/fixtures/invalid-response-handler.ts',
-            queueUrl: queue.url,
-            queueArn: queue.arn,
-            batchSize: 10,
-            permissions: [],
-          },
-        ],
-        concurrency: 1,
-        clockOffset: new BigInt64Array(new SharedArrayBuffer(8)),
-      },
-      (report) => reports.push(report),
-    );
+    const workers = await startQueueWorkers({
+      sqsEndpoint: sqs.endpoint,
+      workers: [
+        {
+          name: 'answersInvalidly',
+          handler: 'test/local/fixtures/invalid-response-handler.ts',
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          batchSize: 10,
+          permissions: [],
+        },
+      ],
+      concurrency: 1,
+      clockOffset: new BigInt64Array(new SharedArrayBuffer(8)),
+      onInvalidResponse: (report) => reports.push(report),
+    });
 
     try {
       // When a message reaches it

@@ -1,7 +1,6 @@
-import { ScanCommand, type AttributeValue, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { meterUsage } from '#shared/data/keys.ts';
 import { entriesOf } from '#shared/data/metering/leases.ts';
+import type { Item, Table } from '#shared/data/table.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 
@@ -12,19 +11,17 @@ import type { MeterWork } from '#shared/meter-events/meter-event.ts';
  * would wait for another event of its customer, meter and minute. The local stack queues these again when
  * it starts on kept data. Local only: the deployed functions have no Scan permission, and need none.
  */
-export async function leftSettleWork(client: DynamoDBClient, tableName: string, meters: Pick<MeterRepository, 'get'>): Promise<MeterWork[]> {
+export async function leftSettleWork(table: Table, meters: Pick<MeterRepository, 'get'>): Promise<MeterWork[]> {
   const work: MeterWork[] = [];
-  let ExclusiveStartKey: Record<string, AttributeValue> | undefined;
+  let ExclusiveStartKey: Item | undefined;
   do {
-    const page = await client.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'begins_with(PK, :prefix) AND attribute_exists(leaseOwner)',
-        ExpressionAttributeValues: marshall({ ':prefix': meterUsage.prefix() }),
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of (page.Items ?? []).map((found) => unmarshall(found))) {
+    const page = await table.scan({
+      TableName: table.name,
+      FilterExpression: 'begins_with(PK, :prefix) AND attribute_exists(leaseOwner)',
+      ExpressionAttributeValues: { ':prefix': meterUsage.prefix() },
+      ExclusiveStartKey,
+    });
+    for (const item of page.items) {
       const keys = meterUsage.parse(item.PK as string, item.SK as string);
       const entries = entriesOf(item);
       if (!keys || entries.length === 0) continue;
@@ -38,7 +35,7 @@ export async function leftSettleWork(client: DynamoDBClient, tableName: string, 
       };
       for (const entry of entries) work.push({ kind: 'settle', lease, entry });
     }
-    ExclusiveStartKey = page.LastEvaluatedKey;
+    ExclusiveStartKey = page.lastKey;
   } while (ExclusiveStartKey);
   return work;
 }

@@ -43,11 +43,20 @@ export interface QueuePollerOptions {
   /**
    * Batches handled at once, like concurrent Lambda invocations: one receive loop hands batches out, so an
    * idle worker keeps one long poll open instead of one per invocation (which all wake for each message).
+   * They share one module instance, where Lambda would give each its own: a handler must keep no state of
+   * one invocation at module scope (a Powertools `BatchProcessor` is such state: make one per invocation,
+   * as `shared/messaging/sqs-batch-handler.ts` does).
    * @default 1
    */
   concurrency?: number;
   /** @default console */
   logger?: PollerLogger;
+  /**
+   * Told of every batch response Lambda would reject (one naming a message outside its batch, or not a
+   * batch response at all), besides the error logged: such a response is always a bug of the handler, and
+   * its whole batch comes back (duplicate webhooks). The test harness fails the run on one.
+   */
+  onInvalidResponse?: (response: unknown) => void;
 }
 
 export interface QueuePoller {
@@ -147,6 +156,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       failed = failedMessageIds(response, event);
       if (failed === 'all') {
         logger.error(`${functionName} returned an invalid batch response; the whole batch will be retried`, response);
+        options.onInvalidResponse?.(response);
       }
     } catch (error) {
       logger.error(`${functionName} failed; the whole batch of ${messages.length} will be retried`, error);

@@ -13,11 +13,24 @@ const load = createModuleLoader();
 // Before any handler module loads, so that every clock it wires follows the stack's.
 followLocalClock(setup.clockOffset);
 
+/** A response crosses to the parent as text: it may hold what a thread cannot post (functions, cycles). */
+function asText(response: unknown): string {
+  try {
+    return JSON.stringify(response) ?? String(response);
+  } catch {
+    return String(response);
+  }
+}
+
 try {
   for (const worker of setup.workers) {
     const handler = (await load(worker.handler)) as unknown as SqsBatchHandler;
     const { queueUrl, queueArn, batchSize, name: functionName, permissions } = worker;
-    pollers.push(startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, permissions, concurrency: setup.concurrency }));
+    const onInvalidResponse = (response: unknown) =>
+      port.postMessage({ kind: 'invalid-response', report: { functionName, response: asText(response) } } satisfies QueueWorkersMessage);
+    pollers.push(
+      startQueuePoller({ sqsClient, queueUrl, queueArn, batchSize, handler, functionName, permissions, concurrency: setup.concurrency, onInvalidResponse }),
+    );
   }
   port.postMessage({ kind: 'ready' } satisfies QueueWorkersMessage);
 } catch (error) {

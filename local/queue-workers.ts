@@ -25,7 +25,23 @@ export interface QueueWorkersSetup {
   clockOffset: BigInt64Array;
 }
 
-export type QueueWorkersMessage = { kind: 'ready' } | { kind: 'stopped' } | { kind: 'failed'; message: string };
+export interface QueueWorkersOptions extends QueueWorkersSetup {
+  /** Told of each batch response of a worker that Lambda would reject (see `QueuePollerOptions.onInvalidResponse`). */
+  onInvalidResponse?: (report: InvalidBatchResponse) => void;
+}
+
+export type QueueWorkersMessage =
+  | { kind: 'ready' }
+  | { kind: 'stopped' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'invalid-response'; report: InvalidBatchResponse };
+
+/** A batch response Lambda would reject, from a worker of the thread (see `QueuePollerOptions.onInvalidResponse`). */
+export interface InvalidBatchResponse {
+  functionName: string;
+  /** The response as JSON (or as `String()` gives it when it is not JSON). */
+  response: string;
+}
 
 export interface QueueWorkers {
   /** Stops the pollers after their batches in flight are handled and deleted, then ends the thread. */
@@ -37,8 +53,11 @@ export interface QueueWorkers {
  * separate Lambda functions would: the HTTP API and the workers then use both cores instead of sharing
  * one event loop. The thread inherits the environment as it is now (queue URLs, endpoints).
  */
-export async function startQueueWorkers(setup: QueueWorkersSetup): Promise<QueueWorkers> {
+export async function startQueueWorkers({ onInvalidResponse, ...setup }: QueueWorkersOptions): Promise<QueueWorkers> {
   const thread = new Worker(new URL('./queue-workers-thread.mjs', import.meta.url), { workerData: setup, execArgv: [] });
+  thread.on('message', (message: QueueWorkersMessage) => {
+    if (message.kind === 'invalid-response') onInvalidResponse?.(message.report);
+  });
   const next = (kind: QueueWorkersMessage['kind']) =>
     new Promise<void>((resolve, reject) => {
       const onMessage = (message: QueueWorkersMessage) => {

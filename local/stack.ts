@@ -21,7 +21,7 @@ import { startEventGridReceiver, type EventGridReceiver } from './event-grid-rec
 import { refusedForeignHost, sendJson } from './http-io.ts';
 import { createLambdaContext } from './lambda-context.ts';
 import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from './http-gateway.ts';
-import { startQueueWorkers } from './queue-workers.ts';
+import { startQueueWorkers, type InvalidBatchResponse } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
@@ -60,6 +60,8 @@ export interface LocalStackOptions {
   quiet?: boolean;
   /** Sees each routed answer of the HTTP API before it is sent (see `HttpGatewayOptions.inspectResponse`). */
   inspectResponse?: HttpGatewayOptions['inspectResponse'];
+  /** Told of each batch response of a queue worker that Lambda would reject (see `QueuePollerOptions.onInvalidResponse`). */
+  onInvalidBatchResponse?: (report: InvalidBatchResponse) => void;
 }
 
 export interface LocalStack {
@@ -189,7 +191,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // out again as they first did, delayed past the lease: a lease the last run took just before it stopped
     // may not have run out yet, and a settle that finds it held waits a whole visibility timeout (3 min).
     if (options.dataDir) {
-      const settles = await leftSettleWork(dynamoClient, localTableName, dynamoMeterRepository(localTable));
+      const settles = await leftSettleWork(localTable, dynamoMeterRepository(localTable));
       if (settles.length > 0)
         await batchedSender(sqs.queueUrls['meter-events'], createLocalSqsClient(sqs.endpoint, engineCredentials))(
           await queueSeal(dynamoServiceSecretStore(localTable).secret, 'meter-events').seal(settles.map((work) => JSON.stringify(work))),
@@ -215,6 +217,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       workers,
       concurrency: options.workerConcurrency ?? 8,
       clockOffset: clock.offset,
+      onInvalidResponse: options.onInvalidBatchResponse,
     });
     stops.push(queueWorkerThread.stop);
 

@@ -1,11 +1,57 @@
-import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { config } from '#shared/config.ts';
+import { guardItemSizes } from '#shared/data/item-size.ts';
+import { traced } from '#shared/observability.ts';
 
 /** The part of an AWS SDK v3 client this module touches. */
 interface SdkClient {
   middlewareStack: { remove(name: string): boolean };
   config: object;
 }
+
+/**
+ * What every client of the service carries, whatever its service: no call logging, its calls recorded and
+ * (locally) authorized as IAM would (`shared/aws-calls.ts`), X-Ray subsegments on Lambda.
+ */
+const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(client: T, service: Parameters<typeof meterAwsCalls>[1]): T =>
+  traced(meterAwsCalls(withoutCallLogging(client), service));
+
+const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient } = {};
+
+/**
+ * The service's AWS clients: one factory per service, one client per process (reused across warm
+ * invocations), each on the configuration's region and endpoint (the emulators' locally,
+ * {@link serviceClientOptions}). Product code gets its clients here and nowhere else.
+ */
+export const serviceClients = {
+  /** For `shared/data/table.ts` only: it resolves each command's handler chain once, and refuses items over 400 KB. */
+  dynamodb(): DynamoDBClient {
+    clients.dynamodb ??= instrumented(
+      guardItemSizes(new DynamoDBClient({ ...serviceClientOptions(config().DYNAMODB_ENDPOINT), ...reusedHandlers })),
+      'dynamodb',
+    );
+    return clients.dynamodb;
+  },
+  /** It only sends: a call with no answer within 10 s fails (and is retried) instead of holding up the sends behind it. */
+  sqs(): SQSClient {
+    clients.sqs ??= instrumented(
+      new SQSClient({
+        ...serviceClientOptions(config().SQS_ENDPOINT),
+        ...reusedHandlers,
+        requestHandler: { requestTimeout: 10_000, throwOnRequestTimeout: true },
+      }),
+      'sqs',
+    );
+    return clients.sqs;
+  },
+  events(): EventBridgeClient {
+    clients.events ??= instrumented(new EventBridgeClient(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
+    return clients.events;
+  },
+};
 
 /**
  * Takes the SDK's logger middleware out of a client. This service never logs SDK calls, but that

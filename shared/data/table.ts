@@ -6,6 +6,7 @@ import {
   GetItemCommand,
   PutItemCommand,
   QueryCommand,
+  ScanCommand,
   TransactWriteItemsCommand,
   UpdateItemCommand,
   type AttributeValue,
@@ -16,16 +17,14 @@ import type {
   DeleteCommandInput,
   PutCommandInput,
   QueryCommandInput,
+  ScanCommandInput,
   TransactWriteCommandInput,
   UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { systemClock, type Clock } from '#shared/clock.ts';
 import { config } from '#shared/config.ts';
-import { traced } from '#shared/observability.ts';
-import { reusedHandlers, serviceClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
-import { guardItemSizes } from './item-size.ts';
+import { reusedHandlers, serviceClients } from '#shared/sdk-clients.ts';
 
 export type Item = Record<string, unknown>;
 export type ItemKey = { PK: string; SK: string };
@@ -63,6 +62,11 @@ export interface Table {
   delete(input: DeleteCommandInput): Promise<Item | undefined>;
   /** One Query request (one page). */
   query(input: QueryCommandInput): Promise<QueryPage>;
+  /**
+   * One Scan request (one page). For local tooling only (`local/lease-recovery.ts`): no access pattern of the
+   * service scans, and the deployed functions have no Scan permission.
+   */
+  scan(input: ScanCommandInput): Promise<QueryPage>;
   /** One TransactWriteItems request. */
   transact(items: TransactItem[]): Promise<void>;
   /** One BatchWriteItem request; answers the requests DynamoDB left unprocessed. */
@@ -181,6 +185,10 @@ export function makeTable(client: DynamoDBClient, name: string, clock: Clock = s
       const { Items = [], LastEvaluatedKey } = await send(new QueryCommand(plain(input) as never));
       return { items: Items.map((item) => unmarshall(item)), ...(LastEvaluatedKey ? { lastKey: unmarshall(LastEvaluatedKey) } : {}) };
     },
+    async scan(input) {
+      const { Items = [], LastEvaluatedKey } = await send(new ScanCommand(plain(input) as never));
+      return { items: Items.map((item) => unmarshall(item)), ...(LastEvaluatedKey ? { lastKey: unmarshall(LastEvaluatedKey) } : {}) };
+    },
     async transact(items) {
       await send(new TransactWriteItemsCommand({ TransactItems: items.map(transactAction) as never }));
     },
@@ -211,8 +219,7 @@ let shared: Table | undefined;
 /** The service table, created once per process (reused across warm invocations). */
 export function serviceTable(): Table {
   if (!shared) {
-    const { TABLE_NAME, DYNAMODB_ENDPOINT } = config();
-    shared = makeTable(traced(meterAwsCalls(guardItemSizes(withoutCallLogging(tableClient(serviceClientOptions(DYNAMODB_ENDPOINT)))), 'dynamodb')), TABLE_NAME);
+    shared = makeTable(serviceClients.dynamodb(), config().TABLE_NAME);
   }
   return shared;
 }

@@ -1,8 +1,7 @@
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { meterAwsCalls } from '#shared/aws-calls.ts';
 import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache.ts';
 import { config } from '#shared/config.ts';
-import { countMetric, traced } from '#shared/observability.ts';
+import { countMetric } from '#shared/observability.ts';
+import { serviceClients } from '#shared/sdk-clients.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryStore } from '#shared/data/delivery-store.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
@@ -26,7 +25,7 @@ export function wireDeliveryService() {
   if (!settings.DELIVERIES_QUEUE_URL) throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to deliver events');
   const eventBridge = settings.EVENT_BUS_NAME
     ? eventBridgePublisher({
-        client: traced(meterAwsCalls(new EventBridgeClient({ region: settings.AWS_REGION, endpoint: settings.EVENTBRIDGE_ENDPOINT }), 'events')),
+        client: serviceClients.events(),
         busName: settings.EVENT_BUS_NAME,
       })
     : undefined;

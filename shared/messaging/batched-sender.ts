@@ -1,19 +1,21 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { sqsClient } from './sqs-delivery-queue.ts';
+import { serviceClients } from '#shared/sdk-clients.ts';
 
-/** SQS limits of one SendMessageBatch call. */
+/** SQS limits of one SendMessageBatch call, and of a message's delay. */
 const maxEntries = 10;
 const maxBatchBytes = 256 * 1024;
+const maxDelaySeconds = 900;
 
 type Waiter = { body: string; delaySeconds: number; resolve: () => void; reject: (error: unknown) => void };
 
 /**
- * Sends message bodies to one queue, coalescing every send of the same event-loop turn, and every send made
- * while the previous call is out, into SendMessageBatch calls (10 entries and 256 KiB at most each): many
- * concurrent requests in one warm process share calls. A send resolves once SQS has taken its message and
- * rejects when SQS refused it. `delaySeconds` (up to 900) holds the messages of one send back that long.
+ * The service's one way to put messages on a queue. Sends message bodies to one queue, coalescing every
+ * send of the same event-loop turn, and every send made while the previous call is out, into
+ * SendMessageBatch calls (10 entries and 256 KiB at most each): many concurrent requests in one warm
+ * process share calls. A send resolves once SQS has taken its messages and rejects when SQS refused one.
+ * `delaySeconds` holds the messages of one send back that long (whole seconds, 0 to 900: SQS's limit).
  */
-export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (bodies: string[], delaySeconds?: number) => Promise<void> {
+export function batchedSender(queueUrl: string, sqs: SQSClient = serviceClients.sqs()): (bodies: string[], delaySeconds?: number) => Promise<void> {
   const waiting: Waiter[] = [];
 
   async function sendBatch(batch: Waiter[]): Promise<void> {
@@ -75,14 +77,16 @@ export function batchedSender(queueUrl: string, sqs: SQSClient = sqsClient()): (
     });
   }
 
-  return (bodies, delaySeconds = 0) =>
-    Promise.all(
+  return (bodies, delaySeconds = 0) => {
+    const delay = Math.max(0, Math.min(maxDelaySeconds, Math.round(delaySeconds)));
+    return Promise.all(
       bodies.map(
         (body) =>
           new Promise<void>((resolve, reject) => {
             schedule();
-            waiting.push({ body, delaySeconds, resolve, reject });
+            waiting.push({ body, delaySeconds: delay, resolve, reject });
           }),
       ),
     ).then(() => undefined);
+  };
 }

@@ -7,7 +7,7 @@ import type { LeaseEntry, MeterEventRecord, UsageLease } from '#shared/meter-eve
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { usageLeases } from '#shared/meter-events/usage-lease.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { newPlatform, stackClient, stackTable } from '../support/stack.ts';
+import { newPlatform, stackTable } from '../support/stack.ts';
 import { meterFixture } from '../support/fakes.ts';
 
 /**
@@ -178,7 +178,7 @@ describe('API events counted under the usage lease', () => {
     await store.takeLease(stopped.lease, [stopped.entry], now);
     await store.claim(stopped.event, stopped.lease.owner);
     const meters = { get: async () => undefined };
-    const found = (await leftSettleWork(stackClient(), table.name, meters)).filter((work) => work.kind === 'settle' && work.lease.customerId === customer);
+    const found = (await leftSettleWork(table, meters)).filter((work) => work.kind === 'settle' && work.lease.customerId === customer);
     expect(found).toEqual([{ kind: 'settle', lease: { ...stopped.lease, meter: { id: 'mtr_lease', formula: 'sum' } }, entry: stopped.entry }]);
 
     now += 6_000;

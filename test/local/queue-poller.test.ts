@@ -11,8 +11,10 @@ import {
 import type { SQSEvent } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startQueuePoller, type PollerLogger, type QueuePoller } from '#local/queue-poller.ts';
+import { startQueueWorkers, type InvalidBatchResponse } from '#local/queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalQueue, type LocalSqs } from '#local/sqs.ts';
 import { queues } from '#shared/messaging/queues.ts';
+import { sqsBatchHandler } from '#shared/messaging/sqs-batch-handler.ts';
 import { recordingBatchHandler } from './fixtures/batch-handlers.ts';
 
 describe('SQS emulator and queue poller', () => {
@@ -185,13 +187,95 @@ describe('SQS emulator and queue poller', () => {
       calls += 1;
       return calls === 1 ? { batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] } : undefined;
     };
+    const invalid: unknown[] = [];
 
     // When the poller runs
-    poller = startQueuePoller({ sqsClient: client, queueUrl: queue.url, handler, logger: quietLogger() });
+    poller = startQueuePoller({
+      sqsClient: client,
+      queueUrl: queue.url,
+      handler,
+      logger: quietLogger(),
+      onInvalidResponse: (response) => invalid.push(response),
+    });
 
     // Then the message is delivered again, and deleted after the second (void) answer
     await vi.waitFor(() => expect(calls).toBe(2), { timeout: 5_000 });
     await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 5_000 });
+    // and the invalid answer was reported, once
+    expect(invalid).toEqual([{ batchItemFailures: [{ itemIdentifier: 'not-in-this-batch' }] }]);
+  });
+
+  it('answers overlapping batches of one batch handler each with its own failures, as separate Lambda instances would', async () => {
+    // Given two messages whose first attempts fail, one slowly, handled by the deliveries worker's kind of handler
+    const queue = await testQueue(5);
+    for (const body of ['slow', 'quick']) await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: body }));
+    const attempts: string[] = [];
+    const handler = sqsBatchHandler(async ({ body, attributes }) => {
+      attempts.push(`${body}#${attributes.ApproximateReceiveCount}`);
+      if (body === 'slow') await new Promise((wake) => setTimeout(wake, 300));
+      if (attributes.ApproximateReceiveCount === '1') throw new Error(`${body} failed`);
+    });
+    const logger = quietLogger();
+    const invalid: unknown[] = [];
+
+    // When a poller runs the two as overlapping batches of one
+    poller = startQueuePoller({
+      sqsClient: client,
+      queueUrl: queue.url,
+      handler,
+      batchSize: 1,
+      concurrency: 2,
+      logger,
+      onInvalidResponse: (response) => invalid.push(response),
+    });
+
+    // Then each message failed alone (a batch whose every record fails is thrown whole by Powertools), came back
+    // once and was deleted after its second attempt, and no answer was invalid
+    await vi.waitFor(async () => expect(await countMessages(queue.url)).toBe(0), { timeout: 10_000 });
+    expect(attempts.sort()).toEqual(['quick#1', 'quick#2', 'slow#1', 'slow#2']);
+    expect(invalid).toEqual([]);
+    expect(logger.errors.map(([message]) => message)).toEqual([
+      expect.stringContaining('whole batch of 1 will be retried'),
+      expect.stringContaining('whole batch of 1 will be retried'),
+    ]);
+  });
+
+  it("tells the stack of a worker's invalid batch response from the workers' thread", async () => {
+    // Given the workers' thread running a worker that answers with a message outside its batch
+    const queue = await testQueue(5);
+    const reports: InvalidBatchResponse[] = [];
+    const workers = await startQueueWorkers({
+      sqsEndpoint: sqs.endpoint,
+      sqsCredentials: sqs.credentials,
+      workers: [
+        {
+          name: 'answersInvalidly',
+          handler: 'test/local/fixtures/invalid-response-handler.ts',
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          batchSize: 10,
+          permissions: [],
+        },
+      ],
+      concurrency: 1,
+      clockOffset: new BigInt64Array(new SharedArrayBuffer(8)),
+      onInvalidResponse: (report) => reports.push(report),
+    });
+
+    try {
+      // When a message reaches it
+      await client.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'any' }));
+
+      // Then the stack is told which function answered what
+      await vi.waitFor(
+        () => expect(reports[0]).toEqual({ functionName: 'answersInvalidly', response: '{"batchItemFailures":[{"itemIdentifier":"not-in-this-batch"}]}' }),
+        {
+          timeout: 10_000,
+        },
+      );
+    } finally {
+      await workers.stop();
+    }
   });
 
   it('handles up to `concurrency` batches at once from one receive loop', async () => {

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node';
 import { routes } from '#functions/routes.ts';
 import type { GatewayRoute } from '#local/http-gateway.ts';
 import { createModuleLoader } from '#local/http-gateway.ts';
+import type { InvalidBatchResponse } from '#local/queue-workers.ts';
 import { startLocalStack } from '#local/stack.ts';
 import { buildOpenApiDocument } from '#shared/openapi/document.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -30,12 +31,15 @@ declare module 'vitest' {
  *
  * Every answer the stack gives, to the SDK and to raw calls alike, is checked against the OpenAPI document
  * built from this very code (test/support/openapi-responses.ts); any answer it does not describe fails the
- * run at the end, listed by operation, status and problem.
+ * run at the end, listed by operation, status and problem. So does any batch response of a queue worker that
+ * Lambda would reject (the poller's "returned an invalid batch response"), listed by function.
  */
 export default async function setup(project: TestProject) {
   let inspect: ((route: GatewayRoute, result: unknown) => void) | undefined;
+  const invalidBatchResponses: InvalidBatchResponse[] = [];
   const stack = await startLocalStack({
     inspectResponse: (route, result) => inspect?.(route, result),
+    onInvalidBatchResponse: (report) => invalidBatchResponses.push(report),
     port: 0,
     quiet: true,
     jobIntervalMs: 500,
@@ -74,6 +78,12 @@ export default async function setup(project: TestProject) {
       console.error(
         `\n${checker.violations.length} answers of the local stack do not match the OpenAPI document:\n${describeViolations(checker.violations)}\n`,
       );
+      process.exitCode = 1;
+    }
+    if (invalidBatchResponses.length > 0) {
+      // Lambda retries such a batch whole: its messages' work is done twice (duplicate webhooks).
+      const listed = invalidBatchResponses.map(({ functionName, response }) => `  ${functionName}: ${response}`).join('\n');
+      console.error(`\n${invalidBatchResponses.length} batch responses of the queue workers were invalid:\n${listed}\n`);
       process.exitCode = 1;
     }
   };

@@ -150,4 +150,22 @@ describe('batched sender', () => {
     expect(results[1]).toEqual({ status: 'rejected', reason: outage });
     expect(results[2]).toEqual({ status: 'fulfilled', value: undefined });
   });
+
+  it('holds messages back whole seconds within SQS’s 0–900, each send its own delay', async () => {
+    // Given a sender
+    const sqs = fakeSqs();
+    const send = batchedSender(queueUrl, sqs.client);
+
+    // When sends ask for no delay, a fractional one, a negative one and one past SQS's limit in the same turn
+    await Promise.all([send(['now']), send(['soon'], 2.6), send(['past'], -5), send(['late'], 3_600)]);
+
+    // Then they share one call, each entry with its own delay rounded and clamped (none for none)
+    expect(sqs.calls).toHaveLength(1);
+    expect(sqs.calls[0]!.Entries!.map((entry) => [entry.MessageBody, entry.DelaySeconds])).toEqual([
+      ['now', undefined],
+      ['soon', 3],
+      ['past', undefined],
+      ['late', 900],
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { describe, expect, it } from 'vitest';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emulatorClientOptions, serviceClients, withoutCallLogging } from '#shared/sdk-clients.ts';
 
 const middlewareOf = (client: { middlewareStack: { identify(): string[] } }) => client.middlewareStack.identify().map((entry) => entry.split(' - ')[0]);
 
@@ -20,5 +20,40 @@ describe('withoutCallLogging', () => {
     expect(middlewareOf(emulatorTable)).not.toContain('getUserAgentMiddleware');
     expect(middlewareOf(emulatorQueue)).not.toContain('getUserAgentMiddleware');
     expect(middlewareOf(aws)).toEqual(expect.arrayContaining(['getUserAgentMiddleware', 'serializerMiddleware', 'retryMiddleware']));
+  });
+});
+
+describe('serviceClients', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('makes one client per service and process, each on its configured endpoint, metered, without call logging, and unsigned against the emulators', async () => {
+    // Given the local stack's configuration
+    for (const [name, value] of Object.entries({
+      TABLE_NAME: 'service',
+      AWS_REGION: 'eu-west-1',
+      AWS_EMULATED: 'true',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:8001',
+      SQS_ENDPOINT: 'http://127.0.0.1:8002',
+      EVENTBRIDGE_ENDPOINT: 'http://127.0.0.1:8003',
+    }))
+      vi.stubEnv(name, value);
+
+    // When the service asks for its clients, twice
+    const made = { dynamodb: serviceClients.dynamodb(), sqs: serviceClients.sqs(), events: serviceClients.events() };
+
+    // Then each service has one client, on its endpoint and region, with its calls metered, never logged, and
+    // no user agent (the emulators' clients); the table's refuses items over 400 KB
+    expect([serviceClients.dynamodb(), serviceClients.sqs(), serviceClients.events()]).toEqual([made.dynamodb, made.sqs, made.events]);
+    const ports = { dynamodb: 8001, sqs: 8002, events: 8003 };
+    for (const [service, client] of Object.entries(made)) {
+      expect((await client.config.endpoint?.())?.port).toBe(ports[service as keyof typeof ports]);
+      expect(await client.config.region()).toBe('eu-west-1');
+      expect(middlewareOf(client)).toContain('meterAwsCalls');
+      expect(middlewareOf(client)).not.toContain('loggerMiddleware');
+      expect(middlewareOf(client)).not.toContain('getUserAgentMiddleware');
+    }
+    expect(middlewareOf(made.dynamodb)).toContain('itemSizeGuard');
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, idParam, integerParam } from '#shared/http/params.ts';
+import { booleanParam, countryParam, currencyParam, emailParam, idParam, integerParam, townAddressParam, v2MetadataPatchParam } from '#shared/http/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**
@@ -8,36 +8,13 @@ import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
  */
 
 const text = (max = 5000) => z.string().max(max);
-const country = z
-  .string()
-  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
-  .transform((code) => code.toUpperCase());
-const email = z
-  .string()
-  .max(800)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-  .transform((code) => code.toLowerCase());
-const metadata = z
-  .record(z.string().min(1).max(40), z.string().max(500).nullable())
-  .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys');
+const country = countryParam();
+const email = emailParam();
+const currency = currencyParam();
+const metadata = v2MetadataPatchParam();
 
-const addressFields = {
-  city: text(200).optional().describe('City, district, suburb, town, or village.'),
-  line1: text(200).optional().describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: text(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: text(20).optional().describe('ZIP or postal code.'),
-  state: text(200).optional().describe('State, county, province, or region.'),
-};
-/** An address; `country` is required on create and optional on update. */
-const address = (countryRequired: boolean) =>
-  z.strictObject({
-    ...addressFields,
-    town: text(200).optional().describe('Town or cho-me.'),
-    country: countryRequired ? country : country.optional().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  });
+/** A v2 address (every one has `town`); `country` is required on create and optional on update. */
+const address = (countryRequired: boolean) => (countryRequired ? townAddressParam().extend({ country }) : townAddressParam());
 const purposedAddress = (countryRequired: boolean) =>
   address(countryRequired).extend({ purpose: z.enum(['registered']).describe('Purpose of additional address.') });
 

@@ -1,18 +1,24 @@
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
-import { booleanParam, createdParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import {
+  addressParam,
+  booleanParam,
+  countryParam,
+  createdParam,
+  currencyParam,
+  emailParam,
+  expandParam,
+  idParam,
+  integerParam,
+  maxEmailLength,
+  metadataParam,
+  stringParam,
+  v1ListParams,
+} from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
 /** A closed set of values; an unknown one is a 400 naming the parameter (e.g. `fuel[type]`). */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, `must be one of: ${values.join(', ')}`);
-
-const currencyParam = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-    .transform((code) => code.toLowerCase());
-
-const countryParam = () => z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code');
 
 /** Amounts in minor units, up to the reference's eight digits. */
 const amountParam = (min = 0) => integerParam(min, 99_999_999);
@@ -112,13 +118,12 @@ export type FuelParams = z.output<ReturnType<typeof fuelParam>>;
 
 // Cardholders
 
-const billingAddress = z.strictObject({
-  city: z.string().min(1).max(200).describe('City, district, suburb, town, or village.'),
+/** A cardholder's billing address: the reference requires its city, country, first line and postal code. */
+const billingAddress = addressParam().extend({
+  city: stringParam(200).min(1).describe('City, district, suburb, town, or village.'),
   country: countryParam().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  line1: z.string().min(1).max(200).describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: stringParam(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: z.string().min(1).max(20).describe('ZIP or postal code.'),
-  state: stringParam(200).optional().describe('State, county, province, or region.'),
+  line1: stringParam(200).min(1).describe('Address line 1 (e.g., street, PO Box, or company name).'),
+  postal_code: stringParam(20).min(1).describe('ZIP or postal code.'),
 });
 
 const dayOfMonth = integerParam(1, 31);
@@ -129,12 +134,7 @@ const cardholderFields = {
     .strictObject({ tax_id: stringParam(100).optional().describe("The entity's business ID number.") })
     .optional()
     .describe('Additional information about a `company` cardholder.'),
-  email: z
-    .string()
-    .max(512)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
-    .optional()
-    .describe("The cardholder's email address."),
+  email: emailParam().optional().describe("The cardholder's email address."),
   expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
   individual: z
     .strictObject({
@@ -207,7 +207,7 @@ export const retrieveCardholderParams = z.strictObject({
 export const listCardholdersParams = z.strictObject({
   ...v1ListParams,
   created: createdParam().optional().describe('Only return cardholders that were created during the given date interval.'),
-  email: z.string().min(1).optional().describe('Only return cardholders that have the given email address.'),
+  email: z.string().min(1).max(maxEmailLength).optional().describe('Only return cardholders that have the given email address.'),
   phone_number: z.string().min(1).optional().describe('Only return cardholders that have the given phone number.'),
   status: oneOf(['active', 'blocked', 'inactive']).optional().describe('Only return cardholders that have the given status.'),
   type: oneOf(['company', 'individual']).optional().describe('Only return cardholders that have the given type. One of `individual` or `company`.'),

@@ -11,6 +11,7 @@ import {
   integerParam,
   maxEmailLength,
   metadataParam,
+  phoneParam,
   stringParam,
   v1ListParams,
 } from '#shared/http/params.ts';
@@ -20,7 +21,7 @@ const address = addressParam();
 const shipping = z.strictObject({
   address,
   name: z.string().min(1).max(256).describe('Customer name.'),
-  phone: stringParam(30).optional().describe('Customer phone (including extension).'),
+  phone: phoneParam().optional().describe('Customer phone (including extension).'),
 });
 
 const fields = {
@@ -40,7 +41,7 @@ const fields = {
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   name: emptyable(stringParam(256)).optional().describe("The customer's full name or business name."),
   next_invoice_sequence: integerParam(1, 1_000_000_000).optional().describe("The sequence to be used on the customer's next invoice."),
-  phone: emptyable(stringParam(30)).optional().describe("The customer's phone number."),
+  phone: emptyable(phoneParam()).optional().describe("The customer's phone number."),
   preferred_locales: emptyable(z.array(z.string().min(2).max(20)).max(10))
     .optional()
     .describe("Customer's preferred languages, ordered by preference."),

@@ -40,6 +40,12 @@ export const booleanParam = () =>
 
 export const stringParam = (maxLength = 5000) => z.string().max(maxLength);
 
+/**
+ * A phone number as free text, as customers and v2 accounts take it (a cardholder's is E.164 and a token
+ * person's is shape-checked: those are declared with their resource). 40, the most permissive bound used before.
+ */
+export const phoneParam = () => stringParam(40);
+
 /** Longest id this service makes or looks up: a longer one cannot exist, and would not fit in a table key. */
 export const maxIdLength = 255;
 
@@ -149,7 +155,10 @@ export const v1ListParams = {
   expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
-const unixTime = integerParam(0, 253402300799);
+/** A v1 time in Unix seconds, up to the end of year 9999 (what a v2 RFC 3339 time can say). */
+export const unixTimeParam = () => integerParam(0, 253402300799);
+
+const unixTime = unixTimeParam();
 
 /**
  * The creation window (epoch ms, both ends inclusive) of v1 bounds given in Unix seconds: `gt`/`gte` and

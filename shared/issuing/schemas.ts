@@ -13,6 +13,7 @@ import {
   maxEmailLength,
   metadataParam,
   stringParam,
+  unixTimeParam,
   v1ListParams,
 } from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
@@ -34,7 +35,7 @@ export const decimalParam = () =>
     .regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal number such as 12.5')
     .refine((value) => (value.split('.')[1]?.length ?? 0) <= 12, 'must have at most 12 decimal places');
 
-const unixTime = integerParam(0, 253402300799);
+const unixTime = unixTimeParam();
 
 export const fuelTypes = ['diesel', 'other', 'unleaded_plus', 'unleaded_regular', 'unleaded_super'] as const;
 export const fuelUnits = ['charging_minute', 'imperial_gallon', 'kilogram', 'kilowatt_hour', 'liter', 'other', 'pound', 'us_gallon'] as const;

@@ -14,6 +14,7 @@ import {
   metadataParam,
   stringParam,
   townAddressParam,
+  unixTimeParam,
 } from '#shared/http/params.ts';
 
 /**
@@ -26,7 +27,7 @@ const currency = currencyParam();
 const address = addressParam();
 const japanAddress = townAddressParam();
 
-const unixTime = integerParam(0, 253402300799);
+const unixTime = unixTimeParam();
 const ipAddress = z.string().refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address');
 const declaration = z.strictObject({
   date: unixTime.optional().describe('The Unix timestamp marking when the directorship declaration attestation was made.'),

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import {
   booleanParam,
+  calendarDateParam,
   countryParam,
   currencyParam,
+  dateOfBirthParam,
   emailParam,
   idParam,
   integerParam,
@@ -28,13 +30,6 @@ const address = (countryRequired: boolean) => (countryRequired ? townAddressPara
 const purposedAddress = (countryRequired: boolean) =>
   address(countryRequired).extend({ purpose: z.enum(['registered']).describe('Purpose of additional address.') });
 
-const dateOfBirth = z
-  .strictObject({
-    day: integerParam(1, 31).describe('The day of birth.'),
-    month: integerParam(1, 12).describe('The month of birth.'),
-    year: integerParam(1900, 2100).describe('The year of birth.'),
-  })
-  .refine(({ day, month, year }) => new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day, 'is not a calendar date');
 const attestation = (required: boolean) =>
   z.strictObject({
     date: required
@@ -127,7 +122,7 @@ const personFields = (create: boolean) => ({
     .optional()
     .describe('Additional names (e.g. aliases) associated with the individual.'),
   address: address(create).optional().describe("The person's residential address."),
-  date_of_birth: dateOfBirth.optional().describe("The individual's date of birth."),
+  date_of_birth: dateOfBirthParam().optional().describe("The individual's date of birth."),
   documents: z
     .strictObject({
       company_authorization: filesDocument
@@ -246,7 +241,7 @@ const businessDetails = (create: boolean) =>
       .describe('An estimate of the monthly revenue of the business.'),
     phone: phoneParam().optional().describe('The phone number of the Business Entity.'),
     registered_name: stringParam(300).optional().describe('The business legal name.'),
-    registration_date: dateOfBirth.optional().describe('When the business was incorporated or registered.'),
+    registration_date: calendarDateParam().optional().describe('When the business was incorporated or registered.'),
     script_addresses: z
       .strictObject({ kana: address(create).optional().describe('Kana Address.'), kanji: address(create).optional().describe('Kanji Address.') })
       .optional()

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { systemClock } from '#shared/clock.ts';
 import type { TimeRange } from '#shared/paging.ts';
 import type { ObjectType } from '#shared/expansion/objects.ts';
 import { cannotExpand, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
@@ -103,6 +104,25 @@ export const emailParam = () =>
     .string()
     .max(maxEmailLength)
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+
+const isCalendarDate = ({ day, month, year }: { day: number; month: number; year: number }) => {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+};
+
+/** A date given as day, month and year (a registration date): a real calendar date, from year 1900. */
+export const calendarDateParam = () =>
+  z
+    .strictObject({
+      day: integerParam(1, 31).describe('The day of the month, between 1 and 31.'),
+      month: integerParam(1, 12).describe('The month, between 1 and 12.'),
+      year: integerParam(1900, 9999).describe('The four-digit year.'),
+    })
+    .refine(isCalendarDate, 'must be a real calendar date');
+
+/** A date of birth (persons, v2 individuals, cardholders): a real calendar date, not after today on the service clock. */
+export const dateOfBirthParam = () =>
+  calendarDateParam().refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= systemClock(), 'must not be in the future');
 
 const addressShape = {
   city: stringParam(200).optional().describe('City, district, suburb, town, or village.'),

@@ -6,6 +6,7 @@ import {
   countryParam,
   createdParam,
   currencyParam,
+  dateOfBirthParam,
   emailParam,
   expandParam,
   idParam,
@@ -127,8 +128,6 @@ const billingAddress = addressParam().extend({
   postal_code: stringParam(20).min(1).describe('ZIP or postal code.'),
 });
 
-const dayOfMonth = integerParam(1, 31);
-
 /** What a cardholder's create and update both take. */
 const cardholderFields = {
   company: z
@@ -141,14 +140,7 @@ const cardholderFields = {
     .strictObject({
       first_name: stringParam(100).optional().describe('The first name of this cardholder. Required before activating Cards.'),
       last_name: stringParam(100).optional().describe('The last name of this cardholder. Required before activating Cards.'),
-      dob: z
-        .strictObject({
-          day: dayOfMonth.describe('The day of birth, between 1 and 31.'),
-          month: integerParam(1, 12).describe('The month of birth, between 1 and 12.'),
-          year: integerParam(1900, 9999).describe('The four-digit year of birth.'),
-        })
-        .optional()
-        .describe('The date of birth of this cardholder. Cardholders must be older than 13 years old.'),
+      dob: dateOfBirthParam().optional().describe('The date of birth of this cardholder. Cardholders must be older than 13 years old.'),
       card_issuing: z
         .strictObject({
           user_terms_acceptance: z

@@ -1,16 +1,16 @@
-import { systemClock } from '#shared/clock.ts';
 import { isIP } from 'node:net';
 import * as z from 'zod';
 import {
   addressParam,
   booleanParam,
+  calendarDateParam,
   countryParam,
   currencyParam,
+  dateOfBirthParam,
   emailParam,
   emptyable,
   expandParam,
   idParam,
-  integerParam,
   metadataParam,
   stringParam,
   townAddressParam,
@@ -35,18 +35,8 @@ const declaration = z.strictObject({
   user_agent: stringParam(500).optional().describe('The user agent of the browser from which the directorship declaration attestation was made.'),
 });
 
-const isCalendarDate = ({ day, month, year }: { day: number; month: number; year: number }) => {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-};
-const calendarDate = z
-  .strictObject({
-    day: integerParam(1, 31).describe('The day of birth, between 1 and 31.'),
-    month: integerParam(1, 12).describe('The month of birth, between 1 and 12.'),
-    year: integerParam(1900, 2200).describe('The four-digit year of birth.'),
-  })
-  .refine(isCalendarDate, 'must be a real calendar date');
-const dateOfBirth = calendarDate.refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= systemClock(), 'must not be in the future');
+const calendarDate = calendarDateParam();
+const dateOfBirth = dateOfBirthParam();
 
 /** Identity numbers (SSN, national id, tax id): letters and digits, with spaces, dots, slashes or dashes between. */
 const identityNumber = z

@@ -158,3 +158,33 @@ describe('metadata keeps the same bounds on v1 and v2', () => {
     expect(answer(createEventDestinationParams, { ...destination, metadata: { k: null } }, 'v2')).toMatchObject({ status: 400, param: 'metadata.k' });
   });
 });
+
+describe('dates of birth are one parameter: a real calendar date, not in the future', () => {
+  const nextYear = new Date().getUTCFullYear() + 1;
+
+  it.each([
+    ['a v1 token person', createTokenParams, (dob: object) => ({ person: { dob } }), 'v1', 'person[dob]'],
+    ['a v1 cardholder', createCardholderParams, (dob: object) => ({ name: 'Jenny Rosen', billing, individual: { dob } }), 'v1', 'individual[dob]'],
+    ['a v2 person', createPersonParams, (dob: object) => ({ date_of_birth: dob }), 'v2', 'date_of_birth'],
+  ] as const)('Given %s, when the date of birth is not a real date or lies in the future, then it is a 400 naming it', (_, schema, params, api, param) => {
+    // Given a real past date, the 31st of February, and a date next year
+    expect(answer(schema, params({ day: 29, month: 2, year: 2000 }), api).parsed).toBeDefined();
+    // Then the impossible and the future dates are refused, naming the date of birth
+    expect(answer(schema, params({ day: 31, month: 2, year: 1990 }), api)).toMatchObject({ status: 400, param });
+    expect(answer(schema, params({ day: 1, month: 1, year: nextYear }), api)).toMatchObject({ status: 400, param });
+    // And a year before 1900 is a 400 naming the year
+    expect(answer(schema, params({ day: 1, month: 1, year: 1899 }), api)).toMatchObject({
+      status: 400,
+      param: api === 'v1' ? `${param}[year]` : `${param}.year`,
+    });
+  });
+
+  it('Given a business registration date, when it lies in the future it is taken (only a date of birth must be past), and an impossible date is a 400 naming it', () => {
+    const business = (registration_date: object) => ({ identity: { business_details: { registration_date } } });
+    expect(answer(updateAccountParams, business({ day: 1, month: 1, year: nextYear }), 'v2').parsed).toBeDefined();
+    expect(answer(updateAccountParams, business({ day: 31, month: 2, year: 1990 }), 'v2')).toMatchObject({
+      status: 400,
+      param: 'identity.business_details.registration_date',
+    });
+  });
+});

@@ -8,6 +8,7 @@ import {
   emailParam,
   idParam,
   integerParam,
+  ipParam,
   phoneParam,
   stringParam,
   townAddressParam,
@@ -35,7 +36,7 @@ const attestation = (required: boolean) =>
     date: required
       ? z.iso.datetime({ offset: true })
       : z.iso.datetime({ offset: true }).optional().describe('The time marking when the director attestation was made.'),
-    ip: required ? z.ipv4().or(z.ipv6()) : z.ipv4().or(z.ipv6()).optional().describe('The IP address from which the director attestation was made.'),
+    ip: required ? ipParam() : ipParam().optional().describe('The IP address from which the director attestation was made.'),
     user_agent: stringParam(1000).optional().describe('The user agent of the browser from which the director attestation was made.'),
   });
 const filesDocument = z.strictObject({
@@ -324,7 +325,7 @@ const configuration = (create: boolean) => {
               .enum(['exempt', 'none', 'reverse'])
               .optional()
               .describe("Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`."),
-            ip_address: z.ipv4().or(z.ipv6()).optional().describe('A recent IP address of the customer used for tax reporting and tax location inference.'),
+            ip_address: ipParam().optional().describe('A recent IP address of the customer used for tax reporting and tax location inference.'),
             ...(create
               ? {}
               : {

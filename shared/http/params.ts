@@ -105,6 +105,9 @@ export const emailParam = () =>
     .max(maxEmailLength)
     .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
+/** An IPv4 or IPv6 address (terms acceptances, attestations, a customer's tax location). */
+export const ipParam = () => z.union([z.ipv4(), z.ipv6()]);
+
 const isCalendarDate = ({ day, month, year }: { day: number; month: number; year: number }) => {
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;

@@ -10,6 +10,7 @@ import {
   emailParam,
   expandParam,
   idParam,
+  ipParam,
   integerParam,
   maxEmailLength,
   metadataParam,
@@ -146,7 +147,7 @@ const cardholderFields = {
           user_terms_acceptance: z
             .strictObject({
               date: unixTime.optional().describe('The Unix timestamp marking when the cardholder accepted the Authorized User Terms.'),
-              ip: stringParam(45).optional().describe('The IP address from which the cardholder accepted the Authorized User Terms.'),
+              ip: ipParam().optional().describe('The IP address from which the cardholder accepted the Authorized User Terms.'),
               user_agent: stringParam(5000).optional().describe('The user agent of the browser from which the cardholder accepted the Authorized User Terms.'),
             })
             .optional()

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import * as z from 'zod';
 import {
   addressParam,
@@ -11,6 +10,7 @@ import {
   emptyable,
   expandParam,
   idParam,
+  ipParam,
   metadataParam,
   stringParam,
   townAddressParam,
@@ -28,7 +28,7 @@ const address = addressParam();
 const japanAddress = townAddressParam();
 
 const unixTime = unixTimeParam();
-const ipAddress = z.string().refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address');
+const ipAddress = ipParam();
 const declaration = z.strictObject({
   date: unixTime.optional().describe('The Unix timestamp marking when the directorship declaration attestation was made.'),
   ip: ipAddress.optional().describe('The IP address from which the directorship declaration attestation was made.'),

@@ -188,3 +188,27 @@ describe('dates of birth are one parameter: a real calendar date, not in the fut
     });
   });
 });
+
+describe('IP addresses are one parameter', () => {
+  it.each([
+    [
+      'a v1 cardholder',
+      createCardholderParams,
+      (ip: string) => ({ name: 'Jenny Rosen', billing, individual: { card_issuing: { user_terms_acceptance: { ip } } } }),
+      'v1',
+      'individual[card_issuing][user_terms_acceptance][ip]',
+    ],
+    [
+      'a v2 person',
+      createPersonParams,
+      (ip: string) => ({ additional_terms_of_service: { account: { date: '2026-01-01T00:00:00Z', ip } } }),
+      'v2',
+      'additional_terms_of_service.account.ip',
+    ],
+  ] as const)('Given %s, when an IPv4 or IPv6 address is sent it is taken, and anything else is a 400 naming it', (_, schema, params, api, param) => {
+    expect(answer(schema, params('203.0.113.7'), api).parsed).toBeDefined();
+    expect(answer(schema, params('2001:db8::1'), api).parsed).toBeDefined();
+    expect(answer(schema, params('999.0.113.7'), api)).toMatchObject({ status: 400, param });
+    expect(answer(schema, params('x'.repeat(46)), api)).toMatchObject({ status: 400, param });
+  });
+});

@@ -1,5 +1,19 @@
 import * as z from 'zod';
-import { booleanParam, idParam, integerParam } from '#shared/http/params.ts';
+import {
+  booleanParam,
+  calendarDateParam,
+  countryParam,
+  currencyParam,
+  dateOfBirthParam,
+  emailParam,
+  idParam,
+  integerParam,
+  ipParam,
+  phoneParam,
+  stringParam,
+  townAddressParam,
+  v2MetadataPatchParam,
+} from '#shared/http/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**
@@ -7,54 +21,23 @@ import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
  * names it. Shapes follow the reference's AccountCreateParams / PersonCreateParams.
  */
 
-const text = (max = 5000) => z.string().max(max);
-const country = z
-  .string()
-  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
-  .transform((code) => code.toUpperCase());
-const email = z
-  .string()
-  .max(800)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-  .transform((code) => code.toLowerCase());
-const metadata = z
-  .record(z.string().min(1).max(40), z.string().max(500).nullable())
-  .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys');
+const country = countryParam();
+const email = emailParam();
+const currency = currencyParam();
+const metadata = v2MetadataPatchParam();
 
-const addressFields = {
-  city: text(200).optional().describe('City, district, suburb, town, or village.'),
-  line1: text(200).optional().describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: text(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: text(20).optional().describe('ZIP or postal code.'),
-  state: text(200).optional().describe('State, county, province, or region.'),
-};
-/** An address; `country` is required on create and optional on update. */
-const address = (countryRequired: boolean) =>
-  z.strictObject({
-    ...addressFields,
-    town: text(200).optional().describe('Town or cho-me.'),
-    country: countryRequired ? country : country.optional().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  });
+/** A v2 address (every one has `town`); `country` is required on create and optional on update. */
+const address = (countryRequired: boolean) => (countryRequired ? townAddressParam().extend({ country }) : townAddressParam());
 const purposedAddress = (countryRequired: boolean) =>
   address(countryRequired).extend({ purpose: z.enum(['registered']).describe('Purpose of additional address.') });
 
-const dateOfBirth = z
-  .strictObject({
-    day: integerParam(1, 31).describe('The day of birth.'),
-    month: integerParam(1, 12).describe('The month of birth.'),
-    year: integerParam(1900, 2100).describe('The year of birth.'),
-  })
-  .refine(({ day, month, year }) => new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day, 'is not a calendar date');
 const attestation = (required: boolean) =>
   z.strictObject({
     date: required
       ? z.iso.datetime({ offset: true })
       : z.iso.datetime({ offset: true }).optional().describe('The time marking when the director attestation was made.'),
-    ip: required ? z.ipv4().or(z.ipv6()) : z.ipv4().or(z.ipv6()).optional().describe('The IP address from which the director attestation was made.'),
-    user_agent: text(1000).optional().describe('The user agent of the browser from which the director attestation was made.'),
+    ip: required ? ipParam() : ipParam().optional().describe('The IP address from which the director attestation was made.'),
+    user_agent: stringParam(1000).optional().describe('The user agent of the browser from which the director attestation was made.'),
   });
 const filesDocument = z.strictObject({
   files: z
@@ -87,7 +70,7 @@ const idNumber = z.strictObject({
     .max(100)
     .regex(/^[A-Za-z0-9 .\-/]+$/, 'must be letters, digits, spaces, dots, dashes or slashes')
     .describe('The value of the ID number.'),
-  registrar: text(200).optional().describe('The registrar of the ID number (Only valid for DE ID number types).'),
+  registrar: stringParam(200).optional().describe('The registrar of the ID number (Only valid for DE ID number types).'),
 });
 const amount = z.strictObject({ value: integerParam(0, 1e15).describe('The value of the ID number.'), currency });
 
@@ -104,21 +87,21 @@ const relationship = z.strictObject({
     .optional()
     .describe("The percent owned by the person of the account's legal entity."),
   representative: z.boolean().optional().describe('Whether the individual is authorized as the primary representative of the Account.'),
-  title: text(200).optional().describe("The person's title (e.g., CEO, Support Engineer)."),
+  title: stringParam(200).optional().describe("The person's title (e.g., CEO, Support Engineer)."),
 });
 
 const scriptNames = z.strictObject({
   kana: z
     .strictObject({
-      given_name: text(200).optional().describe("The person's first or given name."),
-      surname: text(200).optional().describe("The person's last or family name."),
+      given_name: stringParam(200).optional().describe("The person's first or given name."),
+      surname: stringParam(200).optional().describe("The person's last or family name."),
     })
     .optional()
     .describe('Kana name.'),
   kanji: z
     .strictObject({
-      given_name: text(200).optional().describe("The person's first or given name."),
-      surname: text(200).optional().describe("The person's last or family name."),
+      given_name: stringParam(200).optional().describe("The person's first or given name."),
+      surname: stringParam(200).optional().describe("The person's last or family name."),
     })
     .optional()
     .describe('Kanji name.'),
@@ -130,17 +113,17 @@ const personFields = (create: boolean) => ({
   additional_names: z
     .array(
       z.strictObject({
-        full_name: text(300).optional().describe("The person's full name."),
-        given_name: text(200).optional().describe("The individual's first name."),
+        full_name: stringParam(300).optional().describe("The person's full name."),
+        given_name: stringParam(200).optional().describe("The individual's first name."),
         purpose: z.enum(['alias', 'maiden']).describe('Purpose of additional address.'),
-        surname: text(200).optional().describe("The individual's last name."),
+        surname: stringParam(200).optional().describe("The individual's last name."),
       }),
     )
     .max(10)
     .optional()
     .describe('Additional names (e.g. aliases) associated with the individual.'),
   address: address(create).optional().describe("The person's residential address."),
-  date_of_birth: dateOfBirth.optional().describe("The individual's date of birth."),
+  date_of_birth: dateOfBirthParam().optional().describe("The individual's date of birth."),
   documents: z
     .strictObject({
       company_authorization: filesDocument
@@ -158,7 +141,7 @@ const personFields = (create: boolean) => ({
   email: email
     .optional()
     .describe("The individual's email address. You can only set this field when the Account is configured as a `merchant` or `recipient`."),
-  given_name: text(200).optional().describe("The individual's first name."),
+  given_name: stringParam(200).optional().describe("The individual's first name."),
   id_numbers: z
     .array(idNumber.omit({ registrar: true }))
     .max(5)
@@ -167,7 +150,7 @@ const personFields = (create: boolean) => ({
   legal_gender: z.enum(['female', 'male']).optional().describe('The individual\'s gender (International regulations require either "male" or "female").'),
   metadata: metadata.optional().describe('Set of key-value pairs that you can attach to an object.'),
   nationalities: z.array(country).max(5).optional().describe('The countries where the individual is a national. Two-letter country code (ISO 3166-1 alpha-2).'),
-  phone: text(40).optional().describe("The person's phone number."),
+  phone: phoneParam().optional().describe("The person's phone number."),
   political_exposure: z.enum(['existing', 'none']).optional().describe("The individual's political exposure."),
   relationship: relationship.optional().describe("The relationship that this individual has with the account's identity."),
   script_addresses: z
@@ -175,7 +158,7 @@ const personFields = (create: boolean) => ({
     .optional()
     .describe("The person's residential address in non-Latin scripts (Kana, Kanji)."),
   script_names: scriptNames.optional().describe("The person's names in non-Latin scripts (Kana, Kanji)."),
-  surname: text(200).optional().describe("The individual's last name."),
+  surname: stringParam(200).optional().describe("The individual's last name."),
 });
 
 const businessDocuments = (create: boolean) =>
@@ -257,9 +240,9 @@ const businessDetails = (create: boolean) =>
       .strictObject({ amount: amount.optional().describe('A non-negative integer representing the amount in the smallest currency unit.') })
       .optional()
       .describe('An estimate of the monthly revenue of the business.'),
-    phone: text(40).optional().describe('The phone number of the Business Entity.'),
-    registered_name: text(300).optional().describe('The business legal name.'),
-    registration_date: dateOfBirth.optional().describe('When the business was incorporated or registered.'),
+    phone: phoneParam().optional().describe('The phone number of the Business Entity.'),
+    registered_name: stringParam(300).optional().describe('The business legal name.'),
+    registration_date: calendarDateParam().optional().describe('When the business was incorporated or registered.'),
     script_addresses: z
       .strictObject({ kana: address(create).optional().describe('Kana Address.'), kanji: address(create).optional().describe('Kanji Address.') })
       .optional()
@@ -267,11 +250,11 @@ const businessDetails = (create: boolean) =>
     script_names: z
       .strictObject({
         kana: z
-          .strictObject({ registered_name: text(300).optional().describe('Registered name of the business.') })
+          .strictObject({ registered_name: stringParam(300).optional().describe('Registered name of the business.') })
           .optional()
           .describe('Kana name.'),
         kanji: z
-          .strictObject({ registered_name: text(300).optional().describe('Registered name of the business.') })
+          .strictObject({ registered_name: stringParam(300).optional().describe('Registered name of the business.') })
           .optional()
           .describe('Kanji name.'),
       })
@@ -342,7 +325,7 @@ const configuration = (create: boolean) => {
               .enum(['exempt', 'none', 'reverse'])
               .optional()
               .describe("Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`."),
-            ip_address: z.ipv4().or(z.ipv6()).optional().describe('A recent IP address of the customer used for tax reporting and tax location inference.'),
+            ip_address: ipParam().optional().describe('A recent IP address of the customer used for tax reporting and tax location inference.'),
             ...(create
               ? {}
               : {
@@ -370,11 +353,11 @@ const configuration = (create: boolean) => {
             invoice: z
               .strictObject({
                 custom_fields: z
-                  .array(z.strictObject({ name: text(40).describe('Customer name.'), value: text(140).describe('The value of the ID number.') }))
+                  .array(z.strictObject({ name: phoneParam().describe('Customer name.'), value: stringParam(140).describe('The value of the ID number.') }))
                   .max(4)
                   .optional()
                   .describe('The list of up to 4 default custom fields to be displayed on invoices for this customer.'),
-                footer: text(5000).optional().describe('Default invoice footer.'),
+                footer: stringParam(5000).optional().describe('Default invoice footer.'),
                 next_sequence: integerParam(1, 1_000_000_000).optional().describe("Sequence number to use on the customer account's next invoice."),
                 prefix: z
                   .string()
@@ -387,7 +370,7 @@ const configuration = (create: boolean) => {
                       .enum(['exclude_tax', 'include_inclusive_tax'])
                       .optional()
                       .describe('Indicates whether displayed line item prices and amounts on invoice PDFs include inclusive tax amounts.'),
-                    template: text(200).optional().describe('ID of the invoice rendering template to use for future invoices.'),
+                    template: stringParam(200).optional().describe('ID of the invoice rendering template to use for future invoices.'),
                   })
                   .optional()
                   .describe('Default invoice PDF rendering options.'),
@@ -401,8 +384,8 @@ const configuration = (create: boolean) => {
         shipping: z
           .strictObject({
             address: address(false).optional().describe('Customer shipping address.'),
-            name: text(300).optional().describe('Customer name.'),
-            phone: text(40).optional().describe('Customer phone (including extension).'),
+            name: stringParam(300).optional().describe('Customer name.'),
+            phone: phoneParam().optional().describe('Customer phone (including extension).'),
           })
           .optional()
           .describe("The customer's shipping information. Appears on invoices emailed to this customer."),
@@ -418,13 +401,13 @@ const configuration = (create: boolean) => {
       .strictObject({
         ...applied,
         bacs_debit_payments: z
-          .strictObject({ display_name: text(200).optional().describe('Display name for Bacs Direct Debit payments.') })
+          .strictObject({ display_name: stringParam(200).optional().describe('Display name for Bacs Direct Debit payments.') })
           .optional()
           .describe('Settings used for Bacs debit payments.'),
         branding: z
           .strictObject({
-            icon: text(200).optional().describe('ID of a file upload: An icon for the merchant. Must be square and at least 128px x 128px.'),
-            logo: text(200)
+            icon: stringParam(200).optional().describe('ID of a file upload: An icon for the merchant. Must be square and at least 128px x 128px.'),
+            logo: stringParam(200)
               .optional()
               .describe(
                 "ID of a file upload: A logo for the merchant that will be used in Checkout instead of the icon and without the merchant's name next to it if provided.",
@@ -462,12 +445,12 @@ const configuration = (create: boolean) => {
                 email: email.optional().describe('A publicly available email address for sending support issues to.'),
                 hours: z
                   .strictObject({
-                    end_time: text(5).optional().describe('Support hours end time (JST time of day) for in `HH:MM` format.'),
-                    start_time: text(5).optional().describe('Support hours start time (JST time of day) for in `HH:MM` format.'),
+                    end_time: stringParam(5).optional().describe('Support hours end time (JST time of day) for in `HH:MM` format.'),
+                    start_time: stringParam(5).optional().describe('Support hours start time (JST time of day) for in `HH:MM` format.'),
                   })
                   .optional()
                   .describe('Support hours for Konbini payments.'),
-                phone: text(40).optional().describe('A publicly available phone number to call with support issues.'),
+                phone: phoneParam().optional().describe('A publicly available phone number to call with support issues.'),
               })
               .optional()
               .describe('Support for Konbini payments.'),
@@ -483,8 +466,8 @@ const configuration = (create: boolean) => {
           .strictObject({
             kana: z
               .strictObject({
-                descriptor: text(22).optional().describe('The default text that appears on statements for non-card charges outside of Japan.'),
-                prefix: text(10)
+                descriptor: stringParam(22).optional().describe('The default text that appears on statements for non-card charges outside of Japan.'),
+                prefix: stringParam(10)
                   .optional()
                   .describe(
                     'Default text that appears on statements for card charges outside of Japan, prefixing any dynamic statement_descriptor_suffix specified on the charge.',
@@ -494,8 +477,8 @@ const configuration = (create: boolean) => {
               .describe('The Kana variation of statement_descriptor used for charges in Japan.'),
             kanji: z
               .strictObject({
-                descriptor: text(22).optional().describe('The default text that appears on statements for non-card charges outside of Japan.'),
-                prefix: text(10)
+                descriptor: stringParam(22).optional().describe('The default text that appears on statements for non-card charges outside of Japan.'),
+                prefix: stringParam(10)
                   .optional()
                   .describe(
                     'Default text that appears on statements for card charges outside of Japan, prefixing any dynamic statement_descriptor_suffix specified on the charge.',
@@ -507,7 +490,7 @@ const configuration = (create: boolean) => {
           .optional()
           .describe('Settings for the default text that appears on statements for language variations.'),
         sepa_debit_payments: z
-          .strictObject({ creditor_id: text(35).optional().describe('Creditor ID for SEPA Direct Debit payments.') })
+          .strictObject({ creditor_id: stringParam(35).optional().describe('Creditor ID for SEPA Direct Debit payments.') })
           .optional()
           .describe('Settings used for SEPA Direct Debit payments.'),
         statement_descriptor: z
@@ -528,7 +511,7 @@ const configuration = (create: boolean) => {
           .strictObject({
             address: address(create).optional().describe('A publicly available mailing address for sending support issues to.'),
             email: email.optional().describe('A publicly available email address for sending support issues to.'),
-            phone: text(40).optional().describe('A publicly available phone number to call with support issues.'),
+            phone: phoneParam().optional().describe('A publicly available phone number to call with support issues.'),
             url: z.url().optional().describe('A publicly available website for handling support issues.'),
           })
           .optional()
@@ -578,8 +561,8 @@ const defaults = (create: boolean) =>
     profile: z
       .strictObject({
         business_url: z.url().max(5000).optional().describe("The business's publicly-available website."),
-        doing_business_as: text(300).optional().describe('The name which is used by the business.'),
-        product_description: text(5000).optional().describe('Internal-only description of the product sold or service provided by the business.'),
+        doing_business_as: stringParam(300).optional().describe('The name which is used by the business.'),
+        product_description: stringParam(5000).optional().describe('Internal-only description of the product sold or service provided by the business.'),
       })
       .optional()
       .describe('Account profile information.'),
@@ -621,10 +604,10 @@ const accountFields = (create: boolean) => ({
     .optional()
     .describe("An Account Configuration which allows the Account to take on a key persona across the service's products."),
   contact_email: email.optional().describe('The primary contact email address for the Account.'),
-  contact_phone: text(40).optional().describe('The default contact phone for the Account.'),
+  contact_phone: phoneParam().optional().describe('The default contact phone for the Account.'),
   dashboard: z.enum(['express', 'full', 'none']).optional().describe('A value indicating the dashboard this Account has access to.'),
   defaults: defaults(create).optional().describe('Default values to be used on Account Configurations.'),
-  display_name: text(300)
+  display_name: stringParam(300)
     .optional()
     .describe('A descriptive name for the Account. This name will be surfaced in the Dashboard and on any invoices sent to the Account.'),
   identity: identity(create).optional().describe('Information about the company, individual, and business represented by the Account.'),
@@ -684,8 +667,8 @@ const shownAndAccepted = z.strictObject({
 });
 export const createAccountTokenParams = z.strictObject({
   contact_email: email.optional().describe('The primary contact email address for the Account.'),
-  contact_phone: text(40).optional().describe('The default contact phone for the Account.'),
-  display_name: text(300)
+  contact_phone: phoneParam().optional().describe('The default contact phone for the Account.'),
+  display_name: stringParam(300)
     .optional()
     .describe('A descriptive name for the Account. This name will be surfaced in the Dashboard and on any invoices sent to the Account.'),
   identity: z

@@ -1,12 +1,17 @@
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
-import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
-
-export const currencyParam = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-    .transform((code) => code.toLowerCase());
+import {
+  booleanParam,
+  createdParam,
+  currencyParam,
+  emptyable,
+  expandParam,
+  idParam,
+  integerParam,
+  metadataParam,
+  stringParam,
+  v1ListParams,
+} from '#shared/http/params.ts';
 
 /** A package dimension: inches, or ounces for the weight; a positive number. */
 const measureParam = () =>

@@ -1,30 +1,28 @@
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
-import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import {
+  addressParam,
+  booleanParam,
+  createdParam,
+  emailParam,
+  emptyable,
+  expandParam,
+  idParam,
+  integerParam,
+  maxEmailLength,
+  metadataParam,
+  phoneParam,
+  stringParam,
+  v1ListParams,
+} from '#shared/http/params.ts';
 
-const address = z.strictObject({
-  city: stringParam(200).optional().describe('City, district, suburb, town, or village.'),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code')
-    .optional()
-    .describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  line1: stringParam(200).optional().describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: stringParam(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: stringParam(20).optional().describe('ZIP or postal code.'),
-  state: stringParam(200).optional().describe('State, county, province, or region.'),
-});
+const address = addressParam();
 
 const shipping = z.strictObject({
   address,
   name: z.string().min(1).max(256).describe('Customer name.'),
-  phone: stringParam(30).optional().describe('Customer phone (including extension).'),
+  phone: phoneParam().optional().describe('Customer phone (including extension).'),
 });
-
-const email = z
-  .string()
-  .max(512)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
 
 const fields = {
   address: emptyable(address).optional().describe("The customer's address."),
@@ -32,7 +30,7 @@ const fields = {
     .optional()
     .describe("An integer amount in cents (or local equivalent) that represents the customer's current balance, which affect the customer's future invoices."),
   description: emptyable(stringParam(350)).optional().describe('An arbitrary string that you can attach to a customer object.'),
-  email: emptyable(email)
+  email: emptyable(emailParam())
     .optional()
     .describe("Customer's email address. It's displayed alongside the customer in your dashboard and can be useful for searching and tracking."),
   invoice_prefix: z
@@ -43,7 +41,7 @@ const fields = {
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   name: emptyable(stringParam(256)).optional().describe("The customer's full name or business name."),
   next_invoice_sequence: integerParam(1, 1_000_000_000).optional().describe("The sequence to be used on the customer's next invoice."),
-  phone: emptyable(stringParam(30)).optional().describe("The customer's phone number."),
+  phone: emptyable(phoneParam()).optional().describe("The customer's phone number."),
   preferred_locales: emptyable(z.array(z.string().min(2).max(20)).max(10))
     .optional()
     .describe("Customer's preferred languages, ordered by preference."),
@@ -69,7 +67,11 @@ export const retrieveCustomerParams = z.strictObject({
 export const listCustomersParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(listOf('customer')).optional().describe('Specifies which fields in the response should be expanded.'),
-  email: z.string().max(512).optional().describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
+  email: z
+    .string()
+    .max(maxEmailLength)
+    .optional()
+    .describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
 });
 export const deleteCustomerParams = z.strictObject({});

@@ -10,6 +10,7 @@ import {
   type SnapshotEvent,
   type ThinEvent,
 } from '#shared/events/event.ts';
+import { maxSweepsWithoutAttempt } from '#shared/events/parking.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
 import { isoTimestamp } from '#shared/http/timestamps.ts';
@@ -69,13 +70,6 @@ const sameScope = (a: { accountId?: string; livemode: boolean }, b: { accountId?
 /** Whether two references (of events, targets, or the records themselves) name the same thing in the same account and mode. */
 const sameRef = (a: { kind?: string; id: string; scope: Scope }, b: { kind?: string; id: string; scope: Scope }) =>
   a.id === b.id && (a.kind === undefined || b.kind === undefined || a.kind === b.kind) && sameScope(a.scope, b.scope);
-
-/**
- * Sweeps in a row, with no attempt recorded between them, after which a delivery is parked: the worker
- * fails on it before it can record anything (a poison message), so re-queuing it again would cycle
- * queue → dead-letter queue → sweeper forever. At one sweep a minute, about ten minutes of failures.
- */
-export const maxSweepsWithoutAttempt = 10;
 
 type Target =
   | { kind: 'webhook'; url: string; secret: string; body: string; livemode: boolean }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { integerParam } from '#shared/http/params.ts';
+import { integerParam, v2MetadataParam, v2MetadataPatchParam } from '#shared/http/params.ts';
 
 const includeUrl = z.enum(['webhook_endpoint.url'], {
   error: (issue) =>
@@ -9,7 +9,6 @@ const includeUrl = z.enum(['webhook_endpoint.url'], {
 });
 const includeOnCreate = z.enum(['webhook_endpoint.signing_secret', 'webhook_endpoint.url']);
 
-const metadata = z.record(z.string().min(1).max(40), z.string().max(500)).refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys');
 const enabledEvents = z.array(z.string().min(1)).min(1, 'at least one event type is required').max(250);
 const name = z.string().min(1, 'the name cannot be empty').max(5000).describe('Event destination name.');
 const webhookEndpoint = z.strictObject({
@@ -65,7 +64,7 @@ export const createEventDestinationParams = z.strictObject({
   description: z.string().max(5000).optional().describe("An optional user-defined description of the destination's purpose."),
   events_from: eventsFrom.optional().describe('The account or organization scopes that can supply events.'),
   include: z.array(includeOnCreate).max(4).optional().describe('Include normally redacted webhook fields in the create response.'),
-  metadata: metadata.optional().describe('User-defined key/value data for the destination.'),
+  metadata: v2MetadataParam().optional().describe('User-defined key/value data for the destination.'),
   snapshot_api_version: z
     .string()
     .optional()
@@ -78,11 +77,7 @@ export const updateEventDestinationParams = z.strictObject({
   enabled_events: enabledEvents.optional().describe('The list of event types enabled for delivery to this destination.'),
   include: z.array(includeUrl).max(4).optional().describe('Include the normally redacted `webhook_endpoint.url` in the response.'),
   /** A key set to null is removed. */
-  metadata: z
-    .record(z.string().min(1).max(40), z.string().max(500).nullable())
-    .refine((map) => Object.keys(map).length <= 50, 'metadata can have at most 50 keys')
-    .optional()
-    .describe('Metadata. A key set to null is removed.'),
+  metadata: v2MetadataPatchParam().optional().describe('Metadata. A key set to null is removed.'),
   name: name.optional().describe('A user-defined label for identifying the destination; it does not control routing.'),
   webhook_endpoint: webhookEndpoint
     .optional()

@@ -1,13 +1,13 @@
 import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
 import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { TokenUse } from '#shared/tokens/token.ts';
 import type { EventEmitter } from './emitter.ts';
 import type { EventInput, EventOrigin } from './event.ts';
 
 /**
  * Changes one stored object and emits the events of the change with it: read, apply, write conditionally
  * on the version together with the outbox, then enqueue; a concurrent writer makes it start over.
- * `apply` may refuse the change by throwing. `using`: a token the write uses up in its transaction.
+ * `apply` may refuse the change by throwing. `using`: a token the write uses up in its transaction, typed by the store's port so that
+ * the event layer does not depend on tokens.
  */
 export async function changeAndEmit<T extends OwnedResource>(
   ports: { repository: Pick<OwnedResourceStore<T>, 'replace'>; events: EventEmitter },
@@ -15,7 +15,7 @@ export async function changeAndEmit<T extends OwnedResource>(
   load: () => Promise<T>,
   apply: (current: T) => T,
   eventsOf: (next: T, current: T) => EventInput[],
-  using?: TokenUse,
+  using?: Parameters<OwnedResourceStore<T>['replace']>[2],
 ): Promise<T> {
   return withOptimisticRetries(async () => {
     const current = await load();

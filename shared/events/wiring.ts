@@ -2,12 +2,12 @@ import { config } from '#shared/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoFanOutStore, dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
-import { maxSweepsWithoutAttempt } from '#shared/delivery/delivery-service.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
 import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { eventEmitter, type EventEmitter } from './emitter.ts';
 import { eventService } from './event-service.ts';
 import { fanOutService } from './fan-out.ts';
+import { maxSweepsWithoutAttempt } from './parking.ts';
 
 const deliveriesQueueUrl = () => {
   const queueUrl = config().DELIVERIES_QUEUE_URL;

@@ -11,6 +11,9 @@ export const unixTime = z.int().meta({ id: 'UnixTime', description: 'Unix second
 /** v2 times: RFC 3339 UTC with milliseconds. */
 export const isoTime = z.iso.datetime().meta({ id: 'Timestamp', description: 'RFC 3339, UTC, with milliseconds: `2026-11-22T10:15:30.123Z`.' });
 
+/** A string the object may not have: `null`, never left out. */
+export const nullableString = z.string().nullable();
+
 export const metadataObject = z.record(z.string(), z.string()).meta({ id: 'Metadata', description: 'Your key-value pairs.' });
 
 /** What a DELETE answers on v1 (and v2 persons): the id, the object type and `deleted: true`. */

@@ -1,18 +1,27 @@
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
-import { booleanParam, createdParam, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import {
+  addressParam,
+  booleanParam,
+  countryParam,
+  createdParam,
+  currencyParam,
+  dateOfBirthParam,
+  emailParam,
+  expandParam,
+  idParam,
+  ipParam,
+  integerParam,
+  maxEmailLength,
+  metadataParam,
+  stringParam,
+  unixTimeParam,
+  v1ListParams,
+} from '#shared/http/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
 /** A closed set of values; an unknown one is a 400 naming the parameter (e.g. `fuel[type]`). */
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, `must be one of: ${values.join(', ')}`);
-
-const currencyParam = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-    .transform((code) => code.toLowerCase());
-
-const countryParam = () => z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code');
 
 /** Amounts in minor units, up to the reference's eight digits. */
 const amountParam = (min = 0) => integerParam(min, 99_999_999);
@@ -28,7 +37,7 @@ export const decimalParam = () =>
     .regex(/^\d+(\.\d+)?$/, 'must be a non-negative decimal number such as 12.5')
     .refine((value) => (value.split('.')[1]?.length ?? 0) <= 12, 'must have at most 12 decimal places');
 
-const unixTime = integerParam(0, 253402300799);
+const unixTime = unixTimeParam();
 
 export const fuelTypes = ['diesel', 'other', 'unleaded_plus', 'unleaded_regular', 'unleaded_super'] as const;
 export const fuelUnits = ['charging_minute', 'imperial_gallon', 'kilogram', 'kilowatt_hour', 'liter', 'other', 'pound', 'us_gallon'] as const;
@@ -112,16 +121,13 @@ export type FuelParams = z.output<ReturnType<typeof fuelParam>>;
 
 // Cardholders
 
-const billingAddress = z.strictObject({
-  city: z.string().min(1).max(200).describe('City, district, suburb, town, or village.'),
+/** A cardholder's billing address: the reference requires its city, country, first line and postal code. */
+const billingAddress = addressParam().extend({
+  city: stringParam(200).min(1).describe('City, district, suburb, town, or village.'),
   country: countryParam().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  line1: z.string().min(1).max(200).describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: stringParam(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: z.string().min(1).max(20).describe('ZIP or postal code.'),
-  state: stringParam(200).optional().describe('State, county, province, or region.'),
+  line1: stringParam(200).min(1).describe('Address line 1 (e.g., street, PO Box, or company name).'),
+  postal_code: stringParam(20).min(1).describe('ZIP or postal code.'),
 });
-
-const dayOfMonth = integerParam(1, 31);
 
 /** What a cardholder's create and update both take. */
 const cardholderFields = {
@@ -129,31 +135,19 @@ const cardholderFields = {
     .strictObject({ tax_id: stringParam(100).optional().describe("The entity's business ID number.") })
     .optional()
     .describe('Additional information about a `company` cardholder.'),
-  email: z
-    .string()
-    .max(512)
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address')
-    .optional()
-    .describe("The cardholder's email address."),
+  email: emailParam().optional().describe("The cardholder's email address."),
   expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
   individual: z
     .strictObject({
       first_name: stringParam(100).optional().describe('The first name of this cardholder. Required before activating Cards.'),
       last_name: stringParam(100).optional().describe('The last name of this cardholder. Required before activating Cards.'),
-      dob: z
-        .strictObject({
-          day: dayOfMonth.describe('The day of birth, between 1 and 31.'),
-          month: integerParam(1, 12).describe('The month of birth, between 1 and 12.'),
-          year: integerParam(1900, 9999).describe('The four-digit year of birth.'),
-        })
-        .optional()
-        .describe('The date of birth of this cardholder. Cardholders must be older than 13 years old.'),
+      dob: dateOfBirthParam().optional().describe('The date of birth of this cardholder. Cardholders must be older than 13 years old.'),
       card_issuing: z
         .strictObject({
           user_terms_acceptance: z
             .strictObject({
               date: unixTime.optional().describe('The Unix timestamp marking when the cardholder accepted the Authorized User Terms.'),
-              ip: stringParam(45).optional().describe('The IP address from which the cardholder accepted the Authorized User Terms.'),
+              ip: ipParam().optional().describe('The IP address from which the cardholder accepted the Authorized User Terms.'),
               user_agent: stringParam(5000).optional().describe('The user agent of the browser from which the cardholder accepted the Authorized User Terms.'),
             })
             .optional()
@@ -207,7 +201,7 @@ export const retrieveCardholderParams = z.strictObject({
 export const listCardholdersParams = z.strictObject({
   ...v1ListParams,
   created: createdParam().optional().describe('Only return cardholders that were created during the given date interval.'),
-  email: z.string().min(1).optional().describe('Only return cardholders that have the given email address.'),
+  email: z.string().min(1).max(maxEmailLength).optional().describe('Only return cardholders that have the given email address.'),
   phone_number: z.string().min(1).optional().describe('Only return cardholders that have the given phone number.'),
   status: oneOf(['active', 'blocked', 'inactive']).optional().describe('Only return cardholders that have the given status.'),
   type: oneOf(['company', 'individual']).optional().describe('Only return cardholders that have the given type. One of `individual` or `company`.'),

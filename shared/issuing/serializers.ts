@@ -1,12 +1,11 @@
 import * as z from 'zod';
-import { addressObject, metadataObject, unixTime } from '#shared/http/objects.ts';
+import { addressObject, metadataObject, nullableString, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { AmountDetails, Authorization, Fleet, Fuel, MerchantData, RequestHistoryEntry, VerificationData } from './authorization.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder, CardholderIndividual, IssuingAddress } from './cardholder.ts';
 import type { IssuingTransaction, PurchaseDetails } from './transaction.ts';
 
-const nullableString = z.string().nullable();
 const nullableInt = z.int().nullable();
 const nullableNumber = z.number().nullable();
 

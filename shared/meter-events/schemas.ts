@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { expandParam, idParam, unixTimeParam, v1ListParams, v2Time } from '#shared/http/params.ts';
 
 /** Payload values are strings; a JSON number is taken as its decimal text. */
 const payload = z
@@ -21,7 +21,7 @@ export const createMeterEventParams = z.strictObject(meterEvent);
 /** POST /v1/billing/meter_events: the same event, its time in Unix seconds (the service keeps milliseconds). */
 export const createV1MeterEventParams = z.strictObject({
   ...meterEvent,
-  timestamp: integerParam(0, 253402300799)
+  timestamp: unixTimeParam()
     .transform((seconds) => seconds * 1000)
     .optional()
     .describe('The time of the event, in seconds since the Unix epoch: within the past 35 days or up to 5 minutes in the future. Defaults to now.'),
@@ -55,7 +55,7 @@ export const meterEventStreamParams = z.strictObject({
 export const retrieveMeterEventAdjustmentParams = z.strictObject({});
 
 /** Summaries need minute-aligned bounds, as in the reference. */
-const minuteAligned = integerParam(0, 253402300799).refine((seconds) => seconds % 60 === 0, 'must be aligned to a minute');
+const minuteAligned = unixTimeParam().refine((seconds) => seconds % 60 === 0, 'must be aligned to a minute');
 
 export const listEventSummariesParams = z
   .strictObject({

@@ -1,64 +1,49 @@
-import { systemClock } from '#shared/clock.ts';
-import { isIP } from 'node:net';
 import * as z from 'zod';
-import { booleanParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam } from '#shared/http/params.ts';
+import {
+  addressParam,
+  booleanParam,
+  calendarDateParam,
+  countryParam,
+  currencyParam,
+  dateOfBirthParam,
+  emailParam,
+  emptyable,
+  expandParam,
+  idParam,
+  ipParam,
+  metadataParam,
+  stringParam,
+  townAddressParam,
+  unixTimeParam,
+} from '#shared/http/params.ts';
 
 /**
  * Parameters of `POST /v1/tokens` (SDK type `TokenCreateParams`). Card and bank account numbers, expiry
  * and CVC are only typed here: their rules give the reference's card and bank errors in the service.
  */
 
-const country = z
-  .string()
-  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
-  .transform((code) => code.toUpperCase());
+const country = countryParam();
+const currency = currencyParam();
+const address = addressParam();
+const japanAddress = townAddressParam();
 
-const currency = z
-  .string()
-  .regex(/^[A-Za-z]{3}$/, 'must be a three-letter ISO currency code')
-  .transform((code) => code.toLowerCase());
-
-const addressShape = {
-  city: stringParam(200).optional().describe('City, district, suburb, town, or village.'),
-  country: country.optional().describe('Two-letter country code (ISO 3166-1 alpha-2).'),
-  line1: stringParam(200).optional().describe('Address line 1 (e.g., street, PO Box, or company name).'),
-  line2: stringParam(200).optional().describe('Address line 2 (e.g., apartment, suite, unit, or building).'),
-  postal_code: stringParam(20).optional().describe('ZIP or postal code.'),
-  state: stringParam(200).optional().describe('State, county, province, or region.'),
-};
-const address = z.strictObject(addressShape);
-const japanAddress = z.strictObject({ ...addressShape, town: stringParam(200).optional().describe('Town or cho-me.') });
-
-const unixTime = integerParam(0, 253402300799);
-const ipAddress = z.string().refine((value) => isIP(value) !== 0, 'must be an IPv4 or IPv6 address');
+const unixTime = unixTimeParam();
+const ipAddress = ipParam();
 const declaration = z.strictObject({
   date: unixTime.optional().describe('The Unix timestamp marking when the directorship declaration attestation was made.'),
   ip: ipAddress.optional().describe('The IP address from which the directorship declaration attestation was made.'),
   user_agent: stringParam(500).optional().describe('The user agent of the browser from which the directorship declaration attestation was made.'),
 });
 
-const isCalendarDate = ({ day, month, year }: { day: number; month: number; year: number }) => {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-};
-const calendarDate = z
-  .strictObject({
-    day: integerParam(1, 31).describe('The day of birth, between 1 and 31.'),
-    month: integerParam(1, 12).describe('The month of birth, between 1 and 12.'),
-    year: integerParam(1900, 2200).describe('The four-digit year of birth.'),
-  })
-  .refine(isCalendarDate, 'must be a real calendar date');
-const dateOfBirth = calendarDate.refine(({ day, month, year }) => Date.UTC(year, month - 1, day) <= systemClock(), 'must not be in the future');
+const calendarDate = calendarDateParam();
+const dateOfBirth = dateOfBirthParam();
 
 /** Identity numbers (SSN, national id, tax id): letters and digits, with spaces, dots, slashes or dashes between. */
 const identityNumber = z
   .string()
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9 ./-]{0,38}[A-Za-z0-9])?$/, 'must be 1 to 40 letters and digits (spaces, dots, slashes and dashes may separate them)');
 const ssnLast4 = z.string().regex(/^\d{4}$/, 'must be the last 4 digits of the social security number');
-const email = z
-  .string()
-  .max(512)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+const email = emailParam();
 const phone = z.string().regex(/^\+?[0-9 ().-]{4,30}$/, 'must be a phone number (digits, spaces, dashes, dots and parentheses, optionally starting with +)');
 const personName = stringParam(100);
 const fileId = z.string().min(1).max(100);

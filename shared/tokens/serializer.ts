@@ -1,9 +1,7 @@
 import * as z from 'zod';
-import { metadataObject, unixTime } from '#shared/http/objects.ts';
+import { metadataObject, nullableString, unixTime } from '#shared/http/objects.ts';
 import { unixSeconds } from '#shared/http/timestamps.ts';
 import type { TokenBankAccount, TokenCard, V1Token } from './token.ts';
-
-const nullableString = z.string().nullable();
 
 export const cardObject = z
   .object({

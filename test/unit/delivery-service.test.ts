@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveryAttempt } from '#shared/delivery/attempt.ts';
-import { deliveryService, maxSweepsWithoutAttempt } from '#shared/delivery/delivery-service.ts';
+import { deliveryService } from '#shared/delivery/delivery-service.ts';
+import { maxSweepsWithoutAttempt } from '#shared/events/parking.ts';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Delivery, DestinationRef, ThinEvent } from '#shared/events/event.ts';

@@ -343,9 +343,11 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
     expect(refused(createCardholderParams.safeParse({ name: 'J'.repeat(25), billing: { address } }))).toEqual(['name']);
     expect(refused(createCardholderParams.safeParse({ name: 'Jenny 2', billing: { address } }))).toEqual(['name']);
     expect(refused(createCardholderParams.safeParse({ name: 'Jenny', billing: { address }, status: 'blocked' }))).toEqual(['status']);
-    expect(refused(createCardholderParams.safeParse({ name: 'Jenny', billing: { address: { ...address, country: 'us' } } }))).toEqual([
+    expect(refused(createCardholderParams.safeParse({ name: 'Jenny', billing: { address: { ...address, country: 'USA' } } }))).toEqual([
       'billing.address.country',
     ]);
+    // A country code in lower case is taken and upper-cased, as every country parameter of the service does.
+    expect(createCardholderParams.parse({ name: 'Jenny', billing: { address: { ...address, country: 'us' } } }).billing.address.country).toBe('US');
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'usd', type: 'virtual', status: 'canceled' }))).toEqual(['status']);
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'dollars', type: 'virtual' }))).toEqual(['currency']);
     expect(refused(createCardParams.safeParse({ cardholder: 'ich_1', currency: 'usd', type: 'virtual', exp_month: 13 }))).toEqual(['exp_month']);

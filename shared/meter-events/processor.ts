@@ -125,7 +125,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
     await Promise.all(work.flatMap((item) => (item.kind === 'batch' && !retry.has(item) ? [store.finishBatch(item.batch)] : [])));
     await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry).catch(retrying([item]))] : [])));
-    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now).catch(retrying([item]));
+    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment).catch(retrying([item]));
     return work.filter((item) => retry.has(item));
   }
 
@@ -140,7 +140,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
   }
 
   /** Takes a cancelled event out of its minute's usage (or keeps it out, if it was never counted). */
-  async function cancel(adjustment: MeterEventAdjustment, now: number): Promise<void> {
+  async function cancel(adjustment: MeterEventAdjustment): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const event = await store.getEvent(adjustment.scope, adjustment.cancelIdentifier);
       if (!event || event.cancelAdjustmentId !== adjustment.id || event.status === 'invalid' || event.status === 'cancelled') {

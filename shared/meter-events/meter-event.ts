@@ -98,7 +98,12 @@ export type Settlement = 'count' | 'count-without-last' | 'fenced';
 
 /** Work on the meter-events queue. */
 export type MeterWork =
-  /** A stored API event not counted on the request path (legacy: events accepted before counting moved there). */
+  /**
+   * Legacy (legacy-accepted-events): an API event stored `accepted` by a version before API events were
+   * counted on the request path (commit 45fab4a, 2026-11-25); nothing sends it any more, but the meter
+   * queue, its dead-letter queue (14 days) and the sweeper's due index may still hold one. Remove with the
+   * other `legacy-accepted-events` places once every deployment has run a later version past both.
+   */
   | { kind: 'event'; event: MeterEventRecord }
   | { kind: 'batch'; batch: MeterEventBatch }
   | { kind: 'cancel'; adjustment: MeterEventAdjustment }
@@ -126,9 +131,9 @@ export interface MinuteUsage {
 
 /** How a stored event changes when processing counts or cancels it; `value` is what it adds to (or takes from) its minute. */
 export type RecordChange =
-  /** An API event: `accepted` → `processed`. */
+  /** Legacy (legacy-accepted-events): an API event stored by an older version, `accepted` → `processed`. */
   | { kind: 'process'; event: MeterEventRecord; value: number }
-  /** A stream event, written for the first time as `processed` (its identifier may not be taken). */
+  /** A stream event, written for the first time as `processed` (its identifier may not be taken): under the lease or with its batch's mark. */
   | { kind: 'insert'; event: MeterEventRecord; value: number }
   /** `processed` → `cancelled`, completing the adjustment. */
   | { kind: 'cancel'; event: MeterEventRecord; value: number; adjustment: MeterEventAdjustment };
@@ -197,8 +202,9 @@ export interface MeterEventRecordStore {
   /** Marks a stream batch processed. */
   finishBatch(batch: MeterEventBatch): Promise<void>;
   /** `accepted` → `invalid` for API events refused by processing. */
+  /** Legacy (legacy-accepted-events). */
   markInvalid(events: MeterEventRecord[]): Promise<void>;
-  /** Cancels an event that was never counted (`accepted` → `cancelled`), completing the adjustment; false if it changed meanwhile. */
+  /** Legacy (legacy-accepted-events): cancels an event an older version stored and never counted (`accepted` → `cancelled`), completing the adjustment; false if it changed meanwhile. */
   cancelUncounted(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
   /** Completes an adjustment whose event can no longer be cancelled (expired or refused meanwhile). */
   completeAdjustment(adjustment: MeterEventAdjustment): Promise<void>;
@@ -219,11 +225,18 @@ export interface MeterEventSessionStore {
 /** Usage per meter, customer and minute, and the record changes counted into it. */
 export interface UsageStore {
   /**
-   * Applies usage groups, each with its record changes in the same transaction (so each change counts
-   * once). Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of
-   * their group was applied, and the caller retries the group without them.
+   * Applies usage groups of cancellations and legacy `process` changes (the counting plan's
+   * `transactional`), each with its record changes in the same transaction (so each change counts once).
+   * Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of their
+   * group was applied, and the caller retries the group without them.
    */
-  applyUsage(groups: UsageGroup[], now: number): Promise<RecordChange[]>;
+  applyUsage(groups: UsageGroup[]): Promise<RecordChange[]>;
+  /**
+   * Counts groups of one stream batch's `insert`s (the counting plan's `marked`): each event claimed for
+   * its batch, then each group's usage with the batch's mark, once however often the batch comes. Returns
+   * the changes refused as duplicates of an identifier another event holds.
+   */
+  countMarked(groups: UsageGroup[], now: number): Promise<RecordChange[]>;
   /** Clears a cancelled event's value as its minute's `last` value, if it was. */
   forgetLast(scope: Scope, meterId: string, customerId: string, minute: number, identifier: string): Promise<void>;
 

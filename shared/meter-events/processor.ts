@@ -4,7 +4,8 @@ import { memoized, scopedKey } from '#shared/cache.ts';
 import { logger } from '#shared/logger.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, RecordChange, UsageGroup } from './meter-event.ts';
+import { planBatch } from './counting-plan.ts';
+import type { MeterEventAdjustment, MeterEventError, MeterEventRecord, MeterEventStore, MeterWork, UsageGroup } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, usageValueOf } from './rules.ts';
 import { usageLeases } from './usage-lease.ts';
 
@@ -21,25 +22,13 @@ export interface MeterEventProcessorPorts {
 const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
 
 /**
- * A batch's events of one customer, meter and minute counted with the batch's mark from this many on
- * (1 + 4/n write units each; fewer go under the lease, 1 + 2/n). The same split as before the lease path
- * existed, so that a batch retried across an upgrade meets the path its first try took.
- */
-const minMarkedEvents = 3;
-/**
- * Stream events counted under one take of a lease: a group's small share of a whole batch of ten messages
- * (under 3 each) in one take and one release, the minute's item then about 2 KB while it is held.
- */
-const maxLeasedEvents = 20;
-
-/**
  * The asynchronous side of metering: applies a batch of queued work to the usage aggregates exactly once.
- * Stream events are checked, grouped in memory by meter, customer and minute, and counted per group (with
- * the batch's mark, or under the minute's lease), so a redelivered message, a duplicate identifier or a
+ * Stream events are checked, grouped in memory by meter, customer and minute, and counted per group the
+ * way the counting plan (`planBatch`) says, so a redelivered message, a duplicate identifier or a
  * concurrent worker can never count an event twice. API events were counted on the request path: their
- * settle messages finish what a stopped request left, their refusals are reported, and events accepted
- * before that change are counted here. Problems are counted in their meter's error window;
- * cancellations run after the batch's events.
+ * settle messages finish what a stopped request left, their refusals are reported, and events an older
+ * version left `accepted` are counted here (legacy-accepted-events). Problems are counted in their
+ * meter's error window; cancellations run after the batch's events.
  */
 export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = systemClock }: MeterEventProcessorPorts) {
   const leases = usageLeases(store, clock);
@@ -70,6 +59,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       events.push(event);
     };
     for (const item of work) {
+      // Legacy (legacy-accepted-events): see `MeterWork`'s `event`.
       if (item.kind === 'event') admit(item.event);
       if (item.kind === 'batch') {
         const { batch } = item;
@@ -91,6 +81,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     }
 
     const errors: MeterEventError[] = work.flatMap((item) => (item.kind === 'refused' ? [item.error] : []));
+    // Legacy (legacy-accepted-events): API events of `event` work refused here.
     const refusedApiEvents: MeterEventRecord[] = [];
     const groups = new Map<string, UsageGroup>();
     await Promise.all(
@@ -121,65 +112,41 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       }),
     );
 
-    // Changes refused here were counted already (a redelivery), or are duplicates of a counted identifier.
-    // A lease that stays held fails its group alone: the messages of the group's events come back.
-    const { marked, leased } = route([...groups.values()]);
+    // Each group's events go the way the counting plan says. Changes refused on the transaction or mark
+    // paths were counted already (a redelivery), or are duplicates of a counted identifier. A lease that
+    // stays held fails its group alone: the messages of the group's events come back.
+    const plan = planBatch([...groups.values()]);
     const workOf = (group: UsageGroup) => [...new Set(group.changes.flatMap((change) => batchWork.get(change.event.batchId ?? '') ?? []))];
-    await Promise.all([store.applyUsage(marked, now), ...leased.map((group) => countLeased(group).catch(retrying(workOf(group))))]);
+    await Promise.all([
+      store.applyUsage(plan.transactional),
+      store.countMarked(plan.marked, now),
+      ...plan.leased.map((group) => countLeased(group).catch(retrying(workOf(group)))),
+    ]);
     await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
     await Promise.all(work.flatMap((item) => (item.kind === 'batch' && !retry.has(item) ? [store.finishBatch(item.batch)] : [])));
     await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry).catch(retrying([item]))] : [])));
-    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment, now).catch(retrying([item]));
+    for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment).catch(retrying([item]));
     return work.filter((item) => retry.has(item));
   }
 
-  /**
-   * Where each stream event is counted: a batch's events of one customer, meter and minute from
-   * `minMarkedEvents` on with the batch's mark (about 1 write unit each, TABLE_DESIGN.md 19), the others
-   * under the minute's lease, a few at a time (2 + n units for n events, 9e). Legacy API events and
-   * cancellations go through the usage transaction.
-   */
-  function route(all: UsageGroup[]): { marked: UsageGroup[]; leased: UsageGroup[] } {
-    const marked: UsageGroup[] = [];
-    const leased: UsageGroup[] = [];
-    for (const group of all) {
-      const byBatch = new Map<string, RecordChange[]>();
-      const others: RecordChange[] = [];
-      for (const change of group.changes) {
-        if (change.kind !== 'insert') others.push(change);
-        else {
-          const batch = byBatch.get(change.event.batchId ?? '');
-          if (batch) batch.push(change);
-          else byBatch.set(change.event.batchId ?? '', [change]);
-        }
-      }
-      const small: RecordChange[] = [];
-      for (const changes of byBatch.values()) (changes.length >= minMarkedEvents ? others : small).push(...changes);
-      if (others.length > 0) marked.push({ ...group, changes: others });
-      if (small.length > 0) leased.push({ ...group, changes: small });
-    }
-    return { marked, leased };
-  }
-
-  /** One group's events under its lease, `maxLeasedEvents` at a time (the lease item stays under 1 KB). */
+  /** One group's events (at most `maxLeasedEvents`, the counting plan's) under one take of its lease. */
   async function countLeased(group: UsageGroup): Promise<void> {
-    for (let start = 0; start < group.changes.length; start += maxLeasedEvents) {
-      const lease = { scope: group.scope, meter: group.meter, customerId: group.customerId, minute: group.minute, owner: `stream_${randomUUID()}` };
-      const events = group.changes.slice(start, start + maxLeasedEvents).map(({ event, value }) => ({
-        event,
-        entry: { identifier: event.identifier, created: event.created, value, timestamp: event.timestamp },
-      }));
-      await leases.countStreamed(lease, events);
-    }
+    const lease = { scope: group.scope, meter: group.meter, customerId: group.customerId, minute: group.minute, owner: `stream_${randomUUID()}` };
+    const events = group.changes.map(({ event, value }) => ({
+      event,
+      entry: { identifier: event.identifier, created: event.created, value, timestamp: event.timestamp },
+    }));
+    await leases.countStreamed(lease, events);
   }
 
   /** Takes a cancelled event out of its minute's usage (or keeps it out, if it was never counted). */
-  async function cancel(adjustment: MeterEventAdjustment, now: number): Promise<void> {
+  async function cancel(adjustment: MeterEventAdjustment): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const event = await store.getEvent(adjustment.scope, adjustment.cancelIdentifier);
       if (!event || event.cancelAdjustmentId !== adjustment.id || event.status === 'invalid' || event.status === 'cancelled') {
         return store.completeAdjustment(adjustment);
       }
+      // Legacy (legacy-accepted-events): an older version's event not counted yet.
       if (event.status === 'accepted') {
         if (await store.cancelUncounted(event, adjustment)) return;
         continue;
@@ -195,7 +162,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
         minute,
         changes: [{ kind: 'cancel', event, value: usageValueOf(meter, event), adjustment }],
       };
-      const refused = await store.applyUsage([group], now);
+      const refused = await store.applyUsage([group]);
       if (refused.length === 0) {
         if (meter.formula === 'last') await store.forgetLast(event.scope, meter.id, customerId!, minute, event.identifier);
         return;

@@ -8,6 +8,8 @@ import type { MeterRepository } from '#shared/meters/meter.ts';
 import { isLiveKey } from '#shared/platform/api-keys.ts';
 import type { PlatformStore, Scope } from '#shared/platform/types.ts';
 import type { Meter } from '#shared/meters/meter.ts';
+import { memoized, scopedKey } from '#shared/cache.ts';
+import { planStreamRequest } from './counting-plan.ts';
 import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWorkQueue } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, usageValueOf } from './rules.ts';
 import { settleDelaySeconds, usageLeases, type CountOutcome } from './usage-lease.ts';
@@ -27,22 +29,9 @@ export interface MeterEventServicePorts {
 /** Meter event sessions last 15 minutes. */
 export const sessionLifetimeMillis = 15 * 60 * 1000;
 
-/**
- * Stream requests from this many events on go to the batch path: a small batch of n events of one customer
- * costs (6 + 2n) / n write units per event for n < 3 and (8 + n) / n from 3 on (docs/capacity.md), an
- * event counted under its lease 3, so from 4 events on the batch is as cheap or cheaper.
- */
-const minBatchedEvents = 4;
-
-/**
- * The share of a larger stream request's events that are alone in their customer, meter and minute (within
- * the request) from which those are counted at once too: a lone event costs 3 write units either way (take,
- * claim, release, at once or in the worker), and the batch adds about 0.2 per event, which the events that
- * share a minute (2 units each or less in the worker) make up for only below this share.
- */
-const minLoneShare = 0.8;
-
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+type MeterOf = (scope: Scope, eventName: string) => Promise<Meter | undefined>;
 
 type StreamEvent = Omit<CreateMeterEventParams, 'timestamp'> & { timestamp?: number };
 
@@ -95,14 +84,14 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
   });
 
   /**
-   * The events of a small stream request counted as API events are (3 write units each instead of a
-   * batch's 8 for one event); answers those left for the batch path: events with a problem (reported by
-   * processing, as the stream's are), and events whose lease another request holds.
+   * Counts stream events as API events are (3 write units each instead of a batch's 8 for one event);
+   * answers those left for the batch path: events with a problem (reported by processing, as the stream's
+   * are), and events whose lease another request holds.
    */
-  async function countAlone(caller: Caller, inputs: MeterEventInput[], now: number): Promise<MeterEventInput[]> {
+  async function countAtOnce(caller: Caller, inputs: MeterEventInput[], now: number, meterFor: MeterOf): Promise<MeterEventInput[]> {
     const outcomes = await Promise.all(
       inputs.map(async (input) => {
-        const meter = await meters.findByEventName(caller.scope, input.eventName);
+        const meter = await meterFor(caller.scope, input.eventName);
         if (!meter || problemOf(meter, input, now) || (await refusalOf(meter, input, (id) => customerExists(caller.scope, id)))) return 'left';
         const outcome = await countUnderLease(received(input, caller.scope, caller.platformId, now, meter, 'stream'), meter);
         return outcome === 'busy' || outcome === 'fenced' ? 'left' : outcome;
@@ -111,17 +100,14 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
     return inputs.filter((_, index) => outcomes[index] === 'left');
   }
 
-  /** Per event, whether it is the only one of its customer, meter and minute in the request (false without a meter). */
-  async function aloneInRequest(caller: Caller, inputs: MeterEventInput[]): Promise<boolean[]> {
-    const keys = await Promise.all(
+  /** Per event, its customer, meter and minute as the counting plan groups them (undefined without a meter). */
+  async function groupsOf(caller: Caller, inputs: MeterEventInput[], meterFor: MeterOf): Promise<Array<string | undefined>> {
+    return Promise.all(
       inputs.map(async (input) => {
-        const meter = await meters.findByEventName(caller.scope, input.eventName);
+        const meter = await meterFor(caller.scope, input.eventName);
         return meter && `${meter.id}|${readingOf(meter, input).customerId}|${minuteOf(input.timestamp)}`;
       }),
     );
-    const sizes = new Map<string, number>();
-    for (const key of keys) if (key) sizes.set(key, (sizes.get(key) ?? 0) + 1);
-    return keys.map((key) => key !== undefined && sizes.get(key) === 1);
   }
 
   return {
@@ -267,29 +253,29 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
     },
 
     /**
-     * Stores a stream request's events and queues them; they are validated when processed. A request of
-     * fewer than `minBatchedEvents` events is counted at once instead, event by event, where it can be, and
-     * so are the lone events of a request that are at least `minLoneShare` of it: what is cheapest on AWS.
+     * Stores a stream request's events and queues them; they are validated when processed. The counting
+     * plan (`planStreamRequest`) picks the events tried at once instead, event by event, as API events
+     * are: what is cheapest on AWS.
      */
     async acceptStream(caller: Caller, events: StreamEvent[]): Promise<void> {
       const now = clock();
+      // One meter read per event name in a request.
+      const meterFor = memoized(meters.findByEventName, scopedKey);
       // An identifier sent twice in one request counts its first event, whichever path each would take.
       const identifiers = new Set<string>();
       const inputs = events
         .map((event) => normalize(event, now))
         .filter((input) => !identifiers.has(input.identifier) && Boolean(identifiers.add(input.identifier)));
-      const alone = inputs.length < minBatchedEvents ? inputs.map(() => true) : await aloneInRequest(caller, inputs);
-      const atOnce = inputs.length < minBatchedEvents || alone.filter(Boolean).length >= minLoneShare * inputs.length;
-      const left = atOnce
-        ? [
-            ...inputs.filter((_, index) => !alone[index]),
-            ...(await countAlone(
-              caller,
-              inputs.filter((_, index) => alone[index]),
-              now,
-            )),
-          ]
-        : inputs;
+      const atOnce = planStreamRequest(await groupsOf(caller, inputs, meterFor));
+      const left = [
+        ...inputs.filter((_, index) => !atOnce[index]),
+        ...(await countAtOnce(
+          caller,
+          inputs.filter((_, index) => atOnce[index]),
+          now,
+          meterFor,
+        )),
+      ];
       if (left.length === 0) return;
       const batch = { id: newId('mtrbatch', now), scope: caller.scope, platformId: caller.platformId, created: now, events: left };
       await store.putBatch(batch);

@@ -3,12 +3,15 @@ import type {
   LeaseEntry,
   MeterEventAdjustment,
   MeterEventBatch,
+  MeterEventError,
   MeterEventRecord,
   MeterEventSession,
   MeterEventStore,
   MeterWork,
   MeterWorkQueue,
   MinuteUsage,
+  RecordChange,
+  UsageGroup,
   UsageLease,
 } from '#shared/meter-events/meter-event.ts';
 import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
@@ -49,20 +52,45 @@ interface UsageItem {
 }
 
 const notFaked = (method: string) => async (): Promise<never> => {
-  throw new Error(`memoryMeterEventStore does not fake ${method} (the processor's and sweeper's side)`);
+  throw new Error(`memoryMeterEventStore does not fake ${method} (the sweeper's and error reporter's side)`);
 };
 
 /**
- * In-memory MeterEventStore for the synchronous side of metering (`meterEventService`) and `usageLeases`:
- * usage leases and identifier claims (24-hour uniqueness from `created`, fences of stopped requests),
- * event records (gone `eventRetentionMillis` after `created`, as TTL hides them), cancellation requests,
- * adjustments, stream batches, sessions by token hash, and the minute usage the lease releases count.
- * The processor's and sweeper's methods (applyUsage, markInvalid, error windows…) throw.
- * `batches` and `sessions` are its content; `clock` is when records expire.
+ * Called before and after each write of the fake (`write` names it): a test throws from it to stop the
+ * caller there, as a crash or a lost response would (after the write: done, but the caller never knew).
+ */
+export type WriteFault = (write: string, when: 'before' | 'after') => void;
+
+/**
+ * In-memory MeterEventStore for metering's service, processor and `usageLeases`: usage leases and
+ * identifier claims (24-hour uniqueness from `created`, fences of stopped requests), event records (gone
+ * `eventRetentionMillis` after `created`, as TTL hides them), cancellation requests, adjustments, stream
+ * batches (and which are finished), sessions by token hash, the minute usage the lease releases, the usage
+ * transactions and the batch marks count, and the errors recorded. The sweeper's and error reporter's
+ * methods (claimOverdueWork, dueErrorWindows, markReported) throw. `batches`, `finished`, `sessions` and
+ * `errors` are its content; `seedEvent` stores an event as an older version did (legacy `accepted`
+ * events); `clock` is when records expire; `fault` sees every write.
  */
 export function memoryMeterEventStore(
   clock: () => number,
-): MeterEventStore & { batches: Map<string, MeterEventBatch>; sessions: Map<string, MeterEventSession> } {
+  fault: WriteFault = () => {},
+): MeterEventStore & {
+  batches: Map<string, MeterEventBatch>;
+  finished: Set<string>;
+  sessions: Map<string, MeterEventSession>;
+  errors: MeterEventError[];
+  seedEvent(event: MeterEventRecord): void;
+} {
+  const finished = new Set<string>();
+  const errors: MeterEventError[] = [];
+  /** The batch marks written: batch, meter, customer and minute. */
+  const marks = new Set<string>();
+  const write = async <T>(name: string, run: () => T): Promise<T> => {
+    fault(name, 'before');
+    const result = run();
+    fault(name, 'after');
+    return result;
+  };
   const identifiers = new Map<string, IdentifierItem>();
   const adjustments = new Map<string, MeterEventAdjustment>();
   const batches = new Map<string, MeterEventBatch>();
@@ -81,70 +109,103 @@ export function memoryMeterEventStore(
   /** Free, or last claimed out of the 24-hour window of an event received at `created`. */
   const claimable = (item: IdentifierItem | undefined, created: number) => !item || item.created < created - uniquenessWindowMillis;
 
+  /** Adds counted changes into their minute (and its `last`, unless the minute holds a later one). */
+  const count = (group: UsageGroup, changes: RecordChange[]) => {
+    const item = usageItem(group);
+    let latest: RecordChange | undefined;
+    for (const change of changes) {
+      const sign = change.kind === 'cancel' ? -1 : 1;
+      item.total += sign * change.value;
+      item.events += sign;
+      if (change.kind !== 'cancel' && (!latest || change.event.timestamp >= latest.event.timestamp)) latest = change;
+    }
+    if (changes.length > 0) item.counted = true;
+    if (group.meter.formula === 'last' && latest && (!item.last || item.last.timestamp <= latest.event.timestamp)) {
+      item.last = { value: latest.value, timestamp: latest.event.timestamp, identifier: latest.event.identifier };
+    }
+  };
+  const recordOf = (event: MeterEventRecord) => identifiers.get(identifierKey(event.scope, event.identifier));
+  const completeIfPending = (adjustment: MeterEventAdjustment) => {
+    const stored = adjustments.get(identifierKey(adjustment.scope, adjustment.id));
+    if (stored?.status !== 'pending') return false;
+    adjustments.set(identifierKey(adjustment.scope, adjustment.id), { ...stored, status: 'complete' });
+    return true;
+  };
+
   return {
     batches,
+    finished,
     sessions,
+    errors,
 
-    async takeLease(lease, entries, now) {
-      const item = usageItem(lease);
-      if (item.leaseUntil !== undefined && item.leaseUntil >= now) return undefined;
-      const left = entriesOf(item);
-      item.leaseOwner = lease.owner;
-      item.leaseUntil = now + leaseMillis;
-      if (entries.length > 0)
-        item.entries.set(
-          lease.owner,
-          entries.map(({ identifier, created, value, timestamp }) => ({ identifier, created, value, timestamp })),
-        );
-      return left;
+    seedEvent(event) {
+      identifiers.set(identifierKey(event.scope, event.identifier), { event, created: event.created });
     },
 
-    async releaseLease(lease, counted, owners) {
-      const item = usageItem(lease);
-      if (item.leaseOwner !== lease.owner) return false;
-      let latest: LeaseEntry | undefined;
-      for (const { entry, setsLast } of counted) {
-        item.total += entry.value;
-        if (setsLast && (!latest || entry.timestamp >= latest.timestamp)) latest = entry;
-      }
-      item.events += counted.length;
-      if (counted.length > 0) item.counted = true;
-      // A minute holding a later `last` keeps it (the adapter retries its release without setting it).
-      if (lease.meter.formula === 'last' && latest && (!item.last || item.last.timestamp <= latest.timestamp)) {
-        item.last = { value: latest.value, timestamp: latest.timestamp, identifier: latest.identifier };
-      }
-      item.leaseOwner = undefined;
-      item.leaseUntil = undefined;
-      for (const owner of owners) item.entries.delete(owner);
-      return true;
-    },
+    takeLease: (lease, entries, now) =>
+      write('takeLease', () => {
+        const item = usageItem(lease);
+        if (item.leaseUntil !== undefined && item.leaseUntil >= now) return undefined;
+        const left = entriesOf(item);
+        item.leaseOwner = lease.owner;
+        item.leaseUntil = now + leaseMillis;
+        if (entries.length > 0)
+          item.entries.set(
+            lease.owner,
+            entries.map(({ identifier, created, value, timestamp }) => ({ identifier, created, value, timestamp })),
+          );
+        return left;
+      }),
+
+    releaseLease: (lease, counted, owners) =>
+      write('releaseLease', () => {
+        const item = usageItem(lease);
+        if (item.leaseOwner !== lease.owner) return false;
+        let latest: LeaseEntry | undefined;
+        for (const { entry, setsLast } of counted) {
+          item.total += entry.value;
+          if (setsLast && (!latest || entry.timestamp >= latest.timestamp)) latest = entry;
+        }
+        item.events += counted.length;
+        if (counted.length > 0) item.counted = true;
+        // A minute holding a later `last` keeps it (the adapter retries its release without setting it).
+        if (lease.meter.formula === 'last' && latest && (!item.last || item.last.timestamp <= latest.timestamp)) {
+          item.last = { value: latest.value, timestamp: latest.timestamp, identifier: latest.identifier };
+        }
+        item.leaseOwner = undefined;
+        item.leaseUntil = undefined;
+        for (const owner of owners) item.entries.delete(owner);
+        return true;
+      }),
 
     async readLease(lease) {
       const item = usageItem(lease);
       return { owner: item.leaseOwner, until: item.leaseUntil, entries: entriesOf(item) };
     },
 
-    async claim(event, owner) {
-      const key = identifierKey(event.scope, event.identifier);
-      const item = identifiers.get(key);
-      if (claimable(item, event.created) || (item?.fencedOwners && !item.fencedOwners.has(owner))) {
-        // A put: the claim replaces whatever was there, fences included.
-        identifiers.set(key, { event, created: event.created, claimedBy: owner });
-        return 'claimed';
-      }
-      return item?.fencedOwners?.has(owner) ? 'fenced' : 'duplicate';
-    },
+    claim: (event, owner) =>
+      write('claim', () => {
+        const key = identifierKey(event.scope, event.identifier);
+        const item = identifiers.get(key);
+        if (claimable(item, event.created) || (item?.fencedOwners && !item.fencedOwners.has(owner))) {
+          // A put: the claim replaces whatever was there, fences included.
+          identifiers.set(key, { event, created: event.created, claimedBy: owner });
+          return 'claimed';
+        }
+        return item?.fencedOwners?.has(owner) ? ('fenced' as const) : ('duplicate' as const);
+      }),
 
-    async settle(scope, entry) {
-      const key = identifierKey(scope, entry.identifier);
-      const item = identifiers.get(key);
-      if (claimable(item, entry.created) || item?.fencedOwners) {
-        identifiers.set(key, { created: entry.created, fencedOwners: new Set([...(item?.fencedOwners ?? []), entry.owner]) });
-        return 'fenced';
-      }
-      if (item?.claimedBy !== entry.owner) return 'fenced';
-      return item.event?.cancelAdjustmentId ? 'count-without-last' : 'count';
-    },
+    settle: (scope, entry) =>
+      write('settle', () => {
+        const key = identifierKey(scope, entry.identifier);
+        const item = identifiers.get(key);
+        if (claimable(item, entry.created) || item?.fencedOwners) {
+          identifiers.set(key, { created: entry.created, fencedOwners: new Set([...(item?.fencedOwners ?? []), entry.owner]) });
+          return 'fenced';
+        }
+        if (item?.claimedBy !== entry.owner) return 'fenced';
+        return item.event?.cancelAdjustmentId ? ('count-without-last' as const) : ('count' as const);
+      }),
 
     async getEvent(scope, identifier) {
       const item = identifiers.get(identifierKey(scope, identifier));
@@ -164,9 +225,103 @@ export function memoryMeterEventStore(
       return adjustments.get(identifierKey(scope, id));
     },
 
-    async putBatch(batch) {
-      batches.set(batch.id, batch);
+    putBatch: (batch) =>
+      write('putBatch', () => {
+        batches.set(batch.id, batch);
+      }),
+
+    finishBatch: (batch) =>
+      write('finishBatch', () => {
+        finished.add(batch.id);
+      }),
+
+    markInvalid: (events) =>
+      write('markInvalid', () => {
+        for (const event of events) {
+          const item = recordOf(event);
+          if (item?.event?.status === 'accepted') item.event = { ...item.event, status: 'invalid' };
+        }
+      }),
+
+    cancelUncounted: (event, adjustment) =>
+      write('cancelUncounted', () => {
+        const item = recordOf(event);
+        if (item?.event?.status !== 'accepted' || item.event.cancelAdjustmentId !== adjustment.id || !completeIfPending(adjustment)) return false;
+        item.event = { ...item.event, status: 'cancelled' };
+        return true;
+      }),
+
+    completeAdjustment: (adjustment) =>
+      write('completeAdjustment', () => {
+        completeIfPending(adjustment);
+      }),
+
+    /** Each group in one transaction: the changes whose condition fails are refused, the rest counted. */
+    applyUsage: (groups) =>
+      write('applyUsage', () => {
+        const refused: RecordChange[] = [];
+        for (const group of groups) {
+          const counted = group.changes.filter((change) => {
+            const item = recordOf(change.event);
+            if (change.kind === 'insert') throw new Error('stream events never go through the usage transaction');
+            if (change.kind === 'process' && item?.event?.status === 'accepted') {
+              item.event = { ...item.event, status: 'processed' };
+              return true;
+            }
+            if (
+              change.kind === 'cancel' &&
+              item?.event?.status === 'processed' &&
+              item.event.cancelAdjustmentId === change.adjustment.id &&
+              completeIfPending(change.adjustment)
+            ) {
+              item.event = { ...item.event, status: 'cancelled' };
+              return true;
+            }
+            refused.push(change);
+            return false;
+          });
+          count(group, counted);
+        }
+        return refused;
+      }),
+
+    async countMarked(groups, now) {
+      const refused: RecordChange[] = [];
+      for (const group of groups) {
+        const claimed: RecordChange[] = [];
+        for (const change of group.changes) {
+          const held = await write('markedClaim', () => {
+            const key = identifierKey(change.event.scope, change.event.identifier);
+            const item = identifiers.get(key);
+            if (claimable(item, now) || item?.fencedOwners) {
+              identifiers.set(key, { event: { ...change.event, status: 'processed' }, created: change.event.created });
+              return true;
+            }
+            return change.event.batchId !== null && item?.event?.batchId === change.event.batchId;
+          });
+          (held ? claimed : refused).push(change);
+        }
+        if (claimed.length === 0) continue;
+        const mark = `${claimed[0]!.event.batchId}|${scopeKey(group.scope)}|${group.meter.id}|${group.customerId}|${group.minute}`;
+        await write('markedCount', () => {
+          if (marks.has(mark)) return;
+          marks.add(mark);
+          count(group, claimed);
+        });
+      }
+      return refused;
     },
+
+    forgetLast: (scope, meterId, customerId, minute, identifier) =>
+      write('forgetLast', () => {
+        const item = usageItem({ scope, meter: { id: meterId, formula: 'last' }, customerId, minute });
+        if (item.last?.identifier === identifier) item.last = null;
+      }),
+
+    recordErrors: (recorded) =>
+      write('recordErrors', () => {
+        errors.push(...recorded);
+      }),
 
     async putSession(session, tokenHash) {
       sessions.set(tokenHash, session);
@@ -189,14 +344,7 @@ export function memoryMeterEventStore(
         .sort((a, b) => a.minute - b.minute);
     },
 
-    finishBatch: notFaked('finishBatch'),
-    markInvalid: notFaked('markInvalid'),
-    cancelUncounted: notFaked('cancelUncounted'),
-    completeAdjustment: notFaked('completeAdjustment'),
     claimOverdueWork: notFaked('claimOverdueWork'),
-    applyUsage: notFaked('applyUsage'),
-    forgetLast: notFaked('forgetLast'),
-    recordErrors: notFaked('recordErrors'),
     dueErrorWindows: notFaked('dueErrorWindows'),
     markReported: notFaked('markReported'),
   };

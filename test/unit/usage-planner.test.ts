@@ -67,13 +67,12 @@ describe('the usage transaction planner (offline)', () => {
     expect(keeps.ConditionExpression).toBeUndefined();
   });
 
-  it('moves each record with a condition on its state: an API event from accepted, a cancellation with its adjustment', () => {
+  it('moves each record with a condition on its state: a legacy API event from accepted, a cancellation with its adjustment; a stream event never', () => {
     const { changeActions } = planner;
-    const [processed] = changeActions({ kind: 'process', event: event('a'), value: 1 }, 0);
+    const [processed] = changeActions({ kind: 'process', event: event('a'), value: 1 });
     expect(processed).toMatchObject({ Update: { ConditionExpression: '#status = :accepted' } });
-    const [inserted] = changeActions({ kind: 'insert', event: event('b'), value: 1 }, 86_400_000 + 5);
-    expect(inserted).toMatchObject({ Put: { ExpressionAttributeValues: { ':cutoff': 5 } } });
-    const cancel = changeActions({ kind: 'cancel', event: event('c'), value: 1, adjustment: adjustment('adj_1') }, 0);
+    expect(() => changeActions({ kind: 'insert', event: event('b'), value: 1 })).toThrow(/counting plan/);
+    const cancel = changeActions({ kind: 'cancel', event: event('c'), value: 1, adjustment: adjustment('adj_1') });
     expect(cancel).toHaveLength(2);
     expect(cancel[1]).toMatchObject({ Update: { ConditionExpression: '#status = :pending' } });
   });

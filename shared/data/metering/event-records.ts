@@ -148,6 +148,7 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
       const parked: string[] = [];
       /** What a claimed item asks the worker to do. */
       async function workOf(item: Record<string, unknown>): Promise<MeterWork | undefined> {
+        // Legacy (legacy-accepted-events): only an older version put an event in the due index.
         if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
         if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: toBatch(item) };
         if (item.entity === 'meter_event_batch_due') {

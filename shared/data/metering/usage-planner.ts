@@ -1,7 +1,6 @@
 import type { MeterEventAdjustment, RecordChange, UsageGroup } from '#shared/meter-events/meter-event.ts';
-import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
 import { meterUsage as usageKeys } from '../keys.ts';
-import { claimable, eventItem, eventKey, adjustmentKey } from './items.ts';
+import { eventKey, adjustmentKey } from './items.ts';
 
 /** DynamoDB's most actions in one transaction. */
 export const maxTransactionItems = 100;
@@ -28,7 +27,8 @@ export function usagePlanner(name: string) {
   });
 
   /** The actions of one record change, in order. */
-  function changeActions(change: RecordChange, now: number) {
+  function changeActions(change: RecordChange) {
+    // Legacy (legacy-accepted-events): see `MeterWork`'s `event`.
     if (change.kind === 'process') {
       return [
         {
@@ -44,16 +44,7 @@ export function usagePlanner(name: string) {
       ];
     }
     if (change.kind === 'insert') {
-      return [
-        {
-          Put: {
-            TableName: name,
-            Item: eventItem({ ...change.event, status: 'processed' }),
-            ConditionExpression: `${claimable} OR attribute_exists(fencedOwners)`,
-            ExpressionAttributeValues: { ':cutoff': now - uniquenessWindowMillis },
-          },
-        },
-      ];
+      throw new Error('A stream event is counted under its lease or with its batch mark (the counting plan), never in the usage transaction');
     }
     return [
       {

@@ -7,16 +7,10 @@ import { batchRetentionMillis, claimable, eventItem } from './items.ts';
 import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
 
 /**
- * Stream events of one batch, customer, meter and minute from which on they are claimed one by one
- * (1 write unit each) and counted with the batch's mark (4 units per group), instead of inside the usage
- * transaction (2 units each): cheaper from 3 events on.
- */
-const minClaimedGroup = 3;
-
-/**
- * Usage, one item per meter, customer and minute: each processed group moves its events' statuses and the
- * minute's totals in one transaction (or, for a batch's larger groups, claims each event and counts the
- * group with the batch's mark), which is what makes counting exactly once.
+ * Usage, one item per meter, customer and minute: each group moves its events' statuses and the minute's
+ * totals in one transaction (or, for a batch's larger groups, claims each event and counts the group with
+ * the batch's mark), which is what makes counting exactly once. Which groups go which way is the counting
+ * plan's decision (shared/meter-events/counting-plan.ts), not this store's.
  */
 export function dynamoUsageStore(table: Table): UsageStore {
   const { name } = table;
@@ -34,14 +28,14 @@ export function dynamoUsageStore(table: Table): UsageStore {
   }
 
   /** Runs one transaction of whole groups. Returns what failed its condition, or 'conflict' to retry as is. */
-  async function applyTransaction(planned: PlannedGroup[], now: number): Promise<{ failed: RecordChange[]; lastBlocked: PlannedGroup[] } | 'conflict' | 'ok'> {
+  async function applyTransaction(planned: PlannedGroup[]): Promise<{ failed: RecordChange[]; lastBlocked: PlannedGroup[] } | 'conflict' | 'ok'> {
     const actions: Record<string, unknown>[] = [];
     const owners: Array<{ planned: PlannedGroup; change?: RecordChange }> = [];
     for (const entry of planned) {
       actions.push(usageAction(entry));
       owners.push({ planned: entry });
       for (const change of entry.group.changes) {
-        for (const action of changeActions(change, now)) {
+        for (const action of changeActions(change)) {
           actions.push(action);
           owners.push({ planned: entry, change });
         }
@@ -66,8 +60,8 @@ export function dynamoUsageStore(table: Table): UsageStore {
     }
   }
 
-  /** Groups whose every change is an action of the usage transaction (API events, cancellations, small stream groups). */
-  async function applyInTransactions(groups: UsageGroup[], now: number): Promise<RecordChange[]> {
+  /** Groups whose every change is an action of the usage transaction (cancellations, legacy API events). */
+  async function applyInTransactions(groups: UsageGroup[]): Promise<RecordChange[]> {
     const failed: RecordChange[] = [];
     let pending = bounded(groups);
     for (let round = 0; pending.length > 0; round++) {
@@ -76,7 +70,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
       let conflicted = false;
       await Promise.all(
         pack(pending).map(async (transaction) => {
-          const outcome = await applyTransaction(transaction, now);
+          const outcome = await applyTransaction(transaction);
           if (outcome === 'ok') return;
           if (outcome === 'conflict') {
             conflicted = true;
@@ -167,25 +161,9 @@ export function dynamoUsageStore(table: Table): UsageStore {
   }
 
   return {
-    async applyUsage(groups, now) {
-      const transactional: UsageGroup[] = [];
-      const claimed: UsageGroup[] = [];
-      for (const group of groups) {
-        const others = group.changes.filter((change) => change.kind !== 'insert');
-        if (others.length > 0) transactional.push({ ...group, changes: others });
-        const byBatch = new Map<string, RecordChange[]>();
-        for (const change of group.changes) {
-          if (change.kind !== 'insert') continue;
-          const key = change.event.batchId ?? '';
-          const list = byBatch.get(key);
-          if (list) list.push(change);
-          else byBatch.set(key, [change]);
-        }
-        for (const [batchId, changes] of byBatch) (batchId && changes.length >= minClaimedGroup ? claimed : transactional).push({ ...group, changes });
-      }
-      const [failedTransactional, failedClaims] = await Promise.all([applyInTransactions(transactional, now), applyClaimed(claimed, now)]);
-      return [...failedTransactional, ...failedClaims];
-    },
+    applyUsage: (groups) => applyInTransactions(groups),
+
+    countMarked: (groups, now) => applyClaimed(groups, now),
 
     async forgetLast(scope, meterId, customerId, minute, identifier) {
       await whenConditionHolds(() =>

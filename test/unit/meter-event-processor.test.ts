@@ -6,7 +6,7 @@ import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { memoryMeterRepository, meterFixture, originOf } from '../support/fakes.ts';
+import { fakePlatformStore, memoryMeterRepository, meterFixture, originOf } from '../support/fakes.ts';
 import { existingCustomers, memoryMeterEventStore, recordingMeterWorkQueue, type WriteFault } from '../support/metering-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_meter_processor', livemode: false };
@@ -34,9 +34,11 @@ async function setup(fault?: WriteFault) {
   const store = memoryMeterEventStore(clock, fault);
   const queue = recordingMeterWorkQueue();
   const customerExists = existingCustomers(scope, ...customers);
-  const service = meterEventService({ store, meters, customerExists, queue, clock });
+  const apiKeys = fakePlatformStore();
+  await apiKeys.createApiKey({ hash: 'key-hash', accountId: scope.accountId, livemode: false, kind: 'secret', hint: 'sk_test_…hash', created: start });
+  const service = meterEventService({ store, meters, customerExists, queue, apiKeys, clock });
   const processor = meterEventProcessor({ store, meters, customerExists, errorWindowMillis: minute, clock });
-  const caller = await service.authenticateSession((await service.createSession(originOf(scope))).token);
+  const caller = await service.authenticateSession((await service.createSession(originOf(scope), 'key-hash')).token);
   const usageOf = async (customerId: string) => store.usage(scope, 'mtr_1', customerId, thisMinute - 10 * minute, thisMinute + 10 * minute);
   const counted = async (customerId: string) => (await usageOf(customerId)).reduce((sum, entry) => sum + entry.events, 0);
   return { store, queue, service, processor, caller, usageOf, counted };

@@ -13,7 +13,7 @@ import { dynamoServiceSecretStore } from '#shared/data/service-secret-store.ts';
 import { queueSeal } from '#shared/messaging/message-seal.ts';
 import { createPlatform } from '#shared/platform/platform-service.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**

@@ -3,7 +3,7 @@ import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
 import { cpuTally, hostProbeMillis } from './cpu.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';

@@ -1,4 +1,4 @@
-import type { AwsAction } from '#shared/aws-calls.ts';
+import type { AwsAction } from '#shared/aws/aws-calls.ts';
 import { accountSecret, rateWindow } from '#shared/data/keys.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
 

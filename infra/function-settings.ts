@@ -6,7 +6,7 @@ import * as z from 'zod';
  * Deployment settings of the functions that are not in the code: event delivery and the per-key request
  * limits. Each is a stack prop and, when the prop is not given, the context value of the same name
  * (`-c cloudtwoEventGridEndpoint=https://…` or the `context` of cdk.json). Unset or empty, the variable is
- * left out and `shared/config.ts` applies its own default (no Event Grid destinations; the built-in retry
+ * left out and `shared/core/config.ts` applies its own default (no Event Grid destinations; the built-in retry
  * schedules; 100 requests a second per key, 1,000 meter events a second per platform and mode).
  */
 export interface FunctionSettings {
@@ -56,7 +56,7 @@ export interface FunctionSettings {
 
 const wholeNumber = { schema: z.string().regex(/^\d{1,9}$/), expected: 'a whole number' };
 
-/** Each setting with the variable it becomes and the check it must pass, the same that `shared/config.ts` makes. */
+/** Each setting with the variable it becomes and the check it must pass, the same that `shared/core/config.ts` makes. */
 const settings: Record<keyof FunctionSettings, { variable: string; schema: z.ZodType<string>; expected: string }> = {
   cloudtwoEventGridEndpoint: {
     variable: 'CLOUDTWO_EVENT_GRID_ENDPOINT',

@@ -101,8 +101,8 @@ export const esbuildOptions = { ...bundling, bundle: true, mainFields: [...bundl
 /**
  * A Lambda function of this service with the defaults every function shares: Node.js 24 on arm64, an ESM
  * bundle built by the local esbuild (no Docker, settings in `bundling`), its own retained log group
- * receiving JSON logs, active X-Ray tracing (Powertools Tracer, shared/observability.ts), a role that
- * starts with nothing but that log group and the trace daemon, and the environment `shared/config.ts` parses.
+ * receiving JSON logs, active X-Ray tracing (Powertools Tracer, shared/core/observability.ts), a role that
+ * starts with nothing but that log group and the trace daemon, and the environment `shared/core/config.ts` parses.
  *
  * The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the SDK version
  * the lockfile pins and the tests ran, not whatever the runtime ships that month.
@@ -167,7 +167,7 @@ export class ServiceFunction extends Construct {
   }
 }
 
-/** The variables `shared/config.ts` reads to find the stateful resources. */
+/** The variables `shared/core/config.ts` reads to find the stateful resources. */
 function commonEnvironment(resources: ServiceResources): Record<string, string> {
   const environment: Record<string, string> = {
     TABLE_NAME: resources.table.tableName,

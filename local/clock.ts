@@ -4,7 +4,7 @@ import { readCapped, refusedCrossSitePost, sendJson } from './http-io.ts';
 
 /**
  * The local stack's clock: the machine's clock plus an offset that only ever grows. The offset lives in a
- * SharedArrayBuffer that every thread of the stack follows (`followLocalClock` in `shared/clock.ts` for the
+ * SharedArrayBuffer that every thread of the stack follows (`followLocalClock` in `shared/core/clock.ts` for the
  * handlers and workers, `Date.now` in the SQS emulator's thread), and in a file beside the data so that a
  * restart on the same data does not take time back.
  */

@@ -1,4 +1,4 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';

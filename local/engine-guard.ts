@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { EmulatorCredentials } from '#shared/sdk-clients.ts';
+import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
 import { closeServer, listenOnLoopback, refusedForeignHost, sendJson } from './http-io.ts';
 
 /**
@@ -25,7 +25,7 @@ const refusals: Record<EngineName, { status: number; type: string }> = {
  * a `Host` that is not a loopback name gets the stack's 403 `host_not_allowed` (DNS rebinding), a call whose
  * SigV4 `Authorization` header does not carry the start's access key id (absent, another key, a form post
  * with no header at all) gets the engine's own "invalid security token" error. Only the key id is compared:
- * the stack's clients skip computing signatures (`shared/sdk-clients.ts`), and the key id is the secret.
+ * the stack's clients skip computing signatures (`shared/aws/sdk-clients.ts`), and the key id is the secret.
  */
 export function refusedEngineCall(request: IncomingMessage, response: ServerResponse, engine: EngineName, accessKeyId: Buffer): boolean {
   if (refusedForeignHost(request, response)) return true;

@@ -8,7 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { createLambdaContext, localAccountId } from '#local/lambda-context.ts';
 import { compileRoutes, decode } from '#shared/http/route-match.ts';
 import type { Permission } from '#functions/permissions.ts';
-import { callScope, callTotals, withCallScope } from '#shared/aws-calls.ts';
+import { callScope, callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 
 /** What the gateway needs of a route table entry (`Route` from `functions/routes.ts` fits). */

@@ -1,5 +1,5 @@
 import { allows, type Permission } from '#functions/permissions.ts';
-import { callScope, type AwsAction, type CallScope } from '#shared/aws-calls.ts';
+import { callScope, type AwsAction, type CallScope } from '#shared/aws/aws-calls.ts';
 import { queues } from '#shared/messaging/queues.ts';
 
 /** The error an SDK call gets when IAM refuses it, with the name AWS gives it. */

@@ -1,5 +1,5 @@
 import type { Permission } from '#functions/permissions.ts';
-import { callTotals, withCallScope } from '#shared/aws-calls.ts';
+import { callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 import {
   DeleteMessageBatchCommand,

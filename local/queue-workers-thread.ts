@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { followLocalClock } from '#shared/clock.ts';
+import { followLocalClock } from '#shared/core/clock.ts';
 import { createModuleLoader } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
 import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';

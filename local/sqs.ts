@@ -2,7 +2,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { Worker } from 'node:worker_threads';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
-import { emulatorClientOptions, reusedHandlers, withoutCallLogging, type EmulatorCredentials } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, reusedHandlers, withoutCallLogging, type EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
 import { newEngineCredentials } from './engine-guard.ts';
 
 /** One queue created in the emulator, with its dead-letter queue. */

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { withCallScope } from '#shared/aws-calls.ts';
+import { withCallScope } from '#shared/aws/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -25,9 +25,9 @@ import { startQueueWorkers, type InvalidBatchResponse } from './queue-workers.ts
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
-import { cacheWindows, readThrough } from '#shared/cache.ts';
-import type { EmulatorCredentials } from '#shared/sdk-clients.ts';
-import { followLocalClock } from '#shared/clock.ts';
+import { cacheWindows, readThrough } from '#shared/core/cache.ts';
+import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import { followLocalClock } from '#shared/core/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
 import { dashboardKeyring, platformKeysFileName } from './dashboard/keyring.ts';
@@ -172,7 +172,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Test-mode webhooks may reach receivers on this machine; live mode never reaches private addresses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
-      // CloudWatch metrics (embedded in log lines) mean nothing here; X-Ray is not even loaded (shared/observability.ts).
+      // CloudWatch metrics (embedded in log lines) mean nothing here; X-Ray is not even loaded (shared/core/observability.ts).
       POWERTOOLS_METRICS_DISABLED: 'true',
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,

@@ -4,7 +4,7 @@ import { wireDeliveryService } from '#shared/delivery/wiring.ts';
 import { wireFanOutService } from '#shared/events/wiring.ts';
 import { sqsBatchHandler } from '#shared/messaging/sqs-batch-handler.ts';
 import { wireQueueSeal } from '#shared/messaging/wiring.ts';
-import { flushMetrics } from '#shared/observability.ts';
+import { flushMetrics } from '#shared/core/observability.ts';
 
 const processBatch = sqsBatchHandler(deliveriesWorker({ seal: wireQueueSeal('deliveries'), deliveries: wireDeliveryService(), fanOuts: wireFanOutService() }));
 

@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { wireMeterEventProcessor } from '#shared/meter-events/wiring.ts';
 import { openRecord } from '#shared/messaging/message-seal.ts';

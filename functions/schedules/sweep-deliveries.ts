@@ -1,7 +1,7 @@
 import { wireDeliveryService } from '#shared/delivery/wiring.ts';
 import { wireFanOutService } from '#shared/events/wiring.ts';
-import { logger } from '#shared/logger.ts';
-import { flushMetrics } from '#shared/observability.ts';
+import { logger } from '#shared/core/logger.ts';
+import { flushMetrics } from '#shared/core/observability.ts';
 
 const service = wireDeliveryService();
 const fanOuts = wireFanOutService();

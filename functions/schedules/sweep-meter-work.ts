@@ -1,4 +1,4 @@
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import { wireMeterWorkSweeper } from '#shared/meter-events/wiring.ts';
 
 const sweeper = wireMeterWorkSweeper();

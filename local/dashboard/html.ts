@@ -1,4 +1,4 @@
-import { escapeHtml } from '#shared/http/html.ts';
+import { escapeHtml } from '#shared/wire/html.ts';
 
 /** HTML that is already safe: built by `html`, never from a string that came from outside. */
 export class Html {

@@ -8,7 +8,7 @@ import type { LocalClockView } from '../clock.ts';
 import { ApiAnswerError, isApiId, platformApi, type PlatformApi } from './api.ts';
 import type { DashboardKeyring } from './keyring.ts';
 import { html, type Html } from './html.ts';
-import { htmlHeaders } from '#shared/http/html.ts';
+import { htmlHeaders } from '#shared/wire/html.ts';
 import type { StreamSessions } from './stream-sessions.ts';
 import { basePath, layout, type LayoutContext, type Section } from './views/layout.ts';
 import { accountLinkAction, accountsPage } from './views/accounts.ts';

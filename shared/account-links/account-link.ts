@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConfigurationName } from '#shared/accounts/capabilities.ts';
 import type { Outbox } from '#shared/events/event.ts';
-import { randomBase62 } from '#shared/ids.ts';
+import { randomBase62 } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 export const useCaseTypes = ['account_onboarding', 'account_update'] as const;

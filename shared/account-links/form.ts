@@ -3,7 +3,7 @@ import type { V2Account } from '#shared/accounts/account.ts';
 import { mergeUpdate } from '#shared/accounts/merge.ts';
 import type { RequirementField } from '#shared/accounts/requirements.ts';
 import { updateAccountParams, type UpdateAccountParams } from '#shared/accounts/schemas.ts';
-import { escapeHtml } from '#shared/http/html.ts';
+import { escapeHtml } from '#shared/wire/html.ts';
 import { countries, countriesWithoutPostalCodes, isCountryCode } from './countries.ts';
 
 /**

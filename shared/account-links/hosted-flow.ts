@@ -1,11 +1,11 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { V2Account } from '#shared/accounts/account.ts';
 import { fieldsToCollect, type RequirementField } from '#shared/accounts/requirements.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
-import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, ServiceError } from '#shared/errors.ts';
+import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, RateLimitError, ServiceError } from '#shared/core/errors.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
-import { defaultServiceVersion } from '#shared/http/api-version.ts';
+import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import type { AuthFailureGuard } from '#shared/http/auth-failures.ts';
 import { isLiveKey } from '#shared/platform/api-keys.ts';
 import type { PlatformStore } from '#shared/platform/types.ts';

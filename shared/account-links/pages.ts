@@ -1,5 +1,5 @@
-import { systemClock } from '#shared/clock.ts';
-import { escapeHtml, htmlDocument, messagePage } from '#shared/http/html.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { escapeHtml, htmlDocument, messagePage } from '#shared/wire/html.ts';
 import type { HtmlRequest, HtmlResult } from '#shared/http/html-handler.ts';
 import { hostedLinkPath, type AccountLink } from './account-link.ts';
 import { renderFields } from './form.ts';

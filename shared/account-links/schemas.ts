@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { expandParam, idParam } from '#shared/http/params.ts';
+import { expandParam, idParam } from '#shared/wire/params.ts';
 import { configurationNames } from '#shared/accounts/capabilities.ts';
 import { useCaseTypes } from './account-link.ts';
 

@@ -1,8 +1,8 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { AccountService } from '#shared/accounts/service.ts';
 import { appliedConfigurations } from '#shared/accounts/serializer.ts';
 import type { AccountUpdateLimiter } from '#shared/accounts/update-limit.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import type { V2Account } from '#shared/accounts/account.ts';
 import { hashSecret, newSecret, type AccountLink, type AccountLinkRepository, type AccountLinkUseCase } from './account-link.ts';

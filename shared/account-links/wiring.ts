@@ -1,6 +1,6 @@
 import { accountUpdateLimiter } from '#shared/accounts/update-limit.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
 import { dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoAccountLinkRepository } from '#shared/data/account-link-repository.ts';
 import { serviceTable } from '#shared/data/table.ts';
@@ -8,7 +8,7 @@ import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { authFailureGuard } from '#shared/http/auth-failures.ts';
 import { rateLimiter } from '#shared/http/rate-limit.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
-import { cacheWindows, readThrough } from '#shared/cache.ts';
+import { cacheWindows, readThrough } from '#shared/core/cache.ts';
 import { wireApiKeys } from '#shared/platform/wiring.ts';
 import type { AccountLinkRepository } from './account-link.ts';
 import { hostedFlow } from './hosted-flow.ts';

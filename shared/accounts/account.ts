@@ -1,4 +1,4 @@
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenUse } from '#shared/tokens/token.ts';

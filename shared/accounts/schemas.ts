@@ -13,7 +13,7 @@ import {
   stringParam,
   townAddressParam,
   v2MetadataPatchParam,
-} from '#shared/http/params.ts';
+} from '#shared/wire/params.ts';
 import { customerCapabilities, merchantCapabilities } from './capabilities.ts';
 
 /**

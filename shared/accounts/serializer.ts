@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { deletedObject, isoTime, metadataObject, openObject } from '#shared/http/objects.ts';
-import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { deletedObject, isoTime, metadataObject, openObject } from '#shared/wire/objects.ts';
+import { isoTimestamp } from '#shared/wire/timestamps.ts';
 import type { AccountPerson, V2Account } from './account.ts';
 import { configurationNames, nestDotted, type ConfigurationName } from './capabilities.ts';
 import { capabilityStates, requirementsOf } from './requirements.ts';

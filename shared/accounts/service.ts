@@ -1,11 +1,11 @@
-import { systemClock } from '#shared/clock.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { checkMetadataSize } from '#shared/metadata.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import { checkMetadataSize } from '#shared/wire/metadata.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
-import { newId } from '#shared/ids.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
+import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { blankAccount, type AccountPerson, type AccountRepository, type PersonRepository, type StoredConfiguration, type V2Account } from './account.ts';
 import { configurationNames, flattenRequested, type ConfigurationName } from './capabilities.ts';

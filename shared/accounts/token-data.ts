@@ -1,4 +1,4 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { TokenOf } from '#shared/tokens/token.ts';
 
 /**

@@ -1,7 +1,7 @@
-import { systemClock } from '#shared/clock.ts';
-import { InvalidRequestError, NotFoundError, PermissionError } from '#shared/errors.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { InvalidRequestError, NotFoundError, PermissionError } from '#shared/core/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
-import { newId } from '#shared/ids.ts';
+import { newId } from '#shared/core/ids.ts';
 import type { KeyKind } from '#shared/platform/types.ts';
 import type { TokenOf, TokenRepository } from '#shared/tokens/token.ts';
 import type { AccountRepository } from './account.ts';

@@ -1,5 +1,5 @@
-import { RateLimitError } from '#shared/errors.ts';
-import { randomBase62 } from '#shared/ids.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
+import { randomBase62 } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** Storage port for the per-account concurrency leases, kept per owner (scope) and account. */

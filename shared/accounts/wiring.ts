@@ -1,5 +1,5 @@
-import { cacheWindows, readThrough } from '#shared/cache.ts';
-import { config } from '#shared/config.ts';
+import { cacheWindows, readThrough } from '#shared/core/cache.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountRepository, dynamoPersonRepository, dynamoUpdateSlots } from '#shared/data/account-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';

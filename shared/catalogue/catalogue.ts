@@ -1,5 +1,5 @@
 import type { Outbox } from '#shared/events/event.ts';
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 export interface PackageDimensions {

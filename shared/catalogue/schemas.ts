@@ -11,7 +11,7 @@ import {
   metadataParam,
   stringParam,
   v1ListParams,
-} from '#shared/http/params.ts';
+} from '#shared/wire/params.ts';
 
 /** A package dimension: inches, or ounces for the weight; a positive number. */
 const measureParam = () =>

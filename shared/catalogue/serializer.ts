@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import { withFieldsWhenExpanded } from '#shared/expansion/resolver.ts';
 import type { CurrencyOption, Price, Product } from './catalogue.ts';
 

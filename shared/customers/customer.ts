@@ -1,6 +1,6 @@
 import type { EventOrigin, Outbox } from '#shared/events/event.ts';
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenBankAccount, TokenCard, TokenUse } from '#shared/tokens/token.ts';
 

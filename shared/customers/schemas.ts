@@ -14,7 +14,7 @@ import {
   phoneParam,
   stringParam,
   v1ListParams,
-} from '#shared/http/params.ts';
+} from '#shared/wire/params.ts';
 
 const address = addressParam();
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { addressObject, deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
-import { v1ListObject } from '#shared/http/pagination.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { addressObject, deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
+import { v1ListObject } from '#shared/wire/pagination.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import { bankAccountObject, cardObject, serializeBankAccount, serializeCard } from '#shared/tokens/serializer.ts';
 import type { Customer, CustomerSource } from './customer.ts';
 

@@ -8,7 +8,7 @@ import type {
   DeletedCustomer,
   SourceChangeOutcome,
 } from '#shared/customers/customer.ts';
-import type { PageRequest } from '#shared/paging.ts';
+import type { PageRequest } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { cancellationCodes } from './conditions.ts';
 import { metadataItem, orNull, ownedItem, scopeItem } from './item-schemas.ts';

@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { eventRetentionMillis, maxDeliveriesPerEvent, type Delivery, type DeliveryStatus } from '#shared/events/event.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { eventRefItem, scopeItem } from './item-schemas.ts';

@@ -1,8 +1,8 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { EventRepository, SnapshotEventQuery, ThinEventQuery } from '#shared/events/event-repository.ts';
-import type { TimeRange } from '#shared/paging.ts';
+import type { TimeRange } from '#shared/wire/paging.ts';
 import type { SnapshotEvent, ThinEvent } from '#shared/events/event.ts';
-import { idBoundAt } from '#shared/ids.ts';
+import { idBoundAt } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Table } from './table.ts';
 import { epochSeconds } from './conditions.ts';

@@ -3,7 +3,7 @@ import type { CardRepository, IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder, CardholderRepository } from '#shared/issuing/cardholder.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import type { IssuingTransaction, TransactionChange, TransactionRepository } from '#shared/issuing/transaction.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import { envelopeOf } from './item-schemas.ts';
 import type { Table } from './table.ts';
 import { issuingAuthorization, issuingCard, issuingCardholder, issuingTransaction } from './keys.ts';

@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 
 /** DynamoDB refuses items over 400 KB; stay a little under it (its size rules round in places). */
 export const maxItemBytes = 390 * 1024;

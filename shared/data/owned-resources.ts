@@ -1,5 +1,5 @@
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
-import type { PageRequest, TimeRange } from '#shared/paging.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
+import type { PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Table, TransactItem } from './table.ts';
 import { counter } from './keys.ts';

@@ -1,6 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { idBoundAt } from '#shared/ids.ts';
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
+import { idBoundAt } from '#shared/core/ids.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Table } from './table.ts';
 
 export interface OwnerPageQuery {

@@ -1,7 +1,7 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Customer } from '#shared/customers/customer.ts';
-import { idBoundAt } from '#shared/ids.ts';
+import { idBoundAt } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { SearchableStore, SearchRead } from '#shared/search/service.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';

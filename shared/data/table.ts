@@ -22,9 +22,9 @@ import type {
   UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { systemClock, type Clock } from '#shared/clock.ts';
-import { config } from '#shared/config.ts';
-import { reusedHandlers, serviceClients } from '#shared/sdk-clients.ts';
+import { systemClock, type Clock } from '#shared/core/clock.ts';
+import { config } from '#shared/core/config.ts';
+import { reusedHandlers, serviceClients } from '#shared/aws/sdk-clients.ts';
 
 export type Item = Record<string, unknown>;
 export type ItemKey = { PK: string; SK: string };

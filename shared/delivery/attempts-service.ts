@@ -1,10 +1,10 @@
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import { resendDelivery } from '#shared/events/emitter.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
 import { maxDeliveriesPerEvent, type Delivery, type DeliveryStatus, type DestinationKind, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { deliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { DeliveryPage, DeliveryStore } from './delivery-store.ts';

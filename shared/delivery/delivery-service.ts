@@ -1,4 +1,4 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { EventDestination, EventDestinationRepository } from '#shared/event-destinations/event-destination.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
 import {
@@ -13,9 +13,9 @@ import {
 import { maxSweepsWithoutAttempt } from '#shared/events/parking.ts';
 import { deliveryMessage, type DeliveryMessage, type DeliveryQueue } from '#shared/events/ports.ts';
 import { serializeSnapshotEvent, thinNotification } from '#shared/events/serializers.ts';
-import { isoTimestamp } from '#shared/http/timestamps.ts';
-import { logger } from '#shared/logger.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import { isoTimestamp } from '#shared/wire/timestamps.ts';
+import { logger } from '#shared/core/logger.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { DeliveryAttempt } from './attempt.ts';

@@ -1,5 +1,5 @@
 import type { AttemptRecord, CancelReason, Delivery, DeliveryStatus } from '#shared/events/event.ts';
-import type { Page } from '#shared/paging.ts';
+import type { Page } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** The outcome of handling a delivery, as written back to its record. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, expandParam, idParam, integerParam } from '#shared/http/params.ts';
+import { booleanParam, expandParam, idParam, integerParam } from '#shared/wire/params.ts';
 import { deliveryStatusNames } from './serializer.ts';
 
 /** `GET /v2/service/event_destinations/:id/deliveries` and `…/webhook_endpoints/:id/deliveries`. */

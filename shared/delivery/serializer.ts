@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Delivery, DeliveryStatus } from '#shared/events/event.ts';
-import { isoTime } from '#shared/http/objects.ts';
-import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { isoTime } from '#shared/wire/objects.ts';
+import { isoTimestamp } from '#shared/wire/timestamps.ts';
 
 /** A delivery's status as the API names it (the reference's spellings: `succeeded`, `canceled`). */
 export const deliveryStatusNames = { pending: 'pending', delivered: 'succeeded', failed: 'failed', cancelled: 'canceled' } as const satisfies Record<

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { randomBase62 } from '#shared/ids.ts';
+import { randomBase62 } from '#shared/core/ids.ts';
 
 /**
  * The `Service-Signature` header value for a body: `t=<timestampSeconds>,v1=<hex>`, where the hex is the

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { privateTargetReason, refusesPrivateTargets, type EgressPolicy } from './egress-policy.ts';
 
 /** A webhook target: an absolute http(s) URL; http is fine in test mode (local receivers), live mode needs https. */

@@ -1,7 +1,7 @@
-import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/cache.ts';
-import { config } from '#shared/config.ts';
-import { countMetric } from '#shared/observability.ts';
-import { serviceClients } from '#shared/sdk-clients.ts';
+import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/core/cache.ts';
+import { config } from '#shared/core/config.ts';
+import { countMetric } from '#shared/core/observability.ts';
+import { serviceClients } from '#shared/aws/sdk-clients.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryStore } from '#shared/data/delivery-store.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';

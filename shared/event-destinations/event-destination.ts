@@ -1,5 +1,5 @@
 import type { Subscriber } from '#shared/events/event.ts';
-import type { OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 export type DestinationType = 'webhook_endpoint' | 'cloudone_eventbridge' | 'cloudtwo_event_grid';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { integerParam, v2MetadataParam, v2MetadataPatchParam } from '#shared/http/params.ts';
+import { integerParam, v2MetadataParam, v2MetadataPatchParam } from '#shared/wire/params.ts';
 
 const includeUrl = z.enum(['webhook_endpoint.url'], {
   error: (issue) =>

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { deletedObject, isoTime, metadataObject } from '#shared/http/objects.ts';
-import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { deletedObject, isoTime, metadataObject } from '#shared/wire/objects.ts';
+import { isoTimestamp } from '#shared/wire/timestamps.ts';
 import type { DestinationInclude } from './schemas.ts';
 import type { EventDestination } from './event-destination.ts';
 

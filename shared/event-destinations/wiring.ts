@@ -1,5 +1,5 @@
-import { cacheTopics, cacheWindows, invalidating, readThrough, scopedKey } from '#shared/cache.ts';
-import { config } from '#shared/config.ts';
+import { cacheTopics, cacheWindows, invalidating, readThrough, scopedKey } from '#shared/core/cache.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';

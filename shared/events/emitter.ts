@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
-import { derivedId, newId } from '#shared/ids.ts';
-import { logger } from '#shared/logger.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { derivedId, newId } from '#shared/core/ids.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { thinMirrorOf } from './catalogue.ts';
 import {

@@ -1,4 +1,4 @@
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 

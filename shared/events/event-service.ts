@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { EventRepository } from './event-repository.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';

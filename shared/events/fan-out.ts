@@ -1,5 +1,5 @@
-import { systemClock } from '#shared/clock.ts';
-import { logger } from '#shared/logger.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { logger } from '#shared/core/logger.ts';
 import { deliveriesOf } from './emitter.ts';
 import type { FanOut } from './event.ts';
 import { deliveryMessage, fanOutMessage, type DeliveryQueue, type FanOutMessage, type FanOutStore, type SubscriberDirectory } from './ports.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { booleanParam, createdParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { booleanParam, createdParam, expandParam, idParam, integerParam, v1ListParams, v2Time } from '#shared/wire/params.ts';
 
 export const listThinEventsParams = z.strictObject({
   limit: integerParam(1, 100).optional().describe('The page size.'),

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isoTime, openObject, unixTime } from '#shared/http/objects.ts';
-import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
+import { isoTime, openObject, unixTime } from '#shared/wire/objects.ts';
+import { isoTimestamp, unixSeconds } from '#shared/wire/timestamps.ts';
 import type { SnapshotEvent, ThinEvent } from './event.ts';
 import { snapshotDataAt } from './versions.ts';
 

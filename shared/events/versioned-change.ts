@@ -1,5 +1,5 @@
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { EventEmitter } from './emitter.ts';
 import type { EventInput, EventOrigin } from './event.ts';
 

@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoFanOutStore, dynamoOutboxStore, dynamoSubscriberDirectory } from '#shared/data/event-outbox.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';

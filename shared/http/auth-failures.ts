@@ -1,4 +1,4 @@
-import { RateLimitError } from '#shared/errors.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /** The rate bucket of one source address's failed authentications (an address is at most 45 characters). */

@@ -1,5 +1,5 @@
-import { systemClock } from '#shared/clock.ts';
-import { AuthenticationError, PermissionError } from '#shared/errors.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { AuthenticationError, PermissionError } from '#shared/core/errors.ts';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { isIdShaped, quoted } from './bounds.ts';
 import type { AccountRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';

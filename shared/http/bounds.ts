@@ -1,5 +1,5 @@
-import { NotFoundError } from '#shared/errors.ts';
-import { maxIdLength } from './params.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
+import { maxIdLength } from '#shared/wire/params.ts';
 
 /** Every id this service makes, and every id it can find: letters, digits, `_` and `-`, at most 255 of them. */
 const idShape = new RegExp(`^[A-Za-z0-9_-]{1,${maxIdLength}}$`);

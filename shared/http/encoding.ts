@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { InvalidRequestError, RequestTooLargeError, UnsupportedMediaTypeError } from '#shared/errors.ts';
+import { InvalidRequestError, RequestTooLargeError, UnsupportedMediaTypeError } from '#shared/core/errors.ts';
 import type { ApiGeneration } from './error-mapping.ts';
 
 export type RawParams = Record<string, unknown>;

@@ -15,7 +15,7 @@ import {
   SessionExpiredError,
   UnrecognizedUrlError,
   UnsupportedMediaTypeError,
-} from '#shared/errors.ts';
+} from '#shared/core/errors.ts';
 
 export type ApiGeneration = 'v1' | 'v2';
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Route } from '#functions/routes.ts';
-import { MethodNotAllowedError, UnrecognizedUrlError } from '#shared/errors.ts';
-import { defaultServiceVersion } from './api-version.ts';
+import { MethodNotAllowedError, UnrecognizedUrlError } from '#shared/core/errors.ts';
+import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import { apiGenerationOf, newRequestId, renderErrorResponse, toApiGatewayResult } from './handler.ts';
 import { allowedMethods } from './route-match.ts';
 

@@ -2,11 +2,11 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { logger } from '#shared/logger.ts';
-import { tracer } from '#shared/observability.ts';
+import { logger } from '#shared/core/logger.ts';
+import { tracer } from '#shared/core/observability.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { newRequestId } from './handler.ts';
-import { htmlHeaders, messagePage } from './html.ts';
+import { htmlHeaders, messagePage } from '#shared/wire/html.ts';
 
 /** What a hosted page sees of its request. No API key: the URL (and a cookie) are the credential. */
 export interface HtmlRequest {

@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { createHmac } from 'node:crypto';
-import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError } from '#shared/errors.ts';
+import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** A response as kept for replay. */

@@ -1,5 +1,5 @@
-import { RateLimitError } from '#shared/errors.ts';
-import { logger } from '#shared/logger.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/logger.ts';
 
 /** Storage port: a count per bucket and second, shared by every process (every Lambda instance). */
 export interface RateCounter {

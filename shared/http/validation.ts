@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { ApiGeneration } from './error-mapping.ts';
 import type { RawParams } from './encoding.ts';
 

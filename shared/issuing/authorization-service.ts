@@ -1,14 +1,14 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { randomInt } from 'node:crypto';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
-import { mergeMetadata } from '#shared/metadata.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
-import { newId } from '#shared/ids.ts';
+import { mergeMetadata } from '#shared/wire/metadata.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
+import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import {
   decide,

@@ -1,5 +1,5 @@
-import { InvalidRequestError } from '#shared/errors.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder } from './cardholder.ts';
 import type { IssuingRepository } from './repository.ts';

@@ -1,4 +1,4 @@
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import type { IssuingRepository } from './repository.ts';
 
 /** An issuing card. The full number and CVC are not kept: only what the card object shows. */

@@ -1,5 +1,5 @@
 import type { Address } from '#shared/customers/customer.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import type { IssuingRepository } from './repository.ts';
 
 /** The v1 address shape, the same as a customer's. */

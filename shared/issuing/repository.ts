@@ -1,5 +1,5 @@
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** One page of an issuing list: newest first, filtered by equal fields and a creation window. */

@@ -17,7 +17,7 @@ import {
   stringParam,
   unixTimeParam,
   v1ListParams,
-} from '#shared/http/params.ts';
+} from '#shared/wire/params.ts';
 import { merchantCategories } from './merchant-categories.ts';
 
 /** A closed set of values; an unknown one is a 400 naming the parameter (e.g. `fuel[type]`). */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { addressObject, metadataObject, nullableString, unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { addressObject, metadataObject, nullableString, unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { AmountDetails, Authorization, Fleet, Fuel, MerchantData, RequestHistoryEntry, VerificationData } from './authorization.ts';
 import type { IssuingCard } from './card.ts';
 import type { Cardholder, CardholderIndividual, IssuingAddress } from './cardholder.ts';

@@ -1,12 +1,12 @@
-import { systemClock } from '#shared/clock.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
-import { newId } from '#shared/ids.ts';
-import { mergeMetadata } from '#shared/metadata.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { newId } from '#shared/core/ids.ts';
+import { mergeMetadata } from '#shared/wire/metadata.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { AuthorizationRepository } from './authorization.ts';
 import { currencyOn, merchantDataOf, purchaseDetailsOf, requireTestMode } from './authorization-service.ts';

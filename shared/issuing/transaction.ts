@@ -1,7 +1,7 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventInput, Outbox } from '#shared/events/event.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import type { AmountDetails, Authorization, Fleet, MerchantData } from './authorization.ts';
 import type { IssuingRepository } from './repository.ts';
 import { serializeTransaction } from './serializers.ts';

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { serviceClients } from '#shared/sdk-clients.ts';
+import { serviceClients } from '#shared/aws/sdk-clients.ts';
 
 /** SQS limits of one SendMessageBatch call, and of a message's delay. */
 const maxEntries = 10;

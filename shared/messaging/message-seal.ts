@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import { derivedKey } from '#shared/platform/account-secrets.ts';
 import type { QueueName } from './queues.ts';
 

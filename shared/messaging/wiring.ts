@@ -1,4 +1,4 @@
-import { cacheWindows, readThrough } from '#shared/cache.ts';
+import { cacheWindows, readThrough } from '#shared/core/cache.ts';
 import { dynamoServiceSecretStore } from '#shared/data/service-secret-store.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { queueSeal, type QueueSeal } from './message-seal.ts';

@@ -1,8 +1,8 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput } from '#shared/events/event.ts';
-import { defaultServiceVersion } from '#shared/http/api-version.ts';
-import { isoTimestamp } from '#shared/http/timestamps.ts';
+import { defaultServiceVersion } from '#shared/wire/api-version.ts';
+import { isoTimestamp } from '#shared/wire/timestamps.ts';
 import type { ErrorWindow, MeterEventStore } from './meter-event.ts';
 
 export interface ErrorReporterPorts {

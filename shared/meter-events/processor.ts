@@ -1,7 +1,7 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { randomUUID } from 'node:crypto';
-import { memoized, scopedKey } from '#shared/cache.ts';
-import { logger } from '#shared/logger.ts';
+import { memoized, scopedKey } from '#shared/core/cache.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { planBatch } from './counting-plan.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { expandParam, idParam, unixTimeParam, v1ListParams, v2Time } from '#shared/http/params.ts';
+import { expandParam, idParam, unixTimeParam, v1ListParams, v2Time } from '#shared/wire/params.ts';
 
 /** Payload values are strings; a JSON number is taken as its decimal text. */
 const payload = z

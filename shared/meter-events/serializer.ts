@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { isoTime, unixTime } from '#shared/http/objects.ts';
-import { isoTimestamp, unixSeconds } from '#shared/http/timestamps.ts';
+import { isoTime, unixTime } from '#shared/wire/objects.ts';
+import { isoTimestamp, unixSeconds } from '#shared/wire/timestamps.ts';
 import type { MeterEventAdjustment, MeterEventRecord, MeterEventSession } from './meter-event.ts';
 
 export const meterEventObject = z

@@ -1,14 +1,14 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/errors.ts';
+import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/core/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import type { Caller } from '#shared/http/authenticate.ts';
-import { newId, randomBase62 } from '#shared/ids.ts';
+import { newId, randomBase62 } from '#shared/core/ids.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import { isLiveKey } from '#shared/platform/api-keys.ts';
 import type { PlatformStore, Scope } from '#shared/platform/types.ts';
 import type { Meter } from '#shared/meters/meter.ts';
-import { memoized, scopedKey } from '#shared/cache.ts';
+import { memoized, scopedKey } from '#shared/core/cache.ts';
 import { planStreamRequest } from './counting-plan.ts';
 import type { MeterEventAdjustment, MeterEventInput, MeterEventRecord, MeterEventSession, MeterEventStore, MeterWorkQueue } from './meter-event.ts';
 import { minuteOf, problemOf, readingOf, refusalOf, uniquenessWindowMillis, usageValueOf } from './rules.ts';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { unixTime } from '#shared/http/objects.ts';
+import { unixTime } from '#shared/wire/objects.ts';
 import { createHash } from 'node:crypto';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { MeterEventStore, MinuteUsage } from './meter-event.ts';

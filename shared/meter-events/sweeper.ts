@@ -1,5 +1,5 @@
-import { systemClock } from '#shared/clock.ts';
-import { logger } from '#shared/logger.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterEventStore } from './meter-event.ts';
 import type { MeterWorkQueue } from './meter-event.ts';
 

@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { randomUUID } from 'node:crypto';
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { LeaseEntry, MeterEventRecord, MeterEventStore, UsageLease } from './meter-event.ts';
 
 /**

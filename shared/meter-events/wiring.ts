@@ -1,6 +1,6 @@
-import { cacheTopics, cacheWindows, readThrough, readThroughWithMisses, scopedKey } from '#shared/cache.ts';
+import { cacheTopics, cacheWindows, readThrough, readThroughWithMisses, scopedKey } from '#shared/core/cache.ts';
 import { wireApiKeys } from '#shared/platform/wiring.ts';
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';

@@ -1,5 +1,5 @@
 import type { Outbox } from '#shared/events/event.ts';
-import type { OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** A v1 billing meter as the service keeps it. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { expandParam, v1ListParams } from '#shared/http/params.ts';
+import { expandParam, v1ListParams } from '#shared/wire/params.ts';
 
 const payloadKey = z.string().min(1).max(100);
 

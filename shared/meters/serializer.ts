@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { Meter } from './meter.ts';
 
 export const meterObject = z

@@ -1,4 +1,4 @@
-import { cacheTopics, invalidating } from '#shared/cache.ts';
+import { cacheTopics, invalidating } from '#shared/core/cache.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import type { Route } from '#functions/routes.ts';
-import { defaultServiceVersion, latestServiceVersion } from '#shared/http/api-version.ts';
+import { defaultServiceVersion, latestServiceVersion } from '#shared/wire/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
 import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';

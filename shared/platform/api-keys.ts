@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { randomBase62 } from '#shared/ids.ts';
+import { randomBase62 } from '#shared/core/ids.ts';
 import type { ApiKeyRecord, KeyKind } from './types.ts';
 
 const keyPattern = /^(sk|pk)_(test|live)_[0-9A-Za-z]{16,247}$/;

@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
-import { newId } from '#shared/ids.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import { newId } from '#shared/core/ids.ts';
 import { generateApiKey, hashApiKey, keyHint, parseApiKey } from './api-keys.ts';
 import type { KeyKind, PlatformStore } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { cacheWindows, readThrough, readThroughWithMisses } from '#shared/cache.ts';
+import { cacheWindows, readThrough, readThroughWithMisses } from '#shared/core/cache.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import type { AccountSecretStore } from './account-secrets.ts';

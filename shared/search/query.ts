@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { parse, SyntaxError as GrammarError } from './query-grammar.js';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { ObjectType } from '#shared/expansion/objects.ts';
 import { listOf } from '#shared/expansion/plan.ts';
-import { expandParam, integerParam } from '#shared/http/params.ts';
+import { expandParam, integerParam } from '#shared/wire/params.ts';
 
 /**
  * A v1 search's parameters: `query` (checked by the query parser, which points at what is wrong),

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
 import { recurringParam, unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
-import { currencyParam } from '#shared/http/params.ts';
-import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { currencyParam } from '#shared/wire/params.ts';
+import { booleanParam, createdParam, emptyable, expandParam, idParam, integerParam, metadataParam, stringParam, v1ListParams } from '#shared/wire/params.ts';
 
 const prorationDiscounts = z.enum(['included', 'itemized']);
 

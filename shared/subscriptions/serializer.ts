@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { customerOrIdObject } from '#shared/customers/serializer.ts';
-import { metadataObject, unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { metadataObject, unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
 
 /** Adds `count` billing intervals to a UTC time; months and years keep the anchor's day, clamped to the month's end. */

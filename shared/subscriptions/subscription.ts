@@ -1,5 +1,5 @@
 import type { Price } from '#shared/catalogue/catalogue.ts';
-import type { OwnedResource, OwnedResourceStore } from '#shared/owned-resource.ts';
+import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 
 export interface SubscriptionItem {
   id: string;

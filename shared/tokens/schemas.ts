@@ -15,7 +15,7 @@ import {
   stringParam,
   townAddressParam,
   unixTimeParam,
-} from '#shared/http/params.ts';
+} from '#shared/wire/params.ts';
 
 /**
  * Parameters of `POST /v1/tokens` (SDK type `TokenCreateParams`). Card and bank account numbers, expiry

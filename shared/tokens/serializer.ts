@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { metadataObject, nullableString, unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { metadataObject, nullableString, unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { TokenBankAccount, TokenCard, V1Token } from './token.ts';
 
 export const cardObject = z

@@ -1,6 +1,6 @@
-import { systemClock } from '#shared/clock.ts';
-import { CardError, InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { newId } from '#shared/ids.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { checkBankAccount, defaultCurrency } from './bank-account-numbers.ts';
 import { cardBrand, cvcLength, passesLuhn, testCards } from './card-numbers.ts';

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenOf, TokenRepository, TokenType, TokenUse } from './token.ts';
 

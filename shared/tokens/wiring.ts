@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { isServiceVersion, unknownVersionMessage } from '#shared/http/api-version.ts';
+import { isServiceVersion, unknownVersionMessage } from '#shared/wire/api-version.ts';
 import { isSnapshotEventType } from '#shared/events/catalogue.ts';
-import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/http/params.ts';
+import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/wire/params.ts';
 
 const enabledEvent = z.string().refine((type) => type === '*' || isSnapshotEventType(type), {
   error: (issue) => `'${String(issue.input)}' is not an event type; use '*' or one of the documented types.`,

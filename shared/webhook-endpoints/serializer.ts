@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { deletedObject, metadataObject, unixTime } from '#shared/http/objects.ts';
-import { unixSeconds } from '#shared/http/timestamps.ts';
+import { deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
+import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 
 export const webhookEndpointObject = z

@@ -1,11 +1,11 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
 import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import { newId, randomBase62 } from '#shared/ids.ts';
-import { mergeMetadata } from '#shared/metadata.ts';
-import { withOptimisticRetries } from '#shared/owned-resource.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import { newId, randomBase62 } from '#shared/core/ids.ts';
+import { mergeMetadata } from '#shared/wire/metadata.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CreateWebhookEndpointParams, UpdateWebhookEndpointParams } from './schemas.ts';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint.ts';

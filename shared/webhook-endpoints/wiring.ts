@@ -1,5 +1,5 @@
-import { cacheTopics, invalidating } from '#shared/cache.ts';
-import { config } from '#shared/config.ts';
+import { cacheTopics, invalidating } from '#shared/core/cache.ts';
+import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoWebhookEndpointRepository } from '#shared/data/webhook-endpoint-repository.ts';
 import { webhookEndpointService } from './service.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/handler.ts';
-import { integerParam } from '#shared/http/params.ts';
+import { integerParam } from '#shared/wire/params.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { apiGatewayEvent } from '../support/api-gateway-event.ts';
 import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';

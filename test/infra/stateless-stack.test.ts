@@ -196,7 +196,7 @@ describe('stateless stack', () => {
       // When the environment of its Lambda function is read
       const variables = functionProperties(templates, fn).Environment.Variables;
 
-      // Then it has every variable shared/config.ts needs to reach the stateful resources
+      // Then it has every variable shared/core/config.ts needs to reach the stateful resources
       expect(Object.keys(variables)).toEqual(
         expect.arrayContaining(['TABLE_NAME', 'EVENT_BUS_NAME', ...Object.values(queues).map((queue) => queue.urlVariable)]),
       );
@@ -362,7 +362,7 @@ describe('stateless stack', () => {
       // When the environment of its Lambda function is read
       const variables = functionProperties(templates, fn).Environment.Variables;
 
-      // Then shared/config.ts is left to apply its defaults
+      // Then shared/core/config.ts is left to apply its defaults
       expect(Object.keys(variables).filter((name) => deliverySettingVariables.includes(name))).toEqual([]);
       // except that deployed webhooks stay off private addresses, whatever the mode
       expect(variables.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
@@ -604,7 +604,7 @@ describe('stateless stack with delivery settings in the context', () => {
       // When the environment of its Lambda function is read
       const variables = functionProperties(service.statelessTemplates, fn).Environment.Variables;
 
-      // Then each setting arrives under the name shared/config.ts reads
+      // Then each setting arrives under the name shared/core/config.ts reads
       expect(variables).toMatchObject({
         CLOUDTWO_EVENT_GRID_ENDPOINT: context.cloudtwoEventGridEndpoint,
         DELIVERY_RETRY_SCHEDULE_TEST: context.deliveryRetryScheduleTest,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
+import { callScope, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { makeTable, tableClient } from '#shared/data/table.ts';
 import type { Scope } from '#shared/platform/types.ts';

@@ -4,7 +4,7 @@ import { dynamoEventRepository } from '#shared/data/event-repository.ts';
 import { dynamoOutboxStore } from '#shared/data/event-outbox.ts';
 import { resendDelivery } from '#shared/events/emitter.ts';
 import { emptyOutbox, maxDeliveriesPerEvent, type Delivery, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
-import { newId } from '#shared/ids.ts';
+import { newId } from '#shared/core/ids.ts';
 import { stackTable } from '../support/stack.ts';
 
 /** A platform scope of its own per test, so lists start empty. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
+import { callScope, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoCatalogueRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import {

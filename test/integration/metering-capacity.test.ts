@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws-calls.ts';
+import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
 import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
@@ -14,7 +14,7 @@ import { newPlatform, sdk, stack } from '../support/stack.ts';
 
 /**
  * The write units one meter event costs on DynamoDB, as DynamoDB Local reports them
- * (`ReturnConsumedCapacity: INDEXES`, counted by shared/aws-calls.ts): the request path and the worker's
+ * (`ReturnConsumedCapacity: INDEXES`, counted by shared/aws/aws-calls.ts): the request path and the worker's
  * processing, per event. docs/capacity.md states the same figures; a change to the write path that moves
  * them fails here until the model (and the cost table) is updated with it.
  */

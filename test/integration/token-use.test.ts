@@ -4,7 +4,7 @@ import { blankAccount, type AccountPerson } from '#shared/accounts/account.ts';
 import { dynamoAccountRepository, dynamoPersonRepository } from '#shared/data/account-repository.ts';
 import { token as tokenKeys } from '#shared/data/keys.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
-import { newId } from '#shared/ids.ts';
+import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenUse } from '#shared/tokens/token.ts';
 import { newPlatform, sdk, stackTable } from '../support/stack.ts';

@@ -2,7 +2,7 @@ import type { Outbox } from '#shared/events/event.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import type { IssuingTransaction, TransactionRepository } from '#shared/issuing/transaction.ts';
-import type { OwnedResource } from '#shared/owned-resource.ts';
+import type { OwnedResource } from '#shared/platform/owned-resource.ts';
 import { memoryOwnedStore } from './fakes.ts';
 
 /**

@@ -4,7 +4,7 @@ import { createAccountLinkParams, createV1AccountLinkParams } from '#shared/acco
 import { serializeV1AccountLink } from '#shared/account-links/serializer.ts';
 import { accountLinkService } from '#shared/account-links/service.ts';
 import { blankAccount, type V2Account } from '#shared/accounts/account.ts';
-import { NotFoundError } from '#shared/errors.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { originOf } from '../support/fakes.ts';
 

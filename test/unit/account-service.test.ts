@@ -11,7 +11,7 @@ import {
 import { serializeAccountToken } from '#shared/accounts/serializer.ts';
 import { accountService } from '#shared/accounts/service.ts';
 import { accountTokenService, type TokenClient } from '#shared/accounts/token-service.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { memoryOwnedStore, memoryTokenRepository, originOf, recordingEmitter, usingTokens } from '../support/fakes.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuthenticationError, PermissionError } from '#shared/errors.ts';
-import { readThrough } from '#shared/cache.ts';
+import { AuthenticationError, PermissionError } from '#shared/core/errors.ts';
+import { readThrough } from '#shared/core/cache.ts';
 import { authenticate } from '#shared/http/authenticate.ts';
 import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { fakePlatformStore } from '../support/fakes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { invalidating, memoized, readThrough } from '#shared/cache.ts';
+import { invalidating, memoized, readThrough } from '#shared/core/cache.ts';
 
 /** A read that counts its calls and answers `value(key)`. */
 function countingRead<T>(value: (key: string) => T) {

@@ -9,7 +9,7 @@ import {
 } from '#shared/catalogue/schemas.ts';
 import { serializePrice } from '#shared/catalogue/serializer.ts';
 import { catalogueService } from '#shared/catalogue/service.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';

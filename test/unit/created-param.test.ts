@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { createdParam, createdWindow } from '#shared/http/params.ts';
+import { createdParam, createdWindow } from '#shared/wire/params.ts';
 import { validateParams } from '#shared/http/validation.ts';
 
 const list = z.strictObject({ created: createdParam().optional() });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCustomerParams, createSourceParams, retrieveCustomerParams, updateCustomerParams, updateSourceParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer } from '#shared/customers/serializer.ts';
 import { customerService } from '#shared/customers/service.ts';
-import { CardError, NotFoundError } from '#shared/errors.ts';
+import { CardError, NotFoundError } from '#shared/core/errors.ts';
 import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';

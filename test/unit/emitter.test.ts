@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliveriesOf, eventEmitter, subscribes } from '#shared/events/emitter.ts';
-import { idTime } from '#shared/ids.ts';
+import { idTime } from '#shared/core/ids.ts';
 import type { Delivery, EventOrigin, FanOut, Subscriber } from '#shared/events/event.ts';
 import { fanOutService } from '#shared/events/fan-out.ts';
 import { isFanOutMessage, type DeliveriesQueueMessage } from '#shared/events/ports.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, RequestTooLargeError, UnsupportedMediaTypeError } from '#shared/errors.ts';
+import { InvalidRequestError, RequestTooLargeError, UnsupportedMediaTypeError } from '#shared/core/errors.ts';
 import { decodeParams, parseBracketParams, parseJsonBody, type RawRequest } from '#shared/http/encoding.ts';
 
 const request = (overrides: Partial<RawRequest>): RawRequest => ({

@@ -6,7 +6,7 @@ import { deliveryEntity } from '#shared/data/delivery-store.ts';
 import { fanOutEntity } from '#shared/data/event-outbox.ts';
 import { snapshotEventEntity, snapshotEventListQuery, thinEventEntity, thinEventListQuery } from '#shared/data/event-repository.ts';
 import { createHash } from 'node:crypto';
-import { idBoundAt, newId } from '#shared/ids.ts';
+import { idBoundAt, newId } from '#shared/core/ids.ts';
 import { customer as customerKeys } from '#shared/data/keys.ts';
 import { ownerPageQuery } from '#shared/data/owner-page.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError, MethodNotAllowedError, NotFoundError, RateLimitError } from '#shared/errors.ts';
+import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError, MethodNotAllowedError, NotFoundError, RateLimitError } from '#shared/core/errors.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 
 describe('error bodies', () => {

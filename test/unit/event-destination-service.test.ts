@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import { createEventDestinationParams, updateEventDestinationParams } from '#shared/event-destinations/schemas.ts';
 import { eventDestinationService } from '#shared/event-destinations/service.ts';

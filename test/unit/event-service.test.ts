@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotFoundError } from '#shared/errors.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
 import type { EventRepository, SnapshotEventQuery, ThinEventQuery } from '#shared/events/event-repository.ts';
 import type { SnapshotEvent } from '#shared/events/event.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';

@@ -9,7 +9,7 @@ import { customerService } from '#shared/customers/service.ts';
 import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { listOf, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 import { expander, type ExpansionLoaders, type ObjectLoader } from '#shared/expansion/resolver.ts';
-import { expandParam } from '#shared/http/params.ts';
+import { expandParam } from '#shared/wire/params.ts';
 import { validateParams } from '#shared/http/validation.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createTokenParams } from '#shared/tokens/schemas.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdempotencyError } from '#shared/errors.ts';
+import { IdempotencyError } from '#shared/core/errors.ts';
 import { requestFingerprint, runIdempotently, type StoredResponse } from '#shared/http/idempotency.ts';
 import { fakeIdempotencyStore } from '../support/fakes.ts';
 

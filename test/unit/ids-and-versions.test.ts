@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '#shared/errors.ts';
-import { defaultServiceVersion, requestedServiceVersion } from '#shared/http/api-version.ts';
-import { idTime, newId, randomBase62 } from '#shared/ids.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import { defaultServiceVersion, requestedServiceVersion } from '#shared/wire/api-version.ts';
+import { idTime, newId, randomBase62 } from '#shared/core/ids.ts';
 
 describe('ids', () => {
   it('sort by creation time and carry it', () => {

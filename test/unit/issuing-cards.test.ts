@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError, ServiceError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError, ServiceError } from '#shared/core/errors.ts';
 import type { IssuingCard } from '#shared/issuing/card.ts';
 import { cardService } from '#shared/issuing/card-service.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
@@ -13,7 +13,7 @@ import {
   updateCardParams,
 } from '#shared/issuing/schemas.ts';
 import { serializeCard, serializeCardholder } from '#shared/issuing/serializers.ts';
-import type { PageRequest } from '#shared/paging.ts';
+import type { PageRequest } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { memoryIssuingRepository } from '../support/issuing-fakes.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient, PutItemCommand, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { guardItemSizes, itemSize, maxItemBytes } from '#shared/data/item-size.ts';
 
 // Nothing listens here: a request that got past the guard would fail with a connection error instead.

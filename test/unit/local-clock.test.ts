@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.ts';
 import { handler as unmatched } from '#functions/http/fallback.ts';
 import { ClockChangeError, createLocalClock, parseDuration, requestedChange } from '#local/clock.ts';
-import { followLocalClock, systemClock } from '#shared/clock.ts';
+import { followLocalClock, systemClock } from '#shared/core/clock.ts';
 import { apiGatewayEvent } from '../support/api-gateway-event.ts';
 
 const hour = 3_600_000;
@@ -130,7 +130,7 @@ describe('outside the local stack', () => {
     const callers = execFileSync('git', ['grep', '-l', 'followLocalClock(', '--', 'shared', 'functions', 'infra', 'local', 'scripts'], { encoding: 'utf8' })
       .trim()
       .split('\n')
-      .filter((file) => file !== 'shared/clock.ts');
+      .filter((file) => file !== 'shared/core/clock.ts');
     expect(callers.length).toBeGreaterThan(0);
     expect(callers.filter((file) => !file.startsWith('local/'))).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterEventBatch, MeterEventRecord, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';

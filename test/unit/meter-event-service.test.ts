@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/errors.ts';
-import { logger } from '#shared/logger.ts';
+import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/core/errors.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterEventStore, MeterWork, MeterWorkQueue } from '#shared/meter-events/meter-event.ts';
 import { createMeterEventAdjustmentParams, createMeterEventParams, meterEventStreamParams } from '#shared/meter-events/schemas.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';

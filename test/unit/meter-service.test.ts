@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { createMeterParams } from '#shared/meters/schemas.ts';
 import { meterService } from '#shared/meters/service.ts';
 import type { Scope } from '#shared/platform/types.ts';

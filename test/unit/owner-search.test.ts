@@ -2,7 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ownerSearchQuery, ownerSearchStore, searchBudget } from '#shared/data/owner-search.ts';
 import type { Table } from '#shared/data/table.ts';
-import { idBoundAt, newId } from '#shared/ids.ts';
+import { idBoundAt, newId } from '#shared/core/ids.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const keys = { pk: 'OWNER#acct_1#test', skPrefix: 'CUSTOMER#', idPrefix: 'cus' };

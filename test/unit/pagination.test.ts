@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '#shared/errors.ts';
-import { maxPageBytes, openPageToken, resumeV2List, sealPageToken, v1List, v1PageRequest, v2List, v2Page, type V2Paging } from '#shared/http/pagination.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import { maxPageBytes, openPageToken, resumeV2List, sealPageToken, v1List, v1PageRequest, v2List, v2Page, type V2Paging } from '#shared/wire/pagination.ts';
 
 const key = Buffer.alloc(32, 7);
 const binding = 'acct_1:false:/v2/core/event_destinations';

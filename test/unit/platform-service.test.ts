@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '#shared/errors.ts';
-import { idTime } from '#shared/ids.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import { idTime } from '#shared/core/ids.ts';
 import { hashApiKey } from '#shared/platform/api-keys.ts';
 import { createPlatform, issueApiKeys, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { fakePlatformStore } from '../support/fakes.ts';

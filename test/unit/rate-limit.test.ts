@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitError } from '#shared/errors.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
 import { accountUpdateLimiter, type UpdateSlots } from '#shared/accounts/update-limit.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 import { CounterThrottledError, rateLimiter, type RateLimiter } from '#shared/http/rate-limit.ts';

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emulatorClientOptions, serviceClients, withoutCallLogging } from '#shared/sdk-clients.ts';
+import { emulatorClientOptions, serviceClients, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
 
 const middlewareOf = (client: { middlewareStack: { identify(): string[] } }) => client.middlewareStack.identify().map((entry) => entry.split(' - ')[0]);
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import peggy from 'peggy';
 import { describe, expect, it } from 'vitest';
 import type { Customer } from '#shared/customers/customer.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { parseSearchQuery, searchLimits } from '#shared/search/query.ts';
 import { customerSearch, priceSearch, productSearch, subscriptionSearch } from '#shared/search/resources.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { Customer } from '#shared/customers/customer.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { cancelSubscriptionParams, createSubscriptionParams, migrateSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';

@@ -1,6 +1,6 @@
 import { fakeAccountSecretStore, memoryTokenRepository } from '../support/fakes.ts';
 import { describe, expect, it } from 'vitest';
-import { CardError, InvalidRequestError } from '#shared/errors.ts';
+import { CardError, InvalidRequestError } from '#shared/core/errors.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { CreateTokenParams } from '#shared/tokens/schemas.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
-import type { PageRequest } from '#shared/paging.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import type { PageRequest } from '#shared/wire/paging.ts';
 import type { MinuteUsage } from '#shared/meter-events/meter-event.ts';
 import { serializeUsageSummary, type SummaryQuery, usageSummaries } from '#shared/meter-events/summaries.ts';
 import type { Meter } from '#shared/meters/meter.ts';

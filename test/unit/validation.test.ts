@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { InvalidRequestError } from '#shared/errors.ts';
-import { booleanParam, integerParam, metadataParam } from '#shared/http/params.ts';
-import { mergeMetadata } from '#shared/metadata.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import { booleanParam, integerParam, metadataParam } from '#shared/wire/params.ts';
+import { mergeMetadata } from '#shared/wire/metadata.ts';
 import { validateParams } from '#shared/http/validation.ts';
 import { createWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
 

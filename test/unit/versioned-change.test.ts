@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimitError } from '#shared/errors.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';

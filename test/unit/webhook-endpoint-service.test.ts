@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError, NotFoundError } from '#shared/errors.ts';
+import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { webhookEndpointService } from '#shared/webhook-endpoints/service.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';

@@ -1,4 +1,4 @@
-import { logger } from '#shared/logger.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { MeterEventAdjustment, MeterEventBatch, MeterEventRecord, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';

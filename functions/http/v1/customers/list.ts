@@ -3,7 +3,7 @@ import { serializeCustomer, customerObject } from '#shared/customers/serializer.
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireCustomerService();
 const expander = wireExpander();

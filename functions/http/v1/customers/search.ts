@@ -1,7 +1,7 @@
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/wire/pagination.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { wireCustomerSearch } from '#shared/search/wiring.ts';
 

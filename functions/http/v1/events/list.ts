@@ -2,7 +2,7 @@ import { wireEventService } from '#shared/events/wiring.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';
 import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireEventService();
 

@@ -1,6 +1,6 @@
 import { retryEventParams } from '#shared/delivery/schemas.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { SnapshotEvent } from '#shared/events/event.ts';
 import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';

@@ -2,7 +2,7 @@ import { listPricesParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();

@@ -1,7 +1,7 @@
 import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/wire/pagination.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { wireProductSearch } from '#shared/search/wiring.ts';
 

@@ -1,6 +1,6 @@
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1SearchResult, v1SearchResultObject } from '#shared/http/pagination.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/wire/pagination.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { wireSubscriptionSearch } from '#shared/search/wiring.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';

@@ -4,7 +4,7 @@ import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import type { DestinationKind } from '#shared/events/event.ts';
 import type { OperationText } from '#shared/http/contract.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { v2List, v2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireDeliveryAttemptsService();
 

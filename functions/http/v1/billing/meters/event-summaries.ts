@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { listEventSummariesParams } from '#shared/meter-events/schemas.ts';
 import { serializeUsageSummary, usageSummaryObject } from '#shared/meter-events/summaries.ts';
 import { wireUsageSummaries } from '#shared/meter-events/wiring.ts';

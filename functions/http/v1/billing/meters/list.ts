@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { listMetersParams } from '#shared/meters/schemas.ts';
 import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';

@@ -2,7 +2,7 @@ import { listSourcesParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { listAuthorizationsParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { listCardholdersParams } from '#shared/issuing/schemas.ts';
 import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';

@@ -1,5 +1,5 @@
 import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/http/pagination.ts';
+import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 import { listCardsParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';

@@ -2,7 +2,7 @@ import { listAccountsParams } from '#shared/accounts/schemas.ts';
 import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/wire/pagination.ts';
 
 const service = wireAccountService();
 

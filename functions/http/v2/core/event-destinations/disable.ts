@@ -1,4 +1,4 @@
-import { noParams } from '#shared/http/params.ts';
+import { noParams } from '#shared/wire/params.ts';
 import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';

@@ -2,7 +2,7 @@ import { listEventDestinationsParams } from '#shared/event-destinations/schemas.
 import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/wire/pagination.ts';
 
 const service = wireEventDestinationService();
 

@@ -1,4 +1,4 @@
-import { noParams } from '#shared/http/params.ts';
+import { noParams } from '#shared/wire/params.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';

@@ -2,7 +2,7 @@ import { wireEventService } from '#shared/events/wiring.ts';
 import { listThinEventsParams } from '#shared/events/schemas.ts';
 import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2ListObject, v2Page } from '#shared/http/pagination.ts';
+import { v2ListObject, v2Page } from '#shared/wire/pagination.ts';
 
 const service = wireEventService();
 

@@ -2,7 +2,7 @@ import { listEventDeliveriesParams } from '#shared/delivery/schemas.ts';
 import { deliveryObject, serializeDelivery } from '#shared/delivery/serializer.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/http/pagination.ts';
+import { v2List, v2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireDeliveryAttemptsService();
 

@@ -1,7 +1,7 @@
 import { serializePersonToken, personTokenObject } from '#shared/accounts/serializer.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
-import { noParams } from '#shared/http/params.ts';
+import { noParams } from '#shared/wire/params.ts';
 
 const service = wireAccountTokenService();
 

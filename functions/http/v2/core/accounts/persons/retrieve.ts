@@ -1,4 +1,4 @@
-import { noParams } from '#shared/http/params.ts';
+import { noParams } from '#shared/wire/params.ts';
 import { serializePerson, personObject } from '#shared/accounts/serializer.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';

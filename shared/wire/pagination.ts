@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
-import { InvalidRequestError } from '#shared/errors.ts';
-import type { Page, PageRequest } from '#shared/paging.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
+import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { SearchPage } from '#shared/search/service.ts';
 
 /** Reads v1 `limit` / `starting_after` / `ending_before`; the two cursors cannot be combined. */

@@ -1,10 +1,10 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { meterAwsCalls } from '#shared/aws-calls.ts';
-import { config } from '#shared/config.ts';
+import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
+import { config } from '#shared/core/config.ts';
 import { guardItemSizes } from '#shared/data/item-size.ts';
-import { traced } from '#shared/observability.ts';
+import { traced } from '#shared/core/observability.ts';
 
 /** The part of an AWS SDK v3 client this module touches. */
 interface SdkClient {
@@ -14,7 +14,7 @@ interface SdkClient {
 
 /**
  * What every client of the service carries, whatever its service: no call logging, its calls recorded and
- * (locally) authorized as IAM would (`shared/aws-calls.ts`), X-Ray subsegments on Lambda.
+ * (locally) authorized as IAM would (`shared/aws/aws-calls.ts`), X-Ray subsegments on Lambda.
  */
 const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(client: T, service: Parameters<typeof meterAwsCalls>[1]): T =>
   traced(meterAwsCalls(withoutCallLogging(client), service));

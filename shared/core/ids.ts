@@ -1,4 +1,4 @@
-import { systemClock } from '#shared/clock.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { createHash, randomFillSync } from 'node:crypto';
 
 /** Base62 in ASCII order, so that ids compare like the times they were made. */

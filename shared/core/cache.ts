@@ -1,4 +1,4 @@
-import { config } from '#shared/config.ts';
+import { config } from '#shared/core/config.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** A cache key of something in `scope`: the owner, the mode, then `parts`. */

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import { defaultServiceVersion, isKnownVersion } from '#shared/versions/known-versions.ts';
 
 export { defaultServiceVersion, latestServiceVersion } from '#shared/versions/known-versions.ts';

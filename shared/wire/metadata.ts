@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '#shared/errors.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 
 /** Most keys a metadata map holds, after an update is merged in. */
 export const maxMetadataKeys = 50;

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { systemClock } from '#shared/clock.ts';
-import type { TimeRange } from '#shared/paging.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import type { TimeRange } from '#shared/wire/paging.ts';
 import type { ObjectType } from '#shared/expansion/objects.ts';
 import { cannotExpand, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 

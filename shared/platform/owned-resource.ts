@@ -1,6 +1,6 @@
-import { RateLimitError } from '#shared/errors.ts';
+import { RateLimitError } from '#shared/core/errors.ts';
 import type { Outbox } from '#shared/events/event.ts';
-import type { Page, PageRequest, TimeRange } from '#shared/paging.ts';
+import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TokenUse } from '#shared/tokens/token.ts';
 

@@ -1,23 +1,9 @@
 import type { QueueName } from '#shared/messaging/queues.ts';
+import type { Route as HttpRoute } from '#shared/http/route.ts';
 import type { Permission } from './permissions.ts';
 
-/**
- * The map of the API. The CDK stateless stack creates one Lambda function and one API Gateway route per
- * entry; the local gateway serves the very same handler modules from this table. Nothing else lists routes.
- *
- * Paths use API Gateway's `{param}` syntax. `handler` is the entry file relative to the repository root
- * and must export `handler`. `permissions` drive the least-privilege grants in the stack.
- */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
-
-export interface Route {
-  /** Operation name; also the construct id of the function in the stack. */
-  name: string;
-  method: HttpMethod;
-  path: string;
-  handler: string;
-  permissions: Permission[];
-}
+/** A route of this table: its permissions are the table's words (./permissions.ts). */
+export type Route = HttpRoute<Permission>;
 
 /**
  * Every request authenticates (a table read) and counts against its key's rate limit; a v2 list's page
@@ -34,6 +20,13 @@ const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
 /** Metering stores its work, then puts it on the meter-events queue. */
 const meters: Permission[] = [...writes, 'queue:meter-events:send'];
 
+/**
+ * The map of the API. The CDK stateless stack creates one Lambda function and one API Gateway route per
+ * entry; the local gateway serves the very same handler modules from this table. Nothing else lists routes.
+ *
+ * Paths use API Gateway's `{param}` syntax. `handler` is the entry file relative to the repository root
+ * and must export `handler`. `permissions` drive the least-privilege grants in the stack.
+ */
 // biome-ignore format: one route per line is the map of the API
 export const routes: Route[] = [
   { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: writes },

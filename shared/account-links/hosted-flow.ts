@@ -6,9 +6,8 @@ import { ConflictError, InvalidRequestError, NotFoundError, PermissionError, Rat
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
-import type { AuthFailureGuard } from '#shared/http/auth-failures.ts';
+import type { AuthFailureGuard, PlatformStore } from '#shared/platform/types.ts';
 import { isLiveKey } from '#shared/platform/api-keys.ts';
-import type { PlatformStore } from '#shared/platform/types.ts';
 import { hashSecret, isSecretShaped, newSecret, type AccountLink, type AccountLinkRepository } from './account-link.ts';
 import { inputForParam, readFields, type FormIssue, type FormValues } from './form.ts';
 

@@ -1,6 +1,5 @@
 import { systemClock } from '#shared/core/clock.ts';
-import { escapeHtml, htmlDocument, messagePage } from '#shared/wire/html.ts';
-import type { HtmlRequest, HtmlResult } from '#shared/http/html-handler.ts';
+import { escapeHtml, htmlDocument, messagePage, type HtmlRequest, type HtmlResult } from '#shared/wire/html.ts';
 import { hostedLinkPath, type AccountLink } from './account-link.ts';
 import { renderFields } from './form.ts';
 import type { HostedOutcome, HostedSession } from './hosted-flow.ts';

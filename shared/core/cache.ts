@@ -1,8 +1,7 @@
 import { config } from '#shared/core/config.ts';
-import type { Scope } from '#shared/platform/types.ts';
 
 /** A cache key of something in `scope`: the owner, the mode, then `parts`. */
-export const scopedKey = (scope: Scope, ...parts: string[]): string => [scope.accountId, scope.livemode, ...parts].join('|');
+export const scopedKey = (scope: { accountId: string; livemode: boolean }, ...parts: string[]): string => [scope.accountId, scope.livemode, ...parts].join('|');
 
 /**
  * How stale each cached read may be: the one list of the service's staleness windows (docs/architecture.md, *Caches*).

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { IdempotencyClaim, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
 import { epochSeconds, isConditionFailure, oldItemOf, whenConditionHolds } from './conditions.ts';
 import type { Table } from './table.ts';
 import { idempotency } from './keys.ts';

@@ -1,5 +1,5 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { CounterThrottledError, type RateCounter } from '#shared/http/rate-limit.ts';
+import { CounterThrottledError, type RateCounter } from '#shared/platform/ports.ts';
 import type { Table } from './table.ts';
 import { whenConditionHolds } from './conditions.ts';
 import { rateWindow } from './keys.ts';

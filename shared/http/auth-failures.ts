@@ -1,16 +1,9 @@
 import { RateLimitError } from '#shared/core/errors.ts';
+import type { AuthFailureGuard } from '#shared/platform/types.ts';
 import type { RateLimiter } from './rate-limit.ts';
 
 /** The rate bucket of one source address's failed authentications (an address is at most 45 characters). */
 const bucketOf = (source: string): string => `AUTH_FAILURES#${source.slice(0, 64) || 'unknown'}`;
-
-/** Refuses a source address that fails authentication too often; the limit is `RATE_LIMIT_AUTH_FAILURES`. */
-export interface AuthFailureGuard {
-  /** Throws 429 when `source` already used up this second's failures: no table read for its credential. */
-  admit(source: string, now: number): void;
-  /** Counts a failed authentication of `source`; throws 429 when that passes the limit. */
-  failed(source: string, now: number): Promise<void>;
-}
 
 /**
  * Failed authentications counted per source address, on the rate limiter's shared counter. A credential

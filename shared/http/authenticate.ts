@@ -2,19 +2,7 @@ import { systemClock } from '#shared/core/clock.ts';
 import { AuthenticationError, PermissionError } from '#shared/core/errors.ts';
 import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import { isIdShaped, quoted } from './bounds.ts';
-import type { AccountRecord, KeyKind, PlatformStore, Scope } from '#shared/platform/types.ts';
-
-/** Who is calling and inside which account the request acts. */
-export interface Caller {
-  /** The account that owns the key. */
-  platformId: string;
-  livemode: boolean;
-  keyKind: KeyKind;
-  /** The presented credential's SHA-256 (an API key's, or a meter event session token's): per-key limits count by it. */
-  credentialId: string;
-  /** Where objects are read and written: the key's account, or a connected account named by the context header. */
-  scope: Scope;
-}
+import type { AccountRecord, Caller, PlatformStore } from '#shared/platform/types.ts';
 
 export interface AuthenticateOptions {
   /** Only token creation accepts a publishable key. */

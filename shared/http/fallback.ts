@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Route } from '#functions/routes.ts';
+import type { Route } from './route.ts';
 import { MethodNotAllowedError, UnrecognizedUrlError } from '#shared/core/errors.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import { apiGenerationOf, newRequestId, renderErrorResponse, toApiGatewayResult } from './handler.ts';

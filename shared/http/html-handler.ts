@@ -6,31 +6,7 @@ import { logger } from '#shared/core/logger.ts';
 import { tracer } from '#shared/core/observability.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { newRequestId } from './handler.ts';
-import { htmlHeaders, messagePage } from '#shared/wire/html.ts';
-
-/** What a hosted page sees of its request. No API key: the URL (and a cookie) are the credential. */
-export interface HtmlRequest {
-  requestId: string;
-  method: string;
-  path: string;
-  pathParameters: Record<string, string>;
-  cookies: Record<string, string>;
-  /** The fields of a form-encoded POST body, first value of each name; empty for GET. */
-  form: Record<string, string>;
-  sourceIp: string;
-  userAgent: string;
-  /** The request came in over HTTPS (cookies get `Secure`). */
-  secure: boolean;
-}
-
-export interface HtmlResult {
-  status: number;
-  html?: string;
-  /** For redirects. */
-  location?: string;
-  /** `Set-Cookie` values. */
-  cookies?: string[];
-}
+import { htmlHeaders, messagePage, type HtmlRequest, type HtmlResult } from '#shared/wire/html.ts';
 
 /** Forms on hosted pages are small; anything bigger is refused before parsing. */
 const maxFormBytes = 64 * 1024;

@@ -1,17 +1,6 @@
 import { RateLimitError } from '#shared/core/errors.ts';
 import { logger } from '#shared/core/logger.ts';
-
-/** Storage port: a count per bucket and second, shared by every process (every Lambda instance). */
-export interface RateCounter {
-  /**
-   * Counts `count` requests in `bucket` for `second`; false (counting nothing) when that would pass `limit`.
-   * Throws {@link CounterThrottledError} when the store refuses the write for load.
-   */
-  take(bucket: string, second: number, limit: number, count: number): Promise<boolean>;
-}
-
-/** The counter's store throttled the write: the bucket (or the table) is being written faster than it takes. */
-export class CounterThrottledError extends Error {}
+import { CounterThrottledError, type RateCounter } from '#shared/platform/ports.ts';
 
 /**
  * What a limit does when its counter cannot be reached: `open` lets the request through (the limit is

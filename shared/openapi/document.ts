@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject, type ZodOpenApiPathsObject } from 'zod-openapi';
-import type { Route } from '#functions/routes.ts';
+import type { Route } from '#shared/http/route.ts';
 import { defaultServiceVersion, latestServiceVersion } from '#shared/wire/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
 import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';

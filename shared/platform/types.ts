@@ -9,6 +9,18 @@ export interface Scope {
 
 export type KeyKind = 'secret' | 'publishable';
 
+/** Who is calling and inside which account the request acts. */
+export interface Caller {
+  /** The account that owns the key. */
+  platformId: string;
+  livemode: boolean;
+  keyKind: KeyKind;
+  /** The presented credential's SHA-256 (an API key's, or a meter event session token's): per-key limits count by it. */
+  credentialId: string;
+  /** Where objects are read and written: the key's account, or a connected account named by the context header. */
+  scope: Scope;
+}
+
 /** An API key as stored: only its SHA-256 hash and a hint such as `sk_test_…a1b2`, never the key itself. */
 export interface ApiKeyRecord {
   hash: string;
@@ -48,4 +60,12 @@ export interface PlatformStore {
   /** Sets when an existing key stops working; false when no key has this hash. */
   expireApiKey(hash: string, expiresAt: number): Promise<boolean>;
   listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
+}
+
+/** Refuses a source address that fails authentication too often; the limit is `RATE_LIMIT_AUTH_FAILURES`. */
+export interface AuthFailureGuard {
+  /** Throws 429 when `source` already used up this second's failures: no table read for its credential. */
+  admit(source: string, now: number): void;
+  /** Counts a failed authentication of `source`; throws 429 when that passes the limit. */
+  failed(source: string, now: number): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
+import type { SearchPage } from '#shared/wire/paging.ts';
 import { parseSearchQuery, type SearchableResource } from './query.ts';
 
 /** One page's read: newest first, below `after`, inside the creation window, keeping what `matches`. */
@@ -9,15 +10,6 @@ export interface SearchRead<T> {
   created: { from?: number; to?: number };
   limit: number;
   matches: (object: T) => boolean;
-}
-
-/**
- * Up to `limit` matches, newest first. `resumeAfter` is where the next page starts (the last match when
- * one more was found, else the last object read when the read budget ran out); null when nothing is left.
- */
-export interface SearchPage<T> {
-  items: T[];
-  resumeAfter: string | null;
 }
 
 /** A kind's objects of one owner, read page by page with a bounded cost (the adapter declares the budget). */

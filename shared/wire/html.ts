@@ -68,3 +68,27 @@ ${main}
 
 /** A page with a heading and a paragraph of text. */
 export const messagePage = (title: string, message: string): string => htmlDocument(title, `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>`);
+
+/** What a hosted page sees of its request. No API key: the URL (and a cookie) are the credential. */
+export interface HtmlRequest {
+  requestId: string;
+  method: string;
+  path: string;
+  pathParameters: Record<string, string>;
+  cookies: Record<string, string>;
+  /** The fields of a form-encoded POST body, first value of each name; empty for GET. */
+  form: Record<string, string>;
+  sourceIp: string;
+  userAgent: string;
+  /** The request came in over HTTPS (cookies get `Secure`). */
+  secure: boolean;
+}
+
+export interface HtmlResult {
+  status: number;
+  html?: string;
+  /** For redirects. */
+  location?: string;
+  /** `Set-Cookie` values. */
+  cookies?: string[];
+}

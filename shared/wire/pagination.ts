@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import * as z from 'zod';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
-import type { SearchPage } from '#shared/search/service.ts';
+import type { SearchPage } from './paging.ts';
 
 /** Reads v1 `limit` / `starting_after` / `ending_before`; the two cursors cannot be combined. */
 export function v1PageRequest(params: { limit?: number; starting_after?: string; ending_before?: string }): PageRequest {

@@ -30,3 +30,12 @@ export function pageOf<T extends { id: string }>(newestFirst: readonly T[], page
   const after = page.startingAfter === undefined ? newestFirst : newestFirst.filter((item) => item.id < page.startingAfter!);
   return { items: after.slice(0, page.limit), hasMore: after.length > page.limit };
 }
+
+/**
+ * Up to `limit` matches, newest first. `resumeAfter` is where the next page starts (the last match when
+ * one more was found, else the last object read when the read budget ran out); null when nothing is left.
+ */
+export interface SearchPage<T> {
+  items: T[];
+  resumeAfter: string | null;
+}

@@ -2,11 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
-import type { Caller } from '#shared/http/authenticate.ts';
+import type { Caller, Scope } from '#shared/platform/types.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
-import type { Scope } from '#shared/platform/types.ts';
 import { fakePlatformStore } from '../support/fakes.ts';
 import { newPlatform, sdk, stackTable } from '../support/stack.ts';
 

@@ -4,7 +4,7 @@ import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
-import type { Caller } from '#shared/http/authenticate.ts';
+import type { Caller } from '#shared/platform/types.ts';
 import type { MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';

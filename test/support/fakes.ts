@@ -4,8 +4,7 @@ import { maxDeliveriesPerEvent, type Delivery, type EventOrigin, type Outbox, ty
 import type { DeliveryStore } from '#shared/delivery/delivery-store.ts';
 import type { EventRepository } from '#shared/events/event-repository.ts';
 import type { PipelinePorts } from '#shared/http/handler.ts';
-import type { RateCounter } from '#shared/http/rate-limit.ts';
-import type { IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/http/idempotency.ts';
+import type { RateCounter, IdempotencyRecord, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import { pageOf } from '#shared/wire/paging.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IdempotencyError } from '#shared/core/errors.ts';
-import { requestFingerprint, runIdempotently, type StoredResponse } from '#shared/http/idempotency.ts';
+import { requestFingerprint, runIdempotently } from '#shared/http/idempotency.ts';
+import type { StoredResponse } from '#shared/platform/ports.ts';
 import { fakeIdempotencyStore } from '../support/fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };

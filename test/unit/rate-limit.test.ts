@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitError } from '#shared/core/errors.ts';
 import { accountUpdateLimiter, type UpdateSlots } from '#shared/accounts/update-limit.ts';
 import { errorResponse } from '#shared/http/error-mapping.ts';
-import { CounterThrottledError, rateLimiter, type RateLimiter } from '#shared/http/rate-limit.ts';
+import { rateLimiter, type RateLimiter } from '#shared/http/rate-limit.ts';
+import { CounterThrottledError } from '#shared/platform/ports.ts';
 import { memoryRateCounter as memoryCounter } from '../support/fakes.ts';
 
 const admitted = async ({ enforce }: RateLimiter, bucket: string, limit: number, now: number, requests: number) => {

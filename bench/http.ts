@@ -13,7 +13,8 @@ import { dynamoServiceSecretStore } from '#shared/data/service-secret-store.ts';
 import { queueSeal } from '#shared/messaging/message-seal.ts';
 import { createPlatform } from '#shared/platform/platform-service.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { emulatorClientOptions, forEngines } from '#local/engine-clients.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';
 
 /**
@@ -116,7 +117,7 @@ console.log(`(${received} deliveries of the creates received before the sequenti
 // One request at a time, next to DynamoDB Local's floor for the same table work, in the same run.
 const sequential = Number(process.env.BENCH_SEQUENTIAL ?? 300);
 const table = makeTable(
-  withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(stack.engineCredentials) })),
+  forEngines(withoutCallLogging(tableClient({ endpoint: stack.dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(stack.engineCredentials) }))),
   localTableName,
 );
 const scope = { accountId: stack.defaultPlatform.account, livemode: false };

@@ -3,7 +3,8 @@ import { makeTable, tableClient } from '#shared/data/table.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import type { MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { localTableName } from '#shared/data/table-schema.ts';
-import { emulatorClientOptions, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { emulatorClientOptions, forEngines } from '#local/engine-clients.ts';
 import { startServiceProcess } from '#local/service-process.ts';
 import { cpuTally, hostProbeMillis } from './cpu.ts';
 import { benchmarkRateLimits } from './rate-limits.ts';
@@ -126,7 +127,7 @@ async function untilCounted() {
 
 // 1. The ceiling: the request's writes alone (an API event is counted on the request path; nothing is left
 // for processing). The same client settings as the service's own, so that the ceiling is DynamoDB Local's.
-const table = withoutCallLogging(tableClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(engineCredentials) }));
+const table = forEngines(withoutCallLogging(tableClient({ endpoint: dynamodbEndpoint, region: 'us-east-1', ...emulatorClientOptions(engineCredentials) })));
 // The store's own writes, on a bench account's own items, so that the ceiling writes exactly what an event writes.
 const store = dynamoMeterEventStore(makeTable(table, localTableName));
 const benchScope = { accountId: 'acct_benchceiling0001', livemode: false };

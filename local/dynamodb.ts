@@ -22,7 +22,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { tableSchema } from '#shared/data/table-schema.ts';
 import { tableClient } from '#shared/data/table.ts';
-import { emulatorClientOptions, type EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import { emulatorClientOptions, type EmulatorCredentials } from './engine-clients.ts';
 import { newEngineCredentials, startEngineGuard } from './engine-guard.ts';
 
 export interface DynamoDbLocalOptions {

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import type { EmulatorCredentials } from './engine-clients.ts';
 import { closeServer, listenOnLoopback, refusedForeignHost, sendJson } from './http-io.ts';
 
 /**

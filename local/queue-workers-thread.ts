@@ -3,6 +3,7 @@ import { followLocalClock } from '#shared/core/clock.ts';
 import { createModuleLoader } from './http-gateway.ts';
 import { startQueuePoller, type QueuePoller, type SqsBatchHandler } from './queue-poller.ts';
 import type { QueueWorkersMessage, QueueWorkersSetup } from './queue-workers.ts';
+import { useLocalEngines } from './engine-clients.ts';
 import { createLocalSqsClient } from './sqs.ts';
 
 const setup = workerData as QueueWorkersSetup;
@@ -10,8 +11,10 @@ const port = parentPort!;
 const sqsClient = createLocalSqsClient(setup.sqsEndpoint, setup.sqsCredentials);
 const pollers: QueuePoller[] = [];
 const load = createModuleLoader();
-// Before any handler module loads, so that every clock it wires follows the stack's.
+// Before any handler module loads, so that every clock it wires follows the stack's and every client it
+// makes reaches the engines with the start's credentials.
 followLocalClock(setup.clockOffset);
+useLocalEngines(setup.sqsCredentials);
 
 /** A response crosses to the parent as text: it may hold what a thread cannot post (functions, cycles). */
 function asText(response: unknown): string {

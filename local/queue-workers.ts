@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Permission } from '#functions/permissions.ts';
-import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import type { EmulatorCredentials } from './engine-clients.ts';
 
 /** One queue worker as its thread runs it: the handler module and the queue it polls. */
 export interface ThreadedQueueWorker {

@@ -2,7 +2,8 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import { Worker } from 'node:worker_threads';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import { deadLetterQueueName, queues, type QueueDefinition } from '#shared/messaging/queues.ts';
-import { emulatorClientOptions, reusedHandlers, withoutCallLogging, type EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import { reusedHandlers, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { emulatorClientOptions, forEngines, type EmulatorCredentials } from './engine-clients.ts';
 import { newEngineCredentials } from './engine-guard.ts';
 
 /** One queue created in the emulator, with its dead-letter queue. */
@@ -58,7 +59,7 @@ export interface SqsThreadSetup {
 
 /** A client for the emulator: the stack's credentials, us-east-1. */
 export function createLocalSqsClient(endpoint: string, credentials: EmulatorCredentials): SQSClient {
-  return withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions(credentials), ...reusedHandlers }));
+  return forEngines(withoutCallLogging(new SQSClient({ endpoint, region: 'us-east-1', ...emulatorClientOptions(credentials), ...reusedHandlers })));
 }
 
 /**

@@ -26,7 +26,7 @@ import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { cacheWindows, readThrough } from '#shared/core/cache.ts';
-import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import { useLocalEngines, type EmulatorCredentials } from './engine-clients.ts';
 import { followLocalClock } from '#shared/core/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
@@ -168,7 +168,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
       EVENT_BUS_NAME: localEventBusName,
       CLOUDTWO_EVENT_GRID_ENDPOINT: eventGrid.endpoint,
-      AWS_EMULATED: 'true',
       // Test-mode webhooks may reach receivers on this machine; live mode never reaches private addresses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
@@ -177,8 +176,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,
     };
-    // The handler modules read their configuration from the environment at cold start, as on Lambda.
+    // The handler modules read their configuration from the environment at cold start, as on Lambda, and
+    // reach the engines with this start's credentials (the runtime's one hook into their clients).
     Object.assign(process.env, env);
+    useLocalEngines(engineCredentials);
 
     const localTable = makeTable(dynamoClient, localTableName);
     const platformStore = dynamoPlatformStore(localTable);

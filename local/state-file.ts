@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { EmulatorCredentials } from '#shared/aws/sdk-clients.ts';
+import type { EmulatorCredentials } from './engine-clients.ts';
 
 /** Where `npm start` keeps its data (DynamoDB Local files, the default platform's keys, the state file). */
 export const localDataDir = resolve(process.env.SERVICE_DATA_DIR ?? '.data');

@@ -14,14 +14,6 @@ const schema = z.object({
   DYNAMODB_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   EVENTBRIDGE_ENDPOINT: optionalUrl,
-  /** Set by the local stack: DynamoDB and SQS are emulators that check the access key id but not signatures (calls go unsigned). */
-  AWS_EMULATED: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
-  /** Read by the service only when AWS_EMULATED: the credentials the local stack generated at start (on AWS the SDK finds its own). */
-  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
-  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   EVENT_BUS_NAME: z.string().min(1).optional(),
   DELIVERIES_QUEUE_URL: optionalUrl,
   METER_EVENTS_QUEUE_URL: optionalUrl,

@@ -3,8 +3,8 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'service-api';
 
-/** On Lambda (not the local stack, which sets AWS_EMULATED), unless `POWERTOOLS_TRACE_ENABLED=false`. */
-const tracing = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined && process.env.AWS_EMULATED !== 'true' && process.env.POWERTOOLS_TRACE_ENABLED !== 'false';
+/** On Lambda (the local stack never sets `AWS_LAMBDA_FUNCTION_NAME`), unless `POWERTOOLS_TRACE_ENABLED=false`. */
+const tracing = process.env.AWS_LAMBDA_FUNCTION_NAME !== undefined && process.env.POWERTOOLS_TRACE_ENABLED !== 'false';
 
 /**
  * One X-Ray tracer per process (Powertools Tracer), on Lambda only: it follows the function's active

@@ -1,7 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
@@ -25,21 +23,13 @@ export const platformStore = () => dynamoPlatformStore(stackTable());
 
 /** Every item of the shared table (all pages: in a full run it outgrows one 1 MB scan page), optionally filtered. */
 export async function scanStackTable(filter: Omit<ScanCommandInput, 'TableName' | 'ExclusiveStartKey'> = {}): Promise<Record<string, unknown>[]> {
-  const client = stackClient();
-  const { ExpressionAttributeValues: values, ...rest } = filter;
+  const table = stackTable();
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, AttributeValue> | undefined;
+  let start: Record<string, unknown> | undefined;
   do {
-    const page = await client.send(
-      new ScanCommand({
-        ...rest,
-        ...(values ? { ExpressionAttributeValues: marshall(values) } : {}),
-        TableName: stack.env.TABLE_NAME!,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []).map((item) => unmarshall(item)));
-    start = page.LastEvaluatedKey;
+    const page = await table.scan({ ...filter, TableName: table.name, ...(start ? { ExclusiveStartKey: start } : {}) });
+    items.push(...page.items);
+    start = page.lastKey;
   } while (start);
   return items;
 }

@@ -1,18 +1,21 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { emulatorClientOptions, serviceClients, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { serviceClients, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
+import { emulatorClientOptions, forEngines, useLocalEngines } from '#local/engine-clients.ts';
 
 const middlewareOf = (client: { middlewareStack: { identify(): string[] } }) => client.middlewareStack.identify().map((entry) => entry.split(' - ')[0]);
 
 describe('withoutCallLogging', () => {
-  it('takes the logger out of every client, and the user agent out of emulator clients only', () => {
-    // Given clients for the emulators and one for AWS
+  it('takes the logger out of every client, and the user agent out of engine clients only', () => {
+    // Given clients for the local engines and one for AWS
     const credentials = { accessKeyId: 'LOCALKEY', secretAccessKey: 'secret' };
-    const emulatorTable = withoutCallLogging(
-      new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) }),
+    const emulatorTable = forEngines(
+      withoutCallLogging(new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) })),
     );
-    const emulatorQueue = withoutCallLogging(new SQSClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) }));
+    const emulatorQueue = forEngines(
+      withoutCallLogging(new SQSClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:1', ...emulatorClientOptions(credentials) })),
+    );
     const aws = withoutCallLogging(new DynamoDBClient({ region: 'us-east-1' }));
 
     // Then none logs calls; the emulator clients send no user agent, the AWS one keeps it (and its signing)
@@ -26,14 +29,12 @@ describe('withoutCallLogging', () => {
 describe('serviceClients', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it('makes one client per service and process, each on its configured endpoint, metered, without call logging, and unsigned against the emulators', async () => {
-    // Given the local stack's configuration
+  it('makes one client per service and process, each on its configured endpoint, metered, without call logging, and unsigned against the engines once the local runtime hooks in', async () => {
+    // Given the local stack's configuration, and its one hook into the service's clients
+    useLocalEngines({ accessKeyId: 'LOCALKEY', secretAccessKey: 'secret' });
     for (const [name, value] of Object.entries({
       TABLE_NAME: 'service',
       AWS_REGION: 'eu-west-1',
-      AWS_EMULATED: 'true',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
       DYNAMODB_ENDPOINT: 'http://127.0.0.1:8001',
       SQS_ENDPOINT: 'http://127.0.0.1:8002',
       EVENTBRIDGE_ENDPOINT: 'http://127.0.0.1:8003',
@@ -55,5 +56,6 @@ describe('serviceClients', () => {
       expect(middlewareOf(client)).not.toContain('getUserAgentMiddleware');
     }
     expect(middlewareOf(made.dynamodb)).toContain('itemSizeGuard');
+    expect((await made.sqs.config.credentials()).accessKeyId).toBe('LOCALKEY');
   });
 });

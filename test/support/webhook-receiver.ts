@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { openApiDeliveryChecker } from './openapi-responses.ts';
 
 let checkDelivery: ReturnType<typeof openApiDeliveryChecker> | undefined;
-/** Deliveries are checked against the committed OpenAPI document (test/unit/openapi.test.ts keeps it current). */
+/** Deliveries are checked against the committed OpenAPI document (test/unit/openapi/openapi.test.ts keeps it current). */
 const deliveryChecker = () => (checkDelivery ??= openApiDeliveryChecker(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))));
 
 export interface ReceivedRequest {

@@ -68,14 +68,3 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     },
   };
 }
-
-/** Polls `probe` until it returns a value that is not undefined. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

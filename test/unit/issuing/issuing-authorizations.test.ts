@@ -7,47 +7,15 @@ import type { IssuingCard } from '#shared/issuing/card.ts';
 import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import { approveAuthorizationParams, createAuthorizationParams, declineAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization } from '#shared/issuing/serializers.ts';
-import { memoryIssuingRepository, memoryTransactionRepository } from '../../support/issuing-fakes.ts';
+import { memoryIssuingRepository, memoryTransactionRepository, storedCard, storedCardholder } from '../../support/issuing-fakes.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
 const origin: EventOrigin = { scope, platformId: 'acct_1', request: null, apiVersion: '2026-10-28.endive' };
 const now = Date.UTC(2026, 5, 15, 12);
 
-const holder: Cardholder = {
-  id: 'ich_1',
-  scope,
-  version: 1,
-  created: now,
-  name: 'Jenny Rosen',
-  type: 'individual',
-  status: 'active',
-  email: null,
-  phoneNumber: null,
-  billingAddress: { city: 'SF', country: 'US', line1: '1 Main', line2: null, postal_code: '94111', state: null },
-  company: null,
-  individual: null,
-  preferredLocales: null,
-  metadata: {},
-};
+const holder = storedCardholder(scope, { created: now });
 
-const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => ({
-  id: 'ic_1',
-  scope,
-  version: 1,
-  created: now,
-  cardholderId: holder.id,
-  currency: 'usd',
-  type: 'virtual',
-  status: 'active',
-  brand: 'Visa',
-  last4: '4242',
-  expMonth: 12,
-  expYear: 2028,
-  secondLine: null,
-  cancellationReason: null,
-  metadata: {},
-  ...overrides,
-});
+const card = (overrides: Partial<IssuingCard> = {}): IssuingCard => storedCard(scope, { created: now, ...overrides });
 
 function setup(cardOverrides: Partial<IssuingCard> = {}, cardholderOverrides: Partial<Cardholder> = {}) {
   const events = eventEmitter({

@@ -16,15 +16,12 @@ import { serializeCard, serializeCardholder } from '#shared/issuing/serializers.
 import type { PageRequest } from '#shared/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { originOf, recordingEmitter } from '../../support/fakes.ts';
-import { memoryIssuingRepository } from '../../support/issuing-fakes.ts';
+import { june2026, memoryIssuingRepository, storedCard } from '../../support/issuing-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_issuing', livemode: false };
 const otherAccount: Scope = { accountId: 'acct_other', livemode: false };
 const otherMode: Scope = { accountId: 'acct_issuing', livemode: true };
 const origin = originOf(scope);
-
-/** Mid-June 2026, UTC. */
-const june2026 = Date.UTC(2026, 5, 15, 12);
 
 /** Both services on one clock that moves a second per object made, so each lands in its own `created` second. */
 function setup(start = june2026, ...initialCards: IssuingCard[]) {
@@ -312,23 +309,7 @@ describe('issuing cards and cardholders (services with the shared fakes)', () =>
   });
 
   it('fails as a server error, not as not found, on a stored card whose cardholder is missing (a broken invariant)', async () => {
-    const orphan: IssuingCard = {
-      id: 'ic_orphan',
-      scope,
-      version: 1,
-      created: june2026,
-      cardholderId: 'ich_gone',
-      currency: 'usd',
-      type: 'virtual',
-      status: 'active',
-      brand: 'Visa',
-      last4: '4242',
-      expMonth: 12,
-      expYear: 2028,
-      secondLine: null,
-      cancellationReason: null,
-      metadata: {},
-    };
+    const orphan = storedCard(scope, { id: 'ic_orphan', cardholderId: 'ich_gone' });
     const { cards } = setup(june2026, orphan);
     const retrieved = await failure(cards.retrieve(scope, orphan.id));
     expect(retrieved).toBeInstanceOf(Error);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import { authorizationService, maxRequestHistory } from '#shared/issuing/authorization-service.ts';
-import type { IssuingCard } from '#shared/issuing/card.ts';
-import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import {
   captureAuthorizationParams,
   createAuthorizationParams,
@@ -17,46 +15,12 @@ import { maxItemBytes } from '#shared/data/item-size.ts';
 import { snapshotEventItem } from '#shared/data/outbox-items.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { originOf, recordingEmitter } from '../../support/fakes.ts';
-import { memoryIssuingRepository, memoryTransactionRepository } from '../../support/issuing-fakes.ts';
+import { june2026, memoryIssuingRepository, memoryTransactionRepository, storedCard, storedCardholder } from '../../support/issuing-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_tx', livemode: false };
 const origin = originOf(scope);
-const june2026 = Date.UTC(2026, 5, 15, 12);
-
-const holder: Cardholder = {
-  id: 'ich_1',
-  scope,
-  version: 1,
-  created: june2026,
-  name: 'Jenny Rosen',
-  type: 'individual',
-  status: 'active',
-  email: null,
-  phoneNumber: null,
-  billingAddress: { city: 'SF', country: 'US', line1: '1 Main', line2: null, postal_code: '94111', state: null },
-  company: null,
-  individual: null,
-  preferredLocales: null,
-  metadata: {},
-};
-
-const card: IssuingCard = {
-  id: 'ic_1',
-  scope,
-  version: 1,
-  created: june2026,
-  cardholderId: holder.id,
-  currency: 'usd',
-  type: 'virtual',
-  status: 'active',
-  brand: 'Visa',
-  last4: '4242',
-  expMonth: 12,
-  expYear: 2028,
-  secondLine: null,
-  cancellationReason: null,
-  metadata: {},
-};
+const holder = storedCardholder(scope);
+const card = storedCard(scope);
 
 /** Both services on the shared fakes, one clock moving a second per call. */
 function setup() {

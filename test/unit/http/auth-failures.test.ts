@@ -5,8 +5,11 @@ import { serveRequest } from '#shared/http/handler.ts';
 import { rateLimiter } from '#shared/http/rate-limit.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { cachedApiKeys } from '#shared/platform/wiring.ts';
-import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakePipelinePorts, fakePlatformStore, memoryRateCounter } from '../support/fakes.ts';
+import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
+import { fakePipelinePorts, fakePlatformStore, memoryRateCounter } from '../../support/fakes.ts';
+import { useOfflineHandlerEnvironment } from '../../support/offline-env.ts';
+
+useOfflineHandlerEnvironment();
 
 const params = z.strictObject({});
 const response = z.object({ object: z.literal('thing') });

@@ -8,8 +8,11 @@ import { expandParam, v1ListParams } from '#shared/http/params.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
+import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../../support/fakes.ts';
+import { useOfflineHandlerEnvironment } from '../../support/offline-env.ts';
+
+useOfflineHandlerEnvironment();
 
 const params = z.strictObject({ ...v1ListParams, expand: expandParam(listOf('product')).optional() });
 const response = v1ListObject(z.object({ id: z.string(), object: z.literal('product'), default_price: z.unknown() }));

@@ -2,8 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
+import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../../support/fakes.ts';
+import { useOfflineHandlerEnvironment } from '../../support/offline-env.ts';
+
+useOfflineHandlerEnvironment();
 
 /** A product in the newest shape, inside a list, as a v1 or v2 operation might answer it. */
 const product = { id: 'prod_1', object: 'product', marketing_features: [{ name: 'Fast' }], name: 'Plan' };

@@ -3,8 +3,11 @@ import * as z from 'zod';
 import { serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { integerParam } from '#shared/http/params.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { apiGatewayEvent } from '../support/api-gateway-event.ts';
-import { fakePipelinePorts, fakePlatformStore } from '../support/fakes.ts';
+import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
+import { fakePipelinePorts, fakePlatformStore } from '../../support/fakes.ts';
+import { useOfflineHandlerEnvironment } from '../../support/offline-env.ts';
+
+useOfflineHandlerEnvironment();
 
 /** A v2-shaped operation, to drive the JSON half of the pipeline before any v2 resource exists. */
 const params = z.strictObject({

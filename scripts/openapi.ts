@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * `npm run openapi [file]`: writes the OpenAPI document that `GET /openapi.json` serves (default
- * docs/openapi.json, which is committed; test/unit/openapi.test.ts fails when it is out of date).
+ * docs/openapi.json, which is committed; test/unit/openapi/openapi.test.ts fails when it is out of date).
  */
 const { buildOpenApiDocument, offlineHandlerEnvironment, renderOpenApiDocument } = await import('#shared/openapi/document.ts');
 // Handler modules wire their adapters at import; they need configuration, not a running stack.

@@ -29,7 +29,7 @@ export type HandlerContract = OperationText &
 
 /**
  * What the OpenAPI document says of an operation, written beside the handler so a new route cannot be
- * added without it (test/unit/openapi.test.ts refuses an operation without a summary).
+ * added without it (test/unit/openapi/openapi.test.ts refuses an operation without a summary).
  */
 export interface OperationText {
   /** A short imperative title, as the reference's docs name the operation ("Create a customer"). */

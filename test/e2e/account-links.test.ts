@@ -9,7 +9,8 @@ import { accountLink } from '#shared/data/keys.ts';
 import { launchChromium } from '../support/browser.ts';
 import { revokeApiKey } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, platformStore, sdk, stack, stackTable } from '../support/stack.ts';
-import { eventually, startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const linkTtlMinutes = Number(stack.env.ACCOUNT_LINK_TTL_MINUTES ?? 10);
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);

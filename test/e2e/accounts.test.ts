@@ -5,6 +5,7 @@ import { issueApiKeys } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, platformStore, sdk, stack, stackTable } from '../support/stack.ts';
 
 const updateConcurrency = Number(stack.env.ACCOUNT_UPDATE_CONCURRENCY ?? 4);
+import { quiesce } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const merchantAccount = {
@@ -361,7 +362,7 @@ describe('acting as a connected account (Service-Context)', () => {
       expect(await client.customers.retrieve(inside.id, {}, { stripeContext: connected.id })).toMatchObject({ name: 'Inside' });
 
       const received = await receiver.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await quiesce({ queues: ['deliveries'] });
       expect(received.every((request) => request.path === '/hook?accounts')).toBe(true);
       expect(received).toHaveLength(2);
       const notification = client.parseEventNotification(

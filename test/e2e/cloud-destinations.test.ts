@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const busName = stack.env.EVENT_BUS_NAME!;
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, type ApiAnswer, type ApiCall } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually, quiesce } from '../support/wait.ts';
 
 /** Many requests at once that must add up to exactly one effect, or to every effect. */
 const all = <T>(count: number, run: (index: number) => Promise<T>) => Promise.all(Array.from({ length: count }, (_, index) => run(index)));
@@ -53,7 +53,7 @@ describe('concurrency invariants', () => {
     const total = await eventually(async () => (await client.billing.meters.listEventSummaries(meter.id, range)).data[0]?.aggregated_value);
     expect(total).toBe(7);
     // Nothing more is counted later (a duplicate counted late would show here).
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await quiesce({ queues: ['meter-events'] });
     expect((await client.billing.meters.listEventSummaries(meter.id, range)).data[0]?.aggregated_value).toBe(7);
   });
 

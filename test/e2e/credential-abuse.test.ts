@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, platformStore, sdk, stack } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 /** The stack's limit on failed authentications per source address and second (the default). */
 const limit = Number(stack.env.RATE_LIMIT_AUTH_FAILURES ?? 20);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk } from '../support/stack.ts';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { clockPasses, eventually, quiesce } from '../support/wait.ts';
 
 describe('delivery to webhook destinations and v1 endpoints', () => {
   let platform: CreatedPlatform;
@@ -143,7 +144,7 @@ describe('delivery to webhook destinations and v1 endpoints', () => {
       // Then only the catch-all endpoint heard of them, the disabled one nothing, and no one of the
       // endpoints' own changes (the reference has no webhook_endpoint.* events)
       await hooks.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await quiesce({ queues: ['deliveries'] });
       const seen = hooks.received.map((request) => [request.path, JSON.parse(request.body).type, JSON.parse(request.body).data.object.id]);
       expect(seen).toEqual([
         ['/hook?everything', 'product.created', product.id],
@@ -194,7 +195,7 @@ describe('snapshot destinations and platform isolation', () => {
       await mine.products.update(watched.id, { description: 'changed' });
 
       await hooks.waitFor(2);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await quiesce({ queues: ['deliveries'] });
       expect(hooks.received.map((request) => request.path)).toEqual(['/hook?mine', '/hook?mine']);
     } finally {
       await hooks.stop();
@@ -228,8 +229,9 @@ describe('v1 and v2 event retrieval', () => {
   it('filters events by creation time, v1 in Unix seconds and v2 in RFC 3339', async () => {
     const own = sdk((await newPlatform()).secret_key);
     const first = await own.products.create({ name: 'Timed' });
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    const boundary = Math.floor(Date.now() / 1000);
+    // The next event is created in a later second of the stack's clock than the first
+    const boundary = (await own.events.list({ limit: 1 })).data[0]!.created + 1;
+    await clockPasses(boundary);
     await own.products.update(first.id, { description: 'later' });
 
     const before = await own.events.list({ created: { lt: boundary } });

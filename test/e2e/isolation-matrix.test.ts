@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routes, type Route } from '#functions/routes.ts';
 import { issueApiKeys, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, platformStore, sdk, type ApiAnswer, type ApiCall } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * Every route of the route table, called with another platform's key, with the owner's key of the other

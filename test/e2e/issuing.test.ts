@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { api, newPlatform, sdk } from '../support/stack.ts';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const decimal = (value: string) => Stripe.Decimal.from(value);
 /** Decimal fields come back from the SDK as its Decimal objects; compare them as strings. */

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import { createHash } from 'node:crypto';
 import { meterEventSession } from '#shared/data/keys.ts';
 import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const minute = 60;
 /** The current minute and the next, as summary bounds (seconds). */

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalSqsClient } from '#local/sqs.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { newPlatform, sdk, stack } from '../support/stack.ts';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 /**
  * A queue message is a pointer, not the truth: whoever can put a message on a queue (here: anyone who reaches

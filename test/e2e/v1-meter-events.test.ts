@@ -4,7 +4,7 @@ import { issueApiKeys } from '#shared/platform/platform-service.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { rateWindow } from '#shared/data/keys.ts';
 import { api, newPlatform, platformStore, scanStackTable, sdk } from '../support/stack.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const minute = 60;
 const nowSeconds = () => Math.floor(Date.now() / 1000);

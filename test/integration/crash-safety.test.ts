@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '#local/service-process.ts';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'service-crash-'));
 let receiver: WebhookReceiver | undefined;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startServiceProcess, type ServiceProcess } from '#local/service-process.ts';
-import { eventually } from '../support/webhook-receiver.ts';
+import { eventually } from '../support/wait.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'service-meter-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

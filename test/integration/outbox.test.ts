@@ -5,7 +5,8 @@ import { outboxItems } from '#shared/data/outbox-items.ts';
 import { deliveriesOf as fannedOut, eventEmitter } from '#shared/events/emitter.ts';
 import type { Delivery, Subscriber } from '#shared/events/event.ts';
 import { newPlatform, scanStackTable, sdk, stackTable } from '../support/stack.ts';
-import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { eventually, quiesce } from '../support/wait.ts';
 
 /** The stored delivery records of one event. */
 async function deliveriesOf(eventId: string): Promise<Delivery[]> {
@@ -63,7 +64,7 @@ describe('the delivery outbox', () => {
     // Then the sweeper finds the overdue delivery and the receiver gets the event anyway, once
     const before = receiver.received.length;
     await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id) ? true : undefined), 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await quiesce({ queues: ['deliveries'] });
     expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === outbox.thinEvents[0]!.id)).toHaveLength(1);
   });
 
@@ -86,7 +87,7 @@ describe('the delivery outbox', () => {
     const id = outbox.thinEvents[0]!.id;
     const before = receiver.received.length;
     await eventually(async () => (receiver.received.some((request) => JSON.parse(request.body).id === id) ? true : undefined), 20_000);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await quiesce({ queues: ['deliveries'] });
     expect(receiver.received.slice(before).filter((request) => JSON.parse(request.body).id === id)).toHaveLength(1);
   });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalDynamoDbClient } from '#local/dynamodb.ts';
 import { startLocalStack, type LocalStack } from '#local/stack.ts';
 import { launchChromium } from '../support/browser.ts';
+import { eventually } from '../support/wait.ts';
 import type { Delivery } from '#shared/events/event.ts';
 
 /**
@@ -42,15 +43,6 @@ async function deliveryTo(endpointId: string): Promise<Delivery> {
   const found = Items.map((item) => unmarshall(item) as Delivery).filter((delivery) => delivery.destination.id === endpointId);
   expect(found).toHaveLength(1);
   return found[0]!;
-}
-
-async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  for (let tries = 0; ; tries++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (tries > 300) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 beforeAll(async () => {

@@ -17,7 +17,11 @@ export interface StackInfo {
   defaultPlatform: CreatedPlatform;
   eventBridgeEndpoint: string;
   eventGridEndpoint: string;
+  /** How often the stack's scheduled jobs (outbox and delivery sweepers) run, in milliseconds. */
+  jobIntervalMs: number;
 }
+
+const jobIntervalMs = 500;
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -42,7 +46,7 @@ export default async function setup(project: TestProject) {
     onInvalidBatchResponse: (report) => invalidBatchResponses.push(report),
     port: 0,
     quiet: true,
-    jobIntervalMs: 500,
+    jobIntervalMs,
     env: {
       DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1',
       DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1',
@@ -70,6 +74,7 @@ export default async function setup(project: TestProject) {
     defaultPlatform: stack.defaultPlatform,
     eventBridgeEndpoint: stack.eventBridge.endpoint,
     eventGridEndpoint: stack.eventGrid.endpoint,
+    jobIntervalMs,
   });
   return async () => {
     await stack.stop();

@@ -1,9 +1,54 @@
 import type { Outbox } from '#shared/events/event.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
+import type { IssuingCard } from '#shared/issuing/card.ts';
+import type { Cardholder } from '#shared/issuing/cardholder.ts';
 import type { IssuingRepository } from '#shared/issuing/repository.ts';
 import type { IssuingTransaction, TransactionRepository } from '#shared/issuing/transaction.ts';
 import type { OwnedResource } from '#shared/platform/owned-resource.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import { memoryOwnedStore } from './fakes.ts';
+
+/** Mid-June 2026, UTC: when the stored issuing objects of the builders below were made. */
+export const june2026 = Date.UTC(2026, 5, 15, 12);
+
+/** A stored active individual cardholder `ich_1` in `scope`, as a repository holds it; `overrides` change any field. */
+export const storedCardholder = (scope: Scope, overrides: Partial<Cardholder> = {}): Cardholder => ({
+  id: 'ich_1',
+  scope,
+  version: 1,
+  created: june2026,
+  name: 'Jenny Rosen',
+  type: 'individual',
+  status: 'active',
+  email: null,
+  phoneNumber: null,
+  billingAddress: { city: 'SF', country: 'US', line1: '1 Main', line2: null, postal_code: '94111', state: null },
+  company: null,
+  individual: null,
+  preferredLocales: null,
+  metadata: {},
+  ...overrides,
+});
+
+/** A stored active virtual USD card `ic_1` of cardholder `ich_1` in `scope`; `overrides` change any field. */
+export const storedCard = (scope: Scope, overrides: Partial<IssuingCard> = {}): IssuingCard => ({
+  id: 'ic_1',
+  scope,
+  version: 1,
+  created: june2026,
+  cardholderId: 'ich_1',
+  currency: 'usd',
+  type: 'virtual',
+  status: 'active',
+  brand: 'Visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2028,
+  secondLine: null,
+  cancellationReason: null,
+  metadata: {},
+  ...overrides,
+});
 
 /**
  * In-memory IssuingRepository (cardholders, cards, authorizations) on the shared `memoryOwnedStore`, with

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { openApiDeliveryChecker } from './openapi-responses.ts';
 
 let checkDelivery: ReturnType<typeof openApiDeliveryChecker> | undefined;
-/** Deliveries are checked against the committed OpenAPI document (test/unit/openapi.test.ts keeps it current). */
+/** Deliveries are checked against the committed OpenAPI document (test/unit/openapi/openapi.test.ts keeps it current). */
 const deliveryChecker = () => (checkDelivery ??= openApiDeliveryChecker(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))));
 
 export interface ReceivedRequest {
@@ -67,15 +67,4 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       if (violations.length > 0) throw new Error(`Deliveries that do not match the OpenAPI document's webhooks:\n${violations.join('\n')}`);
     },
   };
-}
-
-/** Polls `probe` until it returns a value that is not undefined. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

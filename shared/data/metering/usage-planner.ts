@@ -14,7 +14,7 @@ export interface PlannedGroup {
 /**
  * The usage transaction planner (TABLE_DESIGN.md, 19): pure functions from usage groups to the
  * transactions that count them, each record change in the same transaction as its minute's update.
- * Offline-tested in `test/unit/usage-planner.test.ts`.
+ * Offline-tested in `test/unit/data/usage-planner.test.ts`.
  */
 export function usagePlanner(name: string) {
   const completeAdjustmentUpdate = (adjustment: MeterEventAdjustment) => ({

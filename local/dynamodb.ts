@@ -1,5 +1,5 @@
 import { execFile, spawn as spawnProcess, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -118,9 +118,12 @@ async function launch(settings: {
     : [`-Djava.library.path=${launcher.libDir}`, '-jar', launcher.jar, ...options];
   // Under umask 077 the database files the JVM creates are its owner's only (0600), whatever this process's umask.
   const [command, args] = process.platform === 'win32' ? ['java', java] : ['sh', ['-c', 'umask 077 && exec java "$@"', 'dynamodb-local', ...java]];
-  // Only the guard knows it (an environment variable, unlike an argument, is not shown to other users by ps).
-  const guardToken = randomBytes(24).toString('hex');
-  const jvm = spawnProcess(command, args, { env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', DYNAMODB_LOCAL_GUARD_TOKEN: guardToken }, stdio: 'pipe' });
+  // The launcher checks Host and key id itself (an environment variable, unlike an argument, is not shown to
+  // other users by ps); the plain JAR checks nothing, so it gets the guard in front instead.
+  const jvm = spawnProcess(command, args, {
+    env: { ...process.env, DDB_LOCAL_TELEMETRY: '0', DYNAMODB_LOCAL_ACCESS_KEY_ID: settings.credentials.accessKeyId },
+    stdio: 'pipe',
+  });
   const output = captureOutput(jvm);
   const spawnError = new Promise<Error>((resolveError) => jvm.once('error', resolveError));
   // A process that failed to spawn never emits 'exit'.
@@ -147,23 +150,21 @@ async function launch(settings: {
     return stopping;
   };
 
-  const guard = await startEngineGuard({
-    engine: 'DynamoDB Local',
-    upstreamPort: settings.port,
-    upstreamToken: guardToken,
-    credentials: settings.credentials,
-  }).catch(async (error) => {
-    await stop();
-    throw error;
-  });
+  const guard = launcher.classpath
+    ? undefined
+    : await startEngineGuard({ engine: 'DynamoDB Local', upstreamPort: settings.port, credentials: settings.credentials }).catch(async (error) => {
+        await stop();
+        throw error;
+      });
+  const endpoint = guard?.endpoint ?? `http://127.0.0.1:${settings.port}`;
   const stopBoth = async () => {
-    await guard.stop();
+    await guard?.stop();
     await stop();
   };
-  const client = createLocalDynamoDbClient(guard.endpoint, settings.credentials);
+  const client = createLocalDynamoDbClient(endpoint, settings.credentials);
   try {
     await waitUntilAnswering(client, settings.startTimeoutMs, exited, spawnError, output);
-    return { endpoint: guard.endpoint, credentials: settings.credentials, stop: stopBoth };
+    return { endpoint, credentials: settings.credentials, stop: stopBoth };
   } catch (error) {
     await stopBoth();
     throw error;

@@ -57,15 +57,14 @@ export interface EngineGuard {
 }
 
 /**
- * Listens on 127.0.0.1 and a free port, and forwards to the engine on `upstreamPort` (also on loopback, and
- * told to nobody) every call {@link refusedEngineCall} lets through, over kept-alive connections. With an
- * `upstreamToken` each forwarded call carries it in `X-Local-Guard`, for an engine that refuses calls
- * without it (DynamoDB Local's loopback launcher): the engine's own port then gives whoever finds it nothing.
+ * Listens on 127.0.0.1 and a free port, and forwards to the engine on `upstreamPort` every call
+ * {@link refusedEngineCall} lets through, over kept-alive connections. Only for DynamoDB Local started from
+ * its plain JAR (no `javac` to build the loopback launcher, which makes the same checks itself without the
+ * hop: `local/java/LoopbackDynamoDbLocal.java`); the SQS emulator runs the check in its own server.
  */
 export async function startEngineGuard(options: {
   engine: EngineName;
   upstreamPort: number;
-  upstreamToken?: string;
   credentials: EmulatorCredentials;
 }): Promise<EngineGuard> {
   const accessKeyId = Buffer.from(options.credentials.accessKeyId);
@@ -73,7 +72,6 @@ export async function startEngineGuard(options: {
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     if (refusedEngineCall(request, response, options.engine, accessKeyId)) return;
     const headers = endToEnd(request.headers);
-    if (options.upstreamToken) headers['x-local-guard'] = options.upstreamToken;
     const upstream = forward({ host: '127.0.0.1', port: options.upstreamPort, method: request.method, path: request.url, headers, agent }, (answer) => {
       response.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
       answer.pipe(response);

@@ -103,8 +103,8 @@ describe.runIf(process.platform === 'linux')('the local stack on the network', (
     expect(addresses.filter((address) => !loopback(address))).toEqual([]);
   });
 
-  it("answers a Scan with the stack's own credentials on the advertised DynamoDB endpoint only, not on the JVM's own port", async () => {
-    // Given every port the stack's processes listen on (DynamoDB Local's JVM behind its guard among them)
+  it("answers a Scan with the stack's own credentials on the advertised DynamoDB endpoint only", async () => {
+    // Given every port the stack's processes listen on (DynamoDB Local's JVM, which checks the caller itself, among them)
     const ports = listeningAddresses(processTree(process.pid)).map((address) => Number(address.slice(address.lastIndexOf(':') + 1)));
     const advertised = Number(new URL(stack.dynamodbEndpoint).port);
 
@@ -124,8 +124,8 @@ describe.runIf(process.platform === 'linux')('the local stack on the network', (
       }),
     );
 
-    // Then only the guard's port hands out items: the JVM's own refuses what its guard did not forward
-    expect(scans.length).toBeGreaterThanOrEqual(6);
+    // Then only the advertised endpoint hands out items
+    expect(scans.length).toBeGreaterThanOrEqual(5);
     expect(scans.filter((scan) => scan.answered).map((scan) => scan.port)).toEqual([advertised]);
   });
 

@@ -62,11 +62,7 @@ export interface EngineGuard {
  * its plain JAR (no `javac` to build the loopback launcher, which makes the same checks itself without the
  * hop: `local/java/LoopbackDynamoDbLocal.java`); the SQS emulator runs the check in its own server.
  */
-export async function startEngineGuard(options: {
-  engine: EngineName;
-  upstreamPort: number;
-  credentials: EmulatorCredentials;
-}): Promise<EngineGuard> {
+export async function startEngineGuard(options: { engine: EngineName; upstreamPort: number; credentials: EmulatorCredentials }): Promise<EngineGuard> {
   const accessKeyId = Buffer.from(options.credentials.accessKeyId);
   const agent = new Agent({ keepAlive: true });
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {

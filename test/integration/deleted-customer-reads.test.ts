@@ -1,22 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
+import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { makeTable, tableClient } from '#shared/data/table.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { newPlatform, sdk, stack } from '../support/stack.ts';
+import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 
 /** The customer repository on a table whose DynamoDB calls are counted. */
 function meteredCustomers() {
-  const client = meterAwsCalls(
-    tableClient({
-      endpoint: stack.env.DYNAMODB_ENDPOINT,
-      region: stack.env.AWS_REGION,
-      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
-    }),
-    'dynamodb',
-  );
-  return dynamoCustomerRepository(makeTable(client, stack.env.TABLE_NAME!));
+  return dynamoCustomerRepository(meteredStackTable());
 }
 
 describe('what deleted customers cost the reads of live ones', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
+import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoCatalogueRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import {
@@ -9,24 +9,15 @@ import {
   dynamoCardRepository,
   dynamoTransactionRepository,
 } from '#shared/data/issuing-repository.ts';
-import { makeTable, tableClient } from '#shared/data/table.ts';
 import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { listOf, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { api, newPlatform, sdk, stack } from '../support/stack.ts';
+import { meteredStackTable, api, newPlatform, sdk } from '../support/stack.ts';
 
 /** The expander on repositories whose DynamoDB calls are counted, with the units DynamoDB Local reports. */
 function meteredExpander() {
-  const client = meterAwsCalls(
-    tableClient({
-      endpoint: stack.env.DYNAMODB_ENDPOINT,
-      region: stack.env.AWS_REGION,
-      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
-    }),
-    'dynamodb',
-  );
-  const table = makeTable(client, stack.env.TABLE_NAME!);
+  const table = meteredStackTable();
   const catalogue = dynamoCatalogueRepository(table);
   return expander(
     expansionLoaders({

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callScope, callTotals, meterAwsCalls, withCallScope } from '#shared/aws/aws-calls.ts';
-import { makeTable, tableClient } from '#shared/data/table.ts';
+import { callScope, callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
@@ -10,7 +9,7 @@ import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
 import { invoke } from '../support/handler-harness.ts';
 import { fakePlatformStore } from '../support/fakes.ts';
-import { newPlatform, sdk, stack } from '../support/stack.ts';
+import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 
 /**
  * The write units one meter event costs on DynamoDB, as DynamoDB Local reports them
@@ -45,15 +44,7 @@ const expected = {
 
 /** A table client whose calls are counted inside a call scope, on the local stack's DynamoDB. */
 function meteredTable() {
-  const client = meterAwsCalls(
-    tableClient({
-      endpoint: stack.env.DYNAMODB_ENDPOINT,
-      region: stack.env.AWS_REGION,
-      credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
-    }),
-    'dynamodb',
-  );
-  return makeTable(client, stack.env.TABLE_NAME!);
+  return meteredStackTable();
 }
 
 async function writeUnits(work: () => Promise<unknown>): Promise<number> {

@@ -2,6 +2,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
 import { inject } from 'vitest';
+import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, type CreatePlatformOptions, type CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -18,6 +19,9 @@ export const stackClient = (): DynamoDBClient =>
     region: stack.env.AWS_REGION,
     credentials: { accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! },
   });
+
+/** The stack's table on a client whose DynamoDB calls are counted inside a call scope (`meterAwsCalls`). */
+export const meteredStackTable = (): Table => makeTable(meterAwsCalls(stackClient(), 'dynamodb'), stack.env.TABLE_NAME!);
 
 export const platformStore = () => dynamoPlatformStore(stackTable());
 

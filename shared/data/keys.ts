@@ -11,6 +11,16 @@ const mode = (livemode: boolean): string => (livemode ? 'live' : 'test');
 /** The partition that holds everything one account owns in one mode. */
 export const ownerPk = (scope: Scope): string => `OWNER#${scope.accountId}#${mode(scope.livemode)}`;
 
+/**
+ * An owned kind: its objects live in their owner's partition under `<PREFIX>#<id>`, so one begins_with
+ * range lists them newest last (ids sort by creation time).
+ */
+const ownedKind = <P extends string>(prefix: P) => ({
+  pk: ownerPk,
+  sk: (id: string) => `${prefix}#${id}`,
+  skPrefix: () => `${prefix}#`,
+});
+
 export const account = {
   pk: (accountId: string) => `ACCOUNT#${accountId}`,
   sk: () => 'ACCOUNT',
@@ -24,12 +34,7 @@ export const apiKey = {
   gsi1sk: (created: number, hash: string) => `APIKEY#${String(created).padStart(15, '0')}#${hash}`,
 };
 
-export const webhookEndpoint = {
-  pk: ownerPk,
-  sk: (id: string) => `WEBHOOK_ENDPOINT#${id}`,
-  /** begins_with prefix of every webhook endpoint in an owner partition. */
-  skPrefix: () => 'WEBHOOK_ENDPOINT#',
-};
+export const webhookEndpoint = ownedKind('WEBHOOK_ENDPOINT');
 
 /** Per-owner counters that enforce limits atomically (for example the webhook endpoint cap). */
 export const counter = {
@@ -44,11 +49,7 @@ export const idempotency = {
   sk: () => 'IDEMPOTENCY',
 };
 
-export const eventDestination = {
-  pk: ownerPk,
-  sk: (id: string) => `EVENT_DESTINATION#${id}`,
-  skPrefix: () => 'EVENT_DESTINATION#',
-};
+export const eventDestination = ownedKind('EVENT_DESTINATION');
 
 /** Thin (v2) events of one account and mode, in id (= time) order. */
 export const thinEvent = {
@@ -130,29 +131,13 @@ export const customerSource = {
 };
 
 /** Issuing cardholders, cards, authorizations and transactions live in their owner's partition (ids sort by creation). */
-export const issuingCardholder = {
-  pk: ownerPk,
-  sk: (id: string) => `ISSUING_CARDHOLDER#${id}`,
-  skPrefix: () => 'ISSUING_CARDHOLDER#',
-};
+export const issuingCardholder = ownedKind('ISSUING_CARDHOLDER');
 
-export const issuingCard = {
-  pk: ownerPk,
-  sk: (id: string) => `ISSUING_CARD#${id}`,
-  skPrefix: () => 'ISSUING_CARD#',
-};
+export const issuingCard = ownedKind('ISSUING_CARD');
 
-export const issuingAuthorization = {
-  pk: ownerPk,
-  sk: (id: string) => `ISSUING_AUTHORIZATION#${id}`,
-  skPrefix: () => 'ISSUING_AUTHORIZATION#',
-};
+export const issuingAuthorization = ownedKind('ISSUING_AUTHORIZATION');
 
-export const issuingTransaction = {
-  pk: ownerPk,
-  sk: (id: string) => `ISSUING_TRANSACTION#${id}`,
-  skPrefix: () => 'ISSUING_TRANSACTION#',
-};
+export const issuingTransaction = ownedKind('ISSUING_TRANSACTION');
 
 /**
  * A token (v1, or a v2 account or person token), in a partition of its own: tokens come at checkout rates,
@@ -266,11 +251,7 @@ export const v2Account = {
 };
 
 /** A person of a v2 account, in the account's own partition (its scope is the account's). */
-export const accountPerson = {
-  pk: ownerPk,
-  sk: (id: string) => `PERSON#${id}`,
-  skPrefix: () => 'PERSON#',
-};
+export const accountPerson = ownedKind('PERSON');
 
 /**
  * One second of a rate limit's count: `bucket` names what is limited (a key, or a platform's meter events)
@@ -295,17 +276,9 @@ export const accountLink = {
   sk: () => 'LINK',
 };
 
-export const product = {
-  pk: ownerPk,
-  sk: (id: string) => `PRODUCT#${id}`,
-  skPrefix: () => 'PRODUCT#',
-};
+export const product = ownedKind('PRODUCT');
 
-export const price = {
-  pk: ownerPk,
-  sk: (id: string) => `PRICE#${id}`,
-  skPrefix: () => 'PRICE#',
-};
+export const price = ownedKind('PRICE');
 
 /** The claim of a price lookup key (unique per owner and mode), naming the price that holds it. */
 export const priceLookupKey = {
@@ -313,8 +286,4 @@ export const priceLookupKey = {
   sk: (key: string) => `PRICE_LOOKUP_KEY#${key}`,
 };
 
-export const subscription = {
-  pk: ownerPk,
-  sk: (id: string) => `SUBSCRIPTION#${id}`,
-  skPrefix: () => 'SUBSCRIPTION#',
-};
+export const subscription = ownedKind('SUBSCRIPTION');

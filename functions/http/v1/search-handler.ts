@@ -1,0 +1,31 @@
+import type { z } from 'zod';
+import { wireExpander } from '#shared/expansion/wiring.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { searchParams } from '#shared/search/schemas.ts';
+import type { searchService } from '#shared/search/service.ts';
+import { v1SearchResult, v1SearchResultObject } from '#shared/wire/pagination.ts';
+
+type ObjectType = Parameters<typeof searchParams>[0];
+
+/**
+ * The handler of `GET /v1/<resources>/search`: the query language of `resource`, `expand[]` as its list's,
+ * newest first, pages sealed to their query. Each search route is one call of this.
+ */
+export function searchHandler<T extends { id: string }, O extends z.ZodType>(options: {
+  type: ObjectType;
+  url: string;
+  summary: string;
+  description: string;
+  object: O;
+  search: ReturnType<typeof searchService<T>>;
+  serialize: (item: T) => z.input<O>;
+}) {
+  const { type, url, summary, description, object, search, serialize } = options;
+  return httpHandler(
+    { summary, description, params: searchParams(type), response: v1SearchResultObject(object), v1Search: true, rateLimit: 'search', expand: wireExpander() },
+    async ({ caller, params, searchPages }) => {
+      const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
+      return { body: v1SearchResult(url, page, page.items.map(serialize), (after) => searchPages!.seal(after, params.query)) };
+    },
+  );
+}

@@ -1,4 +1,5 @@
-import { delivery, fanOut, meterWorkDue } from './keys.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import { billingDue, delivery, fanOut, meterWorkDue } from './keys.ts';
 import type { Item, Table } from './table.ts';
 
 /**
@@ -29,20 +30,26 @@ function dueShardOf(id: string): number {
   return hash % dueShards;
 }
 
-/** The queues of the due index: pending deliveries and fan-outs, unfinished meter work, and meter error windows to report. */
-export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports';
+/**
+ * The queues of the due index: pending deliveries and fan-outs, unfinished meter work, meter error windows
+ * to report, and billing objects on the stack's clock that fall due.
+ */
+export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports' | 'billing';
 
 const partitionOf: Record<DueQueue, (shard: number) => string> = {
   deliveries: delivery.gsi2pk,
   'fan-outs': fanOut.gsi2pk,
   'meter-work': (shard) => meterWorkDue.gsi2pk('work', shard),
   'meter-reports': (shard) => meterWorkDue.gsi2pk('report', shard),
+  billing: billingDue.gsi2pk,
 };
 const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
   deliveries: delivery.gsi2sk,
   'fan-outs': fanOut.gsi2sk,
   'meter-work': meterWorkDue.gsi2sk,
   'meter-reports': meterWorkDue.gsi2sk,
+  // Its ids are `<kind>#<id>` (see billingDueEntry).
+  billing: meterWorkDue.gsi2sk,
 };
 
 /**
@@ -71,4 +78,15 @@ export async function dueItems(table: Table, queue: DueQueue, dueBy: number, lim
     ),
   );
   return shards.flatMap((page) => page.items);
+}
+
+/**
+ * The GSI2 attributes that make a billing object (`kind` names its entity: `subscription`, `invoice`) due
+ * at `due.at`: in the stack's sharded billing queue, or in its test clock's partition, which the clock's
+ * advance reads in time order. None when nothing is due: an object's write leaves the index by omitting them.
+ */
+export function billingDueEntry(scope: Scope, kind: string, id: string, due: { at: number | null; testClock: string | null }) {
+  if (due.at === null) return {};
+  if (due.testClock === null) return dueEntry('billing', `${kind}#${id}`, due.at);
+  return { GSI2PK: billingDue.clockGsi2pk(scope, due.testClock), GSI2SK: billingDue.gsi2sk(due.at, kind, id) };
 }

@@ -243,6 +243,17 @@ export const meterWorkDue = {
   gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
 };
 
+/**
+ * Billing objects (subscriptions, invoices) that fall due: GSI2, sparse. An object on the stack's clock is
+ * in a shard of `BILLING_DUE#`, swept as time passes; one on a test clock is in that clock's own partition,
+ * which only the clock's advance reads, in due-time order.
+ */
+export const billingDue = {
+  gsi2pk: (shard: number) => `BILLING_DUE#${shard}`,
+  clockGsi2pk: (scope: Scope, testClock: string) => `TEST_CLOCK_DUE#${scope.accountId}#${mode(scope.livemode)}#${testClock}`,
+  gsi2sk: (dueAt: number, kind: string, id: string) => `${String(dueAt).padStart(15, '0')}#${kind}#${id}`,
+};
+
 /** A v2 account, in the partition of the platform that created it. */
 export const v2Account = {
   pk: ownerPk,

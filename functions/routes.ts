@@ -77,6 +77,13 @@ export const routes: Route[] = [
   { name: 'createForceCaptureTestIssuingTransaction', method: 'POST', path: '/v1/test_helpers/issuing/transactions/create_force_capture', handler: 'functions/http/v1/test-helpers/issuing/transactions/create-force-capture.ts', permissions: emits },
   { name: 'createUnlinkedRefundTestIssuingTransaction', method: 'POST', path: '/v1/test_helpers/issuing/transactions/create_unlinked_refund', handler: 'functions/http/v1/test-helpers/issuing/transactions/create-unlinked-refund.ts', permissions: emits },
 
+  // Test clocks (test mode only). Deleting one deletes its customers (canceling their subscriptions); an advance is run by the billing worker.
+  { name: 'createTestClock', method: 'POST', path: '/v1/test_helpers/test_clocks', handler: 'functions/http/v1/test-helpers/test-clocks/create.ts', permissions: emits },
+  { name: 'listTestClocks', method: 'GET', path: '/v1/test_helpers/test_clocks', handler: 'functions/http/v1/test-helpers/test-clocks/list.ts', permissions: reads },
+  { name: 'retrieveTestClock', method: 'GET', path: '/v1/test_helpers/test_clocks/{id}', handler: 'functions/http/v1/test-helpers/test-clocks/retrieve.ts', permissions: reads },
+  { name: 'deleteTestClock', method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}', handler: 'functions/http/v1/test-helpers/test-clocks/delete.ts', permissions: deletesAndEmits },
+  { name: 'advanceTestClock', method: 'POST', path: '/v1/test_helpers/test_clocks/{id}/advance', handler: 'functions/http/v1/test-helpers/test-clocks/advance.ts', permissions: [...emits, 'queue:billing:send'] },
+
   { name: 'createToken', method: 'POST', path: '/v1/tokens', handler: 'functions/http/v1/tokens/create.ts', permissions: writes },
   { name: 'retrieveToken', method: 'GET', path: '/v1/tokens/{id}', handler: 'functions/http/v1/tokens/retrieve.ts', permissions: reads },
 
@@ -222,6 +229,15 @@ export const queueWorkers: QueueWorker[] = [
     maxBatchingWindowSeconds: 1,
     maxConcurrency: 50,
   },
+  /** Runs the due work a message points at now: a test clock's advance (deleting customers and clocks, emitting their events). */
+  {
+    name: 'runBilling',
+    queue: 'billing',
+    handler: 'functions/queues/run-billing.ts',
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
+    batchSize: 10,
+    maxConcurrency: 10,
+  },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
@@ -254,5 +270,12 @@ export const scheduledJobs: ScheduledJob[] = [
     handler: 'functions/schedules/report-meter-errors.ts',
     everyMinutes: 1,
     permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+  },
+  /** The due engine: billing objects due on the stack's clock, test clock advances left unfinished, and expired test clocks. */
+  {
+    name: 'sweepBilling',
+    handler: 'functions/schedules/sweep-billing.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
   },
 ];

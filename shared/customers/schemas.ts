@@ -54,7 +54,11 @@ const fields = {
   expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
-export const createCustomerParams = z.strictObject(fields);
+export const createCustomerParams = z.strictObject({
+  ...fields,
+  /** Test mode only, set once: the customer and its billing objects live on the clock's time. */
+  test_clock: idParam().optional().describe('ID of the test clock to attach to the customer.'),
+});
 /** On update `source` replaces the default source (the old one is deleted); `default_source` picks one of the customer's sources. */
 export const updateCustomerParams = z.strictObject({
   ...fields,
@@ -133,7 +137,7 @@ export const verifySourceParams = z.strictObject({
   ...sourceExpand,
 });
 
-export type CustomerParams = z.output<typeof createCustomerParams> & { default_source?: string };
+export type CustomerParams = z.output<typeof updateCustomerParams> & { test_clock?: string };
 export type CreateSourceParams = z.output<typeof createSourceParams>;
 export type UpdateSourceParams = z.output<typeof updateSourceParams>;
 export type VerifySourceParams = z.output<typeof verifySourceParams>;

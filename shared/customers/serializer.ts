@@ -84,7 +84,7 @@ export const customerObject = z
       return v1ListObject(sourceObject).optional().describe("The customer's payment sources, if any. Only when expanded.");
     },
     tax_exempt: z.enum(['exempt', 'none', 'reverse']).describe("Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`."),
-    test_clock: z.null().describe('ID of the test clock that this customer belongs to.'),
+    test_clock: z.string().nullable().describe('ID of the test clock that this customer belongs to.'),
   })
   .meta({ id: 'Customer' });
 
@@ -130,7 +130,7 @@ export function serializeCustomer(customer: Customer): z.input<typeof customerOb
     preferred_locales: customer.preferredLocales,
     shipping: customer.shipping,
     tax_exempt: customer.taxExempt,
-    test_clock: null,
+    test_clock: customer.testClock,
   };
 }
 

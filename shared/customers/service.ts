@@ -18,8 +18,11 @@ import type {
   CustomerSource,
   CustomerSourceChange,
   CustomerSubscriptions,
+  CustomerTestClock,
+  CustomerTestClocks,
   DeletedCustomer,
 } from './customer.ts';
+import { maxCustomersPerClock, testClockAdvancing } from '#shared/test-clocks/test-clock.ts';
 import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
 import { serializeCustomer, serializeSource } from './serializer.ts';
 
@@ -30,6 +33,8 @@ export interface CustomerServicePorts {
   /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
   tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
+  /** The test clocks customers are created on (none: `test_clock` names no clock). */
+  clocks?: CustomerTestClocks;
   clock?: () => number;
 }
 
@@ -116,7 +121,39 @@ const bankAccountFields = ['account_holder_name', 'account_holder_type'] as cons
 const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
-export function customerService({ repository, subscriptions, tokens, events, clock = systemClock }: CustomerServicePorts) {
+export function customerService({ repository, subscriptions, tokens, events, clocks, clock = systemClock }: CustomerServicePorts) {
+  /**
+   * The test clock a new customer is created on: test mode only, an existing clock of the same account and
+   * mode, not advancing, with room for one more customer (`maxCustomersPerClock`).
+   */
+  async function clockToJoin(scope: Scope, id: string): Promise<CustomerTestClock> {
+    if (scope.livemode) {
+      throw new InvalidRequestError(
+        'Test clocks are only available in test mode; a live mode customer cannot have a test_clock.',
+        'livemode_mismatch',
+        'test_clock',
+      );
+    }
+    const found = await clocks?.get(scope, id);
+    if (!found) throw new InvalidRequestError(`No such test clock: '${id}'`, 'resource_missing', 'test_clock');
+    if (found.status === 'advancing') throw testClockAdvancing(id, 'test_clock');
+    if (found.status === 'internal_failure') {
+      throw new InvalidRequestError(
+        `The test clock ${id} failed while advancing (status internal_failure); delete it and use a new one.`,
+        'test_clock_internal_failure',
+        'test_clock',
+      );
+    }
+    if (found.customers.length >= maxCustomersPerClock) {
+      throw new InvalidRequestError(
+        `The test clock ${id} already has ${maxCustomersPerClock} customers, the most a test clock may have; use another test clock.`,
+        'test_clock_customer_limit',
+        'test_clock',
+      );
+    }
+    return found;
+  }
+
   /** A live customer; a deleted one is 404 "No such customer" here, as the reference answers every operation on it but retrieve. */
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
@@ -178,8 +215,24 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           version: 1,
           defaultSource: null,
           sourceCount: 0,
+          testClock: params.test_clock ?? null,
         };
         const customer = applyParams(blank, params);
+        if (params.test_clock !== undefined) {
+          const onClock = await clockToJoin(origin.scope, params.test_clock);
+          const clockChange = { id: onClock.id, version: onClock.version, customers: [...onClock.customers, customer.id] };
+          if (params.source === undefined)
+            return write(origin, customer, { customer, isNew: true, clock: clockChange }, [change('customer.created', customer)]);
+          const token = usableToken(await tokens.get(origin.scope, params.source, now), params.source);
+          const source = sourceOf(token, customer, 'source', {}, now);
+          const created = { ...customer, defaultSource: source.id, sourceCount: 1 };
+          return write(
+            origin,
+            created,
+            { customer: created, isNew: true, token: useOf(origin.scope, token.id, source.object, now), attach: source, clock: clockChange },
+            [change('customer.created', created), sourceEvent('customer.source.created', source)],
+          );
+        }
         if (params.source === undefined) {
           const outbox = events.prepare(origin, [change('customer.created', customer)]);
           if (!(await repository.create(customer, { outbox }))) return undefined;
@@ -255,12 +308,15 @@ export function customerService({ repository, subscriptions, tokens, events, clo
     delete(origin: EventOrigin, id: string): Promise<Customer> {
       return withOptimisticRetries(async () => {
         const current = await existing(origin.scope, id);
+        const onClock = current.testClock === null ? undefined : await clocks?.get(origin.scope, current.testClock);
+        if (onClock?.status === 'advancing') throw testClockAdvancing(onClock.id);
         const [sources] = await Promise.all([
           current.sourceCount > 0 ? repository.listSources(origin.scope, id, { limit: 100 }).then((page) => page.items) : [],
           subscriptions.cancelAllOf(origin, id),
         ]);
         const outbox = events.prepare(origin, [change('customer.deleted', current)]);
-        if (!(await repository.deleteWithSources(current, sources, outbox, clock()))) return undefined;
+        const clockChange = onClock && { id: onClock.id, version: onClock.version, customers: onClock.customers.filter((other) => other !== id) };
+        if (!(await repository.deleteWithSources(current, sources, outbox, clock(), clockChange))) return undefined;
         await events.dispatch(outbox);
         return current;
       });

@@ -1,5 +1,6 @@
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -12,4 +13,5 @@ export const wireCustomerService = () =>
     subscriptions: wireSubscriptionService(),
     tokens: dynamoTokenRepository(serviceTable()),
     events: wireEventEmitter(),
+    clocks: dynamoTestClockRepository(serviceTable()),
   });

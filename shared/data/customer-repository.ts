@@ -4,6 +4,7 @@ import type {
   CustomerListFilters,
   CustomerRepository,
   CustomerSource,
+  CustomerClockChange,
   CustomerSourceChange,
   DeletedCustomer,
   SourceChangeOutcome,
@@ -18,7 +19,8 @@ import { outboxItems } from './outbox-items.ts';
 import { ownedEntity, ownedListQuery, ownedResourceStore, type OwnedKind } from './owned-resources.ts';
 import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { expired, tokenBankAccountItem, tokenCardItem, tokenEntity } from './token-repository.ts';
-import { transactGuarded } from './transactions.ts';
+import { transactChecked, transactGuarded } from './transactions.ts';
+import { testClockEntity } from './test-clock-repository.ts';
 
 const addressItem = z.object({
   city: orNull(z.string()),
@@ -49,6 +51,7 @@ const customerItem = z.object({
     .number()
     .optional()
     .transform((count) => count ?? 0),
+  testClock: orNull(z.string()),
 });
 
 const sourceBase = { ...ownedItem, customer: z.string(), created: z.number(), metadata: metadataItem };
@@ -111,7 +114,7 @@ export const customerSourceEntity = {
   item: (source: CustomerSource) => ({ ...customerSourceEntity.key(source.scope, source.customer, source.id), entity: 'customer_source', ...source }),
   parse: (item: Record<string, unknown>): CustomerSource => sourceItem.parse(item),
   change(tableName: string, change: CustomerSourceChange): TransactItem[] {
-    const { customer: next, token, attach, detach = [] } = change;
+    const { customer: next, token, attach, detach = [], clock } = change;
     return [
       ...(token ? [tokenEntity.use(tableName, token)] : []),
       ...(change.isNew ? customers.create(tableName, next) : customers.replace(tableName, next)),
@@ -119,6 +122,7 @@ export const customerSourceEntity = {
       ...detach.map((source) => ({
         Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id), ConditionExpression: 'attribute_exists(PK)' },
       })),
+      ...(clock ? [testClockEntity.setCustomers(tableName, next.scope, clock.id, clock.version, clock.customers)] : []),
     ];
   },
   replace: (tableName: string, next: CustomerSource): TransactItem => ({
@@ -158,7 +162,7 @@ export const customerSourceEntity = {
    * The customer, on the version read, deleted (and with it its email index entry), its tombstone put beside
    * it (first the guarded delete: a failed version check is a conflict), every source it has deleted.
    */
-  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number): TransactItem[] => [
+  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number, clock?: CustomerClockChange): TransactItem[] => [
     {
       Delete: {
         TableName: tableName,
@@ -174,6 +178,7 @@ export const customerSourceEntity = {
       },
     },
     ...sources.map((source) => ({ Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id) } })),
+    ...(clock ? [testClockEntity.setCustomers(tableName, deleted.scope, clock.id, clock.version, clock.customers)] : []),
   ],
 };
 
@@ -230,7 +235,8 @@ export function dynamoCustomerRepository(table: Table): CustomerRepository {
       }
     },
     replaceSource: (next, outbox) => transactGuarded(table, [customerSourceEntity.replace(name, next)], outbox),
-    deleteWithSources: (deleted, sources, outbox, now) => transactGuarded(table, customerSourceEntity.deleteWithSources(name, deleted, sources, now), outbox),
+    deleteWithSources: (deleted, sources, outbox, now, clock) =>
+      transactChecked(table, customerSourceEntity.deleteWithSources(name, deleted, sources, now, clock), outbox),
   };
   return repository;
 }

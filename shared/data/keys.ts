@@ -298,3 +298,6 @@ export const priceLookupKey = {
 };
 
 export const subscription = ownedKind('SUBSCRIPTION');
+
+/** A test clock, in its owner's partition; `COUNTER#test_clocks` caps them per owner and mode. */
+export const testClock = ownedKind('TEST_CLOCK');

@@ -36,6 +36,11 @@ export const snapshotEventTypes = [
   'product.created',
   'product.deleted',
   'product.updated',
+  'test_helpers.test_clock.advancing',
+  'test_helpers.test_clock.created',
+  'test_helpers.test_clock.deleted',
+  'test_helpers.test_clock.internal_failure',
+  'test_helpers.test_clock.ready',
 ] as const;
 
 const referenceThinTypes: ReadonlySet<string> = new Set(referenceThinEventTypes);

@@ -50,6 +50,7 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/test_helpers/issuing/authorizations/', 'authorization'],
       ['/v1/issuing/transactions/', 'transaction'],
       ['/v1/test_helpers/issuing/transactions/', 'transaction'],
+      ['/v1/test_helpers/test_clocks/', 'testClock'],
       ['/v1/tokens/', 'token'],
       ['/v2/core/account_tokens/', 'accountToken'],
       ['/v1/billing/meters/', 'meter'],
@@ -94,6 +95,7 @@ describe('the isolation matrix over the route table', () => {
       finalizeTestIssuingAuthorizationAmount: 'final_amount=1',
       createV1AccountLink: `account=${ids.account}&type=account_onboarding&refresh_url=https%3A%2F%2Fexample.test%2Fr`,
       retryEvent: `webhook_endpoint=${ids.webhookEndpoint}`,
+      advanceTestClock: 'frozen_time=1893542400',
     };
     const json: Record<string, unknown> = {
       updateEventDestination: { description: 'stranger' },
@@ -155,6 +157,7 @@ describe('the isolation matrix over the route table', () => {
     const product = await client.products.create({ name: marker });
     const price = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'usd', recurring: { interval: 'month' } });
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { marker } });
+    const testClock = await client.testHelpers.testClocks.create({ frozen_time: 1_893_456_000, name: marker });
     const destination = await client.v2.core.eventDestinations.create({
       name: marker,
       type: 'webhook_endpoint',
@@ -183,6 +186,7 @@ describe('the isolation matrix over the route table', () => {
       product: product.id,
       price: price.id,
       subscription: subscription.id,
+      testClock: testClock.id,
       destination: destination.id,
       account: account.id,
       person: person.id,

@@ -194,7 +194,7 @@ export function testClockService({ repository, events, deleteCustomer, intervals
 
     retrieve: existing,
 
-    list(scope: Scope, page: PageRequest): Promise<Page<TestClock>> {
+    async list(scope: Scope, page: PageRequest): Promise<Page<TestClock>> {
       requireTestMode(scope);
       return repository.list(scope, page);
     },

@@ -28,6 +28,9 @@ import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { customerSourceEntity } from '#shared/data/customer-repository.ts';
+import { testClockEntity } from '#shared/data/test-clock-repository.ts';
+import { billingDueQueries } from '#shared/data/billing-due-index.ts';
+import type { TestClock } from '#shared/test-clocks/test-clock.ts';
 import type { Customer, CustomerSource } from '#shared/customers/customer.ts';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Token } from '#shared/tokens/token.ts';
@@ -858,5 +861,84 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ExpressionAttributeValues: { ':one': 1 },
     });
     expect(put!.Put).toMatchObject({ Item: { SK: 'SUBSCRIPTION#sub_1' }, ConditionExpression: 'attribute_not_exists(PK)' });
+  });
+  it("puts a test clock in the stack's billing queue at its due time, deletes it on its version with the count back, and rewrites its customers only while it is not advancing", () => {
+    const scope = { accountId: 'acct_clock', livemode: false };
+    const clock: TestClock = {
+      id: 'clock_1',
+      scope,
+      version: 3,
+      created: 1_000,
+      deletesAfter: 9_000,
+      frozenTime: 1_893_456_000_000,
+      name: null,
+      status: 'ready',
+      targetFrozenTime: null,
+      customers: ['cus_a'],
+      due: { at: 9_000, testClock: null },
+      platformId: 'acct_clock',
+      apiVersion: '2026-10-28.endive',
+    };
+
+    const item = testClockEntity.item(clock);
+    const [counter, put] = testClockEntity.create('t', clock, 100);
+    const [remove, uncount] = testClockEntity.deleteAt('t', clock);
+    const customers = testClockEntity.setCustomers('t', scope, 'clock_1', 3, ['cus_a', 'cus_b']);
+
+    expect(item).toMatchObject({
+      PK: 'OWNER#acct_clock#test',
+      SK: 'TEST_CLOCK#clock_1',
+      GSI2PK: expect.stringMatching(/^BILLING_DUE#\d+$/),
+      GSI2SK: '000000000009000#test_clock#clock_1',
+    });
+    expect(testClockEntity.parse(item)).toEqual(clock);
+    expect(counter?.Update).toMatchObject({ Key: { SK: 'COUNTER#test_clocks' }, ExpressionAttributeValues: { ':limit': 100 } });
+    expect(put?.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(remove?.Delete).toMatchObject({ ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 3 } });
+    expect(uncount?.Update).toMatchObject({ Key: { SK: 'COUNTER#test_clocks' }, ExpressionAttributeValues: { ':delta': -1 } });
+    expect(customers.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_clock#test', SK: 'TEST_CLOCK#clock_1' },
+      ConditionExpression: 'version = :version AND #status <> :advancing',
+      ExpressionAttributeValues: { ':customers': ['cus_a', 'cus_b'], ':next': 4, ':version': 3, ':advancing': 'advancing' },
+    });
+  });
+
+  it("writes a new customer on a test clock with the clock's customer list in its transaction, and reads a clock's partition earliest first", () => {
+    const scope = { accountId: 'acct_clock', livemode: false };
+    const customer = {
+      ...customerSourceEntity.customers.parse({
+        id: 'cus_on',
+        scope,
+        version: 1,
+        created: 1,
+        name: null,
+        email: null,
+        description: null,
+        phone: null,
+        address: null,
+        shipping: null,
+        balance: 0,
+        invoicePrefix: 'ABC',
+        nextInvoiceSequence: 1,
+        preferredLocales: [],
+        taxExempt: 'none',
+        metadata: {},
+        defaultSource: null,
+        testClock: 'clock_1',
+      }),
+    };
+
+    const actions = customerSourceEntity.change('t', { customer, isNew: true, clock: { id: 'clock_1', version: 2, customers: ['cus_on'] } });
+    const query = billingDueQueries.earliestOnClock('t', scope, 'clock_1', 5_000);
+
+    expect(customer.testClock).toBe('clock_1');
+    expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update']);
+    expect(actions[1]?.Update?.Key).toEqual({ PK: 'OWNER#acct_clock#test', SK: 'TEST_CLOCK#clock_1' });
+    expect(query).toMatchObject({
+      IndexName: 'GSI2',
+      ExpressionAttributeValues: { ':pk': 'TEST_CLOCK_DUE#acct_clock#test#clock_1', ':by': '000000000005000#~#' },
+      Limit: 1,
+    });
+    expect(query).not.toHaveProperty('ScanIndexForward', false);
   });
 });

@@ -12,7 +12,7 @@ function parseSortKey(sortKey: string): { at: number; kind: string; id: string }
 }
 
 /**
- * The due index of billing objects on DynamoDB (access patterns 45a–45c): the stack's sharded
+ * The due index of billing objects on DynamoDB (access patterns 53, 53a, 53b): the stack's sharded
  * `BILLING_DUE#` queue, a test clock's `TEST_CLOCK_DUE#` partition, and the object's own item for a
  * strongly consistent look at when it is due now.
  */
@@ -42,7 +42,7 @@ export function dynamoBillingDueIndex(table: Table): DueIndex {
 
 /** The commands of the billing due index's patterns, built offline (test/unit/data/entities.test.ts). */
 export const billingDueQueries = {
-  /** 45b: the earliest entry of a clock's partition due by `by` (one item, ascending). */
+  /** 53a: the earliest entry of a clock's partition due by `by` (one item, ascending). */
   earliestOnClock: (tableName: string, scope: Scope, clockId: string, by: number) => ({
     TableName: tableName,
     IndexName: 'GSI2',

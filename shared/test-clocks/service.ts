@@ -255,8 +255,6 @@ export function testClockService({ repository, events, deleteCustomer, intervals
   };
 }
 
-export type TestClockService = ReturnType<typeof testClockService>;
-
 /**
  * Billing time: a customer on a test clock lives at the clock's frozen time, any other at the stack's
  * clock. Refused (`test_clock_advancing`) while the clock advances, as the reference refuses changes then.

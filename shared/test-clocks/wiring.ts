@@ -16,7 +16,11 @@ import type { ClockWorkRunner } from './test-clock.ts';
 
 export const wireTestClockRepository = () => dynamoTestClockRepository(serviceTable());
 
-/** Now for a customer's billing objects: its test clock's frozen time, else the stack's clock. */
+/**
+ * Now for a customer's billing objects: its test clock's frozen time, else the stack's clock. The billing
+ * contract's seam (BILLING.md): the subscription and invoice services take it.
+ * @public
+ */
 export function wireBillingTime(): BillingTime {
   const customers = dynamoCustomerRepository(serviceTable());
   return billingTime({

@@ -86,10 +86,11 @@ export interface DeletedCustomer {
 
 export const isDeletedCustomer = (found: Customer | DeletedCustomer): found is DeletedCustomer => 'deleted' in found;
 
-/** A customer list's filters: the exact, case-sensitive `email`, and the creation window. */
+/** A customer list's filters: the exact, case-sensitive `email`, the creation window, and the test clock. */
 export interface CustomerListFilters {
   email?: string;
   created?: TimeRange;
+  testClock?: string;
 }
 
 /**

@@ -67,7 +67,7 @@ export const updateCustomerParams = z.strictObject({
 export const retrieveCustomerParams = z.strictObject({
   expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 });
-/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` waits for test clocks. */
+/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` keeps a clock's customers. */
 export const listCustomersParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(listOf('customer')).optional().describe('Specifies which fields in the response should be expanded.'),
@@ -77,6 +77,7 @@ export const listCustomersParams = z.strictObject({
     .optional()
     .describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
+  test_clock: idParam().optional().describe('Provides a list of customers that are associated with the specified test clock.'),
 });
 export const deleteCustomerParams = z.strictObject({});
 

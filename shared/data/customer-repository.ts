@@ -106,8 +106,8 @@ export const customerSourceEntity = {
   /** A live customer, or the tombstone of a deleted one. */
   parseFound: (item: Record<string, unknown>): Customer | DeletedCustomer => (item.deleted === true ? tombstoneItem.parse(item) : customers.parse(item)),
   /** One page of live customers (12, 12d): with an email, its GSI1 entries; always without tombstones. */
-  listQuery(scope: Scope, page: PageRequest, { email, created }: CustomerListFilters = {}): OwnerPageQuery {
-    const query = ownedListQuery(customerKind, scope, page, undefined, created);
+  listQuery(scope: Scope, page: PageRequest, { email, created, testClock }: CustomerListFilters = {}): OwnerPageQuery {
+    const query = ownedListQuery(customerKind, scope, page, testClock === undefined ? undefined : { testClock }, created);
     return email === undefined ? query : { ...query, index: { gsi1pk: customer.gsi1pk(scope, email) } };
   },
   key: (scope: Scope, customerId: string, sourceId: string) => ({ PK: customerSource.pk(scope), SK: customerSource.sk(customerId, sourceId) }),

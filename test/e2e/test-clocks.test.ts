@@ -105,6 +105,11 @@ describe('test clocks through the official SDK', () => {
     expect(first).toMatchObject({ test_clock: clock.id });
     expect(await client.customers.retrieve(first.id)).toMatchObject({ test_clock: clock.id });
     expect((await client.customers.create({ name: 'Off the clock' })).test_clock).toBeNull();
+    const listed = await client.customers.list({ test_clock: clock.id, limit: 10 });
+    expect(listed.data.map((each) => each.test_clock)).toEqual([clock.id, clock.id, clock.id]);
+    expect(listed.data.map((each) => each.id)).toContain(first.id);
+    const expanded = await client.customers.retrieve(first.id, { expand: ['test_clock'] });
+    expect((expanded as Stripe.Customer).test_clock).toMatchObject({ id: clock.id, object: 'test_helpers.test_clock', status: 'ready' });
     await expect(client.customers.create({ test_clock: clock.id })).rejects.toMatchObject({
       statusCode: 400,
       param: 'test_clock',

@@ -165,4 +165,34 @@ return {'version': sub.last_response.headers.get('Service-Version'), 'start': su
     // And the expansions and the older billing_mode string came through
     expect(result).toMatchObject({ customer: customer.id, email: 'py-pinned@example.test', product: 'Py pinned', billing_mode: 'classic' });
   });
+  it('creates, advances, lists and deletes a test clock, with a customer on it', async () => {
+    // When an older Python integration drives a test clock
+    const result = await runPython(
+      `
+import time
+clock = stripe.test_helpers.TestClock.create(frozen_time=1893456000, name='Py clock')
+customer = stripe.Customer.create(test_clock=clock.id)
+advancing = stripe.test_helpers.TestClock.advance(clock.id, frozen_time=1893542400)
+for _ in range(100):
+    ready = stripe.test_helpers.TestClock.retrieve(clock.id)
+    if ready.status != 'advancing':
+        break
+    time.sleep(0.1)
+listed = [c.id for c in stripe.test_helpers.TestClock.list(limit=100).data]
+deleted = stripe.test_helpers.TestClock.delete(clock.id)
+return {'clock': clock, 'customer_clock': customer.test_clock, 'advancing': advancing.status, 'ready': ready,
+        'listed': listed, 'deleted': deleted, 'customer_deleted': stripe.Customer.retrieve(customer.id).get('deleted')}
+`,
+      {},
+      { key },
+    );
+    // Then the SDK read each answer as the reference's objects
+    expect(result.clock).toMatchObject({ object: 'test_helpers.test_clock', frozen_time: 1_893_456_000, name: 'Py clock', status: 'ready' });
+    expect(result.customer_clock).toBe(result.clock.id);
+    expect(result.advancing).toBe('advancing');
+    expect(result.ready).toMatchObject({ status: 'ready', frozen_time: 1_893_542_400 });
+    expect(result.listed).toContain(result.clock.id);
+    expect(result.deleted).toEqual({ id: result.clock.id, object: 'test_helpers.test_clock', deleted: true });
+    expect(result.customer_deleted).toBe(true);
+  });
 });

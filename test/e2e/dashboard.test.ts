@@ -237,6 +237,33 @@ describe('the local dashboard in a browser', () => {
     await page.locator('#key-test', { hasText: platform.secret_key }).waitFor();
   });
 
+  it('lists the test clocks with their status, creates one and advances it a day until it is ready', async () => {
+    // Given a test clock of the platform
+    const clock = await client.testHelpers.testClocks.create({ frozen_time: 1_893_456_000, name: 'Dashboard clock' });
+    await page.goto(`${base()}/time`);
+    const row = page.locator(`#test-clocks tr[data-test-clock="${clock.id}"]`);
+    await expect(row.textContent()).resolves.toContain('Dashboard clock');
+    await expect(row.textContent()).resolves.toContain('ready');
+
+    // When the developer advances it by a day from the dashboard
+    await row.locator('button[data-test-clock-advance="1d"]').click();
+
+    // Then the clock reaches its new time
+    const advanced = await eventually(async () => {
+      const read = await client.testHelpers.testClocks.retrieve(clock.id);
+      return read.status === 'ready' && read.frozen_time === 1_893_456_000 + 86_400 ? read : undefined;
+    }, 30_000);
+    expect(advanced.frozen_time).toBe(1_893_542_400);
+    await page.locator('#test-clock-result', { hasText: clock.id }).waitFor();
+
+    // And a new clock can be made there, at the stack's time
+    const before = (await client.testHelpers.testClocks.list({ limit: 100 })).data.length;
+    await page.goto(`${base()}/time`);
+    await page.locator('#test-clock-create').click();
+    await page.locator('#test-clock-result', { hasText: 'Created' }).waitFor();
+    expect((await client.testHelpers.testClocks.list({ limit: 100 })).data.length).toBe(before + 1);
+  });
+
   it('never shows another platform’s objects, and has no view of a mode it holds no key for', async () => {
     // Given another platform's event, meter and account
     const other = sdk((await newPlatform()).secret_key);

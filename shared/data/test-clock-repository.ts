@@ -16,6 +16,10 @@ const testClockItem = z.object({
   name: orNull(z.string()),
   status: z.enum(['ready', 'advancing', 'internal_failure']),
   targetFrozenTime: orNull(z.number()),
+  failedRuns: z
+    .number()
+    .optional()
+    .transform((runs) => runs ?? 0),
   customers: z.array(z.string()),
   due: z.object({ at: orNull(z.number()), testClock: orNull(z.string()) }),
   platformId: z.string(),

@@ -11,7 +11,7 @@ import type { Scope } from '#shared/platform/types.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { CreateTestClockParams } from './schemas.ts';
 import { serializeTestClock } from './serializer.ts';
-import { type ClockWorkRunner, type TestClock, type TestClockRepository, testClockAdvancing } from './test-clock.ts';
+import { type ClockRunOutcome, type ClockWorkRunner, type TestClock, type TestClockRepository, testClockAdvancing } from './test-clock.ts';
 
 /** A recurring price's interval, as the advance limit reads it from the clock's subscriptions. */
 export interface BillingInterval {
@@ -42,6 +42,8 @@ export const testClockLifetimeMillis = 7 * 24 * 60 * 60 * 1000;
  * minute later): well inside the 30 s the workers and the scheduled jobs have.
  */
 export const advanceBudgetMillis = 20_000;
+/** Runs of one advance that may fail (a processor threw) before the clock goes `internal_failure`. */
+export const maxFailedRuns = 5;
 
 const msPerDay = 24 * 60 * 60 * 1000;
 
@@ -122,9 +124,34 @@ export function testClockService({ repository, events, deleteCustomer, intervals
    */
   async function finishAdvance(started: TestClock): Promise<void> {
     const target = started.targetFrozenTime!;
-    const outcome = await runWork(started.scope, started.id, target, clock() + advanceBudgetMillis);
+    let outcome: ClockRunOutcome;
+    try {
+      outcome = await runWork(started.scope, started.id, target, clock() + advanceBudgetMillis);
+    } catch (error) {
+      return failedRun(started, error);
+    }
     if (outcome === 'unfinished') return;
     if (outcome === 'stuck') logger.error('A test clock advance stopped: an object was still due after its processor ran', { clock: started.id });
+    await end(started, target, outcome);
+  }
+
+  /**
+   * A run that threw (a processor failed): counted on the clock, which stays advancing and due, so the next
+   * sweep tries again; after `maxFailedRuns` the clock goes `internal_failure` instead of retrying for ever.
+   */
+  async function failedRun(started: TestClock, error: unknown): Promise<void> {
+    logger.error('A test clock advance failed; the next sweep tries again', { clock: started.id, error: error as Error });
+    const target = started.targetFrozenTime!;
+    if (started.failedRuns + 1 >= maxFailedRuns) return end(started, target, 'stuck');
+    await withOptimisticRetries(async () => {
+      const current = await repository.get(started.scope, started.id);
+      if (current?.status !== 'advancing' || current.targetFrozenTime !== target) return true;
+      return (await repository.replace({ ...current, version: current.version + 1, failedRuns: current.failedRuns + 1 })) || undefined;
+    });
+  }
+
+  /** Writes the end of an advance once: `ready` at the target, or `internal_failure` where it was, with its event. */
+  async function end(started: TestClock, target: number, outcome: 'done' | 'stuck'): Promise<void> {
     await withOptimisticRetries(async () => {
       const current = await repository.get(started.scope, started.id);
       // Another run finished it first (or it was deleted): nothing left to do.
@@ -135,6 +162,7 @@ export function testClockService({ repository, events, deleteCustomer, intervals
         status: outcome === 'done' ? 'ready' : 'internal_failure',
         frozenTime: outcome === 'done' ? target : current.frozenTime,
         targetFrozenTime: null,
+        failedRuns: 0,
         due: { at: current.deletesAfter, testClock: null },
       };
       const type = outcome === 'done' ? 'test_helpers.test_clock.ready' : 'test_helpers.test_clock.internal_failure';
@@ -176,6 +204,7 @@ export function testClockService({ repository, events, deleteCustomer, intervals
         name: params.name ?? null,
         status: 'ready',
         targetFrozenTime: null,
+        failedRuns: 0,
         customers: [],
         due: { at: deletesAfter, testClock: null },
         platformId: origin.platformId,
@@ -238,6 +267,7 @@ export function testClockService({ repository, events, deleteCustomer, intervals
           version: current.version + 1,
           status: 'advancing',
           targetFrozenTime: target,
+          failedRuns: 0,
           due: { at: clock(), testClock: null },
           platformId: origin.platformId,
           apiVersion: origin.apiVersion,

@@ -20,6 +20,8 @@ export interface TestClock extends OwnedResource {
   status: 'ready' | 'advancing' | 'internal_failure';
   /** The time an advance moves it to, while `advancing`; else null. */
   targetFrozenTime: number | null;
+  /** Runs of the current advance that threw; at `maxFailedRuns` the clock goes `internal_failure`. */
+  failedRuns: number;
   /** Its customers' ids, oldest first (at most `maxCustomersPerClock`); each customer's create and delete rewrites it. */
   customers: string[];
   /**

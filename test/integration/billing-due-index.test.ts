@@ -80,6 +80,7 @@ describe('the billing due index on DynamoDB Local', () => {
       name: null,
       status: 'ready',
       targetFrozenTime: null,
+      failedRuns: 0,
       customers: [],
       due: { at: created + 1_000, testClock: null },
       platformId: scope.accountId,

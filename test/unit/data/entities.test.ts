@@ -874,6 +874,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       name: null,
       status: 'ready',
       targetFrozenTime: null,
+      failedRuns: 0,
       customers: ['cus_a'],
       due: { at: 9_000, testClock: null },
       platformId: 'acct_clock',

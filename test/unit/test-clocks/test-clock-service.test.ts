@@ -20,7 +20,7 @@ function memoryClocks(): TestClockRepository & { items: Map<string, TestClock> }
   };
 }
 
-function setup(outcomes: ClockRunOutcome[] = []) {
+function setup(outcomes: Array<ClockRunOutcome | 'throw'> = []) {
   const repository = memoryClocks();
   const recorded = recordingEmitter();
   let now = Date.UTC(2026, 10, 26);
@@ -39,7 +39,9 @@ function setup(outcomes: ClockRunOutcome[] = []) {
     intervals: async () => [{ interval: 'month', intervalCount: 1 }],
     runWork: async (_scope, clockId, target) => {
       runs.push({ clockId, target });
-      return outcomes.shift() ?? 'done';
+      const outcome = outcomes.shift() ?? 'done';
+      if (outcome === 'throw') throw new Error('a processor failed');
+      return outcome;
     },
     wake: async (_scope, id) => void woken.push(id),
     clock: () => now,
@@ -77,6 +79,7 @@ describe('test clocks (service with the shared fakes)', () => {
       status: 'ready',
       frozenTime: (jan2030 + 86_400) * 1000,
       targetFrozenTime: null,
+      failedRuns: 0,
       due: { at: clock.deletesAfter, testClock: null },
     });
     expect(runs).toHaveLength(2);
@@ -93,6 +96,21 @@ describe('test clocks (service with the shared fakes)', () => {
     expect(await repository.get(scope, clock.id)).toMatchObject({ status: 'internal_failure', frozenTime: jan2030 * 1000, targetFrozenTime: null });
     expect(types()).toContain('test_helpers.test_clock.internal_failure');
     await expect(service.advance(originOf(scope), clock.id, jan2030 + 2 * 86_400)).rejects.toMatchObject({ code: 'test_clock_internal_failure' });
+  });
+
+  it('Given an advance whose processors keep failing, When it is processed again and again, Then it stays advancing until the fifth failure, then goes internal_failure', async () => {
+    const { service, repository, types } = setup(['throw', 'throw', 'throw', 'throw', 'throw']);
+    const clock = await service.create(originOf(scope), { frozen_time: jan2030 });
+    await service.advance(originOf(scope), clock.id, jan2030 + 86_400);
+
+    for (let run = 1; run <= 4; run++) {
+      await service.processDue(scope, clock.id, Date.now());
+      expect(await repository.get(scope, clock.id)).toMatchObject({ status: 'advancing', failedRuns: run });
+    }
+    await service.processDue(scope, clock.id, Date.now());
+
+    expect(await repository.get(scope, clock.id)).toMatchObject({ status: 'internal_failure', failedRuns: 0, frozenTime: jan2030 * 1000 });
+    expect(types().filter((type) => type === 'test_helpers.test_clock.internal_failure')).toHaveLength(1);
   });
 
   it('Given a clock with customers past deletes_after, When the due engine processes it, Then its customers are deleted, then the clock, with its deleted event', async () => {
@@ -161,6 +179,7 @@ describe('billing time', () => {
     name: null,
     status: 'ready',
     targetFrozenTime: null,
+    failedRuns: 0,
     customers: ['cus_on'],
     due: { at: testClockLifetimeMillis, testClock: null },
     platformId: scope.accountId,

@@ -8,7 +8,10 @@ import { makeTable } from '#shared/data/table.ts';
 import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { TestClock } from '#shared/test-clocks/test-clock.ts';
-import { stackClient, stackTable } from '../support/stack.ts';
+import { callScope, callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
+import { testClockService } from '#shared/test-clocks/service.ts';
+import { meteredStackTable, stackClient, stackTable } from '../support/stack.ts';
+import { originOf, recordingEmitter } from '../support/fakes.ts';
 
 /** A table whose every DynamoDB call is counted by command name. */
 function countedTable() {
@@ -130,5 +133,33 @@ describe('the billing due index on DynamoDB Local', () => {
     expect(log).toEqual(['subscription:sub_a@1000', 'invoice:in_b@1500', 'subscription:sub_a@2000']);
     // One Query per step and one that finds nothing due (DynamoDB Local's index is never behind).
     expect(calls.filter((name) => name === 'QueryCommand')).toHaveLength(4);
+  });
+  it('Given a test clock with nothing due on it, When it advances, Then the request and the run cost the calls and units docs/billing.md states', async () => {
+    const table = meteredStackTable();
+    const clocks = dynamoTestClockRepository(table);
+    const runner = dueRunner({ processors: {}, index: dynamoBillingDueIndex(table) });
+    const service = testClockService({
+      repository: clocks,
+      events: recordingEmitter().events,
+      deleteCustomer: async () => undefined,
+      intervals: async () => [],
+      runWork: runner.runClock,
+      wake: async () => undefined,
+    });
+    const own: Scope = { accountId: `acct_cost_${run}`, livemode: false };
+    const clock = await service.create(originOf(own), { frozen_time: 1_893_456_000 });
+
+    const request = callScope({ measure: true });
+    await withCallScope(request, () => service.advance(originOf(own), clock.id, 1_893_542_400));
+    const work = callScope({ measure: true });
+    await withCallScope(work, () => service.processDue(own, clock.id, Date.now()));
+
+    // The request: the clock read, then one transaction of the clock, its event and the fan-out record.
+    expect(request.calls.map((call) => call.operation)).toEqual(['GetItem', 'TransactWriteItems']);
+    expect(callTotals(request)).toEqual({ calls: 2, readUnits: 0.5, writeUnits: 11 });
+    // The run: the clock read, the partition's one empty Query, the final read and transaction.
+    expect(work.calls.map((call) => call.operation)).toEqual(['GetItem', 'Query', 'GetItem', 'TransactWriteItems']);
+    expect(callTotals(work)).toEqual({ calls: 4, readUnits: 1, writeUnits: 11 });
+    expect(await clocks.get(own, clock.id)).toMatchObject({ status: 'ready', frozenTime: 1_893_542_400_000 });
   });
 });

@@ -31,6 +31,7 @@ function setup(outcomes: Array<ClockRunOutcome | 'throw'> = []) {
     repository,
     events: recorded.events,
     deleteCustomer: async (_origin, id) => {
+      if (id.startsWith('cus_gone')) throw new NotFoundError('customer', id);
       deleted.push(id);
       // As the customer delete path does: the customer leaves its clock, stepping the clock's version.
       const [key, clock] = [...repository.items.entries()].find(([, each]) => each.customers.includes(id)) ?? [];
@@ -126,6 +127,18 @@ describe('test clocks (service with the shared fakes)', () => {
     expect(deleted).toEqual(['cus_a', 'cus_b']);
     expect(await repository.get(scope, clock.id)).toBeUndefined();
     expect(types()).toContain('test_helpers.test_clock.deleted');
+  });
+
+  it('Given a clock that lists a customer who no longer exists, When it is deleted, Then the clock is deleted all the same', async () => {
+    const { service, repository, deleted } = setup();
+    const clock = await service.create(originOf(scope), { frozen_time: jan2030 });
+    const key = [...repository.items.keys()][0]!;
+    repository.items.set(key, { ...clock, version: 2, customers: ['cus_gone', 'cus_here'] });
+
+    expect(await service.delete(originOf(scope), clock.id)).toMatchObject({ id: clock.id });
+
+    expect(deleted).toEqual(['cus_here']);
+    expect(await repository.get(scope, clock.id)).toBeUndefined();
   });
 
   it('Given a clock with a monthly subscription, When an advance goes past two months, Then it is refused naming frozen_time', async () => {

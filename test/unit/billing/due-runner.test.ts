@@ -109,6 +109,32 @@ describe('the due runner (in memory)', () => {
     );
   });
 
+  it('Given a run that dies midway, When the next run starts, Then it goes on where the first stopped and no step is done twice', async () => {
+    const memory = memoryObjects();
+    const log: string[] = [];
+    memory.put('subscription', 'sub_a', 'clock_1', 10);
+    memory.put('invoice', 'in_b', 'clock_1', 20);
+    memory.put('subscription', 'sub_c', 'clock_1', 30);
+    const steps = { subscription: memory.processor('subscription', () => null, log), invoice: memory.processor('invoice', () => null, log) };
+    let crashes = 1;
+    const dying = dueRunner({
+      processors: {
+        ...steps,
+        invoice: async (s, id, at) => {
+          await steps.invoice(s, id, at);
+          // The worker is killed after the invoice's write, before the run goes on.
+          if (crashes-- > 0) throw new Error('killed');
+        },
+      },
+      index: memory.index,
+    });
+
+    await expect(dying.runClock(scope, 'clock_1', 100, Number.POSITIVE_INFINITY)).rejects.toThrow('killed');
+    expect(await dueRunner({ processors: steps, index: memory.index }).runClock(scope, 'clock_1', 100, Number.POSITIVE_INFINITY)).toBe('done');
+
+    expect(log).toEqual(['subscription:sub_a@10', 'invoice:in_b@20', 'subscription:sub_c@30']);
+  });
+
   it('Given a processor that leaves its object due at the same time, When the clock advances, Then the run stops as stuck instead of looping', async () => {
     const memory = memoryObjects();
     memory.put('invoice', 'in_stuck', 'clock_1', 10);

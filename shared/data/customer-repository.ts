@@ -14,13 +14,12 @@ import type { Scope } from '#shared/platform/types.ts';
 import { cancellationCodes } from './conditions.ts';
 import { metadataItem, orNull, ownedItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
-import { customer, customerSource } from './keys.ts';
+import { customer, customerSource, testClock } from './keys.ts';
 import { outboxItems } from './outbox-items.ts';
 import { ownedEntity, ownedListQuery, ownedResourceStore, type OwnedKind } from './owned-resources.ts';
 import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { expired, tokenBankAccountItem, tokenCardItem, tokenEntity } from './token-repository.ts';
 import { transactChecked, transactGuarded } from './transactions.ts';
-import { testClockEntity } from './test-clock-repository.ts';
 
 const addressItem = z.object({
   city: orNull(z.string()),
@@ -122,7 +121,7 @@ export const customerSourceEntity = {
       ...detach.map((source) => ({
         Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id), ConditionExpression: 'attribute_exists(PK)' },
       })),
-      ...(clock ? [testClockEntity.setCustomers(tableName, next.scope, clock.id, clock.version, clock.customers)] : []),
+      ...(clock ? [customerSourceEntity.clockCustomers(tableName, next.scope, clock.id, clock.version, clock.customers)] : []),
     ];
   },
   replace: (tableName: string, next: CustomerSource): TransactItem => ({
@@ -145,6 +144,21 @@ export const customerSourceEntity = {
       UpdateExpression: 'SET version = version + :one',
       ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(deleted)',
       ExpressionAttributeValues: { ':one': 1 },
+    },
+  }),
+  /**
+   * What a customer's create or delete writes on its clock, in the customer's transaction: the clock's
+   * customer list, on the version read (so the per-clock cap and the clock's delete see every customer), only
+   * while the clock is not advancing.
+   */
+  clockCustomers: (tableName: string, scope: Scope, clockId: string, readVersion: number, customers: string[]): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: { PK: testClock.pk(scope), SK: testClock.sk(clockId) },
+      UpdateExpression: 'SET customers = :customers, version = :next',
+      ConditionExpression: 'version = :version AND #status <> :advancing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':customers': customers, ':next': readVersion + 1, ':version': readVersion, ':advancing': 'advancing' },
     },
   }),
   /** The tombstone that replaces a customer deleted at `now`: what retrieve shows of it, one version above the last. */
@@ -178,7 +192,7 @@ export const customerSourceEntity = {
       },
     },
     ...sources.map((source) => ({ Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id) } })),
-    ...(clock ? [testClockEntity.setCustomers(tableName, deleted.scope, clock.id, clock.version, clock.customers)] : []),
+    ...(clock ? [customerSourceEntity.clockCustomers(tableName, deleted.scope, clock.id, clock.version, clock.customers)] : []),
   ],
 };
 

@@ -1,6 +1,9 @@
 import * as z from 'zod';
-import type { Scope } from '#shared/platform/types.ts';
+import type { Customer } from '#shared/customers/customer.ts';
 import type { TestClock, TestClockRepository } from '#shared/test-clocks/test-clock.ts';
+import { cancellationCodes, failedCondition } from './conditions.ts';
+import { customerSourceEntity } from './customer-repository.ts';
+import { outboxItems } from './outbox-items.ts';
 import { billingDueEntry } from './due-index.ts';
 import { orNull, ownedItem } from './item-schemas.ts';
 import { testClock as keys } from './keys.ts';
@@ -44,6 +47,14 @@ const clocks = ownedEntity<TestClock>(testClockKind);
 
 export const testClockEntity = {
   ...clocks,
+  /**
+   * A new clock with an existing customer on it (52b): the cap counter first (its failed condition is a full
+   * owner), the clock if absent, the customer on its version read, now with its `testClock`.
+   */
+  createWithCustomer: (tableName: string, clock: TestClock, customer: Customer, limit: number): TransactItem[] => [
+    ...clocks.create(tableName, clock, limit),
+    ...customerSourceEntity.customers.replace(tableName, customer),
+  ],
   /** Deletes the clock on the version read (and steps the owner's counter down). */
   deleteAt: (tableName: string, clock: TestClock): TransactItem[] => [
     {
@@ -56,21 +67,6 @@ export const testClockEntity = {
     },
     ...clocks.delete(tableName, clock.scope, clock.id).slice(1),
   ],
-  /**
-   * What a customer's create or delete writes on its clock, in the customer's transaction: the clock's
-   * customer list, on the version read (so the per-clock cap and the clock's delete see every customer), only
-   * while the clock is not advancing.
-   */
-  setCustomers: (tableName: string, scope: Scope, clockId: string, readVersion: number, customers: string[]): TransactItem => ({
-    Update: {
-      TableName: tableName,
-      Key: clocks.key(scope, clockId),
-      UpdateExpression: 'SET customers = :customers, version = :next',
-      ConditionExpression: 'version = :version AND #status <> :advancing',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':customers': customers, ':next': readVersion + 1, ':version': readVersion, ':advancing': 'advancing' },
-    },
-  }),
 };
 
 export function dynamoTestClockRepository(table: Table): TestClockRepository {
@@ -78,5 +74,17 @@ export function dynamoTestClockRepository(table: Table): TestClockRepository {
   return {
     ...store,
     delete: (clock, outbox) => transactGuarded(table, testClockEntity.deleteAt(table.name, clock), outbox),
+    async createWithCustomer(clock, customer, limit, outbox) {
+      try {
+        await table.transact(outboxItems(table.name, outbox, testClockEntity.createWithCustomer(table.name, clock, customer, limit)));
+        return 'written';
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes) throw error;
+        if (failedCondition(codes[0])) return 'limit';
+        if (codes.some((code) => failedCondition(code) || code === 'TransactionConflict')) return 'conflict';
+        throw error;
+      }
+    },
   };
 }

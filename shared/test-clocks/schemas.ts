@@ -1,11 +1,12 @@
 import * as z from 'zod';
-import { expandParam, unixTimeParam, v1ListParams } from '#shared/wire/params.ts';
+import { expandParam, idParam, unixTimeParam, v1ListParams } from '#shared/wire/params.ts';
 
 const expand = () => expandParam().optional().describe('Specifies which fields in the response should be expanded.');
 
 export const createTestClockParams = z.strictObject({
   frozen_time: unixTimeParam().describe('The initial frozen time for this test clock.'),
   name: z.string().max(300).optional().describe('The name for this test clock.'),
+  customer: idParam().optional().describe('An existing customer to attach to the test clock (one without a test clock or subscriptions).'),
   expand: expand(),
 });
 

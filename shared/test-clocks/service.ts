@@ -9,6 +9,8 @@ import type { EventOrigin } from '#shared/events/event.ts';
 import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
+import type { Customer } from '#shared/customers/customer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
 import type { CreateTestClockParams } from './schemas.ts';
 import { serializeTestClock } from './serializer.ts';
 import { type ClockRunOutcome, type ClockWorkRunner, type TestClock, type TestClockRepository, testClockAdvancing } from './test-clock.ts';
@@ -19,8 +21,16 @@ export interface BillingInterval {
   intervalCount: number;
 }
 
+/** The customers a clock can be created with: an existing one, without a clock or subscriptions. */
+export interface ClockCustomers {
+  get(scope: Scope, id: string): Promise<Customer | undefined>;
+  /** Whether the customer has a subscription not yet canceled. */
+  hasSubscriptions(scope: Scope, id: string): Promise<boolean>;
+}
+
 export interface TestClockServicePorts {
   repository: TestClockRepository;
+  customers: ClockCustomers;
   events: EventEmitter;
   /** Deletes one of the clock's customers through the customer delete path (which cancels its subscriptions). */
   deleteCustomer: (origin: EventOrigin, customerId: string) => Promise<unknown>;
@@ -83,7 +93,7 @@ const eventOf = (type: string, clock: TestClock) => snapshotInput(type, serializ
 const originOf = (clock: TestClock): EventOrigin => ({ scope: clock.scope, platformId: clock.platformId, request: null, apiVersion: clock.apiVersion });
 
 /** v1 test clocks: create, retrieve, list, delete, advance, and the due work of an advance and of the automatic deletion. */
-export function testClockService({ repository, events, deleteCustomer, intervals, runWork, wake, clock = systemClock }: TestClockServicePorts) {
+export function testClockService({ repository, customers, events, deleteCustomer, intervals, runWork, wake, clock = systemClock }: TestClockServicePorts) {
   async function existing(scope: Scope, id: string): Promise<TestClock> {
     requireTestMode(scope);
     const found = await repository.get(scope, id);
@@ -176,6 +186,66 @@ export function testClockService({ repository, events, deleteCustomer, intervals
     });
   }
 
+  /** One try of a create: undefined when the customer it attaches changed meanwhile (read again). */
+  async function createOnce(origin: EventOrigin, params: CreateTestClockParams): Promise<TestClock | undefined> {
+    const now = clock();
+    const deletesAfter = now + testClockLifetimeMillis;
+    const created: TestClock = {
+      id: newId('clock', now),
+      scope: origin.scope,
+      version: 1,
+      created: now,
+      deletesAfter,
+      frozenTime: params.frozen_time * 1000,
+      name: params.name ?? null,
+      status: 'ready',
+      targetFrozenTime: null,
+      failedRuns: 0,
+      customers: [],
+      due: { at: deletesAfter, testClock: null },
+      platformId: origin.platformId,
+      apiVersion: origin.apiVersion,
+    };
+    const full = () =>
+      new InvalidRequestError(
+        `This account already has ${maxTestClocks} test clocks in test mode, the most it may have; delete one before creating another.`,
+        'test_clock_limit_reached',
+      );
+    if (params.customer === undefined) {
+      const outbox = events.prepare(origin, [eventOf('test_helpers.test_clock.created', created)]);
+      if (!(await repository.create(created, { limit: maxTestClocks, outbox }))) throw full();
+      await events.dispatch(outbox);
+      return created;
+    }
+    const [customer, subscribed] = await Promise.all([customers.get(origin.scope, params.customer), customers.hasSubscriptions(origin.scope, params.customer)]);
+    if (!customer) throw new InvalidRequestError(`No such customer: '${params.customer}'`, 'resource_missing', 'customer');
+    if (customer.testClock !== null) {
+      throw new InvalidRequestError(
+        `The customer ${customer.id} is already on the test clock ${customer.testClock}; a customer's test clock cannot change.`,
+        'parameter_invalid',
+        'customer',
+      );
+    }
+    if (subscribed) {
+      throw new InvalidRequestError(
+        `The customer ${customer.id} has subscriptions; only a customer without subscriptions can be attached to a test clock (create the subscriptions after).`,
+        'parameter_invalid',
+        'customer',
+      );
+    }
+    const onClock: TestClock = { ...created, customers: [customer.id] };
+    const joined: Customer = { ...customer, testClock: onClock.id, version: customer.version + 1 };
+    const outbox = events.prepare(origin, [
+      eventOf('test_helpers.test_clock.created', onClock),
+      snapshotInput('customer.updated', serializeCustomer(joined), `/v1/customers/${joined.id}`, serializeCustomer(customer)),
+    ]);
+    const outcome = await repository.createWithCustomer(onClock, joined, maxTestClocks, outbox);
+    if (outcome === 'limit') throw full();
+    if (outcome === 'conflict') return undefined;
+    await events.dispatch(outbox);
+    return onClock;
+  }
+
   /**
    * The clock's due work (`DueProcessor` of kind `test_clock`): an advance under way is run to its end; a
    * clock past `deletes_after` (and not advancing) is deleted with its customers. Anything else: nothing due.
@@ -193,35 +263,10 @@ export function testClockService({ repository, events, deleteCustomer, intervals
   return {
     processDue,
 
+    /** A clock at `frozen_time`; with `customer`, an existing customer (without a clock or subscriptions) on it, in the same write. */
     async create(origin: EventOrigin, params: CreateTestClockParams): Promise<TestClock> {
       requireTestMode(origin.scope);
-      const now = clock();
-      const deletesAfter = now + testClockLifetimeMillis;
-      const created: TestClock = {
-        id: newId('clock', now),
-        scope: origin.scope,
-        version: 1,
-        created: now,
-        deletesAfter,
-        frozenTime: params.frozen_time * 1000,
-        name: params.name ?? null,
-        status: 'ready',
-        targetFrozenTime: null,
-        failedRuns: 0,
-        customers: [],
-        due: { at: deletesAfter, testClock: null },
-        platformId: origin.platformId,
-        apiVersion: origin.apiVersion,
-      };
-      const outbox = events.prepare(origin, [eventOf('test_helpers.test_clock.created', created)]);
-      if (!(await repository.create(created, { limit: maxTestClocks, outbox }))) {
-        throw new InvalidRequestError(
-          `This account already has ${maxTestClocks} test clocks in test mode, the most it may have; delete one before creating another.`,
-          'test_clock_limit_reached',
-        );
-      }
-      await events.dispatch(outbox);
-      return created;
+      return withOptimisticRetries(() => createOnce(origin, params));
     },
 
     retrieve: existing,

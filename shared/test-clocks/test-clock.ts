@@ -1,4 +1,5 @@
 import { InvalidRequestError } from '#shared/core/errors.ts';
+import type { Customer } from '#shared/customers/customer.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { BillingDue } from '#shared/billing/ports.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
@@ -37,6 +38,11 @@ export interface TestClock extends OwnedResource {
 /** Test clocks in their owner's partition, capped per owner; `delete` only on the version read (a customer added meanwhile moved it). */
 export interface TestClockRepository extends Omit<OwnedResourceStore<TestClock>, 'delete'> {
   delete(clock: TestClock, outbox?: Outbox): Promise<boolean>;
+  /**
+   * Creates `clock` with an existing customer on it, written with its `testClock` on the version before, in
+   * one write: `limit` when the owner has its most clocks, `conflict` when the customer changed meanwhile.
+   */
+  createWithCustomer(clock: TestClock, customer: Customer, limit: number, outbox: Outbox): Promise<'written' | 'limit' | 'conflict'>;
 }
 
 /** Customers one test clock has: the reference's objects-per-clock limit for customers (3). */

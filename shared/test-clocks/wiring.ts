@@ -73,8 +73,15 @@ const workRunsInTheBillingWorker: ClockWorkRunner = () => {
  */
 export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBillingWorker) => {
   const customers = wireCustomerService();
+  const table = serviceTable();
+  const customerRepository = dynamoCustomerRepository(table);
+  const subscriptions = dynamoSubscriptionRepository(table);
   return testClockService({
     repository: wireTestClockRepository(),
+    customers: {
+      get: (scope, id) => customerRepository.get(scope, id),
+      hasSubscriptions: async (scope, id) => (await subscriptions.list(scope, { limit: 1 }, { customer: id, status: 'active' })).items.length > 0,
+    },
     events: wireEventEmitter(),
     deleteCustomer: (origin, id) => customers.delete(origin, id),
     intervals: subscriptionIntervals(),

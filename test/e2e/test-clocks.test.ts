@@ -144,6 +144,27 @@ describe('test clocks through the official SDK', () => {
     expect(types).toEqual(expect.arrayContaining(['test_helpers.test_clock.deleted', 'customer.deleted', 'customer.subscription.deleted']));
   });
 
+  it('Given an existing customer, When a clock is created with it, Then the customer shows the clock with customer.updated, and it cannot join another clock', async () => {
+    const customer = await client.customers.create({ name: 'Joins later' });
+
+    const clock = await client.testHelpers.testClocks.create({ frozen_time: jan2030, customer: customer.id });
+
+    expect(await client.customers.retrieve(customer.id)).toMatchObject({ test_clock: clock.id });
+    const updated = (await client.events.list({ type: 'customer.updated', limit: 10 })).data.find(
+      (event) => (event.data.object as { id: string }).id === customer.id,
+    );
+    expect(updated?.data).toMatchObject({ object: { test_clock: clock.id }, previous_attributes: { test_clock: null } });
+    await expect(client.testHelpers.testClocks.create({ frozen_time: jan2030, customer: customer.id })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'customer',
+    });
+    await expect(client.testHelpers.testClocks.create({ frozen_time: jan2030, customer: 'cus_missing' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'customer',
+    });
+  });
+
   it('Given a customer on a clock, When the customer is deleted, Then the clock has room for another customer', async () => {
     const clock = await client.testHelpers.testClocks.create({ frozen_time: jan2030 });
     const customers = await Promise.all([1, 2, 3].map(() => client.customers.create({ test_clock: clock.id })));

@@ -140,6 +140,7 @@ describe('the billing due index on DynamoDB Local', () => {
     const runner = dueRunner({ processors: {}, index: dynamoBillingDueIndex(table) });
     const service = testClockService({
       repository: clocks,
+      customers: { get: async () => undefined, hasSubscriptions: async () => false },
       events: recordingEmitter().events,
       deleteCustomer: async () => undefined,
       intervals: async () => [],

@@ -884,7 +884,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const item = testClockEntity.item(clock);
     const [counter, put] = testClockEntity.create('t', clock, 100);
     const [remove, uncount] = testClockEntity.deleteAt('t', clock);
-    const customers = testClockEntity.setCustomers('t', scope, 'clock_1', 3, ['cus_a', 'cus_b']);
+    const customers = customerSourceEntity.clockCustomers('t', scope, 'clock_1', 3, ['cus_a', 'cus_b']);
 
     expect(item).toMatchObject({
       PK: 'OWNER#acct_clock#test',
@@ -930,6 +930,27 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     };
 
     const actions = customerSourceEntity.change('t', { customer, isNew: true, clock: { id: 'clock_1', version: 2, customers: ['cus_on'] } });
+    const attached = testClockEntity.createWithCustomer(
+      't',
+      {
+        id: 'clock_2',
+        scope,
+        version: 1,
+        created: 1,
+        deletesAfter: 2,
+        frozenTime: 3_000,
+        name: null,
+        status: 'ready',
+        targetFrozenTime: null,
+        failedRuns: 0,
+        customers: ['cus_on'],
+        due: { at: 2, testClock: null },
+        platformId: 'acct_clock',
+        apiVersion: '2026-10-28.endive',
+      },
+      { ...customer, testClock: 'clock_2', version: 2 },
+      100,
+    );
     const query = billingDueQueries.earliestOnClock('t', scope, 'clock_1', 5_000);
 
     expect(customer.testClock).toBe('clock_1');
@@ -941,5 +962,8 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       Limit: 1,
     });
     expect(query).not.toHaveProperty('ScanIndexForward', false);
+    // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
+    expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
+    expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
   });
 });

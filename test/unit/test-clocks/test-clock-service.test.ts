@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NotFoundError } from '#shared/core/errors.ts';
+import type { Customer } from '#shared/customers/customer.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { addIntervals, advanceLimit, billingTime, testClockLifetimeMillis, testClockService } from '#shared/test-clocks/service.ts';
 import type { ClockRunOutcome, TestClock, TestClockRepository } from '#shared/test-clocks/test-clock.ts';
@@ -7,6 +8,8 @@ import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fake
 
 const scope: Scope = { accountId: 'acct_clocks', livemode: false };
 const jan2030 = Date.UTC(2030, 0, 1) / 1000;
+
+const customers = new Map<string, Customer>();
 
 function memoryClocks(): TestClockRepository & { items: Map<string, TestClock> } {
   const store = memoryOwnedStore<TestClock>();
@@ -16,6 +19,12 @@ function memoryClocks(): TestClockRepository & { items: Map<string, TestClock> }
       const current = await store.get(clock.scope, clock.id);
       if (current?.version !== clock.version) return false;
       return store.delete(clock.scope, clock.id);
+    },
+    async createWithCustomer(clock, customer, limit) {
+      if (customers.get(customer.id)?.version !== customer.version - 1) return 'conflict';
+      if (!(await store.create(clock, { limit }))) return 'limit';
+      customers.set(customer.id, customer);
+      return 'written';
     },
   };
 }
@@ -29,6 +38,10 @@ function setup(outcomes: Array<ClockRunOutcome | 'throw'> = []) {
   const woken: string[] = [];
   const service = testClockService({
     repository,
+    customers: {
+      get: async (_scope, id) => customers.get(id),
+      hasSubscriptions: async (_scope, id) => id.startsWith('cus_subscribed'),
+    },
     events: recorded.events,
     deleteCustomer: async (_origin, id) => {
       if (id.startsWith('cus_gone')) throw new NotFoundError('customer', id);
@@ -149,6 +162,46 @@ describe('test clocks (service with the shared fakes)', () => {
 
     await expect(service.advance(originOf(scope), clock.id, Date.UTC(2030, 2, 1) / 1000 + 1)).rejects.toMatchObject({ param: 'frozen_time' });
     expect(await service.advance(originOf(scope), clock.id, Date.UTC(2030, 2, 1) / 1000)).toMatchObject({ status: 'advancing' });
+  });
+
+  it('Given an existing customer, When a clock is created with it, Then the customer joins the clock in the same write, and a customer on a clock or with subscriptions is refused', async () => {
+    const { service, repository, types } = setup();
+    const customer = (id: string, testClock: string | null = null): Customer => ({
+      id,
+      scope,
+      created: 0,
+      name: null,
+      email: null,
+      description: null,
+      phone: null,
+      address: null,
+      shipping: null,
+      balance: 0,
+      invoicePrefix: 'ABCD1234',
+      nextInvoiceSequence: 1,
+      preferredLocales: [],
+      taxExempt: 'none',
+      metadata: {},
+      version: 3,
+      defaultSource: null,
+      sourceCount: 0,
+      testClock,
+    });
+    for (const each of [customer('cus_free'), customer('cus_taken', 'clock_other'), customer('cus_subscribed')]) customers.set(each.id, each);
+
+    const clock = await service.create(originOf(scope), { frozen_time: jan2030, customer: 'cus_free' });
+
+    expect(clock.customers).toEqual(['cus_free']);
+    expect(await repository.get(scope, clock.id)).toMatchObject({ customers: ['cus_free'] });
+    expect(customers.get('cus_free')).toMatchObject({ testClock: clock.id, version: 4 });
+    expect(types()).toEqual(['test_helpers.test_clock.created', 'customer.updated']);
+    for (const [id, code] of [
+      ['cus_taken', 'parameter_invalid'],
+      ['cus_subscribed', 'parameter_invalid'],
+      ['cus_missing', 'resource_missing'],
+    ] as const) {
+      await expect(service.create(originOf(scope), { frozen_time: jan2030, customer: id })).rejects.toMatchObject({ code, param: 'customer' });
+    }
   });
 
   it('Given live mode, When any test clock operation is asked, Then it is refused before anything is read', async () => {

@@ -43,7 +43,7 @@ export interface TestClockServicePorts {
   clock?: () => number;
 }
 
-/** Test clocks one account has per mode, as many as the reference allows (its documented limit is 100). */
+/** Test clocks one account has per mode: the reference caps them without stating a number in its API reference; 100 here. */
 export const maxTestClocks = 100;
 /** A clock is deleted this long after its creation (the reference's `deletes_after` is `created` + 7 days). */
 export const testClockLifetimeMillis = 7 * 24 * 60 * 60 * 1000;

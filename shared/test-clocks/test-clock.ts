@@ -45,7 +45,7 @@ export interface TestClockRepository extends Omit<OwnedResourceStore<TestClock>,
   createWithCustomer(clock: TestClock, customer: Customer, limit: number, outbox: Outbox): Promise<'written' | 'limit' | 'conflict'>;
 }
 
-/** Customers one test clock has: the reference's objects-per-clock limit for customers (3). */
+/** Customers one test clock has: 3, the reference's limit for customers on a clock as its testing guide states it (docs/billing.md). */
 export const maxCustomersPerClock = 3;
 
 /** How the work of an advance came out (`dueRunner().runClock`). */

@@ -9,7 +9,8 @@ import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import { newId, randomBase62 } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
-import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import { cardDeclines } from '#shared/tokens/card-numbers.ts';
+import type { Token, TokenCard, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type {
   Address,
   Customer,
@@ -86,9 +87,21 @@ const tooManySources = () =>
     'source',
   );
 
+/**
+ * The reference verifies a card when it is attached to a customer: a test card documented to decline is
+ * refused there with its card error (402), nothing written and the token left unused; 4000000000000341
+ * (and the always-blocked fraud card) attach and fail only when charged.
+ */
+function refuseDeclinedAtAttach(card: TokenCard): void {
+  if (card.outcome === null || card.outcome === 'succeeds') return;
+  const decline = cardDeclines[card.outcome];
+  if (decline.atAttach) throw new CardError(decline.message, decline.code, undefined, decline.declineCode);
+}
+
 /** The card or bank account a token becomes once attached to `customer` (same id as in the token). */
 function sourceOf(token: Token, customer: Customer, param: string, metadata: Record<string, string>, now: number): CustomerSource {
   const base = { scope: customer.scope, version: 1, customer: customer.id, created: now, metadata };
+  if (token.type === 'card') refuseDeclinedAtAttach(token.card);
   if (token.type === 'card') return { ...base, id: token.card.id, object: 'card', card: token.card };
   if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount, status: 'new' };
   throw new InvalidRequestError(

@@ -10,8 +10,7 @@ export interface PaymentGatewayPorts {
 }
 
 /** The reference's answer when an invoice is charged for a customer with nothing to charge. */
-const noPaymentMethod =
-  'This customer has no attached payment source or default payment method. Please consider adding a default payment method.';
+const noPaymentMethod = 'This customer has no attached payment source or default payment method. Please consider adding a default payment method.';
 
 /**
  * Live mode has no payment network to send a charge to, so every live-mode charge fails with this code
@@ -44,7 +43,7 @@ export function paymentGateway({ customers }: PaymentGatewayPorts): PaymentGatew
           status: 'failed',
           code: 'bank_account_unverified',
           declineCode: null,
-          message: 'The customer\'s bank account must be verified (with its micro-deposit amounts) before it can be charged.',
+          message: "The customer's bank account must be verified (with its micro-deposit amounts) before it can be charged.",
           source: source.id,
         };
       }

@@ -40,7 +40,11 @@ export const tokenCardItem = z.object({
    * Cards stored before outcomes existed read as `succeeds` (their number is gone, so it cannot be told);
    * only test cards were accepted in test mode, and live mode ignores the outcome.
    */
-  outcome: z.enum(cardOutcomes).nullable().optional().transform((outcome) => (outcome === undefined ? 'succeeds' : outcome)),
+  outcome: z
+    .enum(cardOutcomes)
+    .nullable()
+    .optional()
+    .transform((outcome) => (outcome === undefined ? 'succeeds' : outcome)),
   name: nullableString,
   currency: nullableString,
   preferredNetwork: nullableString,

@@ -25,21 +25,24 @@ describe('test cards that the reference declines when attached, through the offi
     ['4000000000000069', 'expired_card', 'expired_card', 'Your card has expired.'],
     ['4000000000000127', 'incorrect_cvc', 'incorrect_cvc', "Your card's security code is incorrect."],
     ['4000000000000119', 'processing_error', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.'],
-  ])('Given a token of card %s, when a customer is created with it as source, then the SDK raises a StripeCardError %s / %s and no customer is made', async (number, code, declineCode, message) => {
-    const token = await cardToken(number);
-    expect(token.card!.last4).toBe(number.slice(-4));
-    const before = (await client.customers.list({ limit: 100 })).data.length;
-    await expect(client.customers.create({ source: token.id })).rejects.toMatchObject({
-      statusCode: 402,
-      type: 'StripeCardError',
-      rawType: 'card_error',
-      code,
-      decline_code: declineCode,
-      message,
-    });
-    expect((await client.customers.list({ limit: 100 })).data).toHaveLength(before);
-    expect((await client.tokens.retrieve(token.id)).used).toBe(false);
-  });
+  ])(
+    'Given a token of card %s, when a customer is created with it as source, then the SDK raises a StripeCardError %s / %s and no customer is made',
+    async (number, code, declineCode, message) => {
+      const token = await cardToken(number);
+      expect(token.card!.last4).toBe(number.slice(-4));
+      const before = (await client.customers.list({ limit: 100 })).data.length;
+      await expect(client.customers.create({ source: token.id })).rejects.toMatchObject({
+        statusCode: 402,
+        type: 'StripeCardError',
+        rawType: 'card_error',
+        code,
+        decline_code: declineCode,
+        message,
+      });
+      expect((await client.customers.list({ limit: 100 })).data).toHaveLength(before);
+      expect((await client.tokens.retrieve(token.id)).used).toBe(false);
+    },
+  );
 
   it('Given an existing customer, when a declining card is added as a source or set with source on update, then both are refused with the card error and the customer keeps its card', async () => {
     const good = await cardToken('4242424242424242');
@@ -77,7 +80,12 @@ describe('test cards that the reference declines when attached, through the offi
     const response = await api('POST', `/v1/customers/${customer.id}/sources`, { key: secretKey, form: `source=${token.id}` });
     expect(response.status).toBe(402);
     expect(response.body).toEqual({
-      error: expect.objectContaining({ type: 'card_error', code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' }),
+      error: expect.objectContaining({
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: 'insufficient_funds',
+        message: 'Your card has insufficient funds.',
+      }),
     });
   });
 });

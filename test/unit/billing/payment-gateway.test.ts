@@ -77,19 +77,22 @@ describe('payment gateway (without a payment network)', () => {
     ['4000000000000127', 'incorrect_cvc'],
     ['4000000000000119', 'processing_error'],
     ['4000000000000101', 'incorrect_cvc'],
-  ])('Given card %s, when attached as a customer source, then it is refused with a 402 card error (decline code %s) and nothing is written', async (number, declineCode) => {
-    const { customers, repository, tokens, card, written } = setup();
-    const token = await card(number);
-    const refusal = customers.create(originOf(test), createCustomerParams.parse({ source: token }));
-    await expect(refusal).rejects.toBeInstanceOf(CardError);
-    await expect(refusal).rejects.toMatchObject({ declineCode });
-    const existing = await customers.create(originOf(test), createCustomerParams.parse({}));
-    await expect(customers.createSource(originOf(test), existing.id, createSourceParams.parse({ source: token }))).rejects.toMatchObject({ declineCode });
-    await expect(customers.update(originOf(test), existing.id, updateCustomerParams.parse({ source: token }))).rejects.toMatchObject({ declineCode });
-    expect(repository.sources.size).toBe(0);
-    expect([...tokens.items.values()].every((stored) => !stored.used)).toBe(true);
-    expect(written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type))).toEqual(['customer.created']);
-  });
+  ])(
+    'Given card %s, when attached as a customer source, then it is refused with a 402 card error (decline code %s) and nothing is written',
+    async (number, declineCode) => {
+      const { customers, repository, tokens, card, written } = setup();
+      const token = await card(number);
+      const refusal = customers.create(originOf(test), createCustomerParams.parse({ source: token }));
+      await expect(refusal).rejects.toBeInstanceOf(CardError);
+      await expect(refusal).rejects.toMatchObject({ declineCode });
+      const existing = await customers.create(originOf(test), createCustomerParams.parse({}));
+      await expect(customers.createSource(originOf(test), existing.id, createSourceParams.parse({ source: token }))).rejects.toMatchObject({ declineCode });
+      await expect(customers.update(originOf(test), existing.id, updateCustomerParams.parse({ source: token }))).rejects.toMatchObject({ declineCode });
+      expect(repository.sources.size).toBe(0);
+      expect([...tokens.items.values()].every((stored) => !stored.used)).toBe(true);
+      expect(written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type))).toEqual(['customer.created']);
+    },
+  );
 
   it.each([
     ['4000000000000341', 'card_declined', 'generic_decline'],
@@ -98,7 +101,13 @@ describe('payment gateway (without a payment network)', () => {
     const { customers, card, charge } = setup();
     const customer = await customers.create(originOf(test), createCustomerParams.parse({ source: await card(number) }));
     expect(customer.defaultSource).not.toBeNull();
-    expect(await charge(test, customer.id)).toEqual({ status: 'failed', code, declineCode, message: 'Your card was declined.', source: customer.defaultSource });
+    expect(await charge(test, customer.id)).toEqual({
+      status: 'failed',
+      code,
+      declineCode,
+      message: 'Your card was declined.',
+      source: customer.defaultSource,
+    });
   });
 
   it('Given a failing default card, when the customer replaces it with 4242, then the next charge succeeds', async () => {
@@ -119,7 +128,11 @@ describe('payment gateway (without a payment network)', () => {
 
   it('Given a bank account source, when charged, then it fails until the account is verified and succeeds after', async () => {
     const { customers, tokenMaker, charge } = setup();
-    const token = await tokenMaker.create(test, createTokenParams.parse({ bank_account: { country: 'US', account_number: '000123456789', routing_number: '110000000' } }), null);
+    const token = await tokenMaker.create(
+      test,
+      createTokenParams.parse({ bank_account: { country: 'US', account_number: '000123456789', routing_number: '110000000' } }),
+      null,
+    );
     const customer = await customers.create(originOf(test), createCustomerParams.parse({ source: token.id }));
     expect(await charge(test, customer.id)).toMatchObject({ status: 'failed', code: 'bank_account_unverified', source: customer.defaultSource });
     await customers.verifySource(originOf(test), customer.id, customer.defaultSource!, verifySourceParams.parse({ amounts: ['32', '45'] }));
@@ -135,7 +148,12 @@ describe('payment gateway (without a payment network)', () => {
   it('Given a live-mode customer with a card, when charged, then it is refused: there is no payment network to charge', async () => {
     const { customers, card, charge } = setup();
     const customer = await customers.create(originOf(live), createCustomerParams.parse({ source: await card('4111111111111111', live) }));
-    expect(await charge(live, customer.id)).toMatchObject({ status: 'failed', code: 'payment_network_unavailable', declineCode: null, source: customer.defaultSource });
+    expect(await charge(live, customer.id)).toMatchObject({
+      status: 'failed',
+      code: 'payment_network_unavailable',
+      declineCode: null,
+      source: customer.defaultSource,
+    });
   });
 
   it("Given another mode's customer, when charged, then it is not found there", async () => {

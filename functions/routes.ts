@@ -118,6 +118,11 @@ export const routes: Route[] = [
   { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: emits },
   { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
   { name: 'migrateSubscription', method: 'POST', path: '/v1/subscriptions/{id}/migrate', handler: 'functions/http/v1/subscriptions/migrate.ts', permissions: emits },
+  { name: 'createSubscriptionItem', method: 'POST', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/create.ts', permissions: emits },
+  { name: 'listSubscriptionItems', method: 'GET', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/list.ts', permissions: reads },
+  { name: 'retrieveSubscriptionItem', method: 'GET', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/retrieve.ts', permissions: reads },
+  { name: 'updateSubscriptionItem', method: 'POST', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/update.ts', permissions: emits },
+  { name: 'deleteSubscriptionItem', method: 'DELETE', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/delete.ts', permissions: emits },
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },

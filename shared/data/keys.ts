@@ -298,3 +298,9 @@ export const priceLookupKey = {
 };
 
 export const subscription = ownedKind('SUBSCRIPTION');
+
+/**
+ * A subscription item's pointer to its subscription (the items live inside the subscription's item): how
+ * `GET /v1/subscription_items/:id` finds it. Written and removed in the subscription's own transactions.
+ */
+export const subscriptionItem = ownedKind('SUBSCRIPTION_ITEM');

@@ -220,7 +220,11 @@ export const deletedSubscriptionItemObject = z
   })
   .meta({ id: 'DeletedSubscriptionItem' });
 
-export const serializeDeletedSubscriptionItem = (id: string): z.input<typeof deletedSubscriptionItemObject> => ({ id, object: 'subscription_item', deleted: true });
+export const serializeDeletedSubscriptionItem = (id: string): z.input<typeof deletedSubscriptionItemObject> => ({
+  id,
+  object: 'subscription_item',
+  deleted: true,
+});
 
 /** A subscription item as `/v1/subscription_items` and the subscription's `items` show it, its period the one containing `now`. */
 export function serializeItem(subscription: Subscription, item: SubscriptionItem, now = systemClock()): z.input<typeof subscriptionItemObject> {

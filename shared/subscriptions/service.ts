@@ -45,7 +45,7 @@ function refuseProrations(behavior: ProrationBehavior | undefined): void {
   throw invalid(
     behavior === undefined
       ? 'This change would be prorated (proration_behavior defaults to create_prorations), but prorations are not built yet here: pass proration_behavior=none to make the change without prorations.'
-      : `proration_behavior=${behavior} is not built yet here (prorations become invoice items, which are not wired to subscriptions yet): pass proration_behavior=none to make the change without prorations.`,
+      : `This change asks for proration_behavior=${behavior}, but prorations are not built yet here (they become invoice items, not yet wired to subscriptions): pass proration_behavior=none to make the change without prorations.`,
     'proration_behavior',
   );
 }
@@ -59,7 +59,8 @@ function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param
   if (items.length > maxItems) throw invalid(`A subscription can have at most ${maxItems} items.`, param);
   const [first] = items;
   for (const [index, item] of items.entries()) {
-    if (items.findIndex((other) => other.price.id === item.price.id) !== index) throw invalid(`The price ${item.price.id} appears in more than one item.`, param);
+    if (items.findIndex((other) => other.price.id === item.price.id) !== index)
+      throw invalid(`The price ${item.price.id} appears in more than one item.`, param);
     if (item.price.currency !== first!.price.currency) throw invalid('Every item of a subscription must have the same currency.', param);
     if (!flexible && intervalOf(item.price) !== intervalOf(first!.price)) {
       throw invalid('Items with different billing intervals need the flexible billing mode (billing_mode[type]=flexible).', param);
@@ -225,13 +226,24 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     const itemsChange: SubscriptionItemsChange = { added: [], removed: [] };
     for (const change of changes) {
       if (change.kind === 'add') {
-        const item = { id: newId('si', now), created: now, price: made.get(change)!, quantity: change.quantity ?? 1, metadata: change.metadata ? mergeMetadata({}, change.metadata) : {} };
+        const item = {
+          id: newId('si', now),
+          created: now,
+          price: made.get(change)!,
+          quantity: change.quantity ?? 1,
+          metadata: change.metadata ? mergeMetadata({}, change.metadata) : {},
+        };
         items.push(item);
         itemsChange.added.push(item.id);
         continue;
       }
       const index = items.findIndex((found) => found.id === change.id);
-      if (index < 0) throw invalid(`No such subscription item: '${change.id}' on the subscription ${current.id}.`, `${change.param}[id]`.replace(/^\[id\]$/, 'id'), 'resource_missing');
+      if (index < 0)
+        throw invalid(
+          `No such subscription item: '${change.id}' on the subscription ${current.id}.`,
+          `${change.param}[id]`.replace(/^\[id\]$/, 'id'),
+          'resource_missing',
+        );
       if (change.kind === 'delete') {
         itemsChange.removed.push(change.id);
         items = items.filter((found) => found.id !== change.id);
@@ -246,7 +258,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       };
     }
     checkItems(items, current.billingMode.type === 'flexible', changes.at(-1)?.param || 'price');
-    if (items.length > 0 && items[0]!.price.currency !== current.currency) throw invalid('Every item of a subscription must have the same currency.', changes[0]!.param || 'price');
+    if (items.length > 0 && items[0]!.price.currency !== current.currency)
+      throw invalid('Every item of a subscription must have the same currency.', changes[0]!.param || 'price');
     return { items, itemsChange };
   }
 
@@ -304,7 +317,14 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       if (!(await subscriptions.get(origin.scope, params.subscription))) {
         throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
       }
-      const change: ItemChange = { kind: 'add', param: '', price: params.price, price_data: params.price_data, quantity: params.quantity, metadata: params.metadata };
+      const change: ItemChange = {
+        kind: 'add',
+        param: '',
+        price: params.price,
+        price_data: params.price_data,
+        quantity: params.quantity,
+        metadata: params.metadata,
+      };
       const next = await changeItems(origin, params.subscription, [change], params.proration_behavior);
       return { subscription: next, item: next.items.at(-1)! };
     },
@@ -314,7 +334,15 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     /** Changes an item's price, quantity or metadata (`POST /v1/subscription_items/:id`); the item keeps its id. */
     async updateItem({ origin }: SubscriptionRequest, itemId: string, params: UpdateSubscriptionItemParams) {
       const { subscription } = await itemOf(origin.scope, itemId);
-      const change: ItemChange = { kind: 'change', param: '', id: itemId, price: params.price, price_data: params.price_data, quantity: params.quantity, metadata: params.metadata };
+      const change: ItemChange = {
+        kind: 'change',
+        param: '',
+        id: itemId,
+        price: params.price,
+        price_data: params.price_data,
+        quantity: params.quantity,
+        metadata: params.metadata,
+      };
       if (params.price !== undefined && params.price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', 'price_data');
       return itemAfter(await changeItems(origin, subscription.id, [change], params.proration_behavior), itemId);
     },
@@ -329,7 +357,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     async listItems(scope: Scope, subscriptionId: string, page: PageRequest): Promise<{ subscription: Subscription; page: Page<SubscriptionItem> }> {
       const subscription = await subscriptions.get(scope, subscriptionId);
       if (!subscription) throw invalid(`No such subscription: '${subscriptionId}'`, 'subscription', 'resource_missing');
-      return { subscription, page: pageOf([...subscription.items].sort((a, b) => (a.id < b.id ? 1 : -1)), page) };
+      return {
+        subscription,
+        page: pageOf(
+          [...subscription.items].sort((a, b) => (a.id < b.id ? 1 : -1)),
+          page,
+        ),
+      };
     },
 
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
@@ -389,7 +423,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     },
 
     /** Fields, and with `items` the items (added, changed, removed) in the same write and event. */
-    update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
+    async update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
       const fields = (current: Subscription): Subscription => ({
         ...current,
         cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,

@@ -56,5 +56,9 @@ export function paymentGateway({ customers }: PaymentGatewayPorts): PaymentGatew
   };
 }
 
-/** The gateway on its real adapters; wired once at module scope (cold start). */
+/**
+ * The gateway on its real adapters; wired once at module scope (cold start) by the invoice services, which
+ * join this branch at the merge (BILLING.md, the modules the helpers share).
+ * @public
+ */
 export const wirePaymentGateway = (): PaymentGateway => paymentGateway({ customers: dynamoCustomerRepository(serviceTable()) });

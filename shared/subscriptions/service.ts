@@ -241,7 +241,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       if (index < 0)
         throw invalid(
           `No such subscription item: '${change.id}' on the subscription ${current.id}.`,
-          `${change.param}[id]`.replace(/^\[id\]$/, 'id'),
+          change.param === '' ? 'id' : `${change.param}[id]`,
           'resource_missing',
         );
       if (change.kind === 'delete') {

@@ -126,8 +126,11 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   }
 
   async function live(scope: Scope, id: string, action: string): Promise<Subscription> {
-    const found = await existing(scope, id);
-    if (found.status === 'canceled') throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${id}.`, 'subscription_canceled');
+    return stillLive(await existing(scope, id), action);
+  }
+
+  function stillLive(found: Subscription, action: string): Subscription {
+    if (found.status === 'canceled') throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${found.id}.`, 'subscription_canceled');
     return found;
   }
 
@@ -267,16 +270,18 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
    * Changes a subscription's items (and, with `fields`, its other fields) in one versioned write with the
    * pointers of the items added and removed, and one `customer.subscription.updated`. Prices are resolved
    * (and `price_data` prices made) once, before the write's retries; a change that would prorate needs
-   * `proration_behavior=none` until prorations are built.
+   * `proration_behavior=none` until prorations are built. `read` is the subscription as the caller read it
+   * (the first try writes on it; a conflict reads again).
    */
   async function changeItems(
     origin: EventOrigin,
-    id: string,
+    read: Subscription,
     changes: readonly ItemChange[],
     prorationBehavior: ProrationBehavior | undefined,
     fields: (current: Subscription) => Subscription = (current) => current,
   ): Promise<Subscription> {
-    const first = await live(origin.scope, id, 'updated');
+    const { id } = read;
+    const first = stillLive(read, 'updated');
     if (prorates(first, changes)) refuseProrations(prorationBehavior);
     const now = clock();
     const made = new Map<ItemChange, Price>();
@@ -284,10 +289,10 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       if (change.kind === 'delete' || (change.price === undefined && change.price_data === undefined)) continue;
       made.set(change, await itemPrice(origin, change as PriceParams, change.param, now));
     }
-    let read: Subscription | undefined = first;
+    let unwritten: Subscription | undefined = first;
     return withOptimisticRetries(async () => {
-      const current = read ?? (await live(origin.scope, id, 'updated'));
-      read = undefined;
+      const current = unwritten ?? (await live(origin.scope, id, 'updated'));
+      unwritten = undefined;
       if (prorates(current, changes)) refuseProrations(prorationBehavior);
       const { items, itemsChange } = applyChanges(current, changes, made, now);
       const next: Subscription = { ...fields(current), items, version: current.version + 1 };
@@ -314,9 +319,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   return {
     /** Adds an item (`POST /v1/subscription_items`). */
     async createItem({ origin }: SubscriptionRequest, params: CreateSubscriptionItemParams): Promise<{ subscription: Subscription; item: SubscriptionItem }> {
-      if (!(await subscriptions.get(origin.scope, params.subscription))) {
-        throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
-      }
+      const subscription = await subscriptions.get(origin.scope, params.subscription);
+      if (!subscription) throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
       const change: ItemChange = {
         kind: 'add',
         param: '',
@@ -325,7 +329,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         quantity: params.quantity,
         metadata: params.metadata,
       };
-      const next = await changeItems(origin, params.subscription, [change], params.proration_behavior);
+      const next = await changeItems(origin, subscription, [change], params.proration_behavior);
       return { subscription: next, item: next.items.at(-1)! };
     },
 
@@ -344,13 +348,13 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         metadata: params.metadata,
       };
       if (params.price !== undefined && params.price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', 'price_data');
-      return itemAfter(await changeItems(origin, subscription.id, [change], params.proration_behavior), itemId);
+      return itemAfter(await changeItems(origin, subscription, [change], params.proration_behavior), itemId);
     },
 
     /** Removes an item (`DELETE /v1/subscription_items/:id`); the last item cannot be removed (cancel the subscription instead). */
     async deleteItem({ origin }: SubscriptionRequest, itemId: string, params: DeleteSubscriptionItemParams): Promise<Subscription> {
       const { subscription } = await itemOf(origin.scope, itemId);
-      return changeItems(origin, subscription.id, [{ kind: 'delete', param: '', id: itemId }], params.proration_behavior);
+      return changeItems(origin, subscription, [{ kind: 'delete', param: '', id: itemId }], params.proration_behavior);
     },
 
     /** A subscription's items, newest first, paged in memory (a subscription has at most 20). */
@@ -430,7 +434,10 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         description: params.description === undefined ? current.description : params.description,
         metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
       });
-      if (params.items !== undefined) return changeItems(origin, id, itemChanges(params.items), params.proration_behavior, fields);
+      if (params.items !== undefined) {
+        const changes = itemChanges(params.items);
+        return changeItems(origin, await existing(origin.scope, id), changes, params.proration_behavior, fields);
+      }
       return changeAndEmit(
         { repository: subscriptions, events },
         origin,

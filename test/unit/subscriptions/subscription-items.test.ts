@@ -132,6 +132,19 @@ describe('subscription items (service with the shared fakes)', () => {
     });
   });
 
+  it('Given a canceled subscription, when its items are changed, then it is refused with subscription_canceled', async () => {
+    const { service, subscription } = await setup();
+    await service.cancel(request, subscription.id, {});
+    await expect(
+      service.createItem(request, createSubscriptionItemParams.parse({ subscription: subscription.id, price: 'price_b', ...none })),
+    ).rejects.toMatchObject({
+      code: 'subscription_canceled',
+    });
+    await expect(service.updateItem(request, subscription.items[0]!.id, updateSubscriptionItemParams.parse({ metadata: { a: '1' } }))).rejects.toMatchObject({
+      code: 'subscription_canceled',
+    });
+  });
+
   it("Given another mode's caller, when it reads or lists an item, then it is not found there", async () => {
     const { service, subscription } = await setup();
     await expect(service.retrieveItem(other, subscription.items[0]!.id)).rejects.toBeInstanceOf(NotFoundError);

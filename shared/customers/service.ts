@@ -28,7 +28,10 @@ export interface CustomerServicePorts {
   repository: CustomerRepository;
   /** Cancels a deleted customer's subscriptions. */
   subscriptions: CustomerSubscriptions;
-  /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
+  /**
+   * Where `source=tok_…` is read from (it is used up in the write that attaches the source); the wiring adds
+   * the reference's test tokens (`tok_visa`, …: shared/tokens/test-tokens.ts), each read minting a fresh one.
+   */
   tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
   clock?: () => number;
@@ -246,7 +249,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           next.defaultSource = source.id;
           next.sourceCount = current.sourceCount + 1 - (replaced ? 1 : 0);
           if (next.sourceCount > maxSourcesPerCustomer) throw tooManySources();
-          Object.assign(sourceChange, { token: useOf(origin.scope, params.source, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
+          Object.assign(sourceChange, { token: useOf(origin.scope, token!.id, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
           inputs.push(sourceEvent('customer.source.created', source), ...(replaced ? [sourceEvent('customer.source.deleted', replaced)] : []));
         } else if (params.default_source !== undefined) {
           if (!chosen) throw new InvalidRequestError(`No such source: '${params.default_source}'`, 'resource_missing', 'default_source');
@@ -307,7 +310,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           sourceCount: current.sourceCount + 1,
           defaultSource: current.defaultSource ?? source.id,
         };
-        return write(origin, source, { customer: next, token: useOf(current.scope, params.source, source.object, now), attach: source }, [
+        return write(origin, source, { customer: next, token: useOf(current.scope, token!.id, source.object, now), attach: source }, [
           sourceEvent('customer.source.created', source),
           ...(next.defaultSource !== current.defaultSource ? [change('customer.updated', next, current)] : []),
         ]);

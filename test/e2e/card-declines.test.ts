@@ -88,4 +88,19 @@ describe('test cards that the reference declines when attached, through the offi
       }),
     });
   });
+
+  it("Given the reference's test tokens, when used as source through the SDK, then tok_visa can be used again and again and tok_chargeDeclinedInsufficientFunds is declined", async () => {
+    const first = await client.customers.create({ source: 'tok_visa' });
+    const second = await client.customers.create({ source: 'tok_visa' });
+    expect(first.default_source).toMatch(/^card_/);
+    expect(second.default_source).not.toBe(first.default_source);
+    const card = (await client.customers.retrieveSource(first.id, first.default_source as string)) as Stripe.Card;
+    expect(card).toMatchObject({ brand: 'Visa', last4: '4242' });
+    await expect(client.customers.createSource(first.id, { source: 'tok_chargeDeclinedInsufficientFunds' })).rejects.toMatchObject({
+      statusCode: 402,
+      decline_code: 'insufficient_funds',
+    });
+    const failing = (await client.customers.createSource(first.id, { source: 'tok_chargeCustomerFail' })) as Stripe.Card;
+    expect(failing.last4).toBe('0341');
+  });
 });

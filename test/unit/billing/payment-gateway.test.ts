@@ -7,6 +7,7 @@ import type { Scope } from '#shared/platform/types.ts';
 import { cardDeclines, testCardOutcome, testCards } from '#shared/tokens/card-numbers.ts';
 import { createTokenParams } from '#shared/tokens/schemas.ts';
 import { tokenService } from '#shared/tokens/service.ts';
+import { withTestTokens } from '#shared/tokens/test-tokens.ts';
 import { fakeAccountSecretStore, memoryCustomerRepository, memoryTokenRepository, originOf, recordingEmitter } from '../../support/fakes.ts';
 
 const test: Scope = { accountId: 'acct_payments', livemode: false };
@@ -18,8 +19,9 @@ function setup() {
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
   const clock = () => now++;
-  const customers = customerService({ repository, subscriptions: { cancelAllOf: async () => undefined }, tokens, events: recorded.events, clock });
   const tokenMaker = tokenService({ repository: tokens, fingerprintKeys: fakeAccountSecretStore(), ttlMillis: 600_000, clock });
+  const withTest = withTestTokens(tokens, (scope, card) => tokenMaker.create(scope, createTokenParams.parse({ card }), null));
+  const customers = customerService({ repository, subscriptions: { cancelAllOf: async () => undefined }, tokens: withTest, events: recorded.events, clock });
   const card = async (number: string, scope = test, cvc: string | undefined = '123') =>
     (await tokenMaker.create(scope, createTokenParams.parse({ card: { number, exp_month: '8', exp_year: '2031', ...(cvc ? { cvc } : {}) } }), null)).id;
   const gateway = paymentGateway({ customers: repository });
@@ -160,5 +162,23 @@ describe('payment gateway (without a payment network)', () => {
     const { customers, card, charge } = setup();
     const customer = await customers.create(originOf(test), createCustomerParams.parse({ source: await card('4242424242424242') }));
     expect(await charge(live, customer.id)).toMatchObject({ status: 'failed', code: 'missing_payment_method', source: null });
+  });
+
+  it("Given the reference's test tokens, when used as source, then each use mints a card of its number: tok_visa attaches twice, tok_chargeDeclined is declined, tok_chargeCustomerFail attaches and fails to charge", async () => {
+    const { customers, charge, tokens } = setup();
+    const first = await customers.create(originOf(test), createCustomerParams.parse({ source: 'tok_visa' }));
+    const second = await customers.create(originOf(test), createCustomerParams.parse({ source: 'tok_visa' }));
+    expect(first.defaultSource).not.toBe(second.defaultSource);
+    expect([...tokens.items.values()].filter((token) => token.used)).toHaveLength(2);
+    await expect(customers.create(originOf(test), createCustomerParams.parse({ source: 'tok_chargeDeclined' }))).rejects.toMatchObject({
+      declineCode: 'generic_decline',
+    });
+    const failing = await customers.createSource(originOf(test), first.id, createSourceParams.parse({ source: 'tok_chargeCustomerFail' }));
+    const replaced = await customers.update(originOf(test), first.id, updateCustomerParams.parse({ default_source: failing.id }));
+    expect(await charge(test, replaced.id)).toMatchObject({ status: 'failed', declineCode: 'generic_decline', source: failing.id });
+    await expect(customers.create(originOf(live), createCustomerParams.parse({ source: 'tok_visa' }))).rejects.toMatchObject({
+      code: 'resource_missing',
+      param: 'source',
+    });
   });
 });

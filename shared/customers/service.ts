@@ -9,7 +9,8 @@ import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import { newId, randomBase62 } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
-import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import { cardDeclines } from '#shared/tokens/card-numbers.ts';
+import type { Token, TokenCard, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type {
   Address,
   Customer,
@@ -30,7 +31,10 @@ export interface CustomerServicePorts {
   repository: CustomerRepository;
   /** Cancels a deleted customer's subscriptions. */
   subscriptions: CustomerSubscriptions;
-  /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
+  /**
+   * Where `source=tok_…` is read from (it is used up in the write that attaches the source); the wiring adds
+   * the reference's test tokens (`tok_visa`, …: shared/tokens/test-tokens.ts), each read minting a fresh one.
+   */
   tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
   /** The test clocks customers are created on (none: `test_clock` names no clock). */
@@ -91,9 +95,21 @@ const tooManySources = () =>
     'source',
   );
 
+/**
+ * The reference verifies a card when it is attached to a customer: a test card documented to decline is
+ * refused there with its card error (402), nothing written and the token left unused; 4000000000000341
+ * (and the always-blocked fraud card) attach and fail only when charged.
+ */
+function refuseDeclinedAtAttach(card: TokenCard): void {
+  if (card.outcome === null || card.outcome === 'succeeds') return;
+  const decline = cardDeclines[card.outcome];
+  if (decline.atAttach) throw new CardError(decline.message, decline.code, undefined, decline.declineCode);
+}
+
 /** The card or bank account a token becomes once attached to `customer` (same id as in the token). */
 function sourceOf(token: Token, customer: Customer, param: string, metadata: Record<string, string>, now: number): CustomerSource {
   const base = { scope: customer.scope, version: 1, customer: customer.id, created: now, metadata };
+  if (token.type === 'card') refuseDeclinedAtAttach(token.card);
   if (token.type === 'card') return { ...base, id: token.card.id, object: 'card', card: token.card };
   if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount, status: 'new' };
   throw new InvalidRequestError(
@@ -286,7 +302,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           next.defaultSource = source.id;
           next.sourceCount = current.sourceCount + 1 - (replaced ? 1 : 0);
           if (next.sourceCount > maxSourcesPerCustomer) throw tooManySources();
-          Object.assign(sourceChange, { token: useOf(origin.scope, params.source, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
+          Object.assign(sourceChange, { token: useOf(origin.scope, token!.id, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
           inputs.push(sourceEvent('customer.source.created', source), ...(replaced ? [sourceEvent('customer.source.deleted', replaced)] : []));
         } else if (params.default_source !== undefined) {
           if (!chosen) throw new InvalidRequestError(`No such source: '${params.default_source}'`, 'resource_missing', 'default_source');
@@ -350,7 +366,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           sourceCount: current.sourceCount + 1,
           defaultSource: current.defaultSource ?? source.id,
         };
-        return write(origin, source, { customer: next, token: useOf(current.scope, params.source, source.object, now), attach: source }, [
+        return write(origin, source, { customer: next, token: useOf(current.scope, token!.id, source.object, now), attach: source }, [
           sourceEvent('customer.source.created', source),
           ...(next.defaultSource !== current.defaultSource ? [change('customer.updated', next, current)] : []),
         ]);

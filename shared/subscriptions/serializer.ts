@@ -35,7 +35,7 @@ export function currentPeriod(anchor: number, recurring: Recurring, now: number)
   return { start, end };
 }
 
-const subscriptionItemObject = z
+export const subscriptionItemObject = z
   .object({
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('subscription_item').describe("String representing the object's type. Objects of the same type share the same value."),
@@ -212,7 +212,22 @@ export const subscriptionObject = z
 
 type SubscriptionObject = z.input<typeof subscriptionObject>;
 
-function serializeItem(subscription: Subscription, item: SubscriptionItem, now: number): z.input<typeof subscriptionItemObject> {
+export const deletedSubscriptionItemObject = z
+  .object({
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal('subscription_item').describe("String representing the object's type. Objects of the same type share the same value."),
+    deleted: z.literal(true).describe('Always true for a deleted object.'),
+  })
+  .meta({ id: 'DeletedSubscriptionItem' });
+
+export const serializeDeletedSubscriptionItem = (id: string): z.input<typeof deletedSubscriptionItemObject> => ({
+  id,
+  object: 'subscription_item',
+  deleted: true,
+});
+
+/** A subscription item as `/v1/subscription_items` and the subscription's `items` show it, its period the one containing `now`. */
+export function serializeItem(subscription: Subscription, item: SubscriptionItem, now = systemClock()): z.input<typeof subscriptionItemObject> {
   const period = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.min(now, subscription.endedAt ?? now));
   return {
     id: item.id,

@@ -852,7 +852,17 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
 
   it('makes a subscription claim its live customer in its transaction, so none is made for a deleted customer', () => {
     const scope = { accountId: 'acct_1', livemode: false };
-    const [claim, put] = subscriptionEntity.create('t', { id: 'sub_1', scope, version: 1, customer: 'cus_1' } as Subscription);
+    const [claim, put, pointer] = subscriptionEntity.create('t', {
+      id: 'sub_1',
+      scope,
+      version: 1,
+      customer: 'cus_1',
+      items: [{ id: 'si_1' }],
+    } as Subscription);
+    expect(pointer!.Put).toEqual({
+      TableName: 't',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_1', entity: 'subscription_item', subscription: 'sub_1' },
+    });
     expect(claim!.Update).toEqual({
       TableName: 't',
       Key: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1' },
@@ -965,5 +975,21 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
     expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
     expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
+
+
+  it("adds and removes subscription items' pointers in the subscription's versioned write (33c)", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const [put, added, removed] = subscriptionEntity.replaceItems('t', { id: 'sub_1', scope, version: 4, items: [] } as unknown as Subscription, {
+      added: ['si_new'],
+      removed: ['si_old'],
+    });
+    expect(put!.Put).toMatchObject({
+      Item: { SK: 'SUBSCRIPTION#sub_1' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 3 },
+    });
+    expect(added!.Put!.Item).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new', entity: 'subscription_item', subscription: 'sub_1' });
+    expect(removed!.Delete).toEqual({ TableName: 't', Key: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_old' } });
+    expect(subscriptionEntity.itemPointerKey(scope, 'si_new')).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new' });
   });
 });

@@ -298,3 +298,7 @@ export const priceLookupKey = {
 };
 
 export const subscription = ownedKind('SUBSCRIPTION');
+
+export const invoice = ownedKind('INVOICE');
+
+export const invoiceItem = ownedKind('INVOICE_ITEM');

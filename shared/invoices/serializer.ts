@@ -28,7 +28,7 @@ export const invoiceItemObject = z
     currency: z.string().describe('Three-letter ISO currency code, in lowercase.'),
     customer: z.string().describe('The ID of the customer who will be billed when this invoice item is billed.'),
     customer_account: z.null().describe('The ID of the account who will be billed (not modelled).'),
-    date: unixTime.describe('Time at which the object was created (on the customer\'s billing time).'),
+    date: unixTime.describe("Time at which the object was created (on the customer's billing time)."),
     description: z.string().nullable().describe('An arbitrary string attached to the object.'),
     discountable: z.boolean().describe('If true, discounts will apply to this invoice item.'),
     discounts: z.array(z.string()).describe('The discounts which apply to the invoice item (none: discounts are not modelled).'),
@@ -68,7 +68,9 @@ export function serializeInvoiceItem(item: InvoiceItem): z.input<typeof invoiceI
     livemode: item.scope.livemode,
     metadata: item.metadata,
     net_amount: item.amount,
-    parent: item.subscription ? { type: 'subscription_details', subscription_details: { subscription: item.subscription, subscription_item: item.subscriptionItem } } : null,
+    parent: item.subscription
+      ? { type: 'subscription_details', subscription_details: { subscription: item.subscription, subscription_item: item.subscriptionItem } }
+      : null,
     period: period(item.period),
     pricing: pricing(item),
     proration: item.proration,
@@ -95,10 +97,21 @@ export const invoiceLineObject = z
       .object({
         type: z.enum(['invoice_item_details', 'subscription_item_details']),
         invoice_item_details: z
-          .object({ invoice_item: z.string(), proration: z.boolean(), proration_details: z.object({ credited_items: z.null() }), subscription: z.string().nullable() })
+          .object({
+            invoice_item: z.string(),
+            proration: z.boolean(),
+            proration_details: z.object({ credited_items: z.null() }),
+            subscription: z.string().nullable(),
+          })
           .nullable(),
         subscription_item_details: z
-          .object({ invoice_item: z.null(), proration: z.boolean(), proration_details: z.object({ credited_items: z.null() }), subscription: z.string().nullable(), subscription_item: z.string().nullable() })
+          .object({
+            invoice_item: z.null(),
+            proration: z.boolean(),
+            proration_details: z.object({ credited_items: z.null() }),
+            subscription: z.string().nullable(),
+            subscription_item: z.string().nullable(),
+          })
           .nullable(),
       })
       .describe('The parent that generated this line item.'),
@@ -128,7 +141,11 @@ export function serializeInvoiceLine(invoice: Invoice, line: InvoiceLine): z.inp
     parent:
       line.kind === 'invoiceitem'
         ? { type: 'invoice_item_details', invoice_item_details: { invoice_item: line.invoiceItem!, ...details }, subscription_item_details: null }
-        : { type: 'subscription_item_details', invoice_item_details: null, subscription_item_details: { invoice_item: null, ...details, subscription_item: line.subscriptionItem } },
+        : {
+            type: 'subscription_item_details',
+            invoice_item_details: null,
+            subscription_item_details: { invoice_item: null, ...details, subscription_item: line.subscriptionItem },
+          },
     period: period(line.period),
     pretax_credit_amounts: [],
     pricing: pricing(line),
@@ -160,7 +177,7 @@ export const invoiceObject = z
     automatically_finalizes_at: unixTime.nullable().describe('The time when this invoice is scheduled to finalize automatically.'),
     billing_reason: z.string().nullable().describe('Indicates the reason why the invoice was created.'),
     collection_method: z.enum(['charge_automatically', 'send_invoice']).describe('How the invoice is collected.'),
-    created: unixTime.describe('Time at which the object was created (on the customer\'s billing time).'),
+    created: unixTime.describe("Time at which the object was created (on the customer's billing time)."),
     currency: z.string().describe('Three-letter ISO currency code, in lowercase.'),
     customer: z.string().describe('The ID of the customer who will be billed.'),
     customer_account: z.null().describe('The ID of the account who will be billed (not modelled).'),
@@ -170,7 +187,7 @@ export const invoiceObject = z
     discounts: z.array(z.string()).describe('The discounts applied to the invoice.'),
     due_date: unixTime.nullable().describe('The date on which payment for this invoice is due (send_invoice).'),
     effective_at: unixTime.nullable().describe('The date when this invoice is in effect.'),
-    ending_balance: z.int().nullable().describe("Ending customer balance after the invoice is finalized; null until then."),
+    ending_balance: z.int().nullable().describe('Ending customer balance after the invoice is finalized; null until then.'),
     hosted_invoice_url: z.null().describe('The URL for the hosted invoice page (not served).'),
     invoice_pdf: z.null().describe('The link to download the PDF for the invoice (not served).'),
     issuer: z.object({ type: z.literal('self') }).describe('The connected account that issues the invoice.'),

@@ -133,7 +133,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return { ...current, quantity, amount: lineAmount(current.unitAmountDecimal, quantity) };
     }
     if (source === 'amount') {
-      if (params.quantity !== undefined && params.quantity !== 1) throw invalid('quantity cannot be combined with amount; use unit_amount_decimal.', 'quantity');
+      if (params.quantity !== undefined && params.quantity !== 1)
+        throw invalid('quantity cannot be combined with amount; use unit_amount_decimal.', 'quantity');
       const currency = params.currency ?? current?.currency;
       if (!currency) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
       return { amount: params.amount!, unitAmountDecimal: unitAmountOf(params.amount!, 1), quantity: 1, price: null, currency };
@@ -196,7 +197,10 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     const invoice = await repository.invoices.get(item.scope, item.invoice);
     if (!invoice) return undefined;
     if (invoice.status !== 'draft')
-      throw new InvalidRequestError(`The invoice item ${item.id} is on the ${invoice.status} invoice ${invoice.id}; it can no longer be ${action}.`, 'invoice_not_editable');
+      throw new InvalidRequestError(
+        `The invoice item ${item.id} is on the ${invoice.status} invoice ${invoice.id}; it can no longer be ${action}.`,
+        'invoice_not_editable',
+      );
     return invoice;
   }
 
@@ -284,7 +288,10 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       // A charge_automatically invoice is tried at once by the finalizer; nothing is due until it fails.
       due: { at: null, testClock: invoice.testClock },
     };
-    return { invoice: open, customer: { ...customer, balance: endingBalance, nextInvoiceSequence: customer.nextInvoiceSequence + 1, version: customer.version + 1 } };
+    return {
+      invoice: open,
+      customer: { ...customer, balance: endingBalance, nextInvoiceSequence: customer.nextInvoiceSequence + 1, version: customer.version + 1 },
+    };
   }
 
   /** The invoice after a charge attempt's outcome at `now` (pure). */
@@ -325,13 +332,15 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
   async function finalizeAt(origin: EventOrigin, id: string, now: (invoice: Invoice) => Promise<number>, autoAdvance?: boolean): Promise<Invoice> {
     const open = await withOptimisticRetries(async () => {
       const current = await existingInvoice(origin.scope, id);
-      if (current.status !== 'draft') throw new InvalidRequestError(`This invoice is already finalized; its status is ${current.status}.`, 'invoice_not_editable');
+      if (current.status !== 'draft')
+        throw new InvalidRequestError(`This invoice is already finalized; its status is ${current.status}.`, 'invoice_not_editable');
       const at = await now(current);
       const customer = await liveCustomer(origin.scope, current.customer);
       const base = { ...current, autoAdvance: autoAdvance ?? current.autoAdvance, version: current.version + 1 };
       const { invoice, customer: numbered } = finalized(base, customer, at);
       const eventInputs = [invoiceEvent('invoice.finalized', invoice, current)];
-      if (invoice.status === 'paid') eventInputs.push(invoiceEvent('invoice.paid', invoice, current), invoiceEvent('invoice.payment_succeeded', invoice, current));
+      if (invoice.status === 'paid')
+        eventInputs.push(invoiceEvent('invoice.paid', invoice, current), invoiceEvent('invoice.payment_succeeded', invoice, current));
       return (await commit(origin, { invoice, customer: numbered }, eventInputs)) ? invoice : undefined;
     });
     if (open.status !== 'open' || open.collectionMethod !== 'charge_automatically' || !open.autoAdvance) return open;
@@ -340,14 +349,23 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
 
   /** One charge of an open invoice; written on the version it was tried on (a racing writer wins, and the charge's outcome is not applied twice). */
   async function attemptPayment(origin: EventOrigin, invoice: Invoice, at: number, automatic: boolean): Promise<Invoice> {
-    const outcome = await gateway.charge(origin.scope, { customer: invoice.customer, amount: invoice.amountDue - invoice.amountPaid, currency: invoice.currency, invoice: invoice.id }, at);
+    const outcome = await gateway.charge(
+      origin.scope,
+      { customer: invoice.customer, amount: invoice.amountDue - invoice.amountPaid, currency: invoice.currency, invoice: invoice.id },
+      at,
+    );
     const next = { ...charged(invoice, outcome, at, automatic), version: invoice.version + 1 };
     if (!(await commit(origin, { invoice: next }, paymentEvents(next, invoice)))) return existingInvoice(origin.scope, invoice.id);
     return next;
   }
 
   /** A change of one invoice with its events, on the version read (retried on a fresh read). */
-  const changeInvoice = (origin: EventOrigin, id: string, apply: (current: Invoice) => Promise<Invoice> | Invoice, eventsOf: (next: Invoice, current: Invoice) => EventInput[]) =>
+  const changeInvoice = (
+    origin: EventOrigin,
+    id: string,
+    apply: (current: Invoice) => Promise<Invoice> | Invoice,
+    eventsOf: (next: Invoice, current: Invoice) => EventInput[],
+  ) =>
     withOptimisticRetries(async () => {
       const current = await existingInvoice(origin.scope, id);
       const next = { ...(await apply(current)), version: current.version + 1 };
@@ -365,7 +383,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       const priced = await pricing(scope, params);
       if (params.subscription !== undefined) {
         const subscription = await subscriptions.get(scope, params.subscription);
-        if (!subscription || subscription.customer !== customer.id) throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
+        if (!subscription || subscription.customer !== customer.id)
+          throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
       }
       const period = params.period ? { start: params.period.start * 1000, end: params.period.end * 1000 } : { start: at.now, end: at.now };
       if (period.end < period.start) throw invalid('period[end] must not be before period[start].', 'period[end]');
@@ -389,7 +408,10 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       };
       return withOptimisticRetries(async () => {
         const invoice = params.invoice === undefined ? undefined : await draftFor(scope, params.invoice, item);
-        const change: InvoiceChange = { newItems: [item], ...(invoice ? { invoice: replaceLineOf(invoice, item, item.id, clock()) } : { customerRead: customer }) };
+        const change: InvoiceChange = {
+          newItems: [item],
+          ...(invoice ? { invoice: replaceLineOf(invoice, item, item.id, clock()) } : { customerRead: customer }),
+        };
         const eventInputs = [itemEvent('invoiceitem.created', item)];
         if (change.invoice) eventInputs.push(invoiceEvent('invoice.updated', change.invoice, invoice));
         if (await commit(origin, change, eventInputs)) return item;
@@ -401,7 +423,11 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
 
     retrieveItem: existingItem,
 
-    listItems(scope: Scope, page: PageRequest, filters: { customer?: string; invoice?: string; pending?: boolean; created?: TimeRange }): Promise<Page<InvoiceItem>> {
+    listItems(
+      scope: Scope,
+      page: PageRequest,
+      filters: { customer?: string; invoice?: string; pending?: boolean; created?: TimeRange },
+    ): Promise<Page<InvoiceItem>> {
       return repository.items.list(scope, page, { customer: filters.customer, invoice: filters.invoice, pending: filters.pending }, filters.created);
     },
 
@@ -445,9 +471,14 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       const collectionMethod = params.collection_method ?? 'charge_automatically';
       if (collectionMethod === 'charge_automatically' && (params.days_until_due !== undefined || params.due_date !== undefined))
-        throw invalid('days_until_due and due_date apply only when collection_method is send_invoice.', params.days_until_due !== undefined ? 'days_until_due' : 'due_date');
-      if (params.days_until_due !== undefined && params.due_date !== undefined) throw invalid('You may only specify one of these parameters: days_until_due, due_date.', 'due_date');
-      if (params.subscription !== undefined) throw invalid('Invoices for a subscription are made by the subscription; a manual invoice takes no subscription.', 'subscription');
+        throw invalid(
+          'days_until_due and due_date apply only when collection_method is send_invoice.',
+          params.days_until_due !== undefined ? 'days_until_due' : 'due_date',
+        );
+      if (params.days_until_due !== undefined && params.due_date !== undefined)
+        throw invalid('You may only specify one of these parameters: days_until_due, due_date.', 'due_date');
+      if (params.subscription !== undefined)
+        throw invalid('Invoices for a subscription are made by the subscription; a manual invoice takes no subscription.', 'subscription');
       return withOptimisticRetries(async () => {
         const customer = await liveCustomer(scope, params.customer!);
         const at = await billingTime.forCustomer(scope, customer.id);
@@ -467,13 +498,35 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
           metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
         });
         const items = joining.map((item) => ({ ...item, invoice: draft.id, pending: false, version: item.version + 1 }));
-        draft = withLines(draft, items.map((item) => lineOfItem(item, clock())));
+        draft = withLines(
+          draft,
+          items.map((item) => lineOfItem(item, clock())),
+        );
         const eventInputs = [invoiceEvent('invoice.created', draft), ...items.map((item, i) => itemEvent('invoiceitem.updated', item, joining[i]))];
         return (await commit(origin, { newInvoice: draft, items, customerRead: customer }, eventInputs)) ? draft : undefined;
       });
     },
 
     retrieve: existingInvoice,
+
+    /** One page of an invoice's lines, in their order; cursors are line ids of this invoice. */
+    async lines(scope: Scope, id: string, page: PageRequest): Promise<{ invoice: Invoice; page: Page<InvoiceLine> }> {
+      const invoice = await existingInvoice(scope, id);
+      const cursor = page.startingAfter ?? page.endingBefore;
+      const at = cursor === undefined ? -1 : invoice.lines.findIndex((line) => line.id === cursor);
+      if (cursor !== undefined && at === -1)
+        throw invalid(
+          `No such line item on this invoice: '${cursor}'`,
+          page.startingAfter !== undefined ? 'starting_after' : 'ending_before',
+          'resource_missing',
+        );
+      if (page.endingBefore !== undefined) {
+        const from = Math.max(0, at - page.limit);
+        return { invoice, page: { items: invoice.lines.slice(from, at), hasMore: from > 0 } };
+      }
+      const items = invoice.lines.slice(at + 1, at + 1 + page.limit);
+      return { invoice, page: { items, hasMore: at + 1 + page.limit < invoice.lines.length } };
+    },
 
     list(
       scope: Scope,
@@ -510,7 +563,9 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
           const collectionMethod = params.collection_method ?? current.collectionMethod;
           const dueDate = params.due_date === undefined ? (params.days_until_due !== undefined ? null : current.dueDate) : params.due_date * 1000;
           const daysUntilDue =
-            collectionMethod === 'send_invoice' ? (params.days_until_due ?? (params.due_date !== undefined ? null : (current.daysUntilDue ?? (dueDate === null ? 30 : null)))) : null;
+            collectionMethod === 'send_invoice'
+              ? (params.days_until_due ?? (params.due_date !== undefined ? null : (current.daysUntilDue ?? (dueDate === null ? 30 : null))))
+              : null;
           if (collectionMethod === 'charge_automatically' && (params.days_until_due !== undefined || params.due_date !== undefined))
             throw invalid('days_until_due and due_date apply only when collection_method is send_invoice.', 'days_until_due');
           const autoAdvance = params.auto_advance ?? current.autoAdvance;
@@ -536,7 +591,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     delete(origin: EventOrigin, id: string): Promise<Invoice> {
       return withOptimisticRetries(async () => {
         const current = await existingInvoice(origin.scope, id);
-        if (current.status !== 'draft') throw new InvalidRequestError(`You can only delete draft invoices; this one is ${current.status}.`, 'invoice_not_editable');
+        if (current.status !== 'draft')
+          throw new InvalidRequestError(`You can only delete draft invoices; this one is ${current.status}.`, 'invoice_not_editable');
         const itemIds = current.lines.flatMap((line) => (line.invoiceItem ? [line.invoiceItem] : []));
         const found = await Promise.all(itemIds.map((itemId) => repository.items.get(origin.scope, itemId)));
         const items = found.flatMap((item) => (item ? [{ ...item, invoice: null, pending: true, version: item.version + 1 }] : []));
@@ -611,7 +667,10 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
         // The balance the invoice took from the customer's credit goes back to the customer.
         const customer = await liveCustomer(origin.scope, current.customer);
         const returned = current.endingBalance === null ? 0 : current.startingBalance - current.endingBalance;
-        const change: InvoiceChange = returned === 0 ? { invoice: next } : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
+        const change: InvoiceChange =
+          returned === 0
+            ? { invoice: next }
+            : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
         return (await commit(origin, change, [invoiceEvent('invoice.voided', next, current)])) ? next : undefined;
       });
     },
@@ -644,11 +703,16 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       const at = await billingTime.forCustomer(scope, customer.id);
       const pending = await pendingItems(scope, customer.id, null);
       const currency = params.currency ?? pending[0]?.currency ?? 'usd';
-      const draft = newDraft({ scope, platformId: scope.accountId, request: null, apiVersion: '' }, customer, at, { currency, collectionMethod: 'charge_automatically', autoAdvance: false, billingReason: 'manual' });
-      const built = withLines(
-        { ...draft, id: `upcoming_in_${customer.id}` },
-        [...lines.map((line) => periodLine(line, currency, clock())), ...pending.filter((item) => item.currency === currency).map((item) => lineOfItem(item, clock()))],
-      );
+      const draft = newDraft({ scope, platformId: scope.accountId, request: null, apiVersion: '' }, customer, at, {
+        currency,
+        collectionMethod: 'charge_automatically',
+        autoAdvance: false,
+        billingReason: 'manual',
+      });
+      const built = withLines({ ...draft, id: `upcoming_in_${customer.id}` }, [
+        ...lines.map((line) => periodLine(line, currency, clock())),
+        ...pending.filter((item) => item.currency === currency).map((item) => lineOfItem(item, clock())),
+      ]);
       const { amountDue, endingBalance } = applyBalance(invoiceTotals(built).total, customer.balance);
       return { ...built, startingBalance: customer.balance, endingBalance, amountDue };
     },
@@ -731,4 +795,3 @@ function periodLine(input: PeriodLineInput, currency: string, now: number): Invo
     subscriptionItem: input.subscriptionItem,
   };
 }
-

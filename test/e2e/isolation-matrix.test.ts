@@ -57,6 +57,8 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/products/', 'product'],
       ['/v1/prices/', 'price'],
       ['/v1/subscriptions/', 'subscription'],
+      ['/v1/invoiceitems/', 'invoiceItem'],
+      ['/v1/invoices/', 'invoice'],
       ['/v1/events/', 'snapshotEvent'],
       ['/v2/core/event_destinations/', 'destination'],
       ['/v2/core/events/', 'thinEvent'],
@@ -83,6 +85,8 @@ describe('the isolation matrix over the route table', () => {
       verifyCustomerSource: 'amounts[0]=32&amounts[1]=45',
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
+      updateInvoice: 'metadata[stranger]=1',
+      updateInvoiceItem: 'metadata[stranger]=1',
       updateIssuingCardholder: 'metadata[stranger]=1',
       updateIssuingCard: 'status=canceled',
       updateIssuingAuthorization: 'metadata[stranger]=1',
@@ -155,6 +159,8 @@ describe('the isolation matrix over the route table', () => {
     const product = await client.products.create({ name: marker });
     const price = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'usd', recurring: { interval: 'month' } });
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { marker } });
+    const invoice = await client.invoices.create({ customer: customer.id, auto_advance: false, metadata: { marker } });
+    const invoiceItem = await client.invoiceItems.create({ customer: customer.id, invoice: invoice.id, amount: 700, currency: 'usd', metadata: { marker } });
     const destination = await client.v2.core.eventDestinations.create({
       name: marker,
       type: 'webhook_endpoint',
@@ -183,6 +189,8 @@ describe('the isolation matrix over the route table', () => {
       product: product.id,
       price: price.id,
       subscription: subscription.id,
+      invoice: invoice.id,
+      invoiceItem: invoiceItem.id,
       destination: destination.id,
       account: account.id,
       person: person.id,

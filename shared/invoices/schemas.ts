@@ -43,7 +43,11 @@ const itemFields = {
   discountable: booleanParam().optional().describe('Controls whether discounts apply to this invoice item.'),
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
   period: periodParam().optional(),
-  price: idParam().optional().describe('The ID of a one-time price.'),
+  price: idParam().optional().describe('The ID of a one-time price (the spelling of versions before `pricing`).'),
+  pricing: z
+    .strictObject({ price: idParam().optional().describe('The ID of the price object.') })
+    .optional()
+    .describe('The pricing information for the invoice item.'),
   price_data: priceDataParam().optional(),
   quantity: integerParam(0, 100_000_000).optional().describe('Non-negative integer. The quantity of units for the invoice item.'),
   unit_amount_decimal: signedDecimal().optional().describe('The decimal unit amount in the smallest currency unit, with at most 12 decimal places.'),

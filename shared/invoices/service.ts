@@ -37,6 +37,16 @@ const day = 86_400_000;
 /** The reference's cap on the lines of one invoice. */
 const maxLines = 250;
 
+/** List filters without the ones not given (a filter on an absent value would match nothing). */
+const onlyGiven = (where: Record<string, unknown>) => Object.fromEntries(Object.entries(where).filter(([, value]) => value !== undefined));
+
+/** `pricing[price]` (newer versions) and `price` (older) name the same thing; both at once is refused. */
+function withPrice<P extends { price?: string; pricing?: { price?: string } }>(params: P): P {
+  if (params.price !== undefined && params.pricing?.price !== undefined)
+    throw new InvalidRequestError('You may only specify one of these parameters: price, pricing[price].', 'parameter_invalid', 'pricing[price]');
+  return { ...params, price: params.price ?? params.pricing?.price };
+}
+
 const invalid = (message: string, param?: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 const wrongStatus = (invoice: Invoice, action: string) =>
   new InvalidRequestError(`You cannot ${action} an invoice whose status is ${invoice.status}.`, 'invoice_unexpected_state');
@@ -380,7 +390,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       const customer = await liveCustomer(scope, params.customer);
       const at = await billingTime.forCustomer(scope, customer.id);
-      const priced = await pricing(scope, params);
+      const priced = await pricing(scope, withPrice(params));
       if (params.subscription !== undefined) {
         const subscription = await subscriptions.get(scope, params.subscription);
         if (!subscription || subscription.customer !== customer.id)
@@ -428,14 +438,14 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       page: PageRequest,
       filters: { customer?: string; invoice?: string; pending?: boolean; created?: TimeRange },
     ): Promise<Page<InvoiceItem>> {
-      return repository.items.list(scope, page, { customer: filters.customer, invoice: filters.invoice, pending: filters.pending }, filters.created);
+      return repository.items.list(scope, page, onlyGiven({ customer: filters.customer, invoice: filters.invoice, pending: filters.pending }), filters.created);
     },
 
     updateItem(origin: EventOrigin, id: string, params: UpdateInvoiceItemParams): Promise<InvoiceItem> {
       return withOptimisticRetries(async () => {
         const current = await existingItem(origin.scope, id);
         const invoice = await editableInvoiceOf(current, 'updated');
-        const priced = await pricing(origin.scope, params, current);
+        const priced = await pricing(origin.scope, withPrice(params), current);
         const period = params.period ? { start: params.period.start * 1000, end: params.period.end * 1000 } : current.period;
         if (period.end < period.start) throw invalid('period[end] must not be before period[start].', 'period[end]');
         const next: InvoiceItem = {
@@ -536,13 +546,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return repository.invoices.list(
         scope,
         page,
-        {
+        onlyGiven({
           customer: filters.customer,
           status: filters.status,
           subscription: filters.subscription,
           collectionMethod: filters.collection_method,
           dueDate: filters.due_date,
-        },
+        }),
         filters.created,
       );
     },

@@ -32,7 +32,7 @@ describe('invoice items and invoices through the official SDK', () => {
       customer: customer.id,
       test_clock: null,
     });
-    const fromPrice = await client.invoiceItems.create({ customer: customer.id, price: oneTime.id, quantity: 3 });
+    const fromPrice = await client.invoiceItems.create({ customer: customer.id, pricing: { price: oneTime.id }, quantity: 3 });
     expect(fromPrice).toMatchObject({ amount: 7500, quantity: 3, pricing: { price_details: { price: oneTime.id } } });
     const decimal = await client.invoiceItems.create({
       customer: customer.id,
@@ -57,8 +57,8 @@ describe('invoice items and invoices through the official SDK', () => {
 
   it('refuses invoice items without a customer, with two amounts, with an unknown price or a recurring one, and unknown parameters', async () => {
     await expect(client.invoiceItems.create({ amount: 1, currency: 'usd' } as never)).rejects.toMatchObject({ statusCode: 400, param: 'customer' });
-    await expect(client.invoiceItems.create({ customer: customer.id, amount: 1, price: oneTime.id })).rejects.toMatchObject({ statusCode: 400 });
-    await expect(client.invoiceItems.create({ customer: customer.id, price: 'price_missing' })).rejects.toMatchObject({
+    await expect(client.invoiceItems.create({ customer: customer.id, amount: 1, pricing: { price: oneTime.id } })).rejects.toMatchObject({ statusCode: 400 });
+    await expect(client.invoiceItems.create({ customer: customer.id, pricing: { price: 'price_missing' } })).rejects.toMatchObject({
       statusCode: 400,
       param: 'price',
       code: 'resource_missing',

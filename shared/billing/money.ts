@@ -49,9 +49,6 @@ export function lineAmount(unitAmountDecimal: string, quantity: number): number 
   return rounded.toNumber();
 }
 
-/** The exact product of a unit amount and a quantity, as a decimal string (no rounding). */
-export const exactProduct = (unitAmountDecimal: string, quantity: number): string => new Decimal(unitAmountDecimal).times(quantity).toFixed();
-
 /** `amount / quantity` as the reference shows an item's `unit_amount_decimal` when only its `amount` was given (exact, at most 12 places). */
 export function unitAmountOf(amount: number, quantity: number): string {
   if (quantity === 0) return String(amount);

@@ -22,7 +22,7 @@ const items = ownedEntity<InvoiceItem>(invoiceItemKind);
 const { customers } = customerSourceEntity;
 
 /**
- * Invoices and invoice items (TABLE_DESIGN.md 44, 44a–44c) in their owner's partition, lines inside the
+ * Invoices and invoice items (TABLE_DESIGN.md 60, 60a–60d) in their owner's partition, lines inside the
  * invoice. A change is one transaction: new objects conditional on their absence, changed and deleted ones
  * on the version read, the customer (numbering, balance) replaced on its version or checked unchanged.
  * The builder is pure so a subscription's renewal can put these actions in its own transaction.

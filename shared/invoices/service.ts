@@ -3,7 +3,7 @@ import { applyBalance, lineAmount, unitAmountOf } from '#shared/billing/money.ts
 import { nextPaymentAttempt } from '#shared/billing/retry-schedule.ts';
 import type { Price } from '#shared/catalogue/catalogue.ts';
 import { systemClock } from '#shared/core/clock.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Customer, CustomerRepository } from '#shared/customers/customer.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -444,6 +444,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     updateItem(origin: EventOrigin, id: string, params: UpdateInvoiceItemParams): Promise<InvoiceItem> {
       return withOptimisticRetries(async () => {
         const current = await existingItem(origin.scope, id);
+        // Refused while the customer's test clock advances (as every change of its objects).
+        await timeOf(origin.scope, current.customer);
         const invoice = await editableInvoiceOf(current, 'updated');
         const priced = await pricing(origin.scope, withPrice(params), current);
         const period = params.period ? { start: params.period.start * 1000, end: params.period.end * 1000 } : current.period;
@@ -467,6 +469,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     deleteItem(origin: EventOrigin, id: string): Promise<InvoiceItem> {
       return withOptimisticRetries(async () => {
         const current = await existingItem(origin.scope, id);
+        await timeOf(origin.scope, current.customer);
         const invoice = await editableInvoiceOf(current, 'deleted');
         const nextInvoice = invoice ? replaceLineOf(invoice, null, id, clock()) : undefined;
         const eventInputs = [itemEvent('invoiceitem.deleted', current)];
@@ -562,7 +565,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return changeInvoice(
         origin,
         id,
-        (current) => {
+        async (current) => {
+          await timeOf(origin.scope, current.customer);
           const draftOnly = (['collection_method', 'days_until_due', 'due_date'] as const).find((name) => params[name] !== undefined);
           if (current.status !== 'draft') {
             if (current.status !== 'open' || draftOnly) {
@@ -603,6 +607,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
         const current = await existingInvoice(origin.scope, id);
         if (current.status !== 'draft')
           throw new InvalidRequestError(`You can only delete draft invoices; this one is ${current.status}.`, 'invoice_not_editable');
+        await timeOf(origin.scope, current.customer);
         const itemIds = current.lines.flatMap((line) => (line.invoiceItem ? [line.invoiceItem] : []));
         const found = await Promise.all(itemIds.map((itemId) => repository.items.get(origin.scope, itemId)));
         const items = found.flatMap((item) => (item ? [{ ...item, invoice: null, pending: true, version: item.version + 1 }] : []));
@@ -641,9 +646,11 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
         );
       }
       const next = await attemptPayment(origin, invoice, now, false);
+      // A failed charge answers as the reference's card errors do (402); the invoice keeps the error.
       if (next.status !== 'paid' && next.lastPaymentError && next.version === invoice.version + 1) {
         const error = next.lastPaymentError;
-        throw new InvalidRequestError(error.message, error.code, undefined);
+        if (error.source === null) throw new InvalidRequestError(error.message, error.code);
+        throw new CardError(error.message, error.code, undefined, error.declineCode ?? undefined);
       }
       return next;
     },
@@ -653,9 +660,12 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return changeInvoice(
         origin,
         id,
-        (current) => {
+        async (current) => {
+          await timeOf(origin.scope, current.customer);
+          if (current.collectionMethod !== 'send_invoice')
+            throw new InvalidRequestError("You can only manually send an invoice if its collection method is 'send_invoice'.", 'invoice_unexpected_state');
           if (current.status !== 'open' && current.status !== 'paid' && current.status !== 'uncollectible') throw wrongStatus(current, 'send');
-          return { ...current, webhooksDeliveredAt: current.webhooksDeliveredAt };
+          return current;
         },
         (next, current) => [invoiceEvent('invoice.sent', next, current)],
       );

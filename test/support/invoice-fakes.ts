@@ -108,8 +108,14 @@ export function invoiceSetup(scope: Scope, gateway: PaymentGateway, customer: Pa
   const prices = memoryOwnedStore<Price>(oneTimePrice(scope, 'price_once', '1250'), oneTimePrice(scope, 'price_tenth', '0.1'));
   const subscriptions = memoryOwnedStore<Subscription>();
   const recorded = recordingEmitter();
-  const time = { now: 1_800_000_000_000 };
-  const billingTime: BillingTime = { forCustomer: async () => ({ now: time.now, testClock: null }) };
+  /** Billing time; `refusal`, when set, is what `forCustomer` throws (a test clock advancing). */
+  const time: { now: number; refusal?: Error } = { now: 1_800_000_000_000 };
+  const billingTime: BillingTime = {
+    forCustomer: async () => {
+      if (time.refusal) throw time.refusal;
+      return { now: time.now, testClock: null };
+    },
+  };
   let real = 1_800_000_000_000;
   const service = invoiceService({ repository, customers, prices, subscriptions, events: recorded.events, billingTime, gateway, clock: () => real++ });
   const types = () => recorded.written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nextPaymentAttempt } from '#shared/billing/retry-schedule.ts';
-import { InvalidRequestError } from '#shared/core/errors.ts';
+import { CardError, InvalidRequestError } from '#shared/core/errors.ts';
 import { createInvoiceItemParams, createInvoiceParams } from '#shared/invoices/schemas.ts';
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import { autoFinalizeDelay } from '#shared/invoices/service.ts';
@@ -101,6 +101,35 @@ describe('invoices (service on fakes)', () => {
     expect((await customers.get(scope, 'cus_1'))!.balance).toBe(0);
     expect(await service.voidInvoice(origin, open.id)).toMatchObject({ status: 'void', nextPaymentAttempt: null, due: { at: null } });
     expect((await customers.get(scope, 'cus_1'))!.balance).toBe(-400);
+  });
+
+  it('Given a declined card, when pay is called, then it answers a card error and the schedule of automatic tries is unchanged', async () => {
+    const { gateway } = scriptedGateway(declined(), declined());
+    const { service, repository } = invoiceSetup(scope, gateway);
+    await service.createItem(origin, item({ amount: 700 }));
+    const open = await service.finalize(origin, (await service.create(origin, invoice())).id, {});
+    const error = await service.pay(origin, open.id, {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CardError);
+    expect(error).toMatchObject({ code: 'card_declined', declineCode: 'generic_decline' });
+    expect((await repository.invoices.get(scope, open.id))!).toMatchObject({ attemptCount: 2, nextPaymentAttempt: open.nextPaymentAttempt });
+  });
+
+  it('Given a customer whose test clock is advancing, every change of its invoices and items is refused with the clock’s error', async () => {
+    const { gateway } = scriptedGateway();
+    const { service, time } = invoiceSetup(scope, gateway);
+    const made = await service.createItem(origin, item({ amount: 700 }));
+    const draft = await service.create(origin, invoice({ auto_advance: false, collection_method: 'send_invoice' }));
+    const advancing = new InvalidRequestError('The test clock is advancing.', 'test_clock_advancing');
+    time.refusal = advancing;
+    for (const change of [
+      () => service.updateItem(origin, made.id, { metadata: { a: '1' } }),
+      () => service.deleteItem(origin, made.id),
+      () => service.update(origin, draft.id, { metadata: { a: '1' } }),
+      () => service.delete(origin, draft.id),
+      () => service.finalize(origin, draft.id, {}),
+      () => service.createItem(origin, item({ amount: 1 })),
+    ])
+      await expect(change()).rejects.toBe(advancing);
   });
 
   it('refuses the reference’s invalid transitions with invalid request errors', async () => {

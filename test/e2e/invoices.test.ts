@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { api, newPlatform, sdk } from '../support/stack.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /** The events of one type about one object, newest first. */
 async function eventsAbout(client: Stripe, type: string, id: string): Promise<Stripe.Event[]> {
@@ -13,12 +14,31 @@ describe('invoice items and invoices through the official SDK', () => {
   let key: string;
   let customer: Stripe.Customer;
   let oneTime: Stripe.Price;
+  let receiver: WebhookReceiver;
   beforeAll(async () => {
+    receiver = await startWebhookReceiver();
     key = (await newPlatform()).secret_key;
     client = sdk(key);
     customer = await client.customers.create({ name: 'Invoiced' });
     const product = await client.products.create({ name: 'Setup' });
     oneTime = await client.prices.create({ product: product.id, unit_amount: 2500, currency: 'usd' });
+  });
+  afterAll(() => receiver.stop());
+
+  it('delivers invoice events to a webhook endpoint, signed so that the SDK’s constructEvent verifies them', async () => {
+    const endpoint = await client.webhookEndpoints.create({ url: receiver.url, enabled_events: ['invoice.finalized', 'invoice.paid', 'invoiceitem.created'] });
+    const payer = await client.customers.create({ name: 'Hooked' });
+    await client.invoiceItems.create({ customer: payer.id, amount: 300, currency: 'usd' });
+    const draft = await client.invoices.create({ customer: payer.id, pending_invoice_items_behavior: 'include', collection_method: 'send_invoice' });
+    await client.invoices.finalizeInvoice(draft.id);
+    await client.invoices.pay(draft.id, { paid_out_of_band: true });
+    const delivered = await receiver.waitFor(3);
+    const events = delivered.map((request) => client.webhooks.constructEvent(request.body, request.headers['service-signature'] as string, endpoint.secret!));
+    expect(events.map((event) => event.type).sort()).toEqual(['invoice.finalized', 'invoice.paid', 'invoiceitem.created']);
+    const paid = events.find((event) => event.type === 'invoice.paid')!;
+    expect(paid.data.object).toMatchObject({ id: draft.id, object: 'invoice', status: 'paid', amount_paid: 300 });
+    expect(paid.data.previous_attributes).toMatchObject({ status: 'open' });
+    await client.webhookEndpoints.del(endpoint.id);
   });
 
   it('Given a customer, when invoice items are created from an amount, a price and a decimal unit amount, then each is pending with exact amounts and an invoiceitem.created event', async () => {
@@ -123,6 +143,9 @@ describe('invoice items and invoices through the official SDK', () => {
     expect(await client.invoices.update(draft.id, { metadata: { po: '7' } })).toMatchObject({ metadata: { po: '7' } });
 
     const sent = await client.invoices.sendInvoice(draft.id);
+    await expect(client.invoices.sendInvoice((await client.invoices.create({ customer: buyer.id, auto_advance: false })).id)).rejects.toMatchObject({
+      statusCode: 400,
+    });
     expect(sent.status).toBe('open');
     const paid = await client.invoices.pay(draft.id, { paid_out_of_band: true });
     expect(paid).toMatchObject({ status: 'paid', amount_paid: 1700, amount_remaining: 0 });

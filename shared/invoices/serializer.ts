@@ -42,7 +42,10 @@ export const invoiceItemObject = z
         subscription_details: z.object({ subscription: z.string(), subscription_item: z.string().nullable().optional() }),
       })
       .nullable()
-      .describe('The parent that generated this invoice item.'),
+      .optional()
+      .describe('The parent that generated this invoice item (from version 2025-03-31.basil on).'),
+    subscription: z.string().nullable().optional().describe('The subscription the item belongs to (versions before 2025-03-31.basil).'),
+    subscription_item: z.string().nullable().optional().describe('The subscription item the item belongs to (versions before 2025-03-31.basil).'),
     period: periodObject,
     pricing: pricingObject.nullable(),
     proration: z.boolean().describe('Whether the invoice item was created automatically as a proration adjustment.'),
@@ -114,7 +117,14 @@ export const invoiceLineObject = z
           })
           .nullable(),
       })
-      .describe('The parent that generated this line item.'),
+      .optional()
+      .describe('The parent that generated this line item (from version 2025-03-31.basil on).'),
+    type: z.enum(['invoiceitem', 'subscription']).optional().describe('What made the line (versions before 2025-03-31.basil).'),
+    invoice_item: z.string().nullable().optional().describe('The invoice item of the line (versions before 2025-03-31.basil).'),
+    subscription: z.string().nullable().optional().describe('The subscription of the line (versions before 2025-03-31.basil).'),
+    subscription_item: z.string().nullable().optional().describe('The subscription item of the line (versions before 2025-03-31.basil).'),
+    proration: z.boolean().optional().describe('Whether the line is a proration (versions before 2025-03-31.basil).'),
+    proration_details: z.unknown().optional().describe('Proration details (versions before 2025-03-31.basil).'),
     period: periodObject,
     pretax_credit_amounts: z.array(z.unknown()).describe('Credits applied before taxes.'),
     pricing: pricingObject.nullable(),
@@ -206,7 +216,12 @@ export const invoiceObject = z
     parent: z
       .object({ type: z.literal('subscription_details'), subscription_details: z.object({ subscription: z.string(), metadata: z.null() }) })
       .nullable()
-      .describe('The parent that generated this invoice.'),
+      .optional()
+      .describe('The parent that generated this invoice (from version 2025-03-31.basil on).'),
+    subscription: z.string().nullable().optional().describe('The subscription of the invoice (versions before 2025-03-31.basil).'),
+    subscription_details: z.object({ metadata: z.null() }).nullable().optional().describe('Versions before 2025-03-31.basil.'),
+    quote: z.null().optional().describe('The quote of the invoice (versions before 2025-03-31.basil; no quotes here).'),
+    discount: z.null().optional().describe('The legacy discount (versions before 2025-03-31.basil; no coupons here).'),
     payment_settings: z.object({ default_mandate: z.null(), payment_method_options: z.null(), payment_method_types: z.null() }),
     period_end: unixTime.describe('End of the usage period during which invoice items were added to this invoice.'),
     period_start: unixTime.describe('Start of the usage period during which invoice items were added to this invoice.'),

@@ -213,6 +213,18 @@ describe('invoice items and invoices through the official SDK', () => {
     await expect(client.invoices.create({ customer: shopper.id, subscription: 'sub_1' })).rejects.toMatchObject({ statusCode: 400, param: 'subscription' });
   });
 
+  it('Given an integration pinned to a version before 2025-03-31.basil, invoices, items and lines show subscription, discount and type at the top level instead of parent', async () => {
+    const old = sdk(key, { apiVersion: '2024-06-20' as Stripe.LatestApiVersion });
+    const item = await old.invoiceItems.create({ customer: customer.id, amount: 120, currency: 'chf' });
+    expect(item).toMatchObject({ subscription: null, subscription_item: null });
+    expect(item).not.toHaveProperty('parent');
+    const draft = await old.invoices.create({ customer: customer.id, currency: 'chf', pending_invoice_items_behavior: 'include', auto_advance: false });
+    expect(draft).toMatchObject({ subscription: null, subscription_details: null, quote: null, discount: null, total: 120 });
+    expect(draft).not.toHaveProperty('parent');
+    expect(draft.lines.data[0]).toMatchObject({ type: 'invoiceitem', invoice_item: item.id, proration: false, subscription: null });
+    await old.invoices.del(draft.id);
+  });
+
   it('answers the wire form of a list with an unknown filter with a 400 naming it', async () => {
     const answer = await api('GET', '/v1/invoices?colour=red', { key });
     expect(answer.status).toBe(400);

@@ -31,6 +31,8 @@ export interface InvoiceServicePorts {
   clock?: () => number;
 }
 
+/** How long a claimed charge keeps its invoice from being tried again (a worker killed mid-charge is retried after it). */
+const chargeLease = 600_000;
 /** A draft with `auto_advance` is finalized this long after it was made, as the reference does. */
 export const autoFinalizeDelay = 3_600_000;
 const day = 86_400_000;
@@ -354,18 +356,23 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return (await commit(origin, { invoice, customer: numbered }, eventInputs)) ? invoice : undefined;
     });
     if (open.status !== 'open' || open.collectionMethod !== 'charge_automatically' || !open.autoAdvance) return open;
-    return attemptPayment(origin, open, open.statusTransitions.finalizedAt!, true);
+    // The finalization's versioned write is the claim: only the request or processor that finalized charges.
+    return attemptPayment(origin, open, open.statusTransitions.finalizedAt!, true, true);
   }
 
   /** One charge of an open invoice; written on the version it was tried on (a racing writer wins, and the charge's outcome is not applied twice). */
-  async function attemptPayment(origin: EventOrigin, invoice: Invoice, at: number, automatic: boolean): Promise<Invoice> {
+  async function attemptPayment(origin: EventOrigin, found: Invoice, at: number, automatic: boolean, claimed = false): Promise<Invoice> {
+    // The try is claimed first (a versioned write moving `due` past a lease), so two sweepers or two requests never
+    // charge one invoice twice; a worker killed after its claim leaves the invoice due again when the lease ends.
+    const invoice = claimed ? found : { ...found, version: found.version + 1, due: { at: at + chargeLease, testClock: found.testClock } };
+    if (!claimed && !(await repository.commit({ invoice }))) return existingInvoice(origin.scope, found.id);
     const outcome = await gateway.charge(
       origin.scope,
       { customer: invoice.customer, amount: invoice.amountDue - invoice.amountPaid, currency: invoice.currency, invoice: invoice.id },
       at,
     );
     const next = { ...charged(invoice, outcome, at, automatic), version: invoice.version + 1 };
-    if (!(await commit(origin, { invoice: next }, paymentEvents(next, invoice)))) return existingInvoice(origin.scope, invoice.id);
+    if (!(await commit(origin, { invoice: next }, paymentEvents(next, found)))) return existingInvoice(origin.scope, invoice.id);
     return next;
   }
 
@@ -622,7 +629,11 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     /** Pays an open invoice now: by charging the customer's default source, or recorded as paid outside (`paid_out_of_band`). */
     async pay(origin: EventOrigin, id: string, params: PayInvoiceParams): Promise<Invoice> {
       let invoice = await existingInvoice(origin.scope, id);
-      if (invoice.status === 'draft') invoice = await finalizeAt(origin, id, (found) => timeOf(origin.scope, found.customer), false);
+      if (invoice.status === 'draft') {
+        invoice = await finalizeAt(origin, id, (found) => timeOf(origin.scope, found.customer), false);
+        // Nothing was due: finalization paid it.
+        if (invoice.status === 'paid') return invoice;
+      }
       if (invoice.status === 'paid') throw new InvalidRequestError('Invoice is already paid.', 'invoice_already_paid');
       if (invoice.status === 'void') throw wrongStatus(invoice, 'pay');
       const now = await timeOf(origin.scope, invoice.customer);
@@ -647,7 +658,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       }
       const next = await attemptPayment(origin, invoice, now, false);
       // A failed charge answers as the reference's card errors do (402); the invoice keeps the error.
-      if (next.status !== 'paid' && next.lastPaymentError && next.version === invoice.version + 1) {
+      if (next.status !== 'paid' && next.lastPaymentError && next.attemptCount === invoice.attemptCount + 1) {
         const error = next.lastPaymentError;
         if (error.source === null) throw new InvalidRequestError(error.message, error.code);
         throw new CardError(error.message, error.code, undefined, error.declineCode ?? undefined);

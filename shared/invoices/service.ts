@@ -38,6 +38,23 @@ export const autoFinalizeDelay = 3_600_000;
 const day = 86_400_000;
 /** The reference's cap on the lines of one invoice. */
 const maxLines = 250;
+/** The largest amount of one item or line (12 digits, 10^10 of a two-decimal currency's major unit). */
+const maxAmount = 999_999_999_999;
+/** What an invoice's lines may take of its stored item, well under DynamoDB's 400 KB (lines carry metadata and a price). */
+const maxLinesBytes = 300_000;
+
+/** `unit × quantity` as an integer amount, refused with a clear error beyond what an amount can be. */
+function boundedAmount(unitAmountDecimal: string, quantity: number, param: string): number {
+  let amount: number | undefined;
+  try {
+    amount = lineAmount(unitAmountDecimal, quantity);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  if (amount === undefined || Math.abs(amount) > maxAmount)
+    throw invalid(`The amount (unit amount × quantity) must be at most ${maxAmount} in absolute value.`, param);
+  return amount;
+}
 
 /** List filters without the ones not given (a filter on an absent value would match nothing). */
 const onlyGiven = (where: Record<string, unknown>) => Object.fromEntries(Object.entries(where).filter(([, value]) => value !== undefined));
@@ -87,6 +104,8 @@ const lineOfItem = (item: InvoiceItem, now: number): InvoiceLine => ({
 /** The invoice with its lines and what follows from them (amount due of a draft, period). */
 function withLines(invoice: Invoice, lines: InvoiceLine[]): Invoice {
   if (lines.length > maxLines) throw invalid(`An invoice can have at most ${maxLines} lines.`, 'invoice');
+  if (Buffer.byteLength(JSON.stringify(lines)) > maxLinesBytes)
+    throw invalid('The invoice is too large: its lines carry too much metadata or description.', 'invoice');
   const { total } = invoiceTotals({ ...invoice, lines });
   const periods = lines.filter((line) => line.kind === 'subscription').map((line) => line.period);
   return {
@@ -142,7 +161,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       if (!current) throw invalid('Missing required param: one of amount, price, price_data or unit_amount_decimal.', 'amount', 'parameter_missing');
       if (params.currency !== undefined && params.currency !== current.currency) throw invalid('The currency of an invoice item cannot change.', 'currency');
       if (params.quantity === undefined) return current;
-      return { ...current, quantity, amount: lineAmount(current.unitAmountDecimal, quantity) };
+      return { ...current, quantity, amount: boundedAmount(current.unitAmountDecimal, quantity, 'quantity') };
     }
     if (source === 'amount') {
       if (params.quantity !== undefined && params.quantity !== 1)
@@ -154,7 +173,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     if (source === 'unit_amount_decimal') {
       const currency = params.currency ?? current?.currency;
       if (!currency) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
-      return { amount: lineAmount(params.unit_amount_decimal!, quantity), unitAmountDecimal: params.unit_amount_decimal!, quantity, price: null, currency };
+      return {
+        amount: boundedAmount(params.unit_amount_decimal!, quantity, 'unit_amount_decimal'),
+        unitAmountDecimal: params.unit_amount_decimal!,
+        quantity,
+        price: null,
+        currency,
+      };
     }
     let price: Price;
     if (source === 'price') {
@@ -190,7 +215,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     }
     if (params.currency !== undefined && params.currency !== price.currency) throw invalid(`The currency must be the price's (${price.currency}).`, 'currency');
     if (current && current.currency !== price.currency) throw invalid('The currency of an invoice item cannot change.', 'price');
-    return { amount: lineAmount(price.unitAmountDecimal, quantity), unitAmountDecimal: price.unitAmountDecimal, quantity, price, currency: price.currency };
+    return {
+      amount: boundedAmount(price.unitAmountDecimal, quantity, 'quantity'),
+      unitAmountDecimal: price.unitAmountDecimal,
+      quantity,
+      price,
+      currency: price.currency,
+    };
   }
 
   /** The draft an item joins (`invoice`), checked against the item's customer and currency. */

@@ -133,6 +133,26 @@ describe('invoices (service on fakes)', () => {
       await expect(change()).rejects.toBe(advancing);
   });
 
+  it('refuses with a 400, never a crash, an amount beyond 12 digits and a draft whose lines would not fit its item', async () => {
+    const { gateway } = scriptedGateway();
+    const { service } = invoiceSetup(scope, gateway);
+    await expect(service.createItem(origin, item({ unit_amount_decimal: '999999999999', quantity: 100_000_000 }))).rejects.toMatchObject({
+      param: 'unit_amount_decimal',
+    });
+    const made = await service.createItem(origin, item({ unit_amount_decimal: '100000', quantity: 1 }));
+    await expect(service.updateItem(origin, made.id, { quantity: 100_000_000 })).rejects.toBeInstanceOf(InvalidRequestError);
+    const draft = await service.create(origin, invoice({ auto_advance: false }));
+    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`key${i}`, 'x'.repeat(500)]));
+    const added = async () => service.createItem(origin, item({ amount: 1, invoice: draft.id, metadata }));
+    let refused: unknown;
+    for (let i = 0; i < 20 && !refused; i++)
+      refused = await added().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toMatchObject({ param: 'invoice', message: expect.stringContaining('too large') });
+  });
+
   it('refuses the reference’s invalid transitions with invalid request errors', async () => {
     const { gateway } = scriptedGateway();
     const { service } = invoiceSetup(scope, gateway);

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { metadataObject, unixTime } from '#shared/wire/objects.ts';
+import { deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
 import type { Invoice, InvoiceItem, InvoiceLine, Period } from './invoice.ts';
 import { invoiceTotals } from './totals.ts';
@@ -46,8 +46,8 @@ export const invoiceItemObject = z
       .describe('The parent that generated this invoice item (from version 2025-03-31.basil on).'),
     subscription: z.string().nullable().optional().describe('The subscription the item belongs to (versions before 2025-03-31.basil).'),
     subscription_item: z.string().nullable().optional().describe('The subscription item the item belongs to (versions before 2025-03-31.basil).'),
-    period: periodObject,
-    pricing: pricingObject.nullable(),
+    period: periodObject.describe('The period associated with this invoice item.'),
+    pricing: pricingObject.nullable().describe('The pricing information of the invoice item.'),
     proration: z.boolean().describe('Whether the invoice item was created automatically as a proration adjustment.'),
     quantity: z.int().describe('Quantity of units for the invoice item.'),
     tax_rates: z.array(z.unknown()).nullable().describe('The tax rates which apply to the invoice item.'),
@@ -125,9 +125,9 @@ export const invoiceLineObject = z
     subscription_item: z.string().nullable().optional().describe('The subscription item of the line (versions before 2025-03-31.basil).'),
     proration: z.boolean().optional().describe('Whether the line is a proration (versions before 2025-03-31.basil).'),
     proration_details: z.unknown().optional().describe('Proration details (versions before 2025-03-31.basil).'),
-    period: periodObject,
+    period: periodObject.describe('The period this line item covers.'),
     pretax_credit_amounts: z.array(z.unknown()).describe('Credits applied before taxes.'),
-    pricing: pricingObject.nullable(),
+    pricing: pricingObject.nullable().describe('The pricing information of the line item.'),
     quantity: z.int().nullable().describe('The quantity of the subscription, if the line item is a subscription or a proration.'),
     subtotal: z.int().describe('The subtotal of the line item, before discounts and taxes.'),
     taxes: z.array(z.unknown()).describe('The tax information of the line item.'),
@@ -207,7 +207,9 @@ export const invoiceObject = z
       .nullable()
       .optional()
       .describe('The error of the last failed payment try (this service shows it on the invoice, having no payment intents).'),
-    lines: z.object({ object: z.literal('list'), data: z.array(invoiceLineObject), has_more: z.boolean(), total_count: z.int(), url: z.string() }),
+    lines: z
+      .object({ object: z.literal('list'), data: z.array(invoiceLineObject), has_more: z.boolean(), total_count: z.int(), url: z.string() })
+      .describe('The individual line items that make up the invoice (the first 10; the rest through its `url`).'),
     livemode: z.boolean().describe('Has the value `true` if the object exists in live mode.'),
     metadata: metadataObject,
     next_payment_attempt: unixTime.nullable().describe('The time at which payment will next be attempted.'),
@@ -222,33 +224,37 @@ export const invoiceObject = z
     subscription_details: z.object({ metadata: z.null() }).nullable().optional().describe('Versions before 2025-03-31.basil.'),
     quote: z.null().optional().describe('The quote of the invoice (versions before 2025-03-31.basil; no quotes here).'),
     discount: z.null().optional().describe('The legacy discount (versions before 2025-03-31.basil; no coupons here).'),
-    payment_settings: z.object({ default_mandate: z.null(), payment_method_options: z.null(), payment_method_types: z.null() }),
+    payment_settings: z
+      .object({ default_mandate: z.null(), payment_method_options: z.null(), payment_method_types: z.null() })
+      .describe('Configuration settings for the PaymentIntent that is generated when the invoice is finalized (none here).'),
     period_end: unixTime.describe('End of the usage period during which invoice items were added to this invoice.'),
     period_start: unixTime.describe('Start of the usage period during which invoice items were added to this invoice.'),
-    post_payment_credit_notes_amount: z.int(),
-    pre_payment_credit_notes_amount: z.int(),
-    receipt_number: z.null(),
-    rendering: z.null(),
-    shipping_cost: z.null(),
-    shipping_details: z.null(),
+    post_payment_credit_notes_amount: z.int().describe('Total amount of all post-payment credit notes issued (no credit notes here: 0).'),
+    pre_payment_credit_notes_amount: z.int().describe('Total amount of all pre-payment credit notes issued (no credit notes here: 0).'),
+    receipt_number: z.null().describe('The receipt number (not issued here).'),
+    rendering: z.null().describe('The rendering-related settings (not modelled).'),
+    shipping_cost: z.null().describe('The details of the cost of shipping (not modelled).'),
+    shipping_details: z.null().describe('Shipping details for the invoice (not modelled).'),
     starting_balance: z.int().describe('Starting customer balance before the invoice is finalized.'),
-    statement_descriptor: z.null(),
+    statement_descriptor: z.null().describe('Extra information about an invoice for the statement (not modelled).'),
     status: z.enum(['draft', 'open', 'paid', 'uncollectible', 'void']).describe('The status of the invoice.'),
-    status_transitions: z.object({
-      finalized_at: unixTime.nullable(),
-      marked_uncollectible_at: unixTime.nullable(),
-      paid_at: unixTime.nullable(),
-      voided_at: unixTime.nullable(),
-    }),
+    status_transitions: z
+      .object({
+        finalized_at: unixTime.nullable(),
+        marked_uncollectible_at: unixTime.nullable(),
+        paid_at: unixTime.nullable(),
+        voided_at: unixTime.nullable(),
+      })
+      .describe("When the invoice moved to each status (on the customer's billing time)."),
     subtotal: z.int().describe('Total of all line items before discounts or taxes are applied.'),
-    subtotal_excluding_tax: z.int().nullable(),
+    subtotal_excluding_tax: z.int().nullable().describe('The subtotal, excluding tax (no taxes here: the subtotal).'),
     test_clock: z.string().nullable().describe('ID of the test clock this invoice belongs to.'),
     total: z.int().describe('Total after discounts and taxes.'),
-    total_discount_amounts: z.array(z.unknown()).nullable(),
-    total_excluding_tax: z.int().nullable(),
-    total_pretax_credit_amounts: z.array(z.unknown()).nullable(),
-    total_taxes: z.array(z.unknown()).nullable(),
-    webhooks_delivered_at: unixTime.nullable(),
+    total_discount_amounts: z.array(z.unknown()).nullable().describe('The aggregate amounts calculated per discount (none).'),
+    total_excluding_tax: z.int().nullable().describe('The total, excluding tax (no taxes here: the total).'),
+    total_pretax_credit_amounts: z.array(z.unknown()).nullable().describe('Credits applied before taxes (none).'),
+    total_taxes: z.array(z.unknown()).nullable().describe('The aggregate tax information (none).'),
+    webhooks_delivered_at: unixTime.nullable().describe('When the webhooks of the invoice were delivered (not tracked: null).'),
   })
   .meta({ id: 'Invoice' });
 
@@ -338,7 +344,5 @@ export function serializeInvoice(invoice: Invoice): z.input<typeof invoiceObject
   };
 }
 
-export const deletedInvoiceItemObject = z
-  .object({ id: z.string(), object: z.literal('invoiceitem'), deleted: z.literal(true) })
-  .meta({ id: 'DeletedInvoiceItem' });
-export const deletedInvoiceObject = z.object({ id: z.string(), object: z.literal('invoice'), deleted: z.literal(true) }).meta({ id: 'DeletedInvoice' });
+export const deletedInvoiceItemObject = deletedObject('invoiceitem').meta({ id: 'DeletedInvoiceItem' });
+export const deletedInvoiceObject = deletedObject('invoice').meta({ id: 'DeletedInvoice' });

@@ -328,8 +328,12 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       dueDate,
       effectiveAt: invoice.effectiveAt ?? now,
       statusTransitions: { ...invoice.statusTransitions, finalizedAt: now, paidAt: amountDue === 0 ? now : null },
-      // A charge_automatically invoice is tried at once by the finalizer; nothing is due until it fails.
-      due: { at: null, testClock: invoice.testClock },
+      // A charge_automatically invoice is tried at once by the finalizer, which this write claims for a lease: a
+      // finalizer killed before the charge's outcome leaves it due when the lease ends, so the try is not lost.
+      due: {
+        at: amountDue > 0 && invoice.collectionMethod === 'charge_automatically' && invoice.autoAdvance ? now + chargeLease : null,
+        testClock: invoice.testClock,
+      },
     };
     return {
       invoice: open,

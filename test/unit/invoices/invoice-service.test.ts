@@ -69,6 +69,27 @@ describe('invoices (service on fakes)', () => {
     ]);
   });
 
+  it('Given a finalizer killed between the finalization and the charge, the invoice falls due when its claim lapses and is charged once then', async () => {
+    const { gateway: healthy, charges } = scriptedGateway();
+    let killed = true;
+    const gateway = {
+      charge: (...args: Parameters<typeof healthy.charge>) => (killed ? Promise.reject(new Error('killed')) : healthy.charge(...args)),
+    };
+    const { service, repository } = invoiceSetup(scope, gateway);
+    await service.createItem(origin, item({ amount: 500 }));
+    const draft = await service.create(origin, invoice());
+    await expect(service.finalize(origin, draft.id, {})).rejects.toThrow('killed');
+    const open = (await repository.invoices.get(scope, draft.id))!;
+    expect(open).toMatchObject({ status: 'open', attemptCount: 0 });
+    expect(open.due.at).toBeGreaterThan(open.statusTransitions.finalizedAt!);
+    killed = false;
+    await service.processDue(scope, draft.id, open.due.at! - 1);
+    expect(charges).toHaveLength(0);
+    await service.processDue(scope, draft.id, open.due.at!);
+    expect((await repository.invoices.get(scope, draft.id))!).toMatchObject({ status: 'paid', attemptCount: 1, due: { at: null } });
+    expect(charges).toHaveLength(1);
+  });
+
   it('Given a customer without a payment source, the failed charge is not retried', async () => {
     const { gateway } = scriptedGateway(declined(null));
     const { service } = invoiceSetup(scope, gateway);

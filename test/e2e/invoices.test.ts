@@ -172,6 +172,13 @@ describe('invoice items and invoices through the official SDK', () => {
     const open = await client.invoices.finalizeInvoice(draft.id);
     expect(open).toMatchObject({ status: 'open', attempted: true, attempt_count: 1, amount_paid: 0 });
     expect(await eventsAbout(client, 'invoice.payment_failed', draft.id)).toHaveLength(1);
+    // Paying now tries again (the claim, then the outcome) and answers the failure (the customer has no source, so
+    // not a card error); the invoice counts the try.
+    const failure = await client.invoices.pay(draft.id).catch((error: Stripe.errors.StripeError) => error);
+    expect(failure).toMatchObject({ statusCode: 400, type: 'StripeInvalidRequestError' });
+    const tried = await client.invoices.retrieve(draft.id);
+    expect(tried).toMatchObject({ status: 'open', attempt_count: 2, next_payment_attempt: null });
+    expect((tried as unknown as { last_payment_error: { code: string } }).last_payment_error.code).toBe((failure as Stripe.errors.StripeError).code);
     const uncollectible = await client.invoices.markUncollectible(draft.id);
     expect(uncollectible.status).toBe('uncollectible');
     expect(await eventsAbout(client, 'invoice.marked_uncollectible', draft.id)).toHaveLength(1);

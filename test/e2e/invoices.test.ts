@@ -165,7 +165,7 @@ describe('invoice items and invoices through the official SDK', () => {
     expect(await eventsAbout(client, 'invoice.voided', second.id)).toHaveLength(1);
   });
 
-  it('Given a charge_automatically invoice and no payment network yet, when finalized, then the payment fails and invoice.payment_failed is sent; mark_uncollectible ends it', async () => {
+  it('Given a charge_automatically invoice of a customer without a payment source, when finalized, then the payment fails and invoice.payment_failed is sent; mark_uncollectible ends it', async () => {
     await client.invoiceItems.create({ customer: customer.id, amount: 900, currency: 'eur' });
     const draft = await client.invoices.create({ customer: customer.id, currency: 'eur', pending_invoice_items_behavior: 'include' });
     expect(draft).toMatchObject({ currency: 'eur', total: 900, collection_method: 'charge_automatically', due_date: null });

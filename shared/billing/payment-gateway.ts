@@ -1,6 +1,4 @@
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { serviceTable } from '#shared/data/table.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { cardDeclines } from '#shared/tokens/card-numbers.ts';
 import type { ChargeOutcome, PaymentGateway } from './ports.ts';
@@ -55,10 +53,3 @@ export function paymentGateway({ customers }: PaymentGatewayPorts): PaymentGatew
     },
   };
 }
-
-/**
- * The gateway on its real adapters; wired once at module scope (cold start) by the invoice services, which
- * join this branch at the merge (BILLING.md, the modules the helpers share).
- * @public
- */
-export const wirePaymentGateway = (): PaymentGateway => paymentGateway({ customers: dynamoCustomerRepository(serviceTable()) });

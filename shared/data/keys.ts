@@ -307,3 +307,7 @@ export const testClock = ownedKind('TEST_CLOCK');
  * `GET /v1/subscription_items/:id` finds it. Written and removed in the subscription's own transactions.
  */
 export const subscriptionItem = ownedKind('SUBSCRIPTION_ITEM');
+
+export const invoice = ownedKind('INVOICE');
+
+export const invoiceItem = ownedKind('INVOICE_ITEM');

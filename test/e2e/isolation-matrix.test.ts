@@ -59,6 +59,8 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/prices/', 'price'],
       ['/v1/subscriptions/', 'subscription'],
       ['/v1/subscription_items/', 'subscriptionItem'],
+      ['/v1/invoiceitems/', 'invoiceItem'],
+      ['/v1/invoices/', 'invoice'],
       ['/v1/events/', 'snapshotEvent'],
       ['/v2/core/event_destinations/', 'destination'],
       ['/v2/core/events/', 'thinEvent'],
@@ -86,6 +88,8 @@ describe('the isolation matrix over the route table', () => {
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
       updateSubscriptionItem: 'metadata[stranger]=1',
+      updateInvoice: 'metadata[stranger]=1',
+      updateInvoiceItem: 'metadata[stranger]=1',
       updateIssuingCardholder: 'metadata[stranger]=1',
       updateIssuingCard: 'status=canceled',
       updateIssuingAuthorization: 'metadata[stranger]=1',
@@ -160,6 +164,8 @@ describe('the isolation matrix over the route table', () => {
     const price = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'usd', recurring: { interval: 'month' } });
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { marker } });
     const testClock = await client.testHelpers.testClocks.create({ frozen_time: 1_893_456_000, name: marker });
+    const invoice = await client.invoices.create({ customer: customer.id, auto_advance: false, metadata: { marker } });
+    const invoiceItem = await client.invoiceItems.create({ customer: customer.id, invoice: invoice.id, amount: 700, currency: 'usd', metadata: { marker } });
     const destination = await client.v2.core.eventDestinations.create({
       name: marker,
       type: 'webhook_endpoint',
@@ -190,6 +196,8 @@ describe('the isolation matrix over the route table', () => {
       subscription: subscription.id,
       testClock: testClock.id,
       subscriptionItem: subscription.items.data[0]!.id,
+      invoice: invoice.id,
+      invoiceItem: invoiceItem.id,
       destination: destination.id,
       account: account.id,
       person: person.id,

@@ -195,4 +195,32 @@ return {'clock': clock, 'customer_clock': customer.test_clock, 'advancing': adva
     expect(result.deleted).toEqual({ id: result.clock.id, object: 'test_helpers.test_clock', deleted: true });
     expect(result.customer_deleted).toBe(true);
   });
+
+  it('pinned to 2022-11-15, makes invoice calls: items with the older `price` parameter, an invoice with pending items, finalize, pay out of band and lines', async () => {
+    // Given a one-time price made through the Node SDK
+    const price = await client.prices.create({ product_data: { name: 'Py setup' }, unit_amount: 1100, currency: 'usd' });
+    // When an older Python integration bills it
+    const result = await runPython(
+      `
+customer = stripe.Customer.create(name='Py invoiced')
+item = stripe.InvoiceItem.create(customer=customer.id, price=args['price'], quantity=2)
+invoice = stripe.Invoice.create(customer=customer.id, pending_invoice_items_behavior='include', auto_advance=False,
+                                collection_method='send_invoice', days_until_due=7)
+finalized = stripe.Invoice.finalize_invoice(invoice.id)
+paid = stripe.Invoice.pay(invoice.id, paid_out_of_band=True)
+lines = paid.lines.list(limit=5)
+pending = stripe.InvoiceItem.list(customer=customer.id, pending=True)
+return {'item': item, 'invoice': invoice, 'finalized': finalized, 'paid': paid, 'lines': lines, 'pending': len(pending.data)}
+`,
+      { price: price.id },
+      { key, apiVersion: '2022-11-15' },
+    );
+    // Then it sees the shapes of its (older) version, and the amounts add up
+    expect(result.item).toMatchObject({ object: 'invoiceitem', amount: 2200, quantity: 2, subscription: null, invoice: null });
+    expect(result.invoice).toMatchObject({ object: 'invoice', status: 'draft', total: 2200, subscription: null, auto_advance: false });
+    expect(result.finalized).toMatchObject({ status: 'open', amount_due: 2200 });
+    expect(result.paid).toMatchObject({ status: 'paid', amount_paid: 2200, amount_remaining: 0 });
+    expect(result.lines.data[0]).toMatchObject({ object: 'line_item', type: 'invoiceitem', invoice_item: result.item.id, amount: 2200 });
+    expect(result.pending).toBe(0);
+  });
 });

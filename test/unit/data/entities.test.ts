@@ -27,6 +27,8 @@ import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import { invoiceEntity } from '#shared/data/invoice-repository.ts';
+import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
 import { customerSourceEntity } from '#shared/data/customer-repository.ts';
 import { testClockEntity } from '#shared/data/test-clock-repository.ts';
 import { billingDueQueries } from '#shared/data/billing-due-index.ts';
@@ -975,7 +977,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
     expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
     expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
-
+  });
 
   it("adds and removes subscription items' pointers in the subscription's versioned write (33c)", () => {
     const scope = { accountId: 'acct_1', livemode: false };
@@ -991,5 +993,36 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(added!.Put!.Item).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new', entity: 'subscription_item', subscription: 'sub_1' });
     expect(removed!.Delete).toEqual({ TableName: 't', Key: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_old' } });
     expect(subscriptionEntity.itemPointerKey(scope, 'si_new')).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new' });
+  });
+
+  it('writes an invoice change as one transaction conditional on what was read, with the invoice in the due index while something is due', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const draft = { id: 'in_1', scope, version: 1, customer: 'cus_1', due: { at: 5_000, testClock: null } } as Invoice;
+    const joined = { id: 'ii_1', scope, version: 2, invoice: 'in_1', pending: false } as InvoiceItem;
+    const customer = { id: 'cus_1', scope, version: 7 } as Customer;
+    const [put, item, check] = invoiceEntity.commit('t', { newInvoice: draft, items: [joined], customerRead: customer });
+    expect(put!.Put).toMatchObject({
+      Item: { PK: 'OWNER#acct_1#test', SK: 'INVOICE#in_1', entity: 'invoice' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(put!.Put!.Item!.GSI2SK).toMatch(/^0+5000#invoice#in_1$/);
+    expect(put!.Put!.Item!.GSI2PK).toMatch(/^BILLING_DUE#\d+$/);
+    expect(item!.Put).toMatchObject({
+      Item: { SK: 'INVOICE_ITEM#ii_1' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 1 },
+    });
+    expect(check!.ConditionCheck).toMatchObject({ Key: { SK: 'CUSTOMER#cus_1' }, ExpressionAttributeValues: { ':version': 7 } });
+    // On a test clock the entry is in the clock's partition; with nothing due, in none.
+    const onClock = invoiceEntity.commit('t', { invoice: { ...draft, version: 2, due: { at: 5_000, testClock: 'clock_1' } } })[0]!;
+    expect(onClock.Put!.Item!.GSI2PK).toBe('TEST_CLOCK_DUE#acct_1#test#clock_1');
+    const settled = invoiceEntity.commit('t', { invoice: { ...draft, version: 2, due: { at: null, testClock: null } } })[0]!;
+    expect(settled.Put!.Item!.GSI2PK).toBeUndefined();
+    const [gone] = invoiceEntity.commit('t', { deletedInvoice: draft });
+    expect(gone!.Delete).toMatchObject({
+      Key: { SK: 'INVOICE#in_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 1 },
+    });
   });
 });

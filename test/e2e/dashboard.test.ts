@@ -328,4 +328,25 @@ describe('the local dashboard in a browser', () => {
     const long = await fetch(`${base()}/events/${'x'.repeat(3_000)}`);
     expect(long.status).toBe(404);
   });
+  it("shows a customer's billing: the customers list, then its subscriptions, upcoming invoice and invoices", async () => {
+    // Given a customer with a subscription, a finalized invoice and a pending invoice item
+    const customer = await client.customers.create({ name: 'Billed <i>Bo</i>', email: 'bo@example.test' });
+    const product = await client.products.create({ name: 'Dashboard plan' });
+    const price = await client.prices.create({ product: product.id, unit_amount: 1200, currency: 'jpy', recurring: { interval: 'month' } });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    await client.invoiceItems.create({ customer: customer.id, amount: 300, currency: 'usd', description: 'Setup' });
+    const invoice = await client.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include', auto_advance: false });
+    const finalized = await client.invoices.finalizeInvoice(invoice.id!);
+    await client.invoiceItems.create({ customer: customer.id, amount: 450, currency: 'usd', description: 'Next month extra' });
+
+    // When the developer opens Customers, then the customer
+    await page.goto(`${base()}/customers`);
+    await expect(page.locator('#customers').textContent()).resolves.toContain('Billed <i>Bo</i>');
+    await page.getByRole('link', { name: 'Billed <i>Bo</i>' }).click();
+
+    // Then its page lists the subscription, the finalized invoice by number, and the pending item's upcoming invoice
+    await expect(page.locator(`#subscriptions tr[data-subscription="${subscription.id}"]`).textContent()).resolves.toContain('¥1,200');
+    await expect(page.locator(`#invoices tr[data-invoice="${invoice.id}"]`).textContent()).resolves.toContain(finalized.number!);
+    await expect(page.locator('#upcoming-invoice').textContent()).resolves.toContain('$4.50');
+  });
 });

@@ -10,8 +10,7 @@ import type { RecordChange, UsageGroup } from './meter-event.ts';
  *   the worker, a few events of one batch under one take (2 + n units for n events).
  * - `mark`: a batch's events of one customer, meter and minute claimed one by one and counted with the
  *   batch's mark in one transaction (1 unit each, plus 4 per group).
- * - `transaction`: record changes applied in the usage transaction itself (cancellations, and the legacy
- *   API events below).
+ * - `transaction`: record changes applied in the usage transaction itself (cancellations).
  */
 
 /**
@@ -67,7 +66,7 @@ export interface BatchCountingPlan {
   marked: UsageGroup[];
   /** Groups of one batch's `insert`s, each of at most `maxLeasedEvents`: counted under one take of the lease. */
   leased: UsageGroup[];
-  /** Cancellations and legacy `process` changes, applied in the usage transaction. */
+  /** Cancellations, applied in the usage transaction. */
   transactional: UsageGroup[];
 }
 

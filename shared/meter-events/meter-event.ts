@@ -12,9 +12,10 @@ export interface MeterEventInput {
 }
 
 /**
- * The lifecycle of a stored meter event. `accepted`: validated by the API, not counted yet; `processed`:
- * in the usage aggregates; `invalid`: refused by processing (reported in an error report); `cancelled`:
- * taken out of (or kept out of) the aggregates by an adjustment.
+ * The lifecycle of a stored meter event. `processed`: in the usage aggregates; `invalid`: refused (reported
+ * in an error report); `cancelled`: taken out of (or kept out of) the aggregates by an adjustment.
+ * `accepted` (validated, not counted yet) is only ever found on an event an older version stored: the
+ * sweeper converts it (legacy-accepted-events).
  */
 export type MeterEventStatus = 'accepted' | 'processed' | 'invalid' | 'cancelled';
 
@@ -98,13 +99,6 @@ export type Settlement = 'count' | 'count-without-last' | 'fenced';
 
 /** Work on the meter-events queue. */
 export type MeterWork =
-  /**
-   * Legacy (legacy-accepted-events): an API event stored `accepted` by a version before API events were
-   * counted on the request path (commit 45fab4a, 2026-11-25); nothing sends it any more, but the meter
-   * queue, its dead-letter queue (14 days) and the sweeper's due index may still hold one. Remove with the
-   * other `legacy-accepted-events` places once every deployment has run a later version past both.
-   */
-  | { kind: 'event'; event: MeterEventRecord }
   | { kind: 'batch'; batch: MeterEventBatch }
   | { kind: 'cancel'; adjustment: MeterEventAdjustment }
   /** An API event refused at receipt for a reason reported asynchronously (unknown customer, too many digits). */
@@ -131,8 +125,6 @@ export interface MinuteUsage {
 
 /** How a stored event changes when processing counts or cancels it; `value` is what it adds to (or takes from) its minute. */
 export type RecordChange =
-  /** Legacy (legacy-accepted-events): an API event stored by an older version, `accepted` → `processed`. */
-  | { kind: 'process'; event: MeterEventRecord; value: number }
   /** A stream event, written for the first time as `processed` (its identifier may not be taken): under the lease or with its batch's mark. */
   | { kind: 'insert'; event: MeterEventRecord; value: number }
   /** `processed` → `cancelled`, completing the adjustment. */
@@ -201,17 +193,14 @@ export interface MeterEventRecordStore {
   putBatch(batch: MeterEventBatch): Promise<void>;
   /** Marks a stream batch processed. */
   finishBatch(batch: MeterEventBatch): Promise<void>;
-  /** `accepted` → `invalid` for API events refused by processing. */
-  /** Legacy (legacy-accepted-events). */
-  markInvalid(events: MeterEventRecord[]): Promise<void>;
-  /** Legacy (legacy-accepted-events): cancels an event an older version stored and never counted (`accepted` → `cancelled`), completing the adjustment; false if it changed meanwhile. */
-  cancelUncounted(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
   /** Completes an adjustment whose event can no longer be cancelled (expired or refused meanwhile). */
   completeAdjustment(adjustment: MeterEventAdjustment): Promise<void>;
   /**
-   * Unfinished work whose due time is past: accepted events, batches and cancellations a crash left behind.
-   * Claims each by pushing its due time to `retryAt` and counting the sweep; work already swept
-   * `maxSweeps` times is parked instead (kept, but off the due index) and named in `parked`.
+   * Unfinished work whose due time is past: batches and cancellations a crash left behind. Claims each by
+   * pushing its due time to `retryAt` and counting the sweep; work already swept `maxSweeps` times is
+   * parked instead (kept, but off the due index) and named in `parked`. An event an older version left
+   * `accepted` is converted to a one-event batch (or cancelled uncounted when a cancellation names it):
+   * legacy-accepted-events.
    */
   claimOverdueWork(dueBy: number, retryAt: number, limit: number, maxSweeps: number): Promise<{ claimed: MeterWork[]; parked: string[] }>;
 }
@@ -225,8 +214,8 @@ export interface MeterEventSessionStore {
 /** Usage per meter, customer and minute, and the record changes counted into it. */
 export interface UsageStore {
   /**
-   * Applies usage groups of cancellations and legacy `process` changes (the counting plan's
-   * `transactional`), each with its record changes in the same transaction (so each change counts once).
+   * Applies usage groups of cancellations (the counting plan's `transactional`), each with its record
+   * changes in the same transaction (so each change counts once).
    * Returns the changes whose condition failed (already done, duplicate, changed meanwhile): none of their
    * group was applied, and the caller retries the group without them.
    */

@@ -26,9 +26,8 @@ const scopeKey = (scope: Scope) => `${scope.accountId}|${scope.livemode}`;
  * Stream events are checked, grouped in memory by meter, customer and minute, and counted per group the
  * way the counting plan (`planBatch`) says, so a redelivered message, a duplicate identifier or a
  * concurrent worker can never count an event twice. API events were counted on the request path: their
- * settle messages finish what a stopped request left, their refusals are reported, and events an older
- * version left `accepted` are counted here (legacy-accepted-events). Problems are counted in their
- * meter's error window; cancellations run after the batch's events.
+ * settle messages finish what a stopped request left, and their refusals are reported. Problems are
+ * counted in their meter's error window; cancellations run after the batch's events.
  */
 export function meterEventProcessor({ store, meters, customerExists, errorWindowMillis, clock = systemClock }: MeterEventProcessorPorts) {
   const leases = usageLeases(store, clock);
@@ -59,8 +58,6 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       events.push(event);
     };
     for (const item of work) {
-      // Legacy (legacy-accepted-events): see `MeterWork`'s `event`.
-      if (item.kind === 'event') admit(item.event);
       if (item.kind === 'batch') {
         const { batch } = item;
         batchWork.set(batch.id, [...(batchWork.get(batch.id) ?? []), item]);
@@ -81,15 +78,12 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     }
 
     const errors: MeterEventError[] = work.flatMap((item) => (item.kind === 'refused' ? [item.error] : []));
-    // Legacy (legacy-accepted-events): API events of `event` work refused here.
-    const refusedApiEvents: MeterEventRecord[] = [];
     const groups = new Map<string, UsageGroup>();
     await Promise.all(
       events.map(async (event) => {
         const meter = await meterFor(event.scope, event.eventName);
         const refuse = (code: string, message: string) => {
           errors.push({ scope: event.scope, platformId: event.platformId, meterId: meter?.id ?? null, code, message, identifier: event.identifier });
-          if (event.source === 'api') refusedApiEvents.push(event);
         };
         // Bounds are judged at receipt, not at processing, which may run later.
         const problem = problemOf(meter, event, event.created);
@@ -107,7 +101,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
           changes: [],
         };
         const value = usageValueOf(meter!, event);
-        group.changes.push(event.source === 'api' ? { kind: 'process', event, value } : { kind: 'insert', event: { ...event, meterId: meter!.id }, value });
+        group.changes.push({ kind: 'insert', event: { ...event, meterId: meter!.id }, value });
         groups.set(key, group);
       }),
     );
@@ -122,7 +116,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       store.countMarked(plan.marked, now),
       ...plan.leased.map((group) => countLeased(group).catch(retrying(workOf(group)))),
     ]);
-    await Promise.all([store.markInvalid(refusedApiEvents), errors.length > 0 ? store.recordErrors(errors, now, errorWindowMillis) : undefined]);
+    if (errors.length > 0) await store.recordErrors(errors, now, errorWindowMillis);
     await Promise.all(work.flatMap((item) => (item.kind === 'batch' && !retry.has(item) ? [store.finishBatch(item.batch)] : [])));
     await Promise.all(work.flatMap((item) => (item.kind === 'settle' ? [leases.settle(item.lease, item.entry).catch(retrying([item]))] : [])));
     for (const item of work) if (item.kind === 'cancel') await cancel(item.adjustment).catch(retrying([item]));
@@ -146,11 +140,9 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       if (!event || event.cancelAdjustmentId !== adjustment.id || event.status === 'invalid' || event.status === 'cancelled') {
         return store.completeAdjustment(adjustment);
       }
-      // Legacy (legacy-accepted-events): an older version's event not counted yet.
-      if (event.status === 'accepted') {
-        if (await store.cancelUncounted(event, adjustment)) return;
-        continue;
-      }
+      // Legacy (legacy-accepted-events): an older version's event, not counted yet: the sweeper cancels it
+      // uncounted, and this message comes back until it has.
+      if (event.status === 'accepted') throw new Error(`Adjustment ${adjustment.id} waits for the sweeper to convert its event`);
       const meter = event.meterId ? await meters.get(event.scope, event.meterId) : undefined;
       if (!meter) return store.completeAdjustment(adjustment);
       const { customerId } = readingOf(meter, event);

@@ -1,9 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { logger } from '#shared/core/logger.ts';
 import { meterEvent as eventKeys, meterEventBatch as batchKeys, meterWorkDue } from '#shared/data/keys.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import type { Caller, Scope } from '#shared/platform/types.ts';
-import type { MeterWork } from '#shared/meter-events/meter-event.ts';
+import type { MeterEventRecord, MeterWork } from '#shared/meter-events/meter-event.ts';
+import { adjustmentKey, eventItem } from '#shared/data/metering/items.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
 import { fakePlatformStore } from '../support/fakes.ts';
@@ -159,5 +161,90 @@ describe('stream events claimed for their batch and counted with its mark', () =
     expect(await total()).toBe(before + 6);
     await processor.process([work]);
     expect(await total()).toBe(before + 6);
+  });
+
+  describe('an API event an older version stored `accepted` and queued as `event` work (legacy-accepted-events)', () => {
+    /**
+     * The record such a version wrote, in the meter work queue of the due index: due 30 s ahead, so the
+     * stack's own sweeper (2 s grace) leaves it to this file's sweeps.
+     */
+    async function storeLegacy(identifier: string, cancelAdjustmentId: string | null = null) {
+      const created = Date.now();
+      const record: MeterEventRecord = {
+        eventName: 'claims_calls',
+        identifier,
+        payload: { service_customer_id: customer, value: '3' },
+        timestamp: created,
+        scope,
+        platformId: scope.accountId,
+        created,
+        source: 'api',
+        batchId: null,
+        status: 'accepted',
+        meterId,
+        cancelAdjustmentId,
+      };
+      const PK = eventKeys.pk(scope, identifier);
+      await table.put({
+        TableName: table.name,
+        Item: { ...eventItem(record), GSI2PK: meterWorkDue.gsi2pk('work', 1), GSI2SK: meterWorkDue.gsi2sk(created + 30_000, PK) },
+      });
+      return record;
+    }
+    /** Sweeps from a minute later until `done` holds (other files' work may be due too). */
+    async function sweepUntil(done: (found: MeterWork[]) => boolean | Promise<boolean>) {
+      const later = Date.now() + 60_000;
+      let found: MeterWork[] = [];
+      for (let round = 0; round < 20 && !(await done(found)); round++) found = [...found, ...(await store.claimOverdueWork(later, later, 1_000, 10)).claimed];
+      return found;
+    }
+
+    it('is swept into a one-event batch received when it was, and counted once however often that batch comes', async () => {
+      const before = await total();
+      const legacy = await storeLegacy(`legacy-accepted-${Date.now()}`);
+      const isIt = (work: MeterWork) => work.kind === 'batch' && work.batch.events[0]?.identifier === legacy.identifier;
+
+      const found = (await sweepUntil((claimed) => claimed.some(isIt))).find(isIt);
+
+      expect(found).toMatchObject({
+        kind: 'batch',
+        batch: { created: legacy.created, scope, events: [{ identifier: legacy.identifier, timestamp: legacy.timestamp }] },
+      });
+      expect(await store.getEvent(scope, legacy.identifier)).toBeUndefined();
+      await processor.process([found!]);
+      await processor.process([found!]);
+      expect(await total()).toBe(before + 3);
+      const record = await table.get({ PK: eventKeys.pk(scope, legacy.identifier), SK: eventKeys.sk() });
+      expect(record).toMatchObject({ status: 'processed', source: 'stream', batchId: found!.kind === 'batch' ? found!.batch.id : '' });
+      expect(record).not.toHaveProperty('GSI2PK');
+    });
+
+    it('is cancelled uncounted by the sweep when a cancellation names it, and the waiting cancellation then completes', async () => {
+      const before = await total();
+      const identifier = `legacy-cancelled-${Date.now()}`;
+      const adjustment = {
+        id: `mtradj_legacy_${Date.now()}`,
+        scope,
+        platformId: scope.accountId,
+        created: Date.now(),
+        eventName: 'claims_calls',
+        type: 'cancel' as const,
+        cancelIdentifier: identifier,
+        status: 'pending' as const,
+      };
+      await table.put({ TableName: table.name, Item: { ...adjustmentKey(adjustment), entity: 'meter_event_adjustment', ...adjustment } });
+      await storeLegacy(identifier, adjustment.id);
+      const cancel: MeterWork = { kind: 'cancel', adjustment };
+      const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
+      expect(await processor.process([cancel])).toEqual([cancel]);
+      warn.mockRestore();
+
+      await sweepUntil(async () => (await store.getEvent(scope, identifier))?.status === 'cancelled');
+
+      expect(await store.getEvent(scope, identifier)).toMatchObject({ status: 'cancelled' });
+      expect(await store.getAdjustment(scope, adjustment.id)).toMatchObject({ status: 'complete' });
+      expect(await processor.process([cancel])).toEqual([]);
+      expect(await total()).toBe(before);
+    });
   });
 });

@@ -235,22 +235,6 @@ export function memoryMeterEventStore(
         finished.add(batch.id);
       }),
 
-    markInvalid: (events) =>
-      write('markInvalid', () => {
-        for (const event of events) {
-          const item = recordOf(event);
-          if (item?.event?.status === 'accepted') item.event = { ...item.event, status: 'invalid' };
-        }
-      }),
-
-    cancelUncounted: (event, adjustment) =>
-      write('cancelUncounted', () => {
-        const item = recordOf(event);
-        if (item?.event?.status !== 'accepted' || item.event.cancelAdjustmentId !== adjustment.id || !completeIfPending(adjustment)) return false;
-        item.event = { ...item.event, status: 'cancelled' };
-        return true;
-      }),
-
     completeAdjustment: (adjustment) =>
       write('completeAdjustment', () => {
         completeIfPending(adjustment);
@@ -264,10 +248,6 @@ export function memoryMeterEventStore(
           const counted = group.changes.filter((change) => {
             const item = recordOf(change.event);
             if (change.kind === 'insert') throw new Error('stream events never go through the usage transaction');
-            if (change.kind === 'process' && item?.event?.status === 'accepted') {
-              item.event = { ...item.event, status: 'processed' };
-              return true;
-            }
             if (
               change.kind === 'cancel' &&
               item?.event?.status === 'processed' &&

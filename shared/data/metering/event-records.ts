@@ -1,10 +1,11 @@
+import { newId } from '#shared/core/ids.ts';
 import { logger } from '#shared/core/logger.ts';
 import type { MeterEventAdjustment, MeterEventBatch, MeterEventRecord, MeterEventRecordStore, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { epochSeconds, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterEventAdjustment as adjustmentKeys, meterEventBatch as batchKeys } from '../keys.ts';
 import type { Table, TransactItem } from '../table.ts';
-import { transactGuarded } from '../transactions.ts';
+import { transactChecked, transactGuarded } from '../transactions.ts';
 import { adjustmentKey, adjustmentRetentionMillis, batchRetentionMillis, eventKey, toAdjustment, toBatch, toEvent, unexpired } from './items.ts';
 import { usagePlanner } from './usage-planner.ts';
 
@@ -46,13 +47,13 @@ export const meterEventRecordEntity = {
       },
     },
   ],
-  /** A stream batch's items, due for processing: itself, or (over 1 KB) itself and a small due item beside it. */
-  batchItems(batch: MeterEventBatch): Array<Record<string, unknown>> {
+  /** A stream batch's items, due for processing (at `dueAt`): itself, or (over 1 KB) itself and a small due item beside it. */
+  batchItems(batch: MeterEventBatch, dueAt = batch.created): Array<Record<string, unknown>> {
     const PK = batchKeys.pk(batch.id);
     const expiresAt = epochSeconds(batch.created + batchRetentionMillis);
     const item = { PK, SK: batchKeys.sk(), entity: 'meter_event_batch', expiresAt, ...batch };
-    if (!isLargeBatch(batch)) return [{ ...item, ...workDue(PK, batch.created) }];
-    return [item, { PK, SK: batchKeys.dueSk(), entity: 'meter_event_batch_due', expiresAt, ...workDue(PK, batch.created) }];
+    if (!isLargeBatch(batch)) return [{ ...item, ...workDue(PK, dueAt) }];
+    return [item, { PK, SK: batchKeys.dueSk(), entity: 'meter_event_batch_due', expiresAt, ...workDue(PK, dueAt) }];
   },
   /** A batch item (or its due item) finished: out of the due index. */
   finishBatch: (tableName: string, batch: MeterEventBatch, sk: string, now: number): Update => ({
@@ -62,23 +63,33 @@ export const meterEventRecordEntity = {
     ConditionExpression: 'attribute_exists(PK)',
     ExpressionAttributeValues: { ':now': now },
   }),
-  /** An API event refused by processing, if still accepted. */
-  markInvalid: (tableName: string, event: MeterEventRecord): Update => ({
-    TableName: tableName,
-    Key: eventKey(event),
-    UpdateExpression: 'SET #status = :invalid REMOVE GSI2PK, GSI2SK',
-    ConditionExpression: '#status = :accepted',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':invalid': 'invalid', ':accepted': 'accepted' },
-  }),
-  /** An event never counted, cancelled by its own adjustment. */
-  cancelUncounted: (tableName: string, event: MeterEventRecord, adjustment: MeterEventAdjustment): Update => ({
+  /**
+   * Legacy (legacy-accepted-events): an API event an older version stored `accepted` and never counted,
+   * converted by the sweep (23) so the stream path counts it: a one-event batch written (due at `dueAt`)
+   * and the record deleted, in one transaction, if it is still uncounted and no cancellation names it.
+   */
+  legacyToBatch: (tableName: string, event: MeterEventRecord, batch: MeterEventBatch, dueAt: number): TransactItem[] => [
+    ...meterEventRecordEntity
+      .batchItems(batch, dueAt)
+      .map((Item) => ({ Put: { TableName: tableName, Item, ConditionExpression: 'attribute_not_exists(PK)' } })),
+    {
+      Delete: {
+        TableName: tableName,
+        Key: eventKey(event),
+        ConditionExpression: 'created = :created AND #status = :accepted AND attribute_not_exists(cancelAdjustmentId)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':created': event.created, ':accepted': 'accepted' },
+      },
+    },
+  ],
+  /** Legacy (legacy-accepted-events): such an event with a cancellation pending is cancelled uncounted (the adjustment completed beside it). */
+  legacyCancelled: (tableName: string, event: MeterEventRecord & { cancelAdjustmentId: string }): Update => ({
     TableName: tableName,
     Key: eventKey(event),
     UpdateExpression: 'SET #status = :cancelled REMOVE GSI2PK, GSI2SK',
-    ConditionExpression: '#status = :accepted AND cancelAdjustmentId = :adjustment',
+    ConditionExpression: 'created = :created AND #status = :accepted AND cancelAdjustmentId = :adjustment',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':accepted': 'accepted', ':adjustment': adjustment.id },
+    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':accepted': 'accepted', ':created': event.created, ':adjustment': event.cancelAdjustmentId },
   }),
   /** The sweeper's claim of an overdue item (23): moved to `retryAt` with its sweep counted, if no other sweep moved it since it was read. */
   reschedule(tableName: string, item: Record<string, unknown>, retryAt: number): Update {
@@ -133,23 +144,48 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
       if (!isLargeBatch(batch) || !(await finish(batchKeys.dueSk()))) await finish(batchKeys.sk());
     },
 
-    async markInvalid(events) {
-      await Promise.all(events.map((event) => whenConditionHolds(() => table.update(records.markInvalid(name, event)))));
-    },
-
-    cancelUncounted: (event, adjustment) =>
-      transactGuarded(table, [{ Update: records.cancelUncounted(name, event, adjustment) }, { Update: completeAdjustmentUpdate(adjustment) }], undefined),
-
     async completeAdjustment(adjustment) {
       await whenConditionHolds(() => table.update(completeAdjustmentUpdate(adjustment)));
     },
 
     async claimOverdueWork(dueBy, retryAt, limit, maxSweeps) {
       const parked: string[] = [];
+      /**
+       * Legacy (legacy-accepted-events): an event an older version left `accepted` becomes a one-event
+       * stream batch (received when the event was), or is cancelled uncounted if a cancellation names it.
+       * Nothing when it changed since it was read: its next sweep sees what it became.
+       */
+      async function convertLegacy(event: MeterEventRecord): Promise<MeterWork | undefined> {
+        if (event.status !== 'accepted') {
+          await whenConditionHolds(() =>
+            table.update({ TableName: name, Key: eventKey(event), UpdateExpression: 'REMOVE GSI2PK, GSI2SK', ConditionExpression: 'attribute_exists(PK)' }),
+          );
+          return undefined;
+        }
+        const { cancelAdjustmentId } = event;
+        if (cancelAdjustmentId !== null) {
+          const adjustment = { scope: event.scope, id: cancelAdjustmentId };
+          await transactChecked(
+            table,
+            [{ Update: records.legacyCancelled(name, { ...event, cancelAdjustmentId }) }, { Update: completeAdjustmentUpdate(adjustment) }],
+            undefined,
+          );
+          return undefined;
+        }
+        const { eventName, identifier, payload, timestamp } = event;
+        const batch: MeterEventBatch = {
+          id: newId('mtrbatch', event.created),
+          scope: event.scope,
+          platformId: event.platformId,
+          created: event.created,
+          events: [{ eventName, identifier, payload, timestamp }],
+        };
+        return (await transactChecked(table, records.legacyToBatch(name, event, batch, retryAt), undefined)) ? { kind: 'batch', batch } : undefined;
+      }
       /** What a claimed item asks the worker to do. */
       async function workOf(item: Record<string, unknown>): Promise<MeterWork | undefined> {
         // Legacy (legacy-accepted-events): only an older version put an event in the due index.
-        if (item.entity === 'meter_event') return { kind: 'event', event: toEvent(item) };
+        if (item.entity === 'meter_event') return convertLegacy(toEvent(item));
         if (item.entity === 'meter_event_batch') return { kind: 'batch', batch: toBatch(item) };
         if (item.entity === 'meter_event_batch_due') {
           const batch = await table.get({ PK: item.PK as string, SK: batchKeys.sk() });

@@ -17,7 +17,7 @@ export interface PlannedGroup {
  * Offline-tested in `test/unit/data/usage-planner.test.ts`.
  */
 export function usagePlanner(name: string) {
-  const completeAdjustmentUpdate = (adjustment: MeterEventAdjustment) => ({
+  const completeAdjustmentUpdate = (adjustment: Pick<MeterEventAdjustment, 'scope' | 'id'>) => ({
     TableName: name,
     Key: adjustmentKey(adjustment),
     UpdateExpression: 'SET #status = :complete REMOVE GSI2PK, GSI2SK',
@@ -28,21 +28,6 @@ export function usagePlanner(name: string) {
 
   /** The actions of one record change, in order. */
   function changeActions(change: RecordChange) {
-    // Legacy (legacy-accepted-events): see `MeterWork`'s `event`.
-    if (change.kind === 'process') {
-      return [
-        {
-          Update: {
-            TableName: name,
-            Key: eventKey(change.event),
-            UpdateExpression: 'SET #status = :processed REMOVE GSI2PK, GSI2SK',
-            ConditionExpression: '#status = :accepted',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':processed': 'processed', ':accepted': 'accepted' },
-          },
-        },
-      ];
-    }
     if (change.kind === 'insert') {
       throw new Error('A stream event is counted under its lease or with its batch mark (the counting plan), never in the usage transaction');
     }

@@ -625,9 +625,14 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ExpressionAttributeValues: { ':seen': 'seen', ':one': 1 },
     });
     expect(meterEventRecordEntity.park('t', item, 60_000).UpdateExpression).toBe('SET parkedAt = :now REMOVE GSI2PK, GSI2SK');
-    expect(meterEventRecordEntity.cancelUncounted('t', { ...event, status: 'accepted' }, adjustment).ConditionExpression).toBe(
-      '#status = :accepted AND cancelAdjustmentId = :adjustment',
+    expect(meterEventRecordEntity.legacyCancelled('t', { ...event, status: 'accepted', cancelAdjustmentId: adjustment.id }).ConditionExpression).toBe(
+      'created = :created AND #status = :accepted AND cancelAdjustmentId = :adjustment',
     );
+    // Legacy (legacy-accepted-events): the batch the sweep writes for an old `accepted` event, due when the sweep says, in the transaction that deletes the record.
+    const converted = meterEventRecordEntity.legacyToBatch('t', { ...event, status: 'accepted' }, small, 90_000);
+    expect(converted.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Delete']);
+    expect(converted[0]!.Put!.Item).toMatchObject({ entity: 'meter_event_batch', GSI2SK: expect.stringMatching(/^0+90000#/) });
+    expect(converted[1]!.Delete!.ConditionExpression).toBe('created = :created AND #status = :accepted AND attribute_not_exists(cancelAdjustmentId)');
   });
 
   it('writes a catalogue change as one transaction: each new price counted on its existing product, deletes and lookup keys conditional on what was read', () => {

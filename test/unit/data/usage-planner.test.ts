@@ -43,7 +43,7 @@ describe('the usage transaction planner (offline)', () => {
   it("adds a group's values and counts into its minute, minus its cancellations", () => {
     const { usageAction } = planner;
     const changes: RecordChange[] = [
-      { kind: 'process', event: event('a'), value: 5 },
+      { kind: 'insert', event: event('a'), value: 5 },
       { kind: 'insert', event: event('b'), value: 2 },
       { kind: 'cancel', event: event('c'), value: 4, adjustment: adjustment('c') },
     ];
@@ -56,8 +56,8 @@ describe('the usage transaction planner (offline)', () => {
   it("sets a `last` meter's value from the group's latest event, unless the minute holds a later one", () => {
     const { usageAction } = planner;
     const changes: RecordChange[] = [
-      { kind: 'process', event: event('early', 10), value: 1 },
-      { kind: 'process', event: event('late', 20), value: 7 },
+      { kind: 'insert', event: event('early', 10), value: 1 },
+      { kind: 'insert', event: event('late', 20), value: 7 },
     ];
     const sets = usageAction({ group: group('cus_1', 0, changes, 'last'), keepLast: false }).Update;
     expect(sets.ExpressionAttributeValues).toMatchObject({ ':lastValue': 7, ':lastTimestamp': 20, ':lastIdentifier': 'late' });
@@ -67,10 +67,8 @@ describe('the usage transaction planner (offline)', () => {
     expect(keeps.ConditionExpression).toBeUndefined();
   });
 
-  it('moves each record with a condition on its state: a legacy API event from accepted, a cancellation with its adjustment; a stream event never', () => {
+  it('moves a cancelled record with a condition on its state and completes its adjustment; a stream event never', () => {
     const { changeActions } = planner;
-    const [processed] = changeActions({ kind: 'process', event: event('a'), value: 1 });
-    expect(processed).toMatchObject({ Update: { ConditionExpression: '#status = :accepted' } });
     expect(() => changeActions({ kind: 'insert', event: event('b'), value: 1 })).toThrow(/counting plan/);
     const cancel = changeActions({ kind: 'cancel', event: event('c'), value: 1, adjustment: adjustment('adj_1') });
     expect(cancel).toHaveLength(2);
@@ -79,7 +77,7 @@ describe('the usage transaction planner (offline)', () => {
 
   it('packs any groups into transactions of at most 100 actions, never two updates of one minute in the same one, losing nothing', () => {
     const { bounded, pack } = planner;
-    const changeOf = fc.oneof(fc.constant<'process' | 'cancel'>('process'), fc.constant<'process' | 'cancel'>('cancel'));
+    const changeOf = fc.oneof(fc.constant<'insert' | 'cancel'>('insert'), fc.constant<'insert' | 'cancel'>('cancel'));
     const groups = fc.array(
       fc.record({
         customer: fc.integer({ min: 0, max: 3 }),

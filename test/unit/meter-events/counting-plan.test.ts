@@ -105,17 +105,16 @@ describe('the counting plan (offline)', () => {
       ]);
     });
 
-    it('applies cancellations and legacy accepted API events in the usage transaction', () => {
+    it('applies cancellations in the usage transaction', () => {
       const cancel: RecordChange = { kind: 'cancel', event: record('c', null), value: 1, adjustment };
-      const legacy: RecordChange = { kind: 'process', event: record('l', null, 'api'), value: 1 };
-      const plan = planBatch([group('cus_1', [cancel, legacy, ...inserts('b1', 1)])]);
-      expect(plan.transactional).toEqual([group('cus_1', [cancel, legacy])]);
+      const plan = planBatch([group('cus_1', [cancel, ...inserts('b1', 1)])]);
+      expect(plan.transactional).toEqual([group('cus_1', [cancel])]);
       expect(identifiers(plan.leased)).toEqual([['b1-0']]);
     });
 
     it('puts every change on exactly one path, in its own group, and never a stream event in the usage transaction', () => {
       const change = fc.record({
-        kind: fc.constantFrom('insert', 'process', 'cancel'),
+        kind: fc.constantFrom('insert', 'cancel'),
         batch: fc.integer({ min: 0, max: 3 }),
       });
       const groups = fc.array(
@@ -131,7 +130,7 @@ describe('the counting plan (offline)', () => {
             group(
               `cus_${customer}`,
               changes.map(({ kind, batch }): RecordChange => {
-                const event = record(`e${n++}`, kind === 'insert' ? `b${batch}` : null, kind === 'process' ? 'api' : 'stream');
+                const event = record(`e${n++}`, kind === 'insert' ? `b${batch}` : null);
                 return kind === 'cancel' ? { kind, event, value: 1, adjustment } : { kind, event, value: 1 };
               }),
               minute * 60_000,

@@ -178,25 +178,27 @@ describe('the meter events processor (on the shared fakes)', () => {
       cancelAdjustmentId: null,
     });
 
-    it('is counted once from its queued message, however often it comes', async () => {
-      const { processor, store, usageOf } = await setup();
-      store.seedEvent(legacy('l0', 'cus_0'));
+    it('keeps a cancellation of such an event waiting (its message comes back) until the sweeper has cancelled it uncounted', async () => {
+      const { processor, store, counted } = await setup();
+      const adjustment = {
+        id: 'mtradj_legacy',
+        scope,
+        platformId: scope.accountId,
+        created: start,
+        eventName: 'api_call',
+        type: 'cancel' as const,
+        cancelIdentifier: 'l0',
+        status: 'pending' as const,
+      };
+      store.seedEvent({ ...legacy('l0', 'cus_0'), cancelAdjustmentId: adjustment.id });
+      const work: MeterWork = { kind: 'cancel', adjustment };
+      const warn = vi.spyOn(logger, 'warn').mockImplementation(() => {});
 
-      await processor.process([{ kind: 'event', event: legacy('l0', 'cus_0') }]);
-      await processor.process([{ kind: 'event', event: legacy('l0', 'cus_0') }]);
-
-      expect(await usageOf('cus_0')).toEqual([{ minute: thisMinute, total: 4, events: 1, last: null }]);
-      expect(await store.getEvent(scope, 'l0')).toMatchObject({ status: 'processed' });
-    });
-
-    it('is marked invalid and reported when its customer is unknown', async () => {
-      const { processor, store } = await setup();
-      store.seedEvent(legacy('l1', 'cus_gone'));
-
-      await processor.process([{ kind: 'event', event: legacy('l1', 'cus_gone') }]);
-
-      expect(await store.getEvent(scope, 'l1')).toMatchObject({ status: 'invalid' });
-      expect(store.errors.map(({ identifier }) => identifier)).toEqual(['l1']);
+      expect(await processor.process([work])).toEqual([work]);
+      expect(await store.getEvent(scope, 'l0')).toMatchObject({ status: 'accepted' });
+      expect(warn).toHaveBeenCalledWith('Meter work failed; its messages are retried', expect.anything());
+      expect(await counted('cus_0')).toBe(0);
+      warn.mockRestore();
     });
   });
 

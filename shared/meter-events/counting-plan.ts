@@ -74,7 +74,8 @@ export interface BatchCountingPlan {
  * Splits the usage groups of a batch of work (each of one customer, meter and minute) by the path that
  * counts them. A group's stream events are told apart per stream batch, since a mark and its redelivery
  * check belong to one batch; the batches' small shares are counted under the lease together, at most
- * `maxLeasedEvents` a take.
+ * `maxLeasedEvents` a take. A batch's share, and so its path, depends on the batch alone: every try of a
+ * batch counts its events on the same path, whatever else its delivery brought.
  */
 export function planBatch(groups: readonly UsageGroup[]): BatchCountingPlan {
   const plan: BatchCountingPlan = { marked: [], leased: [], transactional: [] };
@@ -91,11 +92,19 @@ export function planBatch(groups: readonly UsageGroup[]): BatchCountingPlan {
       }
     }
     if (transactional.length > 0) plan.transactional.push({ ...group, changes: transactional });
-    // The small shares of several batches go under one take together.
+    // The small shares of several batches go under one take together, an identifier once (the first): two
+    // entries of one identifier in a lease would each be settled as counted.
     const leased: RecordChange[] = [];
+    const inLease = new Set<string>();
     for (const [batchId, changes] of byBatch) {
       if (batchId !== '' && changes.length >= minMarkedEvents) plan.marked.push({ ...group, changes });
-      else leased.push(...changes);
+      else {
+        for (const change of changes) {
+          if (inLease.has(change.event.identifier)) continue;
+          inLease.add(change.event.identifier);
+          leased.push(change);
+        }
+      }
     }
     for (let start = 0; start < leased.length; start += maxLeasedEvents) plan.leased.push({ ...group, changes: leased.slice(start, start + maxLeasedEvents) });
   }

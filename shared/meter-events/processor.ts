@@ -41,7 +41,10 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
     const meterFor = memoized(meters.findByEventName, scopedKey);
     const customerFound = memoized(customerExists, scopedKey);
 
-    // Every event of the batch once: the first of several with one identifier wins, the others are duplicates.
+    // Every event of each stream batch once (a batch queued twice comes as two). Events of different batches
+    // with one identifier all stay: each batch's share of a group, which picks its path (the counting plan),
+    // must be the same whichever batches a delivery brings together, or a redelivery could count an event on
+    // a second path; their claims tell which one counts.
     const seen = new Set<string>();
     const events: MeterEventRecord[] = [];
     // The work items of each stream batch (a batch queued twice comes as two).
@@ -52,7 +55,7 @@ export function meterEventProcessor({ store, meters, customerExists, errorWindow
       for (const item of items) retry.add(item);
     };
     const admit = (event: MeterEventRecord) => {
-      const key = `${scopeKey(event.scope)}|${event.identifier}`;
+      const key = `${scopeKey(event.scope)}|${event.batchId}|${event.identifier}`;
       if (seen.has(key)) return;
       seen.add(key);
       events.push(event);

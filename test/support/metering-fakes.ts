@@ -277,7 +277,7 @@ export function memoryMeterEventStore(
               identifiers.set(key, { event: { ...change.event, status: 'processed' }, created: change.event.created });
               return true;
             }
-            return change.event.batchId !== null && item?.event?.batchId === change.event.batchId;
+            return change.event.batchId !== null && item?.event?.batchId === change.event.batchId && item.claimedBy === undefined;
           });
           (held ? claimed : refused).push(change);
         }

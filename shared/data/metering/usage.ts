@@ -124,7 +124,9 @@ export function dynamoUsageStore(table: Table): UsageStore {
       return true;
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      return change.event.batchId !== null && oldItemOf(error)?.batchId === change.event.batchId;
+      // Its batch's own claim from an earlier try; never a lease's claim (`claimedBy`), which that lease counts.
+      const held = oldItemOf(error);
+      return change.event.batchId !== null && held?.batchId === change.event.batchId && held.claimedBy === undefined;
     }
   }
 

@@ -97,6 +97,15 @@ describe('the counting plan (offline)', () => {
       expect(plan.leased.map((entry) => entry.changes.length)).toEqual([maxLeasedEvents, 2]);
     });
 
+    it("picks a batch's path from its own share, counting an identifier two batches bring in one take once", () => {
+      // b2 brings `x` again: its share is still 3 (marked), as it would be delivered alone; b1's and b3's `y` are one entry of the take
+      const insert = (identifier: string, batchId: string): RecordChange => ({ kind: 'insert', event: record(identifier, batchId), value: 1 });
+      const plan = planBatch([group('cus_1', [insert('x', 'b1'), insert('x', 'b2'), ...inserts('b2', 2), insert('y', 'b1'), insert('y', 'b3')])]);
+      expect(identifiers(plan.marked)).toEqual([['x', 'b2-0', 'b2-1']]);
+      expect(identifiers(plan.leased)).toEqual([['x', 'y']]);
+      expect(plan.leased[0]!.changes.map((change) => change.event.batchId)).toEqual(['b1', 'b1']);
+    });
+
     it("marks each batch's share of one minute apart, since a mark belongs to one batch", () => {
       const plan = planBatch([group('cus_1', [...inserts('b1', 3), ...inserts('b2', 4)])]);
       expect(plan.marked.map((entry) => entry.changes.map((change) => change.event.batchId))).toEqual([

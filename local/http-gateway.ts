@@ -156,8 +156,9 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
     let result: unknown;
     try {
       const handler = await handlerFor(route.handler);
-      // `LOCAL_AWS_CALLS=true`: each response tells what it cost (asking DynamoDB for it slows DynamoDB Local).
-      const measure = process.env.LOCAL_AWS_CALLS === 'true';
+      // `LOCAL_AWS_CALLS=true`, or a request asking with `x-local-aws-calls: measure`: the response tells what
+      // it cost (asking DynamoDB for it slows DynamoDB Local, so it is off otherwise).
+      const measure = process.env.LOCAL_AWS_CALLS === 'true' || request.headers[awsCallsHeader] === 'measure';
       const scope = route.permissions ? functionCallScope(route.name, route.permissions, measure) : callScope({ measure });
       result = await withTimeout(Promise.resolve(withCallScope(scope, () => handler(event, context))), timeoutMs);
       const { calls, readUnits, writeUnits } = callTotals(scope);

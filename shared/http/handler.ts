@@ -52,6 +52,8 @@ export interface ApiRequest<P> {
   /** The version the request named (`Service-Version`, else the SDK's `Stripe-Version`), validated; null when it named none. */
   explicitServiceVersion: string | null;
   idempotencyKey: string | undefined;
+  /** Routes declared `idempotency: 'operation'`, on a POST with an `Idempotency-Key`. */
+  idempotency?: OperationIdempotency;
   /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`), if known. */
   sourceIp: string | null;
   /** The client's `User-Agent`, if it sent one (v2 tokens record it for the attestations they carry). */
@@ -67,6 +69,16 @@ export interface ApiRequest<P> {
 /** The success body of an operation; its status is the route's (`HttpHandlerOptions.status`). */
 export interface ApiResult<B = unknown> {
   body: B;
+  /** An operation that keeps its own idempotency (`idempotency: 'operation'`): the request this one replays. */
+  replayedFrom?: string;
+}
+
+/** An idempotent request as an operation that keeps its own idempotency sees it (`idempotency: 'operation'`). */
+export interface OperationIdempotency {
+  key: string;
+  /** The request's method, path and parameters, keyed under the account's secret (`requestFingerprint`). */
+  fingerprint: string;
+  requestId: string;
 }
 
 export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> extends OperationText {
@@ -89,6 +101,13 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> ex
   v1Search?: boolean;
   /** What the route's requests count against (see RateLimits). @default 'requests': per API key */
   rateLimit?: RateLimitClass;
+  /**
+   * Who keeps a POST's `Idempotency-Key`: the pipeline (a record of its own, claimed then completed: 2
+   * write units), or the operation, in the one record it writes anyway (`request.idempotency`; it answers
+   * `replayedFrom` for a replay and refuses another fingerprint with `IdempotencyKeyReusedError`).
+   * @default 'pipeline'
+   */
+  idempotency?: 'pipeline' | 'operation';
   /**
    * Expands the success body as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
    * caller's scope, before it is sent or kept for idempotent replays.
@@ -246,9 +265,11 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       paging: resumed.paging,
       searchPages,
     };
+    let replayedFrom: string | undefined;
     const run = async (): Promise<StoredResponse> => {
       try {
         const result = await operation(request);
+        replayedFrom = result.replayedFrom;
         const expanded = await expandBody(options.expand, request, result.body);
         // v1 objects (expanded ones too) are rendered at the request's version; v2 objects are unversioned.
         const body = api === 'v1' ? renderAtVersion(expanded, request.serviceVersion) : expanded;
@@ -260,10 +281,16 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
       checkIdempotencyKey(idempotencyKey);
       const fingerprint = requestFingerprint(await secret('idempotency-fingerprint'), method, path, raw);
-      const scope = caller.keyKind === 'publishable' ? { ...caller.scope, publishable: true } : caller.scope;
-      const outcome = await runIdempotently(ports.idempotencyStore, { scope, key: idempotencyKey, fingerprint, requestId }, run);
-      response = outcome.response;
-      if (outcome.replayed) replay = { original: outcome.response.requestId };
+      if (options.idempotency === 'operation') {
+        request.idempotency = { key: idempotencyKey, fingerprint, requestId };
+        response = await run();
+        if (replayedFrom !== undefined) replay = { original: replayedFrom };
+      } else {
+        const scope = caller.keyKind === 'publishable' ? { ...caller.scope, publishable: true } : caller.scope;
+        const outcome = await runIdempotently(ports.idempotencyStore, { scope, key: idempotencyKey, fingerprint, requestId }, run);
+        response = outcome.response;
+        if (outcome.replayed) replay = { original: outcome.response.requestId };
+      }
     } else {
       response = await run();
     }

@@ -33,6 +33,21 @@ export interface MeterEventRecord extends MeterEventInput {
   meterId: string | null;
   /** The adjustment that cancels it, once one was requested. */
   cancelAdjustmentId: string | null;
+  /**
+   * The idempotent request that created it (API events sent with an `Idempotency-Key`): a retry finds its
+   * event here instead of in an idempotency record of its own, which would cost two more write units.
+   */
+  idempotency?: EventIdempotency;
+}
+
+/** What an API event keeps of the idempotent request that created it. */
+export interface EventIdempotency {
+  /** SHA-256 of the `Idempotency-Key` (the key itself is never stored). */
+  keyHash: string;
+  /** The request's fingerprint (`requestFingerprint`): a retry must match it. */
+  fingerprint: string;
+  /** The request that created the event, which a replay names (`Original-Request`). */
+  requestId: string;
 }
 
 export interface MeterEventAdjustment {

@@ -1,6 +1,6 @@
 import { systemClock } from '#shared/core/clock.ts';
 import { createHash, randomUUID } from 'node:crypto';
-import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/core/errors.ts';
+import { AuthenticationError, ConflictError, IdempotencyKeyReusedError, InvalidRequestError, NotFoundError, SessionExpiredError } from '#shared/core/errors.ts';
 import type { EventOrigin } from '#shared/events/event.ts';
 import type { Caller, PlatformStore, Scope } from '#shared/platform/types.ts';
 import { newId, randomBase62 } from '#shared/core/ids.ts';
@@ -29,6 +29,25 @@ export interface MeterEventServicePorts {
 export const sessionLifetimeMillis = 15 * 60 * 1000;
 
 const hashToken = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * The identifier of an event sent without one under an `Idempotency-Key`: the same for every try of that
+ * request (UUID-shaped, like a generated one), and unrelated across accounts and modes.
+ */
+function identifierFor(scope: Scope, keyHash: string): string {
+  const hex = createHash('sha256').update(`meter-event-identifier:${scope.accountId}:${scope.livemode}:${keyHash}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The request an answered event replays: the first try's, when `requestId` is a retry of it. */
+export const replayedFrom = (event: MeterEventRecord, requestId: string): string | undefined =>
+  event.idempotency && event.idempotency.requestId !== requestId ? event.idempotency.requestId : undefined;
+
+const idempotencyKeyReused = (key: string) =>
+  new IdempotencyKeyReusedError(
+    `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+    'idempotency_key_reused',
+  );
 
 type MeterOf = (scope: Scope, eventName: string) => Promise<Meter | undefined>;
 
@@ -110,32 +129,54 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
   }
 
   return {
-    async create(origin: EventOrigin, params: CreateMeterEventParams): Promise<MeterEventRecord> {
+    /**
+     * Checks and counts one API event. With `request` (an `Idempotency-Key`), the event's own record keeps
+     * the request: an event without an identifier gets one derived from the key, so a retry claims the same
+     * identifier, finds the record its first try wrote, and answers that event (whose `idempotency` names
+     * the first try: `replayedFrom`); another request under the key is refused. No idempotency record of
+     * its own: 3 write units an event, as without a key.
+     */
+    async create(
+      origin: EventOrigin,
+      params: CreateMeterEventParams,
+      request?: { key: string; fingerprint: string; requestId: string },
+    ): Promise<MeterEventRecord> {
       const now = clock();
-      const input = normalize(params, now);
+      const keyHash = request && createHash('sha256').update(request.key, 'utf8').digest('hex');
+      const input = normalize({ ...params, identifier: params.identifier ?? (keyHash && identifierFor(origin.scope, keyHash)) }, now);
       const meter = await meters.findByEventName(origin.scope, input.eventName);
       const problem = problemOf(meter, input, now);
       if (problem) throw new InvalidRequestError(problem.message, problem.sync, problem.param);
-      const event = received(input, origin.scope, origin.platformId, now, meter!, 'api');
-      const duplicate = () =>
+      const event: MeterEventRecord = {
+        ...received(input, origin.scope, origin.platformId, now, meter!, 'api'),
+        ...(request && keyHash ? { idempotency: { keyHash, fingerprint: request.fingerprint, requestId: request.requestId } } : {}),
+      };
+      /** The identifier is held: by this request's first try (a replay), or by another event. */
+      const held = async () => {
+        const holder = keyHash ? await store.getEvent(origin.scope, input.identifier) : undefined;
+        if (holder?.idempotency?.keyHash === keyHash && holder?.idempotency !== undefined) {
+          if (holder.idempotency.fingerprint !== request!.fingerprint) throw idempotencyKeyReused(request!.key);
+          return holder;
+        }
         // The reference's v1 wording, which integrations match on (its v1 body carries no code; ours does).
-        new InvalidRequestError(
+        throw new InvalidRequestError(
           `An event already exists with identifier ${input.identifier}. An identifier can be used once in 24 hours.`,
           'duplicate_meter_event',
           'identifier',
         );
+      };
 
       // Accepted, not counted, and reported in the meter's error report, as the reference does.
       const refusal = await refusalOf(meter!, input, (id) => customerExists(origin.scope, id));
       if (refusal) {
-        if ((await store.claim({ ...event, status: 'invalid' }, randomUUID())) !== 'claimed') throw duplicate();
+        if ((await store.claim({ ...event, status: 'invalid' }, randomUUID())) !== 'claimed') return held();
         const error = { scope: origin.scope, platformId: origin.platformId, meterId: meter!.id, ...refusal, identifier: input.identifier };
         await queue.send([{ kind: 'refused', error }]);
         return { ...event, status: 'invalid' };
       }
 
       const outcome = await countUnderLease(event, meter!);
-      if (outcome === 'duplicate') throw duplicate();
+      if (outcome === 'duplicate') return held();
       if (outcome === 'busy') {
         throw new ConflictError(
           `Another usage event for customer '${readingOf(meter!, input).customerId}' and meter ${meter!.id} is being recorded right now; retry this one.`,

@@ -195,12 +195,12 @@ describe('v1 meter events through the official SDK', () => {
     const headers = { 'idempotency-key': `v1-meter-${buyer.id}` };
     const first = await api('POST', '/v1/billing/meter_events', { key, form: body, headers });
 
-    // When the same request is sent again, and then the key with another event
+    // When the same request is sent again, and then the key with other parameters for that event
     const retry = await api('POST', '/v1/billing/meter_events', { key, form: body, headers });
     const other = await api('POST', '/v1/billing/meter_events', {
       key,
       headers,
-      form: form({ event_name: 'v1_calls', 'payload[service_customer_id]': buyer.id, 'payload[value]': '6', identifier: 'v1-idem-2' }),
+      form: form({ event_name: 'v1_calls', 'payload[service_customer_id]': buyer.id, 'payload[value]': '7', identifier: 'v1-idem' }),
     });
 
     // Then the retry replays the first answer, the other is refused, and the event counted once

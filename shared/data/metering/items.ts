@@ -23,6 +23,7 @@ const eventSchema = z.object({
   status: z.enum(['accepted', 'processed', 'invalid', 'cancelled']),
   meterId: orNull(z.string()),
   cancelAdjustmentId: orNull(z.string()),
+  idempotency: z.object({ keyHash: z.string(), fingerprint: z.string(), requestId: z.string() }).optional(),
 });
 const adjustmentSchema = z.object({
   id: z.string(),

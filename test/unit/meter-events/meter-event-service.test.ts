@@ -4,7 +4,7 @@ import { AuthenticationError, ConflictError, InvalidRequestError, NotFoundError,
 import { logger } from '#shared/core/logger.ts';
 import type { MeterEventStore, MeterWork, MeterWorkQueue } from '#shared/meter-events/meter-event.ts';
 import { createMeterEventAdjustmentParams, createMeterEventParams, meterEventStreamParams } from '#shared/meter-events/schemas.ts';
-import { meterEventService } from '#shared/meter-events/service.ts';
+import { meterEventService, replayedFrom } from '#shared/meter-events/service.ts';
 import { settleDelaySeconds, usageLeases } from '#shared/meter-events/usage-lease.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -122,6 +122,50 @@ describe('meter events (service with the shared fakes)', () => {
       expect(first.identifier).toMatch(/^[0-9a-f-]{36}$/);
       expect(second.identifier).not.toBe(first.identifier);
       expect(first.timestamp).toBe(start);
+    });
+
+    describe('sent with an Idempotency-Key (kept in the event itself, not in an idempotency record)', () => {
+      const request = (key: string, fingerprint = 'fp-1', requestId = 'req_first') => ({ key, fingerprint, requestId });
+
+      it('gets an identifier derived from the key, so a retry finds its first try: the same event, counted once, naming the first request', async () => {
+        const { service, usageOf } = await setup();
+        const first = await service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }), request('key-1'));
+        const retry = await service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }), request('key-1', 'fp-1', 'req_retry'));
+        const other = await service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }), request('key-2', 'fp-1', 'req_other'));
+
+        expect(first.identifier).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+        expect(retry).toEqual(first);
+        expect(replayedFrom(retry, 'req_retry')).toBe('req_first');
+        expect(replayedFrom(first, 'req_first')).toBeUndefined();
+        expect(other.identifier).not.toBe(first.identifier);
+        expect(await usageOf('cus_1')).toEqual([{ minute: thisMinute, total: 4, events: 2, last: null }]);
+      });
+
+      it('refuses the key with other parameters, and an identifier another request holds whatever the key', async () => {
+        const { service, usageOf } = await setup();
+        await service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }, { identifier: 'evt_k' }), request('key-1'));
+
+        await expect(
+          service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '9' }, { identifier: 'evt_k' }), request('key-1', 'fp-other')),
+        ).rejects.toMatchObject({ code: 'idempotency_key_reused' });
+        await expect(
+          service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }, { identifier: 'evt_k' }), request('key-2')),
+        ).rejects.toMatchObject({ code: 'duplicate_meter_event' });
+        await expect(service.create(originOf(scope), event({ service_customer_id: 'cus_1', value: '2' }, { identifier: 'evt_k' }))).rejects.toMatchObject({
+          code: 'duplicate_meter_event',
+        });
+        expect(await usageOf('cus_1')).toEqual([{ minute: thisMinute, total: 2, events: 1, last: null }]);
+      });
+
+      it('answers a retry of an event refused for its customer with the same invalid event, reported once', async () => {
+        const { service, sent } = await setup();
+        const first = await service.create(originOf(scope), event({ service_customer_id: 'cus_unknown', value: '1' }), request('key-u'));
+        const retry = await service.create(originOf(scope), event({ service_customer_id: 'cus_unknown', value: '1' }), request('key-u', 'fp-1', 'req_retry'));
+
+        expect(first.status).toBe('invalid');
+        expect(retry).toEqual(first);
+        expect(sent.filter(({ work }) => work.kind === 'refused')).toHaveLength(1);
+      });
     });
 
     it('counts 1 per event for a count meter, which needs no value and ignores one that is not a number', async () => {

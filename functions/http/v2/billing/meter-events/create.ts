@@ -1,6 +1,7 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { createMeterEventParams } from '#shared/meter-events/schemas.ts';
 import { serializeMeterEvent, meterEventObject } from '#shared/meter-events/serializer.ts';
+import { replayedFrom } from '#shared/meter-events/service.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
@@ -13,8 +14,10 @@ export const handler = httpHandler(
     params: createMeterEventParams,
     response: meterEventObject,
     rateLimit: 'meter_events',
+    idempotency: 'operation',
   },
-  async ({ origin, params }) => ({
-    body: serializeMeterEvent(await service.create(origin, params)),
-  }),
+  async ({ id, origin, params, idempotency }) => {
+    const event = await service.create(origin, params, idempotency);
+    return { body: serializeMeterEvent(event), replayedFrom: replayedFrom(event, id) };
+  },
 );

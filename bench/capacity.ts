@@ -6,6 +6,7 @@
  * the cached ones a busy function sees. Prints a markdown table for docs/capacity.md; asserts nothing.
  */
 import { createServer } from 'node:http';
+import Stripe from 'stripe';
 import type { AddressInfo } from 'node:net';
 import { startServiceProcess } from '#local/service-process.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
@@ -77,7 +78,42 @@ function workerCosts(from: number): Map<string, Cost & { records: number; invoca
 
 const settle = (millis = 3_000) => new Promise((resolve) => setTimeout(resolve, millis));
 
+/**
+ * Meter events as users send them, first on the freshly started stack: through the official SDK (which keys
+ * every POST with an `Idempotency-Key`) over HTTP, one after another, v1 and v2 in turn; each request asks
+ * for its cost (`x-local-aws-calls: measure`). Prints the first event's cost and the spread of the rest.
+ */
+async function meterEventsThroughTheSdk(count: number): Promise<void> {
+  const inner = Stripe.createNodeHttpClient();
+  const httpClient = Object.create(inner) as Stripe.HttpClient;
+  httpClient.makeRequest = (host, port, path, method, headers, data, protocol, timeout) =>
+    inner.makeRequest(host, port, path, method, { ...headers, 'x-local-aws-calls': 'measure' }, data, protocol, timeout);
+  const { hostname, port } = new URL(service.baseUrl);
+  const client = new Stripe(service.secretKey, { host: hostname, port: Number(port), protocol: 'http', httpClient });
+  await client.billing.meters.create({ display_name: 'SDK cost', event_name: 'sdk_cost', default_aggregation: { formula: 'sum' } });
+  const buyer = await client.customers.create({ name: 'SDK cost' });
+  const payload = { service_customer_id: buyer.id, value: '1' };
+  const units: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const sent =
+      i % 2 === 0
+        ? await client.billing.meterEvents.create({ event_name: 'sdk_cost', payload })
+        : await client.v2.billing.meterEvents.create({ event_name: 'sdk_cost', payload });
+    units.push(Number(/write=([\d.]+)/.exec(sent.lastResponse.headers['x-local-aws-calls'] ?? '')?.[1] ?? Number.NaN));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const rest = units.slice(1);
+  const mean = rest.reduce((sum, each) => sum + each, 0) / rest.length;
+  const atThree = rest.filter((each) => each === 3).length;
+  console.log(
+    `Meter events through the official SDK (Idempotency-Key on each), fresh stack, ${count} sent one after another (${(count / seconds).toFixed(0)}/s): ` +
+      `first ${units[0]} write units; the rest mean ${mean.toFixed(3)}, ${atThree} of ${rest.length} at 3, max ${Math.max(...rest)}`,
+  );
+}
+
 try {
+  await meterEventsThroughTheSdk(400);
   // Authentication, the rate counter and idempotency are part of every figure, as they are on AWS.
   await measure('`POST /v1/webhook_endpoints` (an endpoint for `customer.*`; emits no event, as the reference)', (run) =>
     call('POST', '/v1/webhook_endpoints', {

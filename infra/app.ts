@@ -13,5 +13,6 @@ import { buildService } from './service.ts';
  *   `rateLimitSearchTest`, `rateLimitAuthFailures`
  * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
  *   `logRetentionDays`, `logLevel`, `tracing`
+ * - the table (infra/stateful-stack.ts): `tableWarmWriteUnits`, `tableWarmReadUnits`, `indexWarmWriteUnits`
  */
 buildService(new App());

@@ -4,8 +4,37 @@ import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import * as z from 'zod';
 import { tableSchema } from '#shared/data/table-schema.ts';
 import { queues as queueDefinitions, type QueueName } from '#shared/messaging/queues.ts';
+
+/**
+ * The table's warm throughput: what it serves at once from its first request, without waiting for
+ * on-demand scaling (a new on-demand table starts at 4,000 write and 12,000 read units a second). Sized
+ * for the target of docs/capacity.md, 10,000 meter events a second at 3 write units each; each index for
+ * the worst due-index load at that rate (5,000 writes a second from 4-event stream requests). Raising it is
+ * charged once per increase (DynamoDB pricing, "warm throughput"); it never goes down. Context keys of the
+ * same names override (`-c tableWarmWriteUnits=…`); 0 leaves DynamoDB's default.
+ */
+const warmSettings = z.object({
+  tableWarmWriteUnits: z.coerce.number().int().nonnegative().default(30_000),
+  tableWarmReadUnits: z.coerce.number().int().nonnegative().default(12_000),
+  indexWarmWriteUnits: z.coerce.number().int().nonnegative().default(6_000),
+});
+
+function warmThroughputOf(scope: Construct) {
+  const context = (key: string) => scope.node.tryGetContext(key) as unknown;
+  const parsed = warmSettings.safeParse({
+    tableWarmWriteUnits: context('tableWarmWriteUnits'),
+    tableWarmReadUnits: context('tableWarmReadUnits'),
+    indexWarmWriteUnits: context('indexWarmWriteUnits'),
+  });
+  if (!parsed.success) throw new Error(`Context ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+  const { tableWarmWriteUnits, tableWarmReadUnits, indexWarmWriteUnits } = parsed.data;
+  const warm = (write: number, read: number) =>
+    write > 0 || read > 0 ? { ...(write > 0 ? { writeUnitsPerSecond: write } : {}), ...(read > 0 ? { readUnitsPerSecond: read } : {}) } : undefined;
+  return { table: warm(tableWarmWriteUnits, tableWarmReadUnits), index: warm(indexWarmWriteUnits, 0) };
+}
 
 export interface StatefulQueue {
   queue: Queue;
@@ -35,6 +64,7 @@ export class StatefulStack extends Stack {
       pendingWindow: Duration.days(30),
     });
 
+    const warm = warmThroughputOf(this);
     this.table = new Table(this, 'Table', {
       encryption: TableEncryption.CUSTOMER_MANAGED,
       encryptionKey: this.tableKey,
@@ -45,6 +75,7 @@ export class StatefulStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
+      ...(warm.table ? { warmThroughput: warm.table } : {}),
     });
     for (const index of tableSchema.globalIndexes) {
       this.table.addGlobalSecondaryIndex({
@@ -52,6 +83,7 @@ export class StatefulStack extends Stack {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
         projectionType: ProjectionType.ALL,
+        ...(warm.index ? { warmThroughput: warm.index } : {}),
       });
     }
 

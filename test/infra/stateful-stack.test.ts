@@ -81,6 +81,28 @@ describe('stateful stack', () => {
     });
   });
 
+  it('warms the table and each index for the target rate of docs/capacity.md, and lets context change or drop it', () => {
+    // Given the stateful stack with the default context
+    // When its template is read
+    // Then the table serves 30,000 write and 12,000 read units a second from its first request, each index 6,000 writes
+    const table = Object.values(template.findResources('AWS::DynamoDB::Table'))[0]!.Properties;
+    expect(table.WarmThroughput).toEqual({ WriteUnitsPerSecond: 30_000, ReadUnitsPerSecond: 12_000 });
+    expect(table.GlobalSecondaryIndexes.map((index: { WarmThroughput: unknown }) => index.WarmThroughput)).toEqual([
+      { WriteUnitsPerSecond: 6_000 },
+      { WriteUnitsPerSecond: 6_000 },
+    ]);
+
+    // And context overrides it: 0 leaves DynamoDB's default, a malformed value stops the synth naming the key
+    const other = serviceApp({ tableWarmWriteUnits: '0', tableWarmReadUnits: 0, indexWarmWriteUnits: 0 });
+    const cold = Object.values(Template.fromStack(new StatefulStack(other.app, 'ServiceStateful')).findResources('AWS::DynamoDB::Table'))[0]!.Properties;
+    other.cleanUp();
+    expect(cold.WarmThroughput).toBeUndefined();
+    expect(cold.GlobalSecondaryIndexes.every((index: { WarmThroughput?: unknown }) => index.WarmThroughput === undefined)).toBe(true);
+    const wrong = serviceApp({ tableWarmWriteUnits: 'lots' });
+    expect(() => new StatefulStack(wrong.app, 'ServiceStateful')).toThrow(/tableWarmWriteUnits/);
+    wrong.cleanUp();
+  });
+
   it('gives every queue its own dead-letter queue, with the receive count and visibility timeout of its definition', () => {
     // Given the queue definitions of shared/messaging/queues.ts
     const definitions = Object.entries(queues);

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, Duration } from 'aws-cdk-lib';
 import type { IHttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -15,11 +15,14 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { FilterPattern, MetricFilter } from 'aws-cdk-lib/aws-logs';
+import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { type Subscription, Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { deliveryOutcomeMetrics } from '#shared/delivery/delivery-service.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
+import { tableSchema } from '#shared/data/table-schema.ts';
+import { rateLimitedMetricName } from '#shared/http/rate-limit.ts';
 import { metricsNamespace, type ServiceFunction, type ServiceQueue } from './service-function.ts';
 
 export interface MonitoringProps {
@@ -32,8 +35,16 @@ export interface MonitoringProps {
   scheduledJobs: Record<string, ServiceFunction>;
   /** Route functions by name, graphed by invocations. */
   routeFunctions: Record<string, ServiceFunction>;
+  /** Route functions by API area (infra/api-areas.ts): their errors alarm per area. */
+  routeAreas: Array<{ id: string; area: string; functions: ServiceFunction[] }>;
+  /** The table, whose throttles and system errors (and each index's throttles) alarm. */
+  table: ITable;
   /** Subscribed to the alarm topic by email when given. */
   alarmEmail?: string;
+  /** An existing topic (a pager's) that every alarm also notifies. */
+  alarmTopicArn?: string;
+  /** Deployed with nobody notified, by explicit choice (`alarmDestination=none`): said loudly at synth. */
+  notifyNobody?: boolean;
 }
 
 /** The thresholds of the alarm baseline, in one place (docs/operations.md explains each). */
@@ -44,7 +55,24 @@ export const alarmThresholds = {
   apiLatencyP99Millis: 2_000,
   /** Seconds the oldest message of a queue may wait; deliveries may be delayed up to 900 s on purpose. */
   oldestMessageSeconds: { deliveries: 1_800, 'meter-events': 300, billing: 300 } satisfies Record<QueueName, number>,
+  /** Percent of the API's requests the functions answered 429 (rate limits) over five minutes (at least 100 requests). */
+  rateLimitedPercent: 5,
 } as const;
+
+/** The DynamoDB operations the functions call, whose throttles and system errors alarm (an alarm's math takes at most 10 metrics). */
+const tableOperations = [
+  Operation.GET_ITEM,
+  Operation.BATCH_GET_ITEM,
+  Operation.QUERY,
+  Operation.PUT_ITEM,
+  Operation.UPDATE_ITEM,
+  Operation.DELETE_ITEM,
+  Operation.TRANSACT_WRITE_ITEMS,
+  Operation.BATCH_WRITE_ITEM,
+];
+
+/** CloudWatch's most metrics in one alarm's math expression. */
+const maxAlarmMetrics = 10;
 
 /** The metric the sweepers' `parked: true` log lines count into. */
 export const parkedWorkMetricName = 'ParkedWork';
@@ -71,18 +99,34 @@ export class Monitoring extends Construct {
     topicKey.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     this.topic = new Topic(this, 'AlarmTopic', { displayName: 'Service API alarms', masterKey: topicKey, enforceSSL: true });
     if (props.alarmEmail) this.emailSubscription = this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
-    const action = new SnsAction(this.topic);
-    const alarm = (alarmId: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) => {
+    const actions = [new SnsAction(this.topic), ...(props.alarmTopicArn ? [new SnsAction(Topic.fromTopicArn(this, 'PagerTopic', props.alarmTopicArn))] : [])];
+    if (props.notifyNobody) {
+      Annotations.of(this).addWarningV2(
+        'service:alarmsNotifyNobody',
+        'alarmDestination=none: every alarm notifies a topic nobody is subscribed to. Subscribe a pager to the AlarmTopicArn output, or deploy with -c alarmEmail=… or -c alarmTopicArn=…',
+      );
+    }
+    /** An alarm on `metric` at or above `threshold`; `silence: 'breaching'` where no data means the thing stopped. */
+    const alarm = (
+      alarmId: string,
+      metric: IMetric,
+      threshold: number,
+      description: string,
+      evaluationPeriods = 1,
+      { below = false, silence = 'ok' }: { below?: boolean; silence?: 'ok' | 'breaching' } = {},
+    ) => {
       const created = new Alarm(this, alarmId, {
         metric,
         threshold,
         evaluationPeriods,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        comparisonOperator: below ? ComparisonOperator.LESS_THAN_THRESHOLD : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: silence === 'breaching' ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
         alarmDescription: description,
       });
-      created.addAlarmAction(action);
-      created.addOkAction(action);
+      for (const action of actions) {
+        created.addAlarmAction(action);
+        created.addOkAction(action);
+      }
       this.alarms.push(created);
       return created;
     };
@@ -139,6 +183,87 @@ export class Monitoring extends Construct {
         fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
         1,
         `${name} was throttled: the account's concurrency is exhausted`,
+      );
+    }
+
+    // Scheduled jobs that stop running: no invocation in ten minutes, and no data at all, both page (a rule
+    // disabled or deleted, the account's concurrency gone). The sweepers are what recovers lost work.
+    for (const [name, fn] of Object.entries(props.scheduledJobs)) {
+      alarm(
+        `${pascal(name)}NotRunning`,
+        fn.function.metricInvocations({ period: fiveMinutes, statistic: 'Sum' }),
+        1,
+        `${name} has not run for ten minutes: its schedule rule or the function is broken, and the work it recovers is not recovered`,
+        2,
+        { below: true, silence: 'breaching' },
+      );
+    }
+
+    // Route functions: an error (an unhandled failure or a timeout; handled errors answer 5xx and count in the
+    // API's 5xx rate) in any function of an API area, at most 10 functions an alarm.
+    for (const { id, area, functions } of props.routeAreas) {
+      for (let start = 0; start < functions.length; start += maxAlarmMetrics) {
+        const watched = functions.slice(start, start + maxAlarmMetrics);
+        const usingMetrics = Object.fromEntries(watched.map((fn, index) => [`e${index}`, fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })]));
+        const part = start === 0 ? '' : `Part${start / maxAlarmMetrics + 1}`;
+        alarm(
+          `${id}${part}RouteErrors`,
+          new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, period: fiveMinutes, label: `${area} errors` }),
+          1,
+          `A function under ${area} failed or timed out (its log group has the error): ${watched.map((fn) => fn.node.id).join(', ')}`,
+        );
+      }
+    }
+
+    // Requests the functions refused with 429 (the per-key, meter-event and search limits), as a share of all.
+    const rateLimited = new Metric({
+      namespace: metricsNamespace,
+      metricName: rateLimitedMetricName,
+      dimensionsMap: { service: 'service-api' },
+      period: fiveMinutes,
+      statistic: 'Sum',
+    });
+    const rateLimitedPercent = new MathExpression({
+      expression: 'IF(requests >= 100, 100 * limited / requests, 0)',
+      usingMetrics: { requests, limited: rateLimited },
+      period: fiveMinutes,
+      label: '429 %',
+    });
+    alarm(
+      'ApiRateLimited',
+      rateLimitedPercent,
+      alarmThresholds.rateLimitedPercent,
+      `More than ${alarmThresholds.rateLimitedPercent}% of API requests answered 429 over five minutes: a client over its limit, or limits too low for the load (docs/operations.md)`,
+    );
+
+    // DynamoDB: throttles and system errors on the table, throttles on each index (an index's write
+    // throttles hold back the table's writes).
+    const { table } = props;
+    alarm(
+      'TableThrottles',
+      table.metricThrottledRequestsForOperations({ operations: tableOperations, period: fiveMinutes, statistic: 'Sum' }),
+      1,
+      'DynamoDB throttled requests on the service table: a hot partition or the table over its on-demand maximum (docs/capacity.md)',
+    );
+    alarm(
+      'TableSystemErrors',
+      table.metricSystemErrorsForOperations({ operations: tableOperations, period: fiveMinutes, statistic: 'Sum' }),
+      1,
+      'DynamoDB answered the service table with system errors (HTTP 500): the SDK retries them; sustained, see the AWS Health Dashboard',
+    );
+    for (const { indexName } of tableSchema.globalIndexes) {
+      const dimensionsMap = { TableName: table.tableName, GlobalSecondaryIndexName: indexName };
+      const throttles = (metricName: string) => new Metric({ namespace: 'AWS/DynamoDB', metricName, dimensionsMap, period: fiveMinutes, statistic: 'Sum' });
+      alarm(
+        `${indexName}Throttles`,
+        new MathExpression({
+          expression: 'reads + writes',
+          usingMetrics: { reads: throttles('ReadThrottleEvents'), writes: throttles('WriteThrottleEvents') },
+          period: fiveMinutes,
+          label: `${indexName} throttles`,
+        }),
+        1,
+        `DynamoDB throttled the ${indexName} index: its writes hold back the table's (docs/capacity.md, hot keys)`,
       );
     }
 

@@ -14,6 +14,17 @@ export interface OperationsSettings {
    */
   alarmEmail?: string;
   /**
+   * An existing SNS topic (a pager's, an on-call tool's) every alarm also notifies.
+   * @default - the context value `alarmTopicArn`
+   */
+  alarmTopicArn?: string;
+  /**
+   * `none`: deploy with nobody notified, on purpose (a sandbox). Without it, a deploy needs `alarmEmail` or
+   * `alarmTopicArn`: alarms that page nobody are an outage nobody hears about.
+   * @default - the context value `alarmDestination`
+   */
+  alarmDestination?: 'none';
+  /**
    * Steady requests a second the API stage accepts across all clients, before API Gateway answers 429.
    * @default - the context value `apiThrottleRate`, else 10,000 (the account's default quota per region)
    */
@@ -49,6 +60,11 @@ const retentionPeriods = Object.values(RetentionDays).filter((days): days is num
 
 const schema = z.object({
   alarmEmail: z.email().optional(),
+  alarmTopicArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[\w-]{1,256}$/, 'an SNS topic ARN')
+    .optional(),
+  alarmDestination: z.literal('none').optional(),
   apiThrottleRate: z.coerce.number().int().positive().default(10_000),
   apiThrottleBurst: z.coerce.number().int().positive().max(5_000).default(5_000),
   logRetentionDays: z.coerce
@@ -75,6 +91,12 @@ export function operationsSettings(scope: Construct, props: OperationsSettings):
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0]);
     throw new Error(`${key} is not valid (${issue.message}), got ${JSON.stringify(given[key])}`);
+  }
+  const { alarmEmail, alarmTopicArn, alarmDestination } = parsed.data;
+  if (!alarmEmail && !alarmTopicArn && alarmDestination !== 'none') {
+    throw new Error(
+      'Alarms would notify nobody: deploy with -c alarmEmail=<address> or -c alarmTopicArn=<an SNS topic ARN>, or with -c alarmDestination=none to deploy without anyone notified on purpose (not for production)',
+    );
   }
   return parsed.data;
 }

@@ -190,7 +190,15 @@ export class StatelessStack extends Stack {
       queueWorkers: this.queueWorkers,
       scheduledJobs: this.scheduledJobs,
       routeFunctions: Object.fromEntries(routes.map((route) => [route.name, this.functions[route.name]!])),
+      routeAreas: routeStackGroups(routes).map(({ id, area, routes: areaRoutes }) => ({
+        id,
+        area,
+        functions: areaRoutes.map((route) => this.functions[route.name]!),
+      })),
+      table: resources.table,
       ...(this.operations.alarmEmail ? { alarmEmail: this.operations.alarmEmail } : {}),
+      ...(this.operations.alarmTopicArn ? { alarmTopicArn: this.operations.alarmTopicArn } : {}),
+      notifyNobody: this.operations.alarmDestination === 'none',
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the API' });

@@ -26,6 +26,8 @@ import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
 import { checkIdempotencyKey, requestFingerprint, runIdempotently } from './idempotency.ts';
+import { countMetric, flushMetrics } from '#shared/core/observability.ts';
+import { rateLimitedMetricName } from './rate-limit.ts';
 import type { IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
 import { checkPathIds } from './bounds.ts';
 import { withContract, type OperationText } from './contract.ts';
@@ -296,6 +298,11 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     }
   } catch (error) {
     response = renderError(error, api, requestId);
+  }
+  // The functions' own 429s (rate limits, failed authentications), which the 429-rate alarm watches.
+  if (response.statusCode === 429) {
+    countMetric(rateLimitedMetricName);
+    flushMetrics();
   }
   return toResult(response, requestId, {
     ...response.headers,

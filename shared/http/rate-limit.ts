@@ -10,6 +10,9 @@ import { CounterThrottledError, type RateCounter } from '#shared/platform/ports.
  */
 export type CounterFailure = 'open' | 'closed';
 
+/** The metric each request the functions answer 429 counts into (infra/monitoring.ts alarms on its share). */
+export const rateLimitedMetricName = 'RateLimitedRequests';
+
 /** What a route's requests are counted against. */
 export type RateLimitClass = 'requests' | 'meter_events' | 'meter_event_stream' | 'search';
 

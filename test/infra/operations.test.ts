@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { alarmThresholds, parkedWorkMetricName, refusedMessagesMetricName } from '#infra/monitoring.ts';
+import { routeStackGroups } from '#infra/api-areas.ts';
 import { buildService } from '#infra/service.ts';
+import { tableSchema } from '#shared/data/table-schema.ts';
+import { rateLimitedMetricName } from '#shared/http/rate-limit.ts';
 import { queues } from '#shared/messaging/queues.ts';
 import {
   fixtureEntries,
@@ -130,7 +133,9 @@ describe('the deployed service, as an operator configures it', () => {
 
     // Then every alarm notifies it on ALARM and on OK
     const alarms = Object.values(parent.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms.length).toBe(2 * Object.keys(queues).length + 2 * (queueWorkers.length + scheduledJobs.length) + 4);
+    const routeAreaAlarms = routeStackGroups(routes).reduce((sum, group) => sum + Math.ceil(group.routes.length / 10), 0);
+    const tableAlarms = 2 + tableSchema.globalIndexes.length;
+    expect(alarms.length).toBe(2 * Object.keys(queues).length + 3 * scheduledJobs.length + 2 * queueWorkers.length + 4 + 1 + routeAreaAlarms + tableAlarms);
     for (const each of alarms) {
       expect(each.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(each.Properties.OKActions).toEqual([{ Ref: topicId }]);
@@ -145,6 +150,59 @@ describe('the deployed service, as an operator configures it', () => {
     parent.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
+  });
+
+  it('pages when a scheduled job stops running, counting silence as an outage', () => {
+    for (const job of scheduledJobs) {
+      // Given a job's not-running alarm
+      const notRunning = alarm(`${job.name.replace(/^\w/, (letter) => letter.toUpperCase())}NotRunning`);
+      // Then fewer than one invocation in each of two five-minute periods, or no data at all, is an alarm
+      expect(notRunning).toMatchObject({
+        MetricName: 'Invocations',
+        ComparisonOperator: 'LessThanThreshold',
+        Threshold: 1,
+        EvaluationPeriods: 2,
+        TreatMissingData: 'breaching',
+      });
+    }
+  });
+
+  it('alarms on route function errors per API area, every route function in exactly one alarm of at most 10 metrics', () => {
+    const watched: string[] = [];
+    for (const group of routeStackGroups(routes)) {
+      for (let part = 0; part * 10 < group.routes.length; part++) {
+        // Given the area's alarm (or part of it)
+        const errors = alarm(`${group.id}${part === 0 ? '' : `Part${part + 1}`}RouteErrors`);
+        const metrics = (
+          errors.Metrics as Array<{ Id: string; MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: unknown }> } } }>
+        ).filter((each) => each.MetricStat);
+        // Then it sums the Errors of at most 10 of the area's functions
+        expect(metrics.length).toBeLessThanOrEqual(10);
+        for (const metric of metrics) {
+          expect(metric.MetricStat!.Metric.MetricName).toBe('Errors');
+          watched.push(JSON.stringify(metric.MetricStat!.Metric.Dimensions[0]!.Value));
+        }
+      }
+    }
+    expect(watched).toHaveLength(routes.length);
+    expect(new Set(watched).size).toBe(routes.length);
+  });
+
+  it('alarms on the share of requests the functions refuse with 429, and on DynamoDB throttles and system errors of the table and each index', () => {
+    // Given the 429 alarm: the RateLimitedRequests the pipeline counts, over the stage's requests
+    const limited = alarm('ApiRateLimited');
+    expect(JSON.stringify(limited.Metrics)).toContain(rateLimitedMetricName);
+    expect(limited.Threshold).toBe(alarmThresholds.rateLimitedPercent);
+
+    // And the table's throttles and system errors, summed over the operations the functions call
+    expect(JSON.stringify(alarm('TableThrottles').Metrics)).toContain('ThrottledRequests');
+    expect(JSON.stringify(alarm('TableSystemErrors').Metrics)).toContain('SystemErrors');
+    // And each index's read and write throttles
+    for (const { indexName } of tableSchema.globalIndexes) {
+      const text = JSON.stringify(alarm(`${indexName}Throttles`).Metrics);
+      expect(text).toContain('WriteThrottleEvents');
+      expect(text).toContain(indexName);
+    }
   });
 
   it('draws a dashboard of the same signals, requests per route and delivery outcomes', () => {
@@ -270,9 +328,44 @@ describe('cdk-nag over both stacks', () => {
     }
   });
 
+  it('refuses to deploy alarms that notify nobody unless told so, and then says it loudly; a pager topic is notified too', () => {
+    // Given no alarm destination at all
+    const silent = serviceApp({ alarmDestination: undefined, 'aws:cdk:bundling-stacks': [] });
+    try {
+      // Then synth stops, saying how to give one
+      expect(() => buildService(silent.app)).toThrow(/Alarms would notify nobody.*alarmEmail.*alarmTopicArn.*alarmDestination=none/);
+    } finally {
+      silent.cleanUp();
+    }
+
+    // Given the explicit opt-out, Then synth warns
+    const sandbox = serviceApp({ alarmDestination: 'none', 'aws:cdk:bundling-stacks': [] });
+    try {
+      const { stateless } = buildService(sandbox.app);
+      const warnings = Annotations.fromStack(stateless).findWarning('*', Match.stringLikeRegexp('alarmDestination=none'));
+      expect(warnings).toHaveLength(1);
+    } finally {
+      sandbox.cleanUp();
+    }
+
+    // Given a pager's topic, Then every alarm notifies it as well as the service's own topic
+    const pagerTopic = 'arn:aws:sns:eu-west-1:123456789012:oncall-pager';
+    const paged = serviceApp({ alarmDestination: undefined, alarmTopicArn: pagerTopic, 'aws:cdk:bundling-stacks': [] });
+    try {
+      const { stateless } = buildService(paged.app);
+      const alarms = Object.values(Template.fromStack(stateless).findResources('AWS::CloudWatch::Alarm'));
+      expect(alarms.length).toBeGreaterThan(0);
+      for (const each of alarms) expect(each.Properties.AlarmActions).toContain(pagerTopic);
+    } finally {
+      paged.cleanUp();
+    }
+  });
+
   it('refuses operations settings it cannot honour, naming the context key', () => {
     for (const [key, value] of [
       ['alarmEmail', 'not-an-email'],
+      ['alarmTopicArn', 'arn:aws:s3:::bucket'],
+      ['alarmDestination', 'nobody'],
       ['logRetentionDays', '17'],
       ['apiThrottleBurst', '9000'],
       ['tracing', 'maybe'],

@@ -55,7 +55,8 @@ export function serviceApp(context: Record<string, unknown> = {}): { app: App; o
     context: Record<string, unknown>;
   };
   const outdir = mkdtempSync(join(tmpdir(), 'service-infra-'));
-  const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:enable-asset-metadata': true, ...context } });
+  // Tests that are not about alarms deploy without a destination, as a sandbox would (`alarmDestination=none`).
+  const app = new App({ outdir, context: { ...cdkJson.context, 'aws:cdk:enable-asset-metadata': true, alarmDestination: 'none', ...context } });
   return { app, outdir, cleanUp: () => rmSync(outdir, { recursive: true, force: true }) };
 }
 

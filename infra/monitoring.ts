@@ -21,6 +21,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { deliveryOutcomeMetrics } from '#shared/delivery/delivery-service.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
+import { probeSuccessMetricName } from '#shared/core/api-probe.ts';
 import { tableSchema } from '#shared/data/table-schema.ts';
 import { rateLimitedMetricName } from '#shared/http/rate-limit.ts';
 import { metricsNamespace, type ServiceFunction, type ServiceQueue } from './service-function.ts';
@@ -35,6 +36,8 @@ export interface MonitoringProps {
   scheduledJobs: Record<string, ServiceFunction>;
   /** Route functions by name, graphed by invocations. */
   routeFunctions: Record<string, ServiceFunction>;
+  /** The synthetic probe, whose ProbeSuccess metric alarms on a failure and on silence. */
+  probe: ServiceFunction;
   /** Route functions by API area (infra/api-areas.ts): their errors alarm per area. */
   routeAreas: Array<{ id: string; area: string; functions: ServiceFunction[] }>;
   /** The table, whose throttles and system errors (and each index's throttles) alarm. */
@@ -113,12 +116,13 @@ export class Monitoring extends Construct {
       threshold: number,
       description: string,
       evaluationPeriods = 1,
-      { below = false, silence = 'ok' }: { below?: boolean; silence?: 'ok' | 'breaching' } = {},
+      { below = false, silence = 'ok', datapointsToAlarm }: { below?: boolean; silence?: 'ok' | 'breaching'; datapointsToAlarm?: number } = {},
     ) => {
       const created = new Alarm(this, alarmId, {
         metric,
         threshold,
         evaluationPeriods,
+        ...(datapointsToAlarm ? { datapointsToAlarm } : {}),
         comparisonOperator: below ? ComparisonOperator.LESS_THAN_THRESHOLD : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: silence === 'breaching' ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
         alarmDescription: description,
@@ -198,6 +202,23 @@ export class Monitoring extends Construct {
         { below: true, silence: 'breaching' },
       );
     }
+
+    // The synthetic probe (functions/schedules/probe-api.ts): a real read path through the public URL, every
+    // minute. Two failed minutes of three, or no probe result at all, page.
+    alarm(
+      'ApiProbe',
+      new Metric({
+        namespace: metricsNamespace,
+        metricName: probeSuccessMetricName,
+        dimensionsMap: { service: 'service-api' },
+        period: Duration.minutes(1),
+        statistic: 'Minimum',
+      }),
+      1,
+      'The API probe failed (its log has the status and the problem) or stopped reporting: the API does not answer its public URL as a client would see it',
+      3,
+      { below: true, silence: 'breaching', datapointsToAlarm: 2 },
+    );
 
     // Route functions: an error (an unhandled failure or a timeout; handled errors answer 5xx and count in the
     // API's 5xx rate) in any function of an API area, at most 10 functions an alarm.

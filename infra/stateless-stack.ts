@@ -35,6 +35,9 @@ import { ServiceFunction, type ServiceResources } from './service-function.ts';
 /** A function that answers whatever no route matched. */
 export type FallbackRoute = Pick<Route, 'name' | 'handler' | 'permissions'>;
 
+/** The synthetic probe: a real read path of the API through its public URL, every minute; no table access of its own. */
+export const apiProbeJob: ScheduledJob = { name: 'probeApi', handler: 'functions/schedules/probe-api.ts', everyMinutes: 1, permissions: [] };
+
 export interface StatelessStackProps extends StackProps, FunctionSettings, OperationsSettings {
   /** Usually the stateful stack, which exposes exactly these properties. */
   resources: ServiceResources;
@@ -101,6 +104,8 @@ export class StatelessStack extends Stack {
   /** Every API Gateway route, `$default` included, and every schedule rule. */
   readonly httpRoutes: HttpRoute[] = [];
   readonly scheduleRules: Rule[] = [];
+  /** The synthetic probe of the deployed API (`functions/schedules/probe-api.ts`), every minute. */
+  readonly probe: ServiceFunction;
   /** The nested stacks of the routes by construct id, such as `V2CoreAccounts`. */
   readonly routeStacks: Record<string, NestedStack> = {};
   /** Variables from the function settings, set on every function. */
@@ -183,12 +188,17 @@ export class StatelessStack extends Stack {
     for (const job of scheduledJobs) {
       this.scheduledJobs[job.name] = this.addScheduledJob(job, resources);
     }
+    // The synthetic probe runs on AWS only (the local stack has no public URL to probe).
+    this.probe = this.addScheduledJob(apiProbeJob, resources);
+    this.probe.function.addEnvironment('PROBE_URL', this.api.apiEndpoint);
+    this.scheduledJobs[apiProbeJob.name] = this.probe;
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage: this.stage,
       queues: resources.queues,
       queueWorkers: this.queueWorkers,
       scheduledJobs: this.scheduledJobs,
+      probe: this.probe,
       routeFunctions: Object.fromEntries(routes.map((route) => [route.name, this.functions[route.name]!])),
       routeAreas: routeStackGroups(routes).map(({ id, area, routes: areaRoutes }) => ({
         id,

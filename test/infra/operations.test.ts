@@ -6,6 +6,7 @@ import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import { alarmThresholds, parkedWorkMetricName, refusedMessagesMetricName } from '#infra/monitoring.ts';
 import { routeStackGroups } from '#infra/api-areas.ts';
 import { buildService } from '#infra/service.ts';
+import { probeSuccessMetricName } from '#shared/core/api-probe.ts';
 import { tableSchema } from '#shared/data/table-schema.ts';
 import { rateLimitedMetricName } from '#shared/http/rate-limit.ts';
 import { queues } from '#shared/messaging/queues.ts';
@@ -135,7 +136,9 @@ describe('the deployed service, as an operator configures it', () => {
     const alarms = Object.values(parent.findResources('AWS::CloudWatch::Alarm'));
     const routeAreaAlarms = routeStackGroups(routes).reduce((sum, group) => sum + Math.ceil(group.routes.length / 10), 0);
     const tableAlarms = 2 + tableSchema.globalIndexes.length;
-    expect(alarms.length).toBe(2 * Object.keys(queues).length + 3 * scheduledJobs.length + 2 * queueWorkers.length + 4 + 1 + routeAreaAlarms + tableAlarms);
+    // (the probe is a scheduled job of the stack's own, with the ApiProbe alarm besides)
+    const jobs = scheduledJobs.length + 1;
+    expect(alarms.length).toBe(2 * Object.keys(queues).length + 3 * jobs + 2 * queueWorkers.length + 4 + 1 + 1 + routeAreaAlarms + tableAlarms);
     for (const each of alarms) {
       expect(each.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(each.Properties.OKActions).toEqual([{ Ref: topicId }]);
@@ -165,6 +168,24 @@ describe('the deployed service, as an operator configures it', () => {
         TreatMissingData: 'breaching',
       });
     }
+  });
+
+  it('probes the deployed API every minute through its public URL, paging on two failed minutes of three or on silence', () => {
+    // Given the probe function, given the API's URL
+    const probe = Object.values(parent.findResources('AWS::Lambda::Function')).find((fn) => fn.Properties.Environment?.Variables?.PROBE_URL);
+    expect(probe, 'a function with PROBE_URL').toBeDefined();
+    expect(JSON.stringify(probe!.Properties.Environment.Variables.PROBE_URL)).toContain('HttpApi');
+    // And its alarm
+    expect(alarm('ApiProbe')).toMatchObject({
+      MetricName: probeSuccessMetricName,
+      Statistic: 'Minimum',
+      Period: 60,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: 1,
+      EvaluationPeriods: 3,
+      DatapointsToAlarm: 2,
+      TreatMissingData: 'breaching',
+    });
   });
 
   it('alarms on route function errors per API area, every route function in exactly one alarm of at most 10 metrics', () => {

@@ -12,7 +12,7 @@ import { queues } from '#shared/messaging/queues.ts';
 import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { esbuildOptions, repositoryRoot } from '#infra/service-function.ts';
-import { StatelessStack } from '#infra/stateless-stack.ts';
+import { apiProbeJob, StatelessStack } from '#infra/stateless-stack.ts';
 import { tableStatements, type TablePermission } from '#functions/permissions.ts';
 import {
   allowedActions,
@@ -48,8 +48,8 @@ describe('stateless stack', () => {
   afterAll(() => service?.cleanUp());
 
   it('deploys one Node.js 24 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
-    // Given the real route table
-    const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs];
+    // Given the real route table, and the stack's own probe
+    const entries = [...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs, apiProbeJob];
 
     // When the templates are read, the parent's and the nested stacks'
     // Then there is one function per entry, each on nodejs24.x and arm64
@@ -288,9 +288,9 @@ describe('stateless stack', () => {
   it('runs each scheduled job on its rate, through a rule that targets its function', () => {
     // Given the scheduled jobs of the route table, among them the delivery sweeper every minute
     expect(scheduledJobs).toContainEqual(expect.objectContaining({ name: 'sweepDeliveries', everyMinutes: 1 }));
-    expect(templates.count('AWS::Events::Rule')).toBe(scheduledJobs.length);
+    expect(templates.count('AWS::Events::Rule')).toBe(scheduledJobs.length + 1);
 
-    for (const job of scheduledJobs) {
+    for (const job of [...scheduledJobs, apiProbeJob]) {
       // When the rule targeting its function is looked up, in the template of its stack
       const fn = stack.functions[job.name]!;
       const template = templates.of(fn);
@@ -598,7 +598,7 @@ describe('stateless stack with delivery settings in the context', () => {
   it('passes the Event Grid endpoint and the retry schedules to every function', () => {
     // Given the stack synthesized with -c cloudtwoEventGridEndpoint=… -c deliveryRetryScheduleTest=… -c deliveryRetryScheduleLive=…
     const functions = Object.values(service.stateless.functions);
-    expect(functions).toHaveLength(Object.values(fixtureEntries).flat().length);
+    expect(functions).toHaveLength(Object.values(fixtureEntries).flat().length + 1);
 
     for (const fn of functions) {
       // When the environment of its Lambda function is read

@@ -1,39 +1,11 @@
 import * as z from 'zod';
 import { systemClock } from '#shared/core/clock.ts';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
-import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { customerOrIdObject } from '#shared/customers/serializer.ts';
 import { metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
+import { currentPeriod } from './periods.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
-
-/** Adds `count` billing intervals to a UTC time; months and years keep the anchor's day, clamped to the month's end. */
-export function addIntervals(start: number, recurring: Recurring, count: number): number {
-  const steps = recurring.intervalCount * count;
-  if (recurring.interval === 'day') return start + steps * 86_400_000;
-  if (recurring.interval === 'week') return start + steps * 7 * 86_400_000;
-  const date = new Date(start);
-  const months = recurring.interval === 'month' ? steps : steps * 12;
-  const target = new Date(
-    Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()),
-  );
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return target.getTime();
-}
-
-/** The billing period of an item that contains `now`, counted from the subscription's anchor. */
-export function currentPeriod(anchor: number, recurring: Recurring, now: number): { start: number; end: number } {
-  let index = 0;
-  let start = anchor;
-  let end = addIntervals(anchor, recurring, 1);
-  while (end <= now) {
-    index++;
-    start = end;
-    end = addIntervals(anchor, recurring, index + 1);
-  }
-  return { start, end };
-}
 
 const subscriptionItemObject = z
   .object({

@@ -17,6 +17,7 @@ import { deliveriesPage, targetPage } from './views/deliveries.ts';
 import { meterPage, meteringPage } from './views/metering.ts';
 import { addPlatformAction, addPlatformForm, keysPage, revealKeyAction } from './views/keys.ts';
 import { clockAction, timePage } from './views/time.ts';
+import { customerPage, customersPage } from './views/customers.ts';
 
 /** What a view of one platform and mode works with. */
 export interface ViewContext extends LayoutContext {
@@ -47,6 +48,8 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'GET', path: 'deliveries/:id', view: targetPage },
   { method: 'GET', path: 'metering', view: meteringPage },
   { method: 'GET', path: 'metering/:id', view: meterPage },
+  { method: 'GET', path: 'customers', view: customersPage },
+  { method: 'GET', path: 'customers/:id', view: customerPage },
   { method: 'GET', path: 'accounts', view: accountsPage },
   { method: 'GET', path: 'time', view: timePage },
   { method: 'GET', path: 'keys', view: keysPage },
@@ -254,5 +257,5 @@ ${addPlatformForm}
 }
 
 function sectionOf(name: string | undefined): Section {
-  return (['events', 'deliveries', 'metering', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ?? 'events';
+  return (['events', 'deliveries', 'customers', 'metering', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ?? 'events';
 }

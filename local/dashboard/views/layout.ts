@@ -1,11 +1,12 @@
 import type { KnownPlatform, Mode } from '../keyring.ts';
 import { html, type Html } from '../html.ts';
 
-export type Section = 'events' | 'deliveries' | 'metering' | 'accounts' | 'time' | 'keys';
+export type Section = 'events' | 'deliveries' | 'customers' | 'metering' | 'accounts' | 'time' | 'keys';
 
 const sections: Array<[Section, string]> = [
   ['events', 'Events'],
   ['deliveries', 'Deliveries'],
+  ['customers', 'Customers'],
   ['metering', 'Metering'],
   ['accounts', 'Accounts'],
   ['time', 'Time'],

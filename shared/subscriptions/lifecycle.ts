@@ -1,5 +1,5 @@
 import type { Recurring } from '#shared/catalogue/catalogue.ts';
-import { addIntervals, nextPeriodEnd } from './periods.ts';
+import { addIntervals, currentPeriod, nextPeriodEnd } from './periods.ts';
 
 /**
  * A subscription's life as the reference runs it, as pure decisions over its state: what falls due next
@@ -26,6 +26,12 @@ export interface PauseCollection {
   resumesAt: number | null;
 }
 
+/** How long before a trial ends `customer.subscription.trial_will_end` is sent. */
+export const trialWillEndNoticeMillis = 3 * 86_400_000;
+
+/** How long before a renewal `invoice.upcoming` is sent (the reference's default setting). */
+export const upcomingNoticeMillis = 7 * 86_400_000;
+
 /** What to do once the retries of a renewal's failed payment are exhausted (the account's subscription settings). */
 export type ExhaustedRetriesEnd = 'cancel' | 'unpaid' | 'past_due';
 
@@ -42,6 +48,8 @@ export interface LifecycleState {
   cancelAtPeriodEnd: boolean;
   pauseCollection: PauseCollection | null;
   items: ReadonlyArray<{ id: string; recurring: Recurring }>;
+  /** The trial end whose `trial_will_end` was sent, and the renewal whose `invoice.upcoming` was (so each goes once). */
+  notices: { trialWillEnd: number | null; upcoming: number | null };
 }
 
 export type LifecycleStep =
@@ -52,7 +60,11 @@ export type LifecycleStep =
   | { kind: 'cancel'; at: number }
   /** The items whose period ends at `at` start their next one, and are invoiced for it. */
   | { kind: 'renew'; at: number }
-  | { kind: 'resume_collection'; at: number };
+  | { kind: 'resume_collection'; at: number }
+  /** `customer.subscription.trial_will_end`, three days before the trial ends (at once for a shorter trial). */
+  | { kind: 'notify_trial_end'; at: number }
+  /** `invoice.upcoming`, a week before a renewal that will invoice. */
+  | { kind: 'notify_upcoming'; at: number };
 
 /** The invoice a step asks for: the items it bills and each one's period, and what becomes of the draft. */
 export interface InvoicePlan {
@@ -74,12 +86,36 @@ export function nextStep(state: LifecycleState): LifecycleStep | null {
   if (state.status === 'incomplete') return { kind: 'expire', at: state.created + incompleteWindowMillis };
   const candidates: LifecycleStep[] = [];
   if (state.cancelAt !== null) candidates.push({ kind: 'cancel', at: state.cancelAt });
-  if (state.status === 'trialing' && state.trialEnd !== null) candidates.push({ kind: 'end_trial', at: state.trialEnd });
-  else candidates.push(state.cancelAtPeriodEnd ? { kind: 'cancel', at: state.currentPeriodEnd } : { kind: 'renew', at: state.currentPeriodEnd });
+  if (state.status === 'trialing' && state.trialEnd !== null) {
+    candidates.push({ kind: 'end_trial', at: state.trialEnd });
+    if (state.notices.trialWillEnd !== state.trialEnd)
+      candidates.push({ kind: 'notify_trial_end', at: Math.max(state.created, state.trialEnd - trialWillEndNoticeMillis) });
+  } else if (state.cancelAtPeriodEnd) candidates.push({ kind: 'cancel', at: state.currentPeriodEnd });
+  else {
+    candidates.push({ kind: 'renew', at: state.currentPeriodEnd });
+    const notice = state.currentPeriodEnd - upcomingNoticeMillis;
+    // Only for a renewal that happens (no cancellation first) and a period longer than the notice.
+    const canceledFirst = state.cancelAt !== null && state.cancelAt <= state.currentPeriodEnd;
+    if (state.notices.upcoming !== state.currentPeriodEnd && !canceledFirst && notice > previousRenewal(state))
+      candidates.push({ kind: 'notify_upcoming', at: notice });
+  }
   if (state.pauseCollection?.resumesAt != null) candidates.push({ kind: 'resume_collection', at: state.pauseCollection.resumesAt });
   // The earliest; at one time a cancellation goes first (nothing is renewed or invoiced for a period that never starts).
-  const order: Record<LifecycleStep['kind'], number> = { cancel: 0, expire: 1, resume_collection: 2, end_trial: 3, renew: 4 };
+  const order: Record<LifecycleStep['kind'], number> = {
+    cancel: 0,
+    expire: 1,
+    resume_collection: 2,
+    notify_trial_end: 3,
+    notify_upcoming: 4,
+    end_trial: 5,
+    renew: 6,
+  };
   return candidates.reduce((best, next) => (next.at < best.at || (next.at === best.at && order[next.kind] < order[best.kind]) ? next : best));
+}
+
+/** When the current period began: the latest anchor boundary of its items before the renewal. */
+function previousRenewal(state: LifecycleState): number {
+  return Math.max(...state.items.map((item) => currentPeriod(state.billingCycleAnchor, item.recurring, state.currentPeriodEnd - 1).start));
 }
 
 /** When the subscription is next due (its `BillingDue.at`), null when never. */
@@ -117,6 +153,10 @@ export function applyStep(state: LifecycleState, step: LifecycleStep, context: {
       return { state: { ...state, status: 'canceled' }, invoice: null, ended: true };
     case 'resume_collection':
       return { state: { ...state, pauseCollection: null }, invoice: null, ended: false };
+    case 'notify_trial_end':
+      return { state: { ...state, notices: { ...state.notices, trialWillEnd: state.trialEnd } }, invoice: null, ended: false };
+    case 'notify_upcoming':
+      return { state: { ...state, notices: { ...state.notices, upcoming: state.currentPeriodEnd } }, invoice: null, ended: false };
     case 'end_trial': {
       if (!context.hasPaymentMethod && state.trialEndBehavior === 'cancel') return { state: { ...state, status: 'canceled' }, invoice: null, ended: true };
       if (!context.hasPaymentMethod && state.trialEndBehavior === 'pause') return { state: { ...state, status: 'paused' }, invoice: null, ended: false };
@@ -191,7 +231,7 @@ export function trialEndOf(
  * invoice is paid at once, or for `send_invoice`). The first invoice bills every item's first period.
  */
 export function start(
-  base: Omit<LifecycleState, 'status' | 'billingCycleAnchor' | 'currentPeriodEnd' | 'trialEnd'>,
+  base: Omit<LifecycleState, 'status' | 'billingCycleAnchor' | 'currentPeriodEnd' | 'trialEnd' | 'notices'>,
   now: number,
   trialEnd: number | null,
 ): { state: LifecycleState; invoice: InvoicePlan } {
@@ -202,6 +242,7 @@ export function start(
     billingCycleAnchor: anchor,
     currentPeriodEnd: anchor,
     trialEnd,
+    notices: { trialWillEnd: null, upcoming: null },
   };
   if (trialEnd !== null) {
     // The trial is invoiced at zero for its own period, as the reference does.

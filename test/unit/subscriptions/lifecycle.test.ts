@@ -112,7 +112,11 @@ describe('the steps of a subscription’s life', () => {
   it('Given cancel_at within a period, when it comes, then the subscription ends at that moment and before a renewal at the same time', () => {
     const created = at('2026-05-01T00:00:00Z');
     const inside = start({ ...base([{ id: 'si_1', recurring: monthly }], created), cancelAt: at('2026-06-10T00:00:00Z') }, created, null);
-    expect(runUntil(active(inside.state), at('2027-01-01T00:00:00Z')).steps).toEqual(['renew@2026-06-01T00:00:00.000Z', 'cancel@2026-06-10T00:00:00.000Z']);
+    expect(runUntil(active(inside.state), at('2027-01-01T00:00:00Z')).steps).toEqual([
+      'notify_upcoming@2026-05-25T00:00:00.000Z',
+      'renew@2026-06-01T00:00:00.000Z',
+      'cancel@2026-06-10T00:00:00.000Z',
+    ]);
     const onBoundary = start({ ...base([{ id: 'si_1', recurring: monthly }], created), cancelAt: at('2026-06-01T00:00:00Z') }, created, null);
     expect(runUntil(active(onBoundary.state), at('2027-01-01T00:00:00Z')).steps).toEqual(['cancel@2026-06-01T00:00:00.000Z']);
   });
@@ -125,7 +129,12 @@ describe('the steps of a subscription’s life', () => {
     expect(first.invoice.items[0]!.period).toEqual({ start: created, end: trialEnd });
     expect(statusAfterPayment('trialing', { kind: 'paid' })).toBe('trialing');
     const { state, invoices, steps } = runUntil(first.state, at('2026-06-20T00:00:00Z'));
-    expect(steps).toEqual(['end_trial@2026-05-15T00:00:00.000Z', 'renew@2026-06-15T00:00:00.000Z']);
+    expect(steps).toEqual([
+      'notify_trial_end@2026-05-12T00:00:00.000Z',
+      'end_trial@2026-05-15T00:00:00.000Z',
+      'notify_upcoming@2026-06-08T00:00:00.000Z',
+      'renew@2026-06-15T00:00:00.000Z',
+    ]);
     expect(invoices[0]!.items[0]!.period).toEqual({ start: trialEnd, end: at('2026-06-15T00:00:00Z') });
     expect(state.status).toBe('active');
   });
@@ -150,7 +159,10 @@ describe('the steps of a subscription’s life', () => {
     expect(statusAfterPayment(first.state.status, { kind: 'failed', first: true })).toBe('incomplete');
     expect(nextStep(first.state)).toEqual({ kind: 'expire', at: created + incompleteWindowMillis });
     expect(runUntil(first.state, at('2026-05-03T00:00:00Z')).state.status).toBe('incomplete_expired');
-    expect(runUntil(active(first.state), at('2026-06-01T00:00:00Z')).steps).toEqual(['renew@2026-06-01T00:00:00.000Z']);
+    expect(runUntil(active(first.state), at('2026-06-01T00:00:00Z')).steps).toEqual([
+      'notify_upcoming@2026-05-25T00:00:00.000Z',
+      'renew@2026-06-01T00:00:00.000Z',
+    ]);
   });
 
   it('Given a renewal whose payment failed, when retries run out, then the account’s setting decides the end state, and a later payment makes it active', () => {
@@ -170,7 +182,7 @@ describe('the steps of a subscription’s life', () => {
       null,
     );
     const state = active(first.state);
-    const renewal = applyStep(state, nextStep(state)!, { hasPaymentMethod: true });
+    const renewal = applyStep(state, { kind: 'renew', at: state.currentPeriodEnd }, { hasPaymentMethod: true });
     expect(renewal.invoice?.collection).toBe('void');
     const { steps } = runUntil(state, at('2026-08-02T00:00:00Z'));
     expect(steps).toEqual([
@@ -181,6 +193,23 @@ describe('the steps of a subscription’s life', () => {
     ]);
     const unpaid = applyStep({ ...state, pauseCollection: null, status: 'unpaid' }, { kind: 'renew', at: state.currentPeriodEnd }, { hasPaymentMethod: true });
     expect(unpaid.invoice?.collection).toBe('keep_as_draft');
+  });
+
+  it('Given a short trial or a short period, when notices fall due, then trial_will_end goes at once and no invoice.upcoming precedes a renewal closer than a week', () => {
+    const created = at('2026-05-01T00:00:00Z');
+    const shortTrial = start(base([{ id: 'si_1', recurring: monthly }], created), created, created + 86_400_000);
+    expect(nextStep(shortTrial.state)).toEqual({ kind: 'notify_trial_end', at: created });
+    const daily = start(base([{ id: 'si_1', recurring: { interval: 'week', intervalCount: 1 } }], created), created, null);
+    expect(runUntil(active(daily.state), at('2026-06-01T00:00:00Z')).steps.some((step) => step.startsWith('notify'))).toBe(false);
+  });
+
+  it('Given a renewal already announced, when the step runs again after a retry, then invoice.upcoming is not sent twice for one period end', () => {
+    const created = at('2026-05-01T00:00:00Z');
+    const state = active(start(base([{ id: 'si_1', recurring: monthly }], created), created, null).state);
+    const notice = nextStep(state)!;
+    expect(notice.kind).toBe('notify_upcoming');
+    const after = applyStep(state, notice, { hasPaymentMethod: true }).state;
+    expect(nextStep(after)).toEqual({ kind: 'renew', at: at('2026-06-01T00:00:00Z') });
   });
 
   it('Given any schedule of items and a horizon, when every due step runs, then each item’s invoiced periods follow one another with no gap or overlap', () => {

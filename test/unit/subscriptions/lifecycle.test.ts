@@ -185,7 +185,7 @@ describe('the steps of a subscription’s life', () => {
     const renewal = applyStep(state, { kind: 'renew', at: state.currentPeriodEnd }, { hasPaymentMethod: true });
     expect(renewal.invoice?.collection).toBe('void');
     const { steps } = runUntil(state, at('2026-08-02T00:00:00Z'));
-    expect(steps).toEqual([
+    expect(steps.filter((step) => !step.startsWith('notify'))).toEqual([
       'renew@2026-06-01T00:00:00.000Z',
       'renew@2026-07-01T00:00:00.000Z',
       'resume_collection@2026-07-15T00:00:00.000Z',

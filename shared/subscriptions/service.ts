@@ -2,7 +2,8 @@ import { systemClock } from '#shared/core/clock.ts';
 import type { Price, PriceRepository } from '#shared/catalogue/catalogue.ts';
 import { wholeAmount } from '#shared/catalogue/service.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import type { BillingTime } from '#shared/billing/ports.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
@@ -11,6 +12,9 @@ import { mergeMetadata } from '#shared/wire/metadata.ts';
 import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { defaultServiceVersion } from '#shared/wire/api-version.ts';
+import type { InvoiceSettlement, SubscriptionInvoicing } from './invoicing.ts';
+import { applyStep, dueAt, type InvoicePlan, type LifecycleState, type LifecycleStep, nextStep, start, trialEndOf } from './lifecycle.ts';
 import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
 import type { Subscription, SubscriptionItem, SubscriptionRepository } from './subscription.ts';
@@ -20,8 +24,46 @@ export interface SubscriptionServicePorts {
   prices: PriceRepository;
   customers: Pick<CustomerRepository, 'get'>;
   events: EventEmitter;
+  /** Now for a customer's objects: its test clock's, or the stack's. */
+  billingTime: BillingTime;
+  invoicing: SubscriptionInvoicing;
   clock?: () => number;
 }
+
+/** The part of a subscription its life is decided by (lifecycle.ts). */
+export const lifecycleOf = (subscription: Subscription): LifecycleState => ({
+  ...subscription,
+  items: subscription.items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
+});
+
+/** A subscription with the state a lifecycle step left, and the due time that follows from it. */
+function afterStep(current: Subscription, state: LifecycleState, step: LifecycleStep): Subscription {
+  const next: Subscription = {
+    ...current,
+    status: state.status,
+    currentPeriodEnd: state.currentPeriodEnd,
+    trialEnd: state.trialEnd,
+    cancelAt: state.cancelAt,
+    pauseCollection: state.pauseCollection,
+    notices: state.notices,
+  };
+  if (step.kind === 'renew' || (step.kind === 'end_trial' && state.status === 'active')) next.currentPeriodStart = step.at;
+  if (state.status === 'canceled' || state.status === 'incomplete_expired') {
+    next.endedAt = step.at;
+    next.canceledAt = current.canceledAt ?? step.at;
+    if (state.status === 'canceled')
+      next.cancellationDetails = { ...current.cancellationDetails, reason: current.cancellationDetails.reason ?? 'cancellation_requested' };
+  }
+  return withDue(next);
+}
+
+const withDue = (subscription: Subscription): Subscription => ({
+  ...subscription,
+  due: { at: dueAt(lifecycleOf(subscription)), testClock: subscription.testClock },
+});
+
+/** How a step's invoice is settled: renewals advance on their own unless collection is paused (or the subscription unpaid). */
+const settlementOf = (plan: InvoicePlan): InvoiceSettlement => (plan.collection === 'finalize' ? 'advance' : plan.collection);
 
 /** The origin of a request: where its events happen and the request that caused them. */
 export interface SubscriptionRequest {
@@ -38,14 +80,9 @@ const alreadyCanceled = new Error('already canceled');
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
-export function subscriptionService({ subscriptions, prices, customers, events, clock = systemClock }: SubscriptionServicePorts) {
+export function subscriptionService({ subscriptions, prices, customers, events, billingTime, invoicing, clock = systemClock }: SubscriptionServicePorts) {
   const event = (type: string, subscription: Subscription, before?: Subscription): EventInput =>
-    snapshotInput(
-      type,
-      serializeSubscription(subscription, clock()),
-      `/v1/subscriptions/${subscription.id}`,
-      before ? serializeSubscription(before, clock()) : undefined,
-    );
+    snapshotInput(type, serializeSubscription(subscription), `/v1/subscriptions/${subscription.id}`, before ? serializeSubscription(before) : undefined);
 
   async function existing(scope: Scope, id: string): Promise<Subscription> {
     const found = await subscriptions.get(scope, id);
@@ -55,7 +92,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
 
   async function live(scope: Scope, id: string, action: string): Promise<Subscription> {
     const found = await existing(scope, id);
-    if (found.status === 'canceled') throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${id}.`, 'subscription_canceled');
+    if (found.endedAt !== null) throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${id}.`, 'subscription_canceled');
     return found;
   }
 
@@ -116,14 +153,18 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   }
 
   /** Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer. */
-  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) =>
-    changeAndEmit(
+  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) => {
+    let now = 0;
+    return changeAndEmit(
       { repository: subscriptions, events },
       origin,
-      load,
-      (current): Subscription => {
-        const now = clock();
-        return {
+      async () => {
+        const current = await load();
+        now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+        return current;
+      },
+      (current): Subscription =>
+        withDue({
           ...current,
           status: 'canceled',
           canceledAt: now,
@@ -133,12 +174,64 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             feedback: params.cancellation_details?.feedback ?? null,
             reason: 'cancellation_requested',
           },
-        };
-      },
+        }),
       (next) => [event('customer.subscription.deleted', next)],
     );
+  };
+
+  /** Events of a step besides the subscription's own change: notices, pauses and resumptions. */
+  async function stepEvents(step: LifecycleStep, next: Subscription, current: Subscription, now: number): Promise<EventInput[]> {
+    switch (step.kind) {
+      case 'notify_trial_end':
+        return [event('customer.subscription.trial_will_end', next)];
+      case 'notify_upcoming':
+        return [await invoicing.upcoming(next, now)];
+      case 'cancel':
+      case 'expire':
+        return [event('customer.subscription.deleted', next)];
+      default:
+        if (next.status === 'paused' && current.status !== 'paused') return [event('customer.subscription.paused', next, current)];
+        return [event('customer.subscription.updated', next, current)];
+    }
+  }
+
+  /**
+   * Brings one subscription up to `at` (its due processor): each step due by then, earliest first, as if
+   * now were the step's time, each written with its invoice (if it makes one) and its events in one
+   * versioned write. A step another run took first is not taken again: the write's version fails and the
+   * next read finds it done.
+   */
+  async function processDue(scope: Scope, id: string, at: number): Promise<void> {
+    for (;;) {
+      const current = await subscriptions.get(scope, id);
+      if (!current) return;
+      const step = nextStep(lifecycleOf(current));
+      if (step === null || step.at > at) return;
+      const hasPaymentMethod = step.kind !== 'end_trial' || (await customers.get(scope, current.customer))?.defaultSource != null;
+      const result = applyStep(lifecycleOf(current), step, { hasPaymentMethod });
+      const next = { ...afterStep(current, result.state, step), version: current.version + 1 };
+      const origin: EventOrigin = { scope, platformId: current.platformId, request: null, apiVersion: defaultServiceVersion };
+      const stepped = await stepEvents(step, next, current, step.at);
+      if (result.invoice) {
+        await invoicing.writeWithInvoice({
+          origin,
+          subscription: next,
+          creating: false,
+          plan: result.invoice,
+          settlement: settlementOf(result.invoice),
+          now: step.at,
+          decide: (invoice) => ({ subscription: { ...next, latestInvoice: invoice.id }, events: stepped }),
+        });
+      } else {
+        const outbox = events.prepare(origin, stepped);
+        if (await subscriptions.replace(next, outbox)) await events.dispatch(outbox);
+      }
+    }
+  }
 
   return {
+    processDue,
+
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       if (!(await customers.get(origin.scope, params.customer))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
@@ -150,15 +243,40 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         throw invalid('days_until_due is required when collection_method is send_invoice.', 'days_until_due', 'parameter_missing');
       if (collectionMethod === 'charge_automatically' && params.days_until_due !== undefined)
         throw invalid('days_until_due applies only when collection_method is send_invoice.', 'days_until_due');
-      const now = clock();
+      if (params.payment_behavior === 'pending_if_incomplete')
+        throw invalid('payment_behavior=pending_if_incomplete applies only to updates of a subscription.', 'payment_behavior');
+      const { now, testClock } = await billingTime.forCustomer(origin.scope, params.customer);
+      const trial = trialEndOf(
+        {
+          trial_end: params.trial_end === undefined || params.trial_end === 'now' ? params.trial_end : params.trial_end * 1000,
+          trial_period_days: params.trial_period_days,
+        },
+        now,
+      );
+      if ('error' in trial) throw invalid(trial.error, trial.param);
+      const cancelAt = params.cancel_at === undefined ? null : params.cancel_at * 1000;
+      if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
       const items = await buildItems(origin, params, mode === 'flexible', now);
+      const begun = start(
+        {
+          created: now,
+          trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? 'create_invoice',
+          cancelAt,
+          cancelAtPeriodEnd: params.cancel_at_period_end ?? false,
+          pauseCollection: null,
+          items: items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
+        },
+        now,
+        trial.trialEnd,
+      );
       const subscription: Subscription = {
-        id: newId('sub', now),
+        id: newId('sub', clock()),
         scope: origin.scope,
+        platformId: origin.platformId,
         version: 1,
         created: now,
         customer: params.customer,
-        status: 'active',
+        status: begun.state.status,
         currency: items[0]!.price.currency,
         items,
         billingMode: {
@@ -166,21 +284,48 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
           prorationDiscounts: mode === 'flexible' ? (params.billing_mode?.flexible?.proration_discounts ?? 'included') : null,
           updatedAt: mode === 'flexible' ? now : null,
         },
-        billingCycleAnchor: now,
-        cancelAtPeriodEnd: params.cancel_at_period_end ?? false,
+        billingCycleAnchor: begun.state.billingCycleAnchor,
+        currentPeriodStart: now,
+        currentPeriodEnd: begun.state.currentPeriodEnd,
+        trialStart: trial.trialEnd === null ? null : now,
+        trialEnd: trial.trialEnd,
+        trialEndBehavior: begun.state.trialEndBehavior,
+        cancelAt,
+        cancelAtPeriodEnd: begun.state.cancelAtPeriodEnd,
         canceledAt: null,
         endedAt: null,
         cancellationDetails: { comment: null, feedback: null, reason: null },
+        pauseCollection: null,
         collectionMethod,
         daysUntilDue: params.days_until_due ?? null,
         description: params.description ?? null,
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
+        testClock,
+        latestInvoice: null,
+        notices: begun.state.notices,
+        due: { at: null, testClock },
       };
-      const outbox = events.prepare(origin, [event('customer.subscription.created', subscription)]);
+      // A trial's zero invoice is paid at once; a sent invoice and `default_incomplete` are finalized uncharged.
+      const charges = trial.trialEnd === null && collectionMethod === 'charge_automatically' && params.payment_behavior !== 'default_incomplete';
+      const written = await invoicing.writeWithInvoice({
+        origin,
+        subscription,
+        creating: true,
+        plan: begun.invoice,
+        settlement: charges || trial.trialEnd !== null ? 'charge' : 'finalize',
+        now,
+        decide: (invoice) => {
+          if (invoice.failure && params.payment_behavior === 'error_if_incomplete') {
+            return new CardError(invoice.failure.message, invoice.failure.code, undefined, invoice.failure.declineCode ?? undefined);
+          }
+          const status = trial.trialEnd !== null ? 'trialing' : invoice.status === 'paid' || collectionMethod === 'send_invoice' ? 'active' : 'incomplete';
+          const made = withDue({ ...subscription, status, latestInvoice: invoice.id });
+          return { subscription: made, events: [event('customer.subscription.created', made)] };
+        },
+      });
       // The write claims the customer too: deleted since it was read, it answers as if never found.
-      if (!(await subscriptions.create(subscription, { outbox }))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
-      await events.dispatch(outbox);
-      return subscription;
+      if (!written) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
+      return written.subscription;
     },
 
     retrieve: existing,
@@ -189,25 +334,62 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string; created?: TimeRange }): Promise<Page<Subscription>> {
       const where: Record<string, unknown> = {};
       if (filters.customer) where.customer = filters.customer;
-      if (filters.status === undefined) where.status = 'active';
+      // By default every subscription that has not ended (canceled or expired), whatever its status.
+      if (filters.status === undefined) where.endedAt = null;
       else if (filters.status === 'ended') where.status = 'canceled';
       else if (filters.status !== 'all') where.status = filters.status;
       return subscriptions.list(scope, page, where, filters.created);
     },
 
-    update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
-      return changeAndEmit(
+    async update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
+      let now = 0;
+      const updated = await changeAndEmit(
         { repository: subscriptions, events },
         origin,
-        () => live(origin.scope, id, 'updated'),
-        (current) => ({
-          ...current,
-          cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
-          description: params.description === undefined ? current.description : params.description,
-          metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
-        }),
+        async () => {
+          const current = await live(origin.scope, id, 'updated');
+          now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+          return current;
+        },
+        (current) => {
+          const next: Subscription = {
+            ...current,
+            cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
+            description: params.description === undefined ? current.description : params.description,
+            metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+            trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? current.trialEndBehavior,
+          };
+          if (params.cancel_at !== undefined) {
+            const cancelAt = params.cancel_at === null ? null : params.cancel_at * 1000;
+            if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
+            next.cancelAt = cancelAt;
+          }
+          if (params.pause_collection !== undefined) {
+            const pause = params.pause_collection;
+            const resumesAt = pause?.resumes_at === undefined ? null : pause.resumes_at * 1000;
+            if (resumesAt !== null && resumesAt <= now) throw invalid('pause_collection[resumes_at] must be in the future.', 'pause_collection[resumes_at]');
+            next.pauseCollection = pause === null ? null : { behavior: pause.behavior, resumesAt };
+          }
+          if (params.trial_end !== undefined) {
+            if (current.status !== 'trialing') {
+              throw invalid(
+                'trial_end can only change while the subscription is trialing; a new trial on a running subscription is not supported.',
+                'trial_end',
+              );
+            }
+            // `now` ends the trial at once: its end step falls due now and runs below, after the write.
+            const trialEnd = params.trial_end === 'now' ? now : params.trial_end * 1000;
+            if (trialEnd < now) throw invalid('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+            Object.assign(next, { trialEnd, billingCycleAnchor: trialEnd, currentPeriodEnd: trialEnd });
+          }
+          return withDue(next);
+        },
         (next, current) => [event('customer.subscription.updated', next, current)],
       );
+      if (updated.due.at === null || updated.due.at > now) return updated;
+      // A step due at once (a trial ended `now`) runs in the request, as the reference answers with it done.
+      await processDue(origin.scope, id, now);
+      return existing(origin.scope, id);
     },
 
     cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
@@ -222,7 +404,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       const request = { origin };
       for (;;) {
         // Each pass cancels what it found, so the next first page holds only what is left.
-        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, status: 'active' });
+        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, endedAt: null });
         await Promise.all(
           page.items.map((found) => {
             // The listed copy is tried first; a write in between fails its version and the retry reads again.
@@ -230,7 +412,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             const load = async () => {
               const current = listed ?? (await existing(origin.scope, found.id));
               listed = undefined;
-              if (current.status === 'canceled') throw alreadyCanceled;
+              if (current.endedAt !== null) throw alreadyCanceled;
               return current;
             };
             return cancelNow(request, load).catch((error: unknown) => {

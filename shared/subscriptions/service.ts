@@ -14,7 +14,18 @@ import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import type { InvoiceSettlement, SubscriptionInvoicing } from './invoicing.ts';
-import { applyStep, dueAt, type InvoicePlan, type LifecycleState, type LifecycleStep, nextStep, start, trialEndOf } from './lifecycle.ts';
+import {
+  applyStep,
+  dueAt,
+  type InvoicePlan,
+  type LifecycleState,
+  type LifecycleStep,
+  nextStep,
+  type PaymentResult,
+  start,
+  statusAfterPayment,
+  trialEndOf,
+} from './lifecycle.ts';
 import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
 import type { Subscription, SubscriptionItem, SubscriptionRepository } from './subscription.ts';
@@ -61,6 +72,26 @@ const withDue = (subscription: Subscription): Subscription => ({
   ...subscription,
   due: { at: dueAt(lifecycleOf(subscription)), testClock: subscription.testClock },
 });
+
+/** What becomes of a subscription once its renewal's payment retries are all spent (the reference's default setting). */
+export const exhaustedRetriesEnd = 'cancel' as const;
+
+/**
+ * A subscription after a payment result of one of its invoices, at `at` (the invoice's processor writes it
+ * in the same transaction as the invoice), or undefined when nothing changes: only its latest invoice
+ * moves its status, as the reference documents, so an older invoice's last failed retry leaves a
+ * subscription whose newer invoice was paid alone.
+ */
+export function subscriptionAfterPayment(current: Subscription, invoiceId: string, result: PaymentResult, at: number): Subscription | undefined {
+  if (current.latestInvoice !== invoiceId) return undefined;
+  const status = statusAfterPayment(current.status, result);
+  if (status === current.status) return undefined;
+  const next: Subscription = { ...current, status, version: current.version + 1 };
+  if (status === 'canceled') {
+    Object.assign(next, { endedAt: at, canceledAt: at, cancellationDetails: { ...current.cancellationDetails, reason: 'payment_failed' } });
+  }
+  return withDue(next);
+}
 
 /** How a step's invoice is settled: renewals advance on their own unless collection is paused (or the subscription unpaid). */
 const settlementOf = (plan: InvoicePlan): InvoiceSettlement => (plan.collection === 'finalize' ? 'advance' : plan.collection);

@@ -3,7 +3,7 @@ import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { Customer } from '#shared/customers/customer.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { subscriptionService } from '#shared/subscriptions/service.ts';
+import { exhaustedRetriesEnd, subscriptionAfterPayment, subscriptionService } from '#shared/subscriptions/service.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
@@ -191,5 +191,19 @@ describe('a subscription’s life, run by its due processor (service on fakes)',
     await expect(service.create(request, create({ cancel_at: String(Math.floor(start / 1000) - 10) }))).rejects.toMatchObject({ param: 'cancel_at' });
     const made = await service.create(request, create());
     await expect(service.update(request, made.id, updateSubscriptionParams.parse({ trial_end: 'now' }))).rejects.toMatchObject({ param: 'trial_end' });
+  });
+});
+
+describe('a payment result of a subscription’s invoice', () => {
+  it('Given a renewal’s failed payment, when its retries run out, then the latest invoice cancels it (payment_failed); an older invoice changes nothing; a later payment makes it active', async () => {
+    const { service } = setup();
+    const made = await service.create(request, create());
+    const pastDue = subscriptionAfterPayment({ ...made, latestInvoice: 'in_9' }, 'in_9', { kind: 'failed', first: false }, start + day)!;
+    expect(pastDue).toMatchObject({ status: 'past_due', version: made.version + 1 });
+    expect(subscriptionAfterPayment(pastDue, 'in_1', { kind: 'retries_exhausted', end: exhaustedRetriesEnd }, start + 20 * day)).toBeUndefined();
+    const ended = subscriptionAfterPayment(pastDue, 'in_9', { kind: 'retries_exhausted', end: exhaustedRetriesEnd }, start + 20 * day)!;
+    expect(ended).toMatchObject({ status: 'canceled', endedAt: start + 20 * day, cancellationDetails: { reason: 'payment_failed' }, due: { at: null } });
+    expect(subscriptionAfterPayment(pastDue, 'in_9', { kind: 'paid' }, start + 2 * day)).toMatchObject({ status: 'active' });
+    expect(subscriptionAfterPayment(made, made.latestInvoice!, { kind: 'paid' }, start)).toBeUndefined();
   });
 });

@@ -22,7 +22,7 @@ describe('the billing cycle on a test clock, through the official SDK', () => {
   let customer: Stripe.Customer;
   let price: Stripe.Price;
   let subscription: Stripe.Subscription;
-  const start = Math.floor(Date.UTC(year, 0, 15, 12) / 1000) + 365 * day;
+  const start = Math.floor(Date.UTC(year + 1, 0, 15, 12) / 1000);
 
   const card = async (number: string) => (await publishable.tokens.create({ card: { number, exp_month: '12', exp_year: String(year + 4), cvc: '123' } })).id;
   /** Every snapshot event delivered so far, each verified with the endpoint's secret. */

@@ -77,6 +77,13 @@ export const routes: Route[] = [
   { name: 'createForceCaptureTestIssuingTransaction', method: 'POST', path: '/v1/test_helpers/issuing/transactions/create_force_capture', handler: 'functions/http/v1/test-helpers/issuing/transactions/create-force-capture.ts', permissions: emits },
   { name: 'createUnlinkedRefundTestIssuingTransaction', method: 'POST', path: '/v1/test_helpers/issuing/transactions/create_unlinked_refund', handler: 'functions/http/v1/test-helpers/issuing/transactions/create-unlinked-refund.ts', permissions: emits },
 
+  // Test clocks (test mode only). Deleting one deletes its customers (canceling their subscriptions); an advance is run by the billing worker.
+  { name: 'createTestClock', method: 'POST', path: '/v1/test_helpers/test_clocks', handler: 'functions/http/v1/test-helpers/test-clocks/create.ts', permissions: emits },
+  { name: 'listTestClocks', method: 'GET', path: '/v1/test_helpers/test_clocks', handler: 'functions/http/v1/test-helpers/test-clocks/list.ts', permissions: reads },
+  { name: 'retrieveTestClock', method: 'GET', path: '/v1/test_helpers/test_clocks/{id}', handler: 'functions/http/v1/test-helpers/test-clocks/retrieve.ts', permissions: reads },
+  { name: 'deleteTestClock', method: 'DELETE', path: '/v1/test_helpers/test_clocks/{id}', handler: 'functions/http/v1/test-helpers/test-clocks/delete.ts', permissions: deletesAndEmits },
+  { name: 'advanceTestClock', method: 'POST', path: '/v1/test_helpers/test_clocks/{id}/advance', handler: 'functions/http/v1/test-helpers/test-clocks/advance.ts', permissions: [...emits, 'queue:billing:send'] },
+
   { name: 'createToken', method: 'POST', path: '/v1/tokens', handler: 'functions/http/v1/tokens/create.ts', permissions: writes },
   { name: 'retrieveToken', method: 'GET', path: '/v1/tokens/{id}', handler: 'functions/http/v1/tokens/retrieve.ts', permissions: reads },
 
@@ -115,9 +122,32 @@ export const routes: Route[] = [
   { name: 'listSubscriptions', method: 'GET', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/list.ts', permissions: reads },
   { name: 'searchSubscriptions', method: 'GET', path: '/v1/subscriptions/search', handler: 'functions/http/v1/subscriptions/search.ts', permissions: reads },
   { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
-  { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: emits },
+  { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: deletesAndEmits },
   { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
   { name: 'migrateSubscription', method: 'POST', path: '/v1/subscriptions/{id}/migrate', handler: 'functions/http/v1/subscriptions/migrate.ts', permissions: emits },
+  { name: 'createSubscriptionItem', method: 'POST', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/create.ts', permissions: emits },
+  { name: 'listSubscriptionItems', method: 'GET', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/list.ts', permissions: reads },
+  { name: 'retrieveSubscriptionItem', method: 'GET', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/retrieve.ts', permissions: reads },
+  { name: 'updateSubscriptionItem', method: 'POST', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/update.ts', permissions: emits },
+  { name: 'deleteSubscriptionItem', method: 'DELETE', path: '/v1/subscription_items/{id}', handler: 'functions/http/v1/subscription-items/delete.ts', permissions: deletesAndEmits },
+
+  { name: 'createInvoiceItem', method: 'POST', path: '/v1/invoiceitems', handler: 'functions/http/v1/invoiceitems/create.ts', permissions: emits },
+  { name: 'listInvoiceItems', method: 'GET', path: '/v1/invoiceitems', handler: 'functions/http/v1/invoiceitems/list.ts', permissions: reads },
+  { name: 'retrieveInvoiceItem', method: 'GET', path: '/v1/invoiceitems/{id}', handler: 'functions/http/v1/invoiceitems/retrieve.ts', permissions: reads },
+  { name: 'updateInvoiceItem', method: 'POST', path: '/v1/invoiceitems/{id}', handler: 'functions/http/v1/invoiceitems/update.ts', permissions: emits },
+  { name: 'deleteInvoiceItem', method: 'DELETE', path: '/v1/invoiceitems/{id}', handler: 'functions/http/v1/invoiceitems/delete.ts', permissions: deletesAndEmits },
+  { name: 'createInvoice', method: 'POST', path: '/v1/invoices', handler: 'functions/http/v1/invoices/create.ts', permissions: emits },
+  { name: 'listInvoices', method: 'GET', path: '/v1/invoices', handler: 'functions/http/v1/invoices/list.ts', permissions: reads },
+  { name: 'createInvoicePreview', method: 'POST', path: '/v1/invoices/create_preview', handler: 'functions/http/v1/invoices/create-preview.ts', permissions: writes },
+  { name: 'retrieveInvoice', method: 'GET', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/retrieve.ts', permissions: reads },
+  { name: 'updateInvoice', method: 'POST', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/update.ts', permissions: emits },
+  { name: 'deleteInvoice', method: 'DELETE', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/delete.ts', permissions: deletesAndEmits },
+  { name: 'listInvoiceLines', method: 'GET', path: '/v1/invoices/{id}/lines', handler: 'functions/http/v1/invoices/lines.ts', permissions: reads },
+  { name: 'finalizeInvoice', method: 'POST', path: '/v1/invoices/{id}/finalize', handler: 'functions/http/v1/invoices/finalize.ts', permissions: emits },
+  { name: 'payInvoice', method: 'POST', path: '/v1/invoices/{id}/pay', handler: 'functions/http/v1/invoices/pay.ts', permissions: emits },
+  { name: 'sendInvoice', method: 'POST', path: '/v1/invoices/{id}/send', handler: 'functions/http/v1/invoices/send.ts', permissions: emits },
+  { name: 'voidInvoice', method: 'POST', path: '/v1/invoices/{id}/void', handler: 'functions/http/v1/invoices/void.ts', permissions: emits },
+  { name: 'markInvoiceUncollectible', method: 'POST', path: '/v1/invoices/{id}/mark_uncollectible', handler: 'functions/http/v1/invoices/mark-uncollectible.ts', permissions: emits },
 
   { name: 'listEvents', method: 'GET', path: '/v1/events', handler: 'functions/http/v1/events/list.ts', permissions: reads },
   { name: 'retrieveEvent', method: 'GET', path: '/v1/events/{id}', handler: 'functions/http/v1/events/retrieve.ts', permissions: reads },
@@ -222,6 +252,15 @@ export const queueWorkers: QueueWorker[] = [
     maxBatchingWindowSeconds: 1,
     maxConcurrency: 50,
   },
+  /** Runs the due work a message points at now: a test clock's advance (deleting customers and clocks, emitting their events). */
+  {
+    name: 'runBilling',
+    queue: 'billing',
+    handler: 'functions/queues/run-billing.ts',
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
+    batchSize: 10,
+    maxConcurrency: 10,
+  },
 ];
 
 /** A function run on a fixed schedule (an EventBridge rule on AWS, a timer in the local stack). */
@@ -254,5 +293,12 @@ export const scheduledJobs: ScheduledJob[] = [
     handler: 'functions/schedules/report-meter-errors.ts',
     everyMinutes: 1,
     permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+  },
+  /** The due engine: billing objects due on the stack's clock, test clock advances left unfinished, and expired test clocks. */
+  {
+    name: 'sweepBilling',
+    handler: 'functions/schedules/sweep-billing.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
   },
 ];

@@ -43,7 +43,7 @@ export const alarmThresholds = {
   /** Milliseconds of p99 latency, sustained for three five-minute periods. */
   apiLatencyP99Millis: 2_000,
   /** Seconds the oldest message of a queue may wait; deliveries may be delayed up to 900 s on purpose. */
-  oldestMessageSeconds: { deliveries: 1_800, 'meter-events': 300 } satisfies Record<QueueName, number>,
+  oldestMessageSeconds: { deliveries: 1_800, 'meter-events': 300, billing: 300 } satisfies Record<QueueName, number>,
 } as const;
 
 /** The metric the sweepers' `parked: true` log lines count into. */

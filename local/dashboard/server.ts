@@ -16,7 +16,7 @@ import { eventDeliveriesFragment, eventPage, eventsFeed, eventsPage, resendActio
 import { deliveriesPage, targetPage } from './views/deliveries.ts';
 import { meterPage, meteringPage } from './views/metering.ts';
 import { addPlatformAction, addPlatformForm, keysPage, revealKeyAction } from './views/keys.ts';
-import { clockAction, timePage } from './views/time.ts';
+import { clockAction, testClockAction, timePage } from './views/time.ts';
 import { customerPage, customersPage } from './views/customers.ts';
 
 /** What a view of one platform and mode works with. */
@@ -56,6 +56,7 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'POST', path: 'actions/resend', view: resendAction },
   { method: 'POST', path: 'actions/account-link', view: accountLinkAction },
   { method: 'POST', path: 'actions/clock', view: clockAction },
+  { method: 'POST', path: 'actions/test-clock', view: testClockAction },
   { method: 'POST', path: 'actions/reveal-key', view: revealKeyAction },
 ];
 

@@ -17,6 +17,7 @@ const schema = z.object({
   EVENT_BUS_NAME: z.string().min(1).optional(),
   DELIVERIES_QUEUE_URL: optionalUrl,
   METER_EVENTS_QUEUE_URL: optionalUrl,
+  BILLING_QUEUE_URL: optionalUrl,
   /** Most v1 webhook endpoints one account may have per mode (the reference API allows 16). */
   MAX_WEBHOOK_ENDPOINTS: z.coerce.number().int().positive().default(16),
   /** Largest request body accepted; larger ones get 413. */

@@ -45,6 +45,27 @@ export interface Customer {
    * version) in the same transaction, so a customer deleted on the version it read takes all its sources.
    */
   sourceCount: number;
+  /** The test clock it lives on (test mode; set at creation, never changed), else null. */
+  testClock: string | null;
+}
+
+/** What a customer's write sees of its test clock. */
+export interface CustomerTestClock {
+  id: string;
+  version: number;
+  status: 'ready' | 'advancing' | 'internal_failure';
+  customers: string[];
+}
+
+/** A test clock's customer list as a customer's create or delete rewrites it, on the clock's version read. */
+export interface CustomerClockChange {
+  id: string;
+  version: number;
+  customers: string[];
+}
+
+export interface CustomerTestClocks {
+  get(scope: Scope, id: string): Promise<CustomerTestClock | undefined>;
 }
 
 /**
@@ -65,10 +86,11 @@ export interface DeletedCustomer {
 
 export const isDeletedCustomer = (found: Customer | DeletedCustomer): found is DeletedCustomer => 'deleted' in found;
 
-/** A customer list's filters: the exact, case-sensitive `email`, and the creation window. */
+/** A customer list's filters: the exact, case-sensitive `email`, the creation window, and the test clock. */
 export interface CustomerListFilters {
   email?: string;
   created?: TimeRange;
+  testClock?: string;
 }
 
 /**
@@ -104,6 +126,8 @@ export interface CustomerSourceChange {
   token?: TokenUse;
   attach?: CustomerSource;
   detach?: CustomerSource[];
+  /** The customer's test clock, with the customer added (a new customer on a clock). */
+  clock?: CustomerClockChange;
 }
 
 /** How a source change ended: written; a condition failed on the customer (read again); the token is missing or used. */
@@ -121,6 +145,9 @@ export interface CustomerRepository extends Omit<OwnedResourceStore<Customer>, '
   changeSources(change: CustomerSourceChange, outbox: Outbox, now: number): Promise<SourceChangeOutcome>;
   /** Writes `next` if the stored source is still at `next.version - 1`. */
   replaceSource(next: CustomerSource, outbox: Outbox): Promise<boolean>;
-  /** Deletes the customer, if still at the version read, and these (all its) sources, leaving its tombstone. */
-  deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox, now: number): Promise<boolean>;
+  /**
+   * Deletes the customer, if still at the version read, and these (all its) sources, leaving its tombstone;
+   * with `clock`, takes it off its test clock (on the clock's version read).
+   */
+  deleteWithSources(customer: Customer, sources: CustomerSource[], outbox: Outbox, now: number, clock?: CustomerClockChange): Promise<boolean>;
 }

@@ -54,7 +54,11 @@ const fields = {
   expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 };
 
-export const createCustomerParams = z.strictObject(fields);
+export const createCustomerParams = z.strictObject({
+  ...fields,
+  /** Test mode only, set once: the customer and its billing objects live on the clock's time. */
+  test_clock: idParam().optional().describe('ID of the test clock to attach to the customer.'),
+});
 /** On update `source` replaces the default source (the old one is deleted); `default_source` picks one of the customer's sources. */
 export const updateCustomerParams = z.strictObject({
   ...fields,
@@ -63,7 +67,7 @@ export const updateCustomerParams = z.strictObject({
 export const retrieveCustomerParams = z.strictObject({
   expand: expandParam('customer').optional().describe('Specifies which fields in the response should be expanded.'),
 });
-/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` waits for test clocks. */
+/** `email` is matched exactly as stored (case-sensitive, as the reference); `test_clock` keeps a clock's customers. */
 export const listCustomersParams = z.strictObject({
   ...v1ListParams,
   expand: expandParam(listOf('customer')).optional().describe('Specifies which fields in the response should be expanded.'),
@@ -73,6 +77,7 @@ export const listCustomersParams = z.strictObject({
     .optional()
     .describe("A case-sensitive filter on the list based on the customer's `email` field. The value must be a string."),
   created: createdParam().optional().describe('Only return objects created during the given interval: Unix seconds, or `gt` / `gte` / `lt` / `lte` bounds.'),
+  test_clock: idParam().optional().describe('Provides a list of customers that are associated with the specified test clock.'),
 });
 export const deleteCustomerParams = z.strictObject({});
 
@@ -133,7 +138,7 @@ export const verifySourceParams = z.strictObject({
   ...sourceExpand,
 });
 
-export type CustomerParams = z.output<typeof createCustomerParams> & { default_source?: string };
+export type CustomerParams = z.output<typeof updateCustomerParams> & { test_clock?: string };
 export type CreateSourceParams = z.output<typeof createSourceParams>;
 export type UpdateSourceParams = z.output<typeof updateSourceParams>;
 export type VerifySourceParams = z.output<typeof verifySourceParams>;

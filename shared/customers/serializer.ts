@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { deletedTestClockObject, testClockObject } from '#shared/test-clocks/serializer.ts';
 import { addressObject, deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { v1ListObject } from '#shared/wire/pagination.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
@@ -84,7 +85,8 @@ export const customerObject = z
       return v1ListObject(sourceObject).optional().describe("The customer's payment sources, if any. Only when expanded.");
     },
     tax_exempt: z.enum(['exempt', 'none', 'reverse']).describe("Describes the customer's tax exemption status, which is `none`, `exempt`, or `reverse`."),
-    test_clock: z.null().describe('ID of the test clock that this customer belongs to.'),
+    /** The clock's id, or the clock when expanded. */
+    test_clock: z.union([z.string(), testClockObject, deletedTestClockObject]).nullable().describe('ID of the test clock that this customer belongs to.'),
   })
   .meta({ id: 'Customer' });
 
@@ -130,7 +132,7 @@ export function serializeCustomer(customer: Customer): z.input<typeof customerOb
     preferred_locales: customer.preferredLocales,
     shipping: customer.shipping,
     tax_exempt: customer.taxExempt,
-    test_clock: null,
+    test_clock: customer.testClock,
   };
 }
 

@@ -9,7 +9,8 @@ import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import { newId, randomBase62 } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { noSuchToken, tokenAlreadyUsed } from '#shared/tokens/use.ts';
-import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
+import { cardDeclines } from '#shared/tokens/card-numbers.ts';
+import type { Token, TokenCard, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type {
   Address,
   Customer,
@@ -18,8 +19,11 @@ import type {
   CustomerSource,
   CustomerSourceChange,
   CustomerSubscriptions,
+  CustomerTestClock,
+  CustomerTestClocks,
   DeletedCustomer,
 } from './customer.ts';
+import { maxCustomersPerClock, testClockAdvancing } from '#shared/test-clocks/test-clock.ts';
 import type { CreateSourceParams, CustomerParams, UpdateSourceParams, VerifySourceParams } from './schemas.ts';
 import { serializeCustomer, serializeSource } from './serializer.ts';
 
@@ -27,9 +31,14 @@ export interface CustomerServicePorts {
   repository: CustomerRepository;
   /** Cancels a deleted customer's subscriptions. */
   subscriptions: CustomerSubscriptions;
-  /** Where `source=tok_…` is read from (it is used up in the write that attaches the source). */
+  /**
+   * Where `source=tok_…` is read from (it is used up in the write that attaches the source); the wiring adds
+   * the reference's test tokens (`tok_visa`, …: shared/tokens/test-tokens.ts), each read minting a fresh one.
+   */
   tokens: Pick<TokenRepository, 'get'>;
   events: EventEmitter;
+  /** The test clocks customers are created on (none: `test_clock` names no clock). */
+  clocks?: CustomerTestClocks;
   clock?: () => number;
 }
 
@@ -86,9 +95,21 @@ const tooManySources = () =>
     'source',
   );
 
+/**
+ * The reference verifies a card when it is attached to a customer: a test card documented to decline is
+ * refused there with its card error (402), nothing written and the token left unused; 4000000000000341
+ * (and the always-blocked fraud card) attach and fail only when charged.
+ */
+function refuseDeclinedAtAttach(card: TokenCard): void {
+  if (card.outcome === null || card.outcome === 'succeeds') return;
+  const decline = cardDeclines[card.outcome];
+  if (decline.atAttach) throw new CardError(decline.message, decline.code, undefined, decline.declineCode);
+}
+
 /** The card or bank account a token becomes once attached to `customer` (same id as in the token). */
 function sourceOf(token: Token, customer: Customer, param: string, metadata: Record<string, string>, now: number): CustomerSource {
   const base = { scope: customer.scope, version: 1, customer: customer.id, created: now, metadata };
+  if (token.type === 'card') refuseDeclinedAtAttach(token.card);
   if (token.type === 'card') return { ...base, id: token.card.id, object: 'card', card: token.card };
   if (token.type === 'bank_account') return { ...base, id: token.bankAccount.id, object: 'bank_account', bankAccount: token.bankAccount, status: 'new' };
   throw new InvalidRequestError(
@@ -116,7 +137,39 @@ const bankAccountFields = ['account_holder_name', 'account_holder_type'] as cons
 const testDepositAmounts = [32, 45] as const;
 
 /** v1 customers, with their snapshot events (and thin `v1.customer.*` mirrors), and their cards and bank accounts. */
-export function customerService({ repository, subscriptions, tokens, events, clock = systemClock }: CustomerServicePorts) {
+export function customerService({ repository, subscriptions, tokens, events, clocks, clock = systemClock }: CustomerServicePorts) {
+  /**
+   * The test clock a new customer is created on: test mode only, an existing clock of the same account and
+   * mode, not advancing, with room for one more customer (`maxCustomersPerClock`).
+   */
+  async function clockToJoin(scope: Scope, id: string): Promise<CustomerTestClock> {
+    if (scope.livemode) {
+      throw new InvalidRequestError(
+        'Test clocks are only available in test mode; a live mode customer cannot have a test_clock.',
+        'livemode_mismatch',
+        'test_clock',
+      );
+    }
+    const found = await clocks?.get(scope, id);
+    if (!found) throw new InvalidRequestError(`No such test clock: '${id}'`, 'resource_missing', 'test_clock');
+    if (found.status === 'advancing') throw testClockAdvancing(id, 'test_clock');
+    if (found.status === 'internal_failure') {
+      throw new InvalidRequestError(
+        `The test clock ${id} failed while advancing (status internal_failure); delete it and use a new one.`,
+        'test_clock_internal_failure',
+        'test_clock',
+      );
+    }
+    if (found.customers.length >= maxCustomersPerClock) {
+      throw new InvalidRequestError(
+        `The test clock ${id} already has ${maxCustomersPerClock} customers, the most a test clock may have; use another test clock.`,
+        'test_clock_customer_limit',
+        'test_clock',
+      );
+    }
+    return found;
+  }
+
   /** A live customer; a deleted one is 404 "No such customer" here, as the reference answers every operation on it but retrieve. */
   async function existing(scope: Scope, id: string): Promise<Customer> {
     const customer = await repository.get(scope, id);
@@ -178,8 +231,24 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           version: 1,
           defaultSource: null,
           sourceCount: 0,
+          testClock: params.test_clock ?? null,
         };
         const customer = applyParams(blank, params);
+        if (params.test_clock !== undefined) {
+          const onClock = await clockToJoin(origin.scope, params.test_clock);
+          const clockChange = { id: onClock.id, version: onClock.version, customers: [...onClock.customers, customer.id] };
+          if (params.source === undefined)
+            return write(origin, customer, { customer, isNew: true, clock: clockChange }, [change('customer.created', customer)]);
+          const token = usableToken(await tokens.get(origin.scope, params.source, now), params.source);
+          const source = sourceOf(token, customer, 'source', {}, now);
+          const created = { ...customer, defaultSource: source.id, sourceCount: 1 };
+          return write(
+            origin,
+            created,
+            { customer: created, isNew: true, token: useOf(origin.scope, token.id, source.object, now), attach: source, clock: clockChange },
+            [change('customer.created', created), sourceEvent('customer.source.created', source)],
+          );
+        }
         if (params.source === undefined) {
           const outbox = events.prepare(origin, [change('customer.created', customer)]);
           if (!(await repository.create(customer, { outbox }))) return undefined;
@@ -233,7 +302,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           next.defaultSource = source.id;
           next.sourceCount = current.sourceCount + 1 - (replaced ? 1 : 0);
           if (next.sourceCount > maxSourcesPerCustomer) throw tooManySources();
-          Object.assign(sourceChange, { token: useOf(origin.scope, params.source, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
+          Object.assign(sourceChange, { token: useOf(origin.scope, token!.id, source.object, now), attach: source, detach: replaced ? [replaced] : [] });
           inputs.push(sourceEvent('customer.source.created', source), ...(replaced ? [sourceEvent('customer.source.deleted', replaced)] : []));
         } else if (params.default_source !== undefined) {
           if (!chosen) throw new InvalidRequestError(`No such source: '${params.default_source}'`, 'resource_missing', 'default_source');
@@ -255,12 +324,15 @@ export function customerService({ repository, subscriptions, tokens, events, clo
     delete(origin: EventOrigin, id: string): Promise<Customer> {
       return withOptimisticRetries(async () => {
         const current = await existing(origin.scope, id);
+        const onClock = current.testClock === null ? undefined : await clocks?.get(origin.scope, current.testClock);
+        if (onClock?.status === 'advancing') throw testClockAdvancing(onClock.id);
         const [sources] = await Promise.all([
           current.sourceCount > 0 ? repository.listSources(origin.scope, id, { limit: 100 }).then((page) => page.items) : [],
           subscriptions.cancelAllOf(origin, id),
         ]);
         const outbox = events.prepare(origin, [change('customer.deleted', current)]);
-        if (!(await repository.deleteWithSources(current, sources, outbox, clock()))) return undefined;
+        const clockChange = onClock && { id: onClock.id, version: onClock.version, customers: onClock.customers.filter((other) => other !== id) };
+        if (!(await repository.deleteWithSources(current, sources, outbox, clock(), clockChange))) return undefined;
         await events.dispatch(outbox);
         return current;
       });
@@ -294,7 +366,7 @@ export function customerService({ repository, subscriptions, tokens, events, clo
           sourceCount: current.sourceCount + 1,
           defaultSource: current.defaultSource ?? source.id,
         };
-        return write(origin, source, { customer: next, token: useOf(current.scope, params.source, source.object, now), attach: source }, [
+        return write(origin, source, { customer: next, token: useOf(current.scope, token!.id, source.object, now), attach: source }, [
           sourceEvent('customer.source.created', source),
           ...(next.defaultSource !== current.defaultSource ? [change('customer.updated', next, current)] : []),
         ]);

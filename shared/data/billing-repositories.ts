@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import type { CatalogueChange, CatalogueRepository, Price, PriceRepository, Product } from '#shared/catalogue/catalogue.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { completeStored, type Subscription, type SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
+import { completeStored, type Subscription, type SubscriptionItemsChange, type SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
 import { systemClock } from '#shared/core/clock.ts';
 import { billingDueEntry } from './due-index.ts';
 import { envelopeOf, metadataItem, orNull, ownedItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
-import { price, priceLookupKey, product, subscription } from './keys.ts';
+import { price, priceLookupKey, product, subscription, subscriptionItem } from './keys.ts';
 import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
 import { transactChecked, transactGuarded } from './transactions.ts';
 import { customerSourceEntity } from './customer-repository.ts';
@@ -154,12 +154,30 @@ const subscriptionKind = {
   indexKeys: (made: Subscription) => billingDueEntry(made.scope, 'subscription', made.id, made.due),
 };
 
-/** Subscriptions (33): a new one claims its customer in its transaction (33a), so none is made for a customer being deleted. */
+const itemPointerKey = (scope: Scope, itemId: string) => ({ PK: subscriptionItem.pk(scope), SK: subscriptionItem.sk(itemId) });
+const itemPointerItem = z.object({ subscription: z.string() });
+
+/**
+ * Subscriptions (33): a new one claims its customer in its transaction (33a), so none is made for a customer
+ * being deleted. Each of its items has a pointer `SUBSCRIPTION_ITEM#<si>` naming the subscription (33c),
+ * put and deleted in the transaction that adds or removes the item.
+ */
 export const subscriptionEntity = {
   subscriptions: ownedEntity<Subscription>(subscriptionKind),
+  itemPointerKey,
+  itemPointer: (tableName: string, scope: Scope, itemId: string, subscriptionId: string): TransactItem => ({
+    Put: { TableName: tableName, Item: { ...itemPointerKey(scope, itemId), entity: 'subscription_item', subscription: subscriptionId } },
+  }),
   create: (tableName: string, made: Subscription): TransactItem[] => [
     customerSourceEntity.claimForSubscription(tableName, made.scope, made.customer),
     ...subscriptionEntity.subscriptions.create(tableName, made),
+    ...made.items.map((item) => subscriptionEntity.itemPointer(tableName, made.scope, item.id, made.id)),
+  ],
+  /** A replace that adds and removes items (33c): the versioned put, then the pointers put and deleted. */
+  replaceItems: (tableName: string, next: Subscription, change: SubscriptionItemsChange): TransactItem[] => [
+    ...subscriptionEntity.subscriptions.replace(tableName, next),
+    ...change.added.map((itemId) => subscriptionEntity.itemPointer(tableName, next.scope, itemId, next.id)),
+    ...change.removed.map((itemId) => ({ Delete: { TableName: tableName, Key: itemPointerKey(next.scope, itemId) } })),
   ],
 };
 
@@ -169,5 +187,13 @@ export function dynamoSubscriptionRepository(table: Table): SubscriptionReposito
     ...store,
     /** False when the customer is missing or deleted (or, never in practice, the id is taken). */
     create: (made, { outbox } = {}) => transactGuarded(table, subscriptionEntity.create(table.name, made), outbox, { guarded: 2 }),
+    replaceItems: (next, change, outbox) => transactGuarded(table, subscriptionEntity.replaceItems(table.name, next, change), outbox),
+    /** Two strongly consistent reads: the item's pointer, then its subscription (which must still hold the item). */
+    async findByItem(scope, itemId) {
+      const pointer = await table.get(itemPointerKey(scope, itemId));
+      if (!pointer) return undefined;
+      const found = await store.get(scope, itemPointerItem.parse(pointer).subscription);
+      return found?.items.some((item) => item.id === itemId) ? found : undefined;
+    },
   };
 }

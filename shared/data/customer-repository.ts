@@ -4,6 +4,7 @@ import type {
   CustomerListFilters,
   CustomerRepository,
   CustomerSource,
+  CustomerClockChange,
   CustomerSourceChange,
   DeletedCustomer,
   SourceChangeOutcome,
@@ -13,12 +14,12 @@ import type { Scope } from '#shared/platform/types.ts';
 import { cancellationCodes } from './conditions.ts';
 import { metadataItem, orNull, ownedItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
-import { customer, customerSource } from './keys.ts';
+import { customer, customerSource, testClock } from './keys.ts';
 import { outboxItems } from './outbox-items.ts';
 import { ownedEntity, ownedListQuery, ownedResourceStore, type OwnedKind } from './owned-resources.ts';
 import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { expired, tokenBankAccountItem, tokenCardItem, tokenEntity } from './token-repository.ts';
-import { transactGuarded } from './transactions.ts';
+import { transactChecked, transactGuarded } from './transactions.ts';
 
 const addressItem = z.object({
   city: orNull(z.string()),
@@ -49,6 +50,7 @@ const customerItem = z.object({
     .number()
     .optional()
     .transform((count) => count ?? 0),
+  testClock: orNull(z.string()),
 });
 
 const sourceBase = { ...ownedItem, customer: z.string(), created: z.number(), metadata: metadataItem };
@@ -103,15 +105,15 @@ export const customerSourceEntity = {
   /** A live customer, or the tombstone of a deleted one. */
   parseFound: (item: Record<string, unknown>): Customer | DeletedCustomer => (item.deleted === true ? tombstoneItem.parse(item) : customers.parse(item)),
   /** One page of live customers (12, 12d): with an email, its GSI1 entries; always without tombstones. */
-  listQuery(scope: Scope, page: PageRequest, { email, created }: CustomerListFilters = {}): OwnerPageQuery {
-    const query = ownedListQuery(customerKind, scope, page, undefined, created);
+  listQuery(scope: Scope, page: PageRequest, { email, created, testClock }: CustomerListFilters = {}): OwnerPageQuery {
+    const query = ownedListQuery(customerKind, scope, page, testClock === undefined ? undefined : { testClock }, created);
     return email === undefined ? query : { ...query, index: { gsi1pk: customer.gsi1pk(scope, email) } };
   },
   key: (scope: Scope, customerId: string, sourceId: string) => ({ PK: customerSource.pk(scope), SK: customerSource.sk(customerId, sourceId) }),
   item: (source: CustomerSource) => ({ ...customerSourceEntity.key(source.scope, source.customer, source.id), entity: 'customer_source', ...source }),
   parse: (item: Record<string, unknown>): CustomerSource => sourceItem.parse(item),
   change(tableName: string, change: CustomerSourceChange): TransactItem[] {
-    const { customer: next, token, attach, detach = [] } = change;
+    const { customer: next, token, attach, detach = [], clock } = change;
     return [
       ...(token ? [tokenEntity.use(tableName, token)] : []),
       ...(change.isNew ? customers.create(tableName, next) : customers.replace(tableName, next)),
@@ -119,6 +121,7 @@ export const customerSourceEntity = {
       ...detach.map((source) => ({
         Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id), ConditionExpression: 'attribute_exists(PK)' },
       })),
+      ...(clock ? [customerSourceEntity.clockCustomers(tableName, next.scope, clock.id, clock.version, clock.customers)] : []),
     ];
   },
   replace: (tableName: string, next: CustomerSource): TransactItem => ({
@@ -143,6 +146,21 @@ export const customerSourceEntity = {
       ExpressionAttributeValues: { ':one': 1 },
     },
   }),
+  /**
+   * What a customer's create or delete writes on its clock, in the customer's transaction: the clock's
+   * customer list, on the version read (so the per-clock cap and the clock's delete see every customer), only
+   * while the clock is not advancing.
+   */
+  clockCustomers: (tableName: string, scope: Scope, clockId: string, readVersion: number, customers: string[]): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: { PK: testClock.pk(scope), SK: testClock.sk(clockId) },
+      UpdateExpression: 'SET customers = :customers, version = :next',
+      ConditionExpression: 'version = :version AND #status <> :advancing',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':customers': customers, ':next': readVersion + 1, ':version': readVersion, ':advancing': 'advancing' },
+    },
+  }),
   /** The tombstone that replaces a customer deleted at `now`: what retrieve shows of it, one version above the last. */
   tombstone: (deleted: Customer, now: number): DeletedCustomer => ({
     id: deleted.id,
@@ -158,7 +176,7 @@ export const customerSourceEntity = {
    * The customer, on the version read, deleted (and with it its email index entry), its tombstone put beside
    * it (first the guarded delete: a failed version check is a conflict), every source it has deleted.
    */
-  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number): TransactItem[] => [
+  deleteWithSources: (tableName: string, deleted: Customer, sources: CustomerSource[], now: number, clock?: CustomerClockChange): TransactItem[] => [
     {
       Delete: {
         TableName: tableName,
@@ -174,6 +192,7 @@ export const customerSourceEntity = {
       },
     },
     ...sources.map((source) => ({ Delete: { TableName: tableName, Key: customerSourceEntity.key(source.scope, source.customer, source.id) } })),
+    ...(clock ? [customerSourceEntity.clockCustomers(tableName, deleted.scope, clock.id, clock.version, clock.customers)] : []),
   ],
 };
 
@@ -230,7 +249,8 @@ export function dynamoCustomerRepository(table: Table): CustomerRepository {
       }
     },
     replaceSource: (next, outbox) => transactGuarded(table, [customerSourceEntity.replace(name, next)], outbox),
-    deleteWithSources: (deleted, sources, outbox, now) => transactGuarded(table, customerSourceEntity.deleteWithSources(name, deleted, sources, now), outbox),
+    deleteWithSources: (deleted, sources, outbox, now, clock) =>
+      transactChecked(table, customerSourceEntity.deleteWithSources(name, deleted, sources, now, clock), outbox),
   };
   return repository;
 }

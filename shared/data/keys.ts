@@ -298,3 +298,16 @@ export const priceLookupKey = {
 };
 
 export const subscription = ownedKind('SUBSCRIPTION');
+
+/** A test clock, in its owner's partition; `COUNTER#test_clocks` caps them per owner and mode. */
+export const testClock = ownedKind('TEST_CLOCK');
+
+/**
+ * A subscription item's pointer to its subscription (the items live inside the subscription's item): how
+ * `GET /v1/subscription_items/:id` finds it. Written and removed in the subscription's own transactions.
+ */
+export const subscriptionItem = ownedKind('SUBSCRIPTION_ITEM');
+
+export const invoice = ownedKind('INVOICE');
+
+export const invoiceItem = ownedKind('INVOICE_ITEM');

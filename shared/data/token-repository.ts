@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { cardOutcomes } from '#shared/tokens/card-numbers.ts';
 import type { AccountTokenData, PersonTokenData } from '#shared/tokens/schemas.ts';
 import type { Token, TokenRepository, TokenUse } from '#shared/tokens/token.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -35,6 +36,15 @@ export const tokenCardItem = z.object({
   country: nullableString,
   fingerprint: z.string(),
   cvcProvided: z.boolean(),
+  /**
+   * Cards stored before outcomes existed read as `succeeds` (their number is gone, so it cannot be told);
+   * only test cards were accepted in test mode, and live mode ignores the outcome.
+   */
+  outcome: z
+    .enum(cardOutcomes)
+    .nullable()
+    .optional()
+    .transform((outcome) => (outcome === undefined ? 'succeeds' : outcome)),
   name: nullableString,
   currency: nullableString,
   preferredNetwork: nullableString,

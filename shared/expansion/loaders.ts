@@ -8,6 +8,8 @@ import type { CardholderRepository } from '#shared/issuing/cardholder.ts';
 import { serializeAuthorization, serializeCard, serializeCardholder } from '#shared/issuing/serializers.ts';
 import { transactionsOf, type TransactionRepository } from '#shared/issuing/transaction.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { serializeDeletedTestClock, serializeTestClock } from '#shared/test-clocks/serializer.ts';
+import type { TestClock } from '#shared/test-clocks/test-clock.ts';
 import { fieldWhenExpanded, type ExpansionLoaders, type Ref } from './resolver.ts';
 
 type Json = Record<string, unknown>;
@@ -22,6 +24,7 @@ export interface ExpansionPorts {
   cardholders: Pick<CardholderRepository, 'get'>;
   authorizations: Pick<AuthorizationRepository, 'get'>;
   transactions: Pick<TransactionRepository, 'get'>;
+  testClocks: Getter<TestClock>;
 }
 
 /** How many sources an expanded customer's `sources` list shows, as the reference's embedded lists. */
@@ -68,6 +71,11 @@ export function expansionLoaders(ports: ExpansionPorts): ExpansionLoaders {
       product: async (scope, refs) =>
         (await getAll(ports.products, scope, ids(refs))).map((product, index) =>
           product ? serializeProduct(product) : serializeDeletedProduct(refs[index]!.id),
+        ),
+      // A customer's clock outlives it (deleting a clock deletes its customers first); one gone shows as deleted.
+      'test_helpers.test_clock': async (scope, refs) =>
+        (await getAll(ports.testClocks, scope, ids(refs))).map((clock, index) =>
+          clock ? serializeTestClock(clock) : serializeDeletedTestClock(refs[index]!.id),
         ),
       price: async (scope, refs) => (await getAll(ports.prices, scope, ids(refs))).map((price) => price && serializePrice(price)),
       'issuing.cardholder': async (scope, refs) =>

@@ -3,7 +3,7 @@
  * the reference's SDK types mark them (`string | Object` fields, and fields shown only when expanded).
  * Paths are checked against this table and walked through it; loaders per target type (wiring.ts) read
  * the objects. A field of the reference whose target this service does not have (invoices, payment
- * methods, test clocks, accounts, discounts, tax codes, issuing tokens, disputes, balance transactions,
+ * methods, accounts, discounts, tax codes, issuing tokens, disputes, balance transactions,
  * files, personalization designs) is absent here, so asking for it answers "cannot be expanded".
  */
 export type ObjectType =
@@ -18,13 +18,22 @@ export type ObjectType =
   | 'issuing.authorization'
   | 'issuing.card'
   | 'issuing.cardholder'
-  | 'issuing.transaction';
+  | 'issuing.transaction'
+  | 'test_helpers.test_clock';
 
 /** How a field holds its object(s): one object, a list object (`{object: 'list', data: [...]}`), or a plain array. */
 export type Shape = 'one' | 'list' | 'array';
 
 /** The types an id field expands to: each has a loader (wiring.ts). */
-export type IdTarget = 'customer' | 'customer_source' | 'product' | 'price' | 'issuing.authorization' | 'issuing.card' | 'issuing.cardholder';
+export type IdTarget =
+  | 'customer'
+  | 'customer_source'
+  | 'product'
+  | 'price'
+  | 'issuing.authorization'
+  | 'issuing.card'
+  | 'issuing.cardholder'
+  | 'test_helpers.test_clock';
 
 export type FieldDeclaration =
   /** The field holds an id (or null) that expands to the object of type `to`. */
@@ -43,6 +52,7 @@ const embedded = (to: ObjectType, shape: Shape = 'one'): FieldDeclaration => ({ 
 export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldDeclaration>>> = {
   customer: {
     default_source: id('customer_source'),
+    test_clock: id('test_helpers.test_clock'),
     // One Query per customer: only on a response that is the customer itself.
     sources: { kind: 'included', to: 'customer_source', shape: 'list', topLevelOnly: true },
   },
@@ -56,6 +66,7 @@ export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldD
   'issuing.card': { cardholder: embedded('issuing.cardholder'), replaced_by: id('issuing.card'), replacement_for: id('issuing.card') },
   'issuing.cardholder': {},
   'issuing.transaction': { authorization: id('issuing.authorization'), card: id('issuing.card'), cardholder: id('issuing.cardholder') },
+  'test_helpers.test_clock': {},
 };
 
 /** The included fields that read something per holder, by `type.field`. */

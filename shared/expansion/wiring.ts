@@ -7,6 +7,7 @@ import {
   dynamoTransactionRepository,
 } from '#shared/data/issuing-repository.ts';
 import { serviceTable } from '#shared/data/table.ts';
+import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
 import { expansionLoaders } from './loaders.ts';
 import { expander } from './resolver.ts';
 
@@ -23,6 +24,7 @@ export function wireExpander() {
       cardholders: dynamoCardholderRepository(table),
       authorizations: dynamoAuthorizationRepository(table),
       transactions: dynamoTransactionRepository(table),
+      testClocks: dynamoTestClockRepository(table),
     }),
   );
 }

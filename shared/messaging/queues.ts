@@ -1,5 +1,5 @@
 /** The service's queues; each has a dead-letter queue. */
-export type QueueName = 'deliveries' | 'meter-events';
+export type QueueName = 'deliveries' | 'meter-events' | 'billing';
 
 export interface QueueDefinition {
   /** Physical queue name in the local stack; the CDK stack lets CloudFormation name it. */
@@ -23,6 +23,8 @@ export const workerTimeoutSeconds = 30;
 export const queues: Record<QueueName, QueueDefinition> = {
   deliveries: { name: 'deliveries', urlVariable: 'DELIVERIES_QUEUE_URL', visibilityTimeoutSeconds: 6 * workerTimeoutSeconds, maxReceiveCount: 5 },
   'meter-events': { name: 'meter-events', urlVariable: 'METER_EVENTS_QUEUE_URL', visibilityTimeoutSeconds: 6 * workerTimeoutSeconds, maxReceiveCount: 5 },
+  /** Pointers to billing objects whose due work should start now (a test clock's advance); the sweeper covers a lost one. */
+  billing: { name: 'billing', urlVariable: 'BILLING_QUEUE_URL', visibilityTimeoutSeconds: 6 * workerTimeoutSeconds, maxReceiveCount: 5 },
 };
 
 export const deadLetterQueueName = (queue: QueueDefinition): string => `${queue.name}-dlq`;

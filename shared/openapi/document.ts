@@ -385,4 +385,5 @@ export const offlineHandlerEnvironment: Record<string, string> = {
   AWS_REGION: 'us-east-1',
   DELIVERIES_QUEUE_URL: 'http://localhost/queue/deliveries',
   METER_EVENTS_QUEUE_URL: 'http://localhost/queue/meter-events',
+  BILLING_QUEUE_URL: 'http://localhost/queue/billing',
 };

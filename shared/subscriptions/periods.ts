@@ -26,7 +26,6 @@ export function addIntervals(anchor: number, recurring: Recurring, count: number
 
 /** A rough upper bound of one interval's length, to count whole periods without walking them one by one. */
 const longestInterval = (recurring: Recurring) => recurring.intervalCount * { day: day, week: 7 * day, month: 31 * day, year: 366 * day }[recurring.interval];
-const shortestInterval = (recurring: Recurring) => recurring.intervalCount * { day: day, week: 7 * day, month: 28 * day, year: 365 * day }[recurring.interval];
 
 /**
  * The period counted from `anchor` that contains `at` (start ≤ at < end). Before the anchor it is the
@@ -42,7 +41,3 @@ export function currentPeriod(anchor: number, recurring: Recurring, at: number):
 
 /** The first period end counted from `anchor` that is later than `after`. */
 export const nextPeriodEnd = (anchor: number, recurring: Recurring, after: number): number => currentPeriod(anchor, recurring, after).end;
-
-/** The shortest interval among `recurrings`, by length: a test clock may advance at most two of them at once. */
-export const shortestOf = (recurrings: readonly Recurring[]): Recurring | undefined =>
-  recurrings.reduce<Recurring | undefined>((best, next) => (best === undefined || shortestInterval(next) < shortestInterval(best) ? next : best), undefined);

@@ -6,7 +6,7 @@ import { unixSeconds } from '#shared/wire/timestamps.ts';
 import { currentPeriod } from './periods.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
 
-const subscriptionItemObject = z
+export const subscriptionItemObject = z
   .object({
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('subscription_item').describe("String representing the object's type. Objects of the same type share the same value."),
@@ -190,6 +190,20 @@ export const subscriptionObject = z
 
 type SubscriptionObject = z.input<typeof subscriptionObject>;
 
+export const deletedSubscriptionItemObject = z
+  .object({
+    id: z.string().describe('Unique identifier for the object.'),
+    object: z.literal('subscription_item').describe("String representing the object's type. Objects of the same type share the same value."),
+    deleted: z.literal(true).describe('Always true for a deleted object.'),
+  })
+  .meta({ id: 'DeletedSubscriptionItem' });
+
+export const serializeDeletedSubscriptionItem = (id: string): z.input<typeof deletedSubscriptionItemObject> => ({
+  id,
+  object: 'subscription_item',
+  deleted: true,
+});
+
 /**
  * An item's current period: the trial while trialing, else the anchor's period of its interval that holds
  * the subscription's current period end (items of longer intervals keep theirs in the flexible mode).
@@ -201,7 +215,8 @@ function itemPeriod(subscription: Subscription, item: SubscriptionItem): { start
   return currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.max(subscription.currentPeriodEnd - 1, subscription.billingCycleAnchor));
 }
 
-function serializeItem(subscription: Subscription, item: SubscriptionItem): z.input<typeof subscriptionItemObject> {
+/** A subscription item as `/v1/subscription_items` and the subscription's `items` show it, with its current period. */
+export function serializeItem(subscription: Subscription, item: SubscriptionItem): z.input<typeof subscriptionItemObject> {
   const period = itemPeriod(subscription, item);
   return {
     id: item.id,

@@ -8,8 +8,9 @@ import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';
+import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import { mergeMetadata } from '#shared/wire/metadata.ts';
-import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
+import { pageOf, type Page, type PageRequest, type TimeRange } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
@@ -26,9 +27,17 @@ import {
   statusAfterPayment,
   trialEndOf,
 } from './lifecycle.ts';
-import type { CancelSubscriptionParams, CreateSubscriptionParams, MigrateSubscriptionParams, UpdateSubscriptionParams } from './schemas.ts';
+import type {
+  CancelSubscriptionParams,
+  CreateSubscriptionItemParams,
+  CreateSubscriptionParams,
+  DeleteSubscriptionItemParams,
+  MigrateSubscriptionParams,
+  UpdateSubscriptionItemParams,
+  UpdateSubscriptionParams,
+} from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
-import type { Subscription, SubscriptionItem, SubscriptionRepository } from './subscription.ts';
+import type { Subscription, SubscriptionItem, SubscriptionItemsChange, SubscriptionRepository } from './subscription.ts';
 
 export interface SubscriptionServicePorts {
   subscriptions: SubscriptionRepository;
@@ -101,7 +110,46 @@ export interface SubscriptionRequest {
   origin: EventOrigin;
 }
 
-type ItemParams = NonNullable<CreateSubscriptionParams['items']>[number];
+type PriceParams = Pick<NonNullable<CreateSubscriptionParams['items']>[number], 'price' | 'price_data'>;
+
+/** Prorations are invoice items, which this build does not make yet: a change that would prorate needs `proration_behavior=none`. */
+function refuseProrations(behavior: ProrationBehavior | undefined): void {
+  if (behavior === 'none') return;
+  throw invalid(
+    behavior === undefined
+      ? 'This change would be prorated (proration_behavior defaults to create_prorations), but prorations are not built yet here: pass proration_behavior=none to make the change without prorations.'
+      : `This change asks for proration_behavior=${behavior}, but prorations are not built yet here (they become invoice items, not yet wired to subscriptions): pass proration_behavior=none to make the change without prorations.`,
+    'proration_behavior',
+  );
+}
+
+/**
+ * What a subscription's items must keep after any change: at least one, at most 20, each price once, one
+ * currency, and one billing interval unless the billing mode is flexible. `param` names the entry that broke it.
+ */
+function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param: string): void {
+  if (items.length === 0) throw invalid('A subscription must have at least one item; cancel the subscription to end it.', param);
+  if (items.length > maxItems) throw invalid(`A subscription can have at most ${maxItems} items.`, param);
+  const [first] = items;
+  for (const [index, item] of items.entries()) {
+    if (items.findIndex((other) => other.price.id === item.price.id) !== index)
+      throw invalid(`The price ${item.price.id} appears in more than one item.`, param);
+    if (item.price.currency !== first!.price.currency) throw invalid('Every item of a subscription must have the same currency.', param);
+    if (!flexible && intervalOf(item.price) !== intervalOf(first!.price)) {
+      throw invalid('Items with different billing intervals need the flexible billing mode (billing_mode[type]=flexible).', param);
+    }
+  }
+}
+
+const maxItems = 20;
+
+/** One change of a subscription's items: a new item, a change of one, or its removal. `param` names it in errors. */
+type ItemChange =
+  | ({ kind: 'add'; param: string } & PriceParams & { quantity?: number; metadata?: Record<string, string> | null })
+  | ({ kind: 'change'; param: string; id: string } & Partial<PriceParams> & { quantity?: number; metadata?: Record<string, string> | null })
+  | { kind: 'delete'; param: string; id: string };
+
+type ProrationBehavior = 'always_invoice' | 'create_prorations' | 'none';
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 
@@ -109,6 +157,30 @@ const invalid = (message: string, param: string, code = 'parameter_invalid') => 
 const alreadyCanceled = new Error('already canceled');
 
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
+
+/** The entries of `items` on a subscription update as item changes: with `id` a change or (with `deleted`) a removal, without one an addition. */
+function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>): ItemChange[] {
+  const seen = new Set<string>();
+  return entries.map((entry, index): ItemChange => {
+    const param = `items[${index}]`;
+    if (entry.id !== undefined) {
+      if (seen.has(entry.id)) throw invalid(`The item ${entry.id} appears more than once in items.`, `${param}[id]`);
+      seen.add(entry.id);
+    }
+    if (entry.deleted) {
+      if (entry.id === undefined) throw invalid('An item to delete needs its id.', `${param}[id]`, 'parameter_missing');
+      const extra = (['price', 'price_data', 'quantity', 'metadata'] as const).find((field) => entry[field] !== undefined);
+      if (extra) throw invalid(`An item being deleted takes no ${extra}.`, `${param}[${extra}]`);
+      return { kind: 'delete', param, id: entry.id };
+    }
+    const { price, price_data, quantity, metadata } = entry;
+    if (entry.id !== undefined) {
+      if (price !== undefined && price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', `${param}[price_data]`);
+      return { kind: 'change', param, id: entry.id, price, price_data, quantity, metadata };
+    }
+    return { kind: 'add', param, price, price_data, quantity, metadata };
+  });
+}
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
 export function subscriptionService({ subscriptions, prices, customers, events, billingTime, invoicing, clock = systemClock }: SubscriptionServicePorts) {
@@ -122,26 +194,30 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   }
 
   async function live(scope: Scope, id: string, action: string): Promise<Subscription> {
-    const found = await existing(scope, id);
-    if (found.endedAt !== null) throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${id}.`, 'subscription_canceled');
+    return stillLive(await existing(scope, id), action);
+  }
+
+  /** The subscription, unless it has ended (canceled or expired). */
+  function stillLive(found: Subscription, action: string): Subscription {
+    if (found.endedAt !== null) throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${found.id}.`, 'subscription_canceled');
     return found;
   }
 
   /** The price of one item: an existing recurring price, or one made from `price_data` (stored, inactive, as the reference does). */
-  async function itemPrice(origin: EventOrigin, item: ItemParams, index: number, now: number): Promise<Price> {
-    const param = `items[${index}]`;
+  async function itemPrice(origin: EventOrigin, item: PriceParams, prefix: string, now: number): Promise<Price> {
+    const named = (field: string) => (prefix === '' ? field : `${prefix}[${field}]`);
     if ((item.price === undefined) === (item.price_data === undefined))
-      throw invalid(`Each item needs exactly one of price and price_data.`, `${param}[price]`, 'parameter_missing');
+      throw invalid(`Each item needs exactly one of price and price_data.`, named('price'), 'parameter_missing');
     if (item.price !== undefined) {
       const price = await prices.get(origin.scope, item.price);
-      if (!price) throw invalid(`No such price: '${item.price}'`, `${param}[price]`, 'resource_missing');
-      if (!price.recurring) throw invalid(`The price ${price.id} is a one-time price; a subscription item needs a recurring price.`, `${param}[price]`);
-      if (!price.active) throw invalid(`The price ${price.id} is not active.`, `${param}[price]`);
+      if (!price) throw invalid(`No such price: '${item.price}'`, named('price'), 'resource_missing');
+      if (!price.recurring) throw invalid(`The price ${price.id} is a one-time price; a subscription item needs a recurring price.`, named('price'));
+      if (!price.active) throw invalid(`The price ${price.id} is not active.`, named('price'));
       return price;
     }
     const data = item.price_data!;
     if ((data.unit_amount === undefined) === (data.unit_amount_decimal === undefined)) {
-      throw invalid('price_data needs exactly one of unit_amount and unit_amount_decimal.', `${param}[price_data][unit_amount]`, 'parameter_missing');
+      throw invalid('price_data needs exactly one of unit_amount and unit_amount_decimal.', `${named('price_data')}[unit_amount]`, 'parameter_missing');
     }
     const decimal = data.unit_amount_decimal ?? String(data.unit_amount);
     const price: Price = {
@@ -163,7 +239,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       currencyOptions: {},
     };
     // Counted on its product in the same write, which refuses a product that does not exist.
-    if (!(await prices.create(price))) throw invalid(`No such product: '${data.product}'`, `${param}[price_data][product]`, 'resource_missing');
+    if (!(await prices.create(price))) throw invalid(`No such product: '${data.product}'`, `${named('price_data')}[product]`, 'resource_missing');
     return price;
   }
 
@@ -172,13 +248,9 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     if (given.length === 0) throw invalid('Missing required param: items.', 'items', 'parameter_missing');
     const items: SubscriptionItem[] = [];
     for (const [index, item] of given.entries()) {
-      const price = await itemPrice(origin, item, index, now);
-      if (items.some((other) => other.price.id === price.id)) throw invalid(`The price ${price.id} appears in more than one item.`, `items[${index}][price]`);
-      if (items[0] && items[0].price.currency !== price.currency) throw invalid('Every item of a subscription must have the same currency.', `items[${index}]`);
-      if (items[0] && !flexible && intervalOf(items[0].price) !== intervalOf(price)) {
-        throw invalid('Items with different billing intervals need the flexible billing mode (billing_mode[type]=flexible).', `items[${index}]`);
-      }
+      const price = await itemPrice(origin, item, `items[${index}]`, now);
       items.push({ id: newId('si', now), created: now, price, quantity: item.quantity ?? 1, metadata: item.metadata ? mergeMetadata({}, item.metadata) : {} });
+      checkItems(items, flexible, `items[${index}]`);
     }
     return items;
   }
@@ -260,8 +332,168 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     }
   }
 
+  /** Whether a change would be prorated on `current`: an item added or removed, or a price or quantity changed. */
+  function prorates(current: Subscription, changes: readonly ItemChange[]): boolean {
+    return changes.some((change) => {
+      if (change.kind !== 'change') return true;
+      const item = current.items.find((found) => found.id === change.id);
+      if (!item) return false;
+      return (
+        change.price_data !== undefined ||
+        (change.price !== undefined && change.price !== item.price.id) ||
+        (change.quantity !== undefined && change.quantity !== item.quantity)
+      );
+    });
+  }
+
+  /** The items after `changes`, with the ids added and removed; new prices (`price_data`) were made once beforehand (`prices`). */
+  function applyChanges(current: Subscription, changes: readonly ItemChange[], made: ReadonlyMap<ItemChange, Price>, now: number) {
+    let items = [...current.items];
+    const itemsChange: SubscriptionItemsChange = { added: [], removed: [] };
+    for (const change of changes) {
+      if (change.kind === 'add') {
+        const item = {
+          id: newId('si', now),
+          created: now,
+          price: made.get(change)!,
+          quantity: change.quantity ?? 1,
+          metadata: change.metadata ? mergeMetadata({}, change.metadata) : {},
+        };
+        items.push(item);
+        itemsChange.added.push(item.id);
+        continue;
+      }
+      const index = items.findIndex((found) => found.id === change.id);
+      if (index < 0)
+        throw invalid(
+          `No such subscription item: '${change.id}' on the subscription ${current.id}.`,
+          change.param === '' ? 'id' : `${change.param}[id]`,
+          'resource_missing',
+        );
+      if (change.kind === 'delete') {
+        itemsChange.removed.push(change.id);
+        items = items.filter((found) => found.id !== change.id);
+        continue;
+      }
+      const item = items[index]!;
+      items[index] = {
+        ...item,
+        price: made.get(change) ?? item.price,
+        quantity: change.quantity ?? item.quantity,
+        metadata: change.metadata === undefined ? item.metadata : mergeMetadata(item.metadata, change.metadata),
+      };
+    }
+    checkItems(items, current.billingMode.type === 'flexible', changes.at(-1)?.param || 'price');
+    if (items.length > 0 && items[0]!.price.currency !== current.currency)
+      throw invalid('Every item of a subscription must have the same currency.', changes[0]!.param || 'price');
+    return { items, itemsChange };
+  }
+
+  /**
+   * Changes a subscription's items (and, with `fields`, its other fields) in one versioned write with the
+   * pointers of the items added and removed, and one `customer.subscription.updated`. Prices are resolved
+   * (and `price_data` prices made) once, before the write's retries; a change that would prorate needs
+   * `proration_behavior=none` until prorations are built. `read` is the subscription as the caller read it
+   * (the first try writes on it; a conflict reads again).
+   */
+  async function changeItems(
+    origin: EventOrigin,
+    read: Subscription,
+    changes: readonly ItemChange[],
+    prorationBehavior: ProrationBehavior | undefined,
+    fields: (current: Subscription) => Subscription = (current) => current,
+  ): Promise<Subscription> {
+    const { id } = read;
+    const first = stillLive(read, 'updated');
+    if (prorates(first, changes)) refuseProrations(prorationBehavior);
+    const { now } = await billingTime.forCustomer(origin.scope, first.customer);
+    const made = new Map<ItemChange, Price>();
+    for (const change of changes) {
+      if (change.kind === 'delete' || (change.price === undefined && change.price_data === undefined)) continue;
+      made.set(change, await itemPrice(origin, change as PriceParams, change.param, now));
+    }
+    let unwritten: Subscription | undefined = first;
+    return withOptimisticRetries(async () => {
+      const current = unwritten ?? (await live(origin.scope, id, 'updated'));
+      unwritten = undefined;
+      if (prorates(current, changes)) refuseProrations(prorationBehavior);
+      const { items, itemsChange } = applyChanges(current, changes, made, now);
+      const next: Subscription = withDue({ ...fields(current), items, version: current.version + 1 });
+      const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current)]);
+      if (!(await subscriptions.replaceItems(next, itemsChange, outbox))) return undefined;
+      await events.dispatch(outbox);
+      return next;
+    });
+  }
+
+  /** The subscription an item id belongs to, with the item (404 `No such subscription_item` otherwise). */
+  async function itemOf(scope: Scope, itemId: string): Promise<{ subscription: Subscription; item: SubscriptionItem }> {
+    const subscription = await subscriptions.findByItem(scope, itemId);
+    const item = subscription?.items.find((found) => found.id === itemId);
+    if (!subscription || !item) throw new NotFoundError('subscription_item', itemId);
+    return { subscription, item };
+  }
+
+  const itemAfter = (subscription: Subscription, itemId: string): { subscription: Subscription; item: SubscriptionItem } => ({
+    subscription,
+    item: subscription.items.find((found) => found.id === itemId)!,
+  });
+
   return {
     processDue,
+
+    /** Adds an item (`POST /v1/subscription_items`). */
+    async createItem({ origin }: SubscriptionRequest, params: CreateSubscriptionItemParams): Promise<{ subscription: Subscription; item: SubscriptionItem }> {
+      const subscription = await subscriptions.get(origin.scope, params.subscription);
+      if (!subscription) throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
+      const change: ItemChange = {
+        kind: 'add',
+        param: '',
+        price: params.price,
+        price_data: params.price_data,
+        quantity: params.quantity,
+        metadata: params.metadata,
+      };
+      const next = await changeItems(origin, subscription, [change], params.proration_behavior);
+      return { subscription: next, item: next.items.at(-1)! };
+    },
+
+    retrieveItem: itemOf,
+
+    /** Changes an item's price, quantity or metadata (`POST /v1/subscription_items/:id`); the item keeps its id. */
+    async updateItem({ origin }: SubscriptionRequest, itemId: string, params: UpdateSubscriptionItemParams) {
+      const { subscription } = await itemOf(origin.scope, itemId);
+      const change: ItemChange = {
+        kind: 'change',
+        param: '',
+        id: itemId,
+        price: params.price,
+        price_data: params.price_data,
+        quantity: params.quantity,
+        metadata: params.metadata,
+      };
+      if (params.price !== undefined && params.price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', 'price_data');
+      return itemAfter(await changeItems(origin, subscription, [change], params.proration_behavior), itemId);
+    },
+
+    /** Removes an item (`DELETE /v1/subscription_items/:id`); the last item cannot be removed (cancel the subscription instead). */
+    async deleteItem({ origin }: SubscriptionRequest, itemId: string, params: DeleteSubscriptionItemParams): Promise<Subscription> {
+      const { subscription } = await itemOf(origin.scope, itemId);
+      return changeItems(origin, subscription, [{ kind: 'delete', param: '', id: itemId }], params.proration_behavior);
+    },
+
+    /** A subscription's items, newest first, paged in memory (a subscription has at most 20). */
+    async listItems(scope: Scope, subscriptionId: string, page: PageRequest): Promise<{ subscription: Subscription; page: Page<SubscriptionItem> }> {
+      const subscription = await subscriptions.get(scope, subscriptionId);
+      if (!subscription) throw invalid(`No such subscription: '${subscriptionId}'`, 'subscription', 'resource_missing');
+      return {
+        subscription,
+        page: pageOf(
+          [...subscription.items].sort((a, b) => (a.id < b.id ? 1 : -1)),
+          page,
+        ),
+      };
+    },
 
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
@@ -372,51 +604,58 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       return subscriptions.list(scope, page, where, filters.created);
     },
 
+    /** Fields, and with `items` the items (added, changed, removed), in one write and one event. */
     async update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
       let now = 0;
-      const updated = await changeAndEmit(
-        { repository: subscriptions, events },
-        origin,
-        async () => {
-          const current = await live(origin.scope, id, 'updated');
-          now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
-          return current;
-        },
-        (current) => {
-          const next: Subscription = {
-            ...current,
-            cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
-            description: params.description === undefined ? current.description : params.description,
-            metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
-            trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? current.trialEndBehavior,
-          };
-          if (params.cancel_at !== undefined) {
-            const cancelAt = params.cancel_at === null ? null : params.cancel_at * 1000;
-            if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
-            next.cancelAt = cancelAt;
+      const fields = (current: Subscription): Subscription => {
+        const next: Subscription = {
+          ...current,
+          cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
+          description: params.description === undefined ? current.description : params.description,
+          metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+          trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? current.trialEndBehavior,
+        };
+        if (params.cancel_at !== undefined) {
+          const cancelAt = params.cancel_at === null ? null : params.cancel_at * 1000;
+          if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
+          next.cancelAt = cancelAt;
+        }
+        if (params.pause_collection !== undefined) {
+          const pause = params.pause_collection;
+          const resumesAt = pause?.resumes_at === undefined ? null : pause.resumes_at * 1000;
+          if (resumesAt !== null && resumesAt <= now) throw invalid('pause_collection[resumes_at] must be in the future.', 'pause_collection[resumes_at]');
+          next.pauseCollection = pause === null ? null : { behavior: pause.behavior, resumesAt };
+        }
+        if (params.trial_end !== undefined) {
+          if (current.status !== 'trialing') {
+            throw invalid('trial_end can only change while the subscription is trialing; a new trial on a running subscription is not supported.', 'trial_end');
           }
-          if (params.pause_collection !== undefined) {
-            const pause = params.pause_collection;
-            const resumesAt = pause?.resumes_at === undefined ? null : pause.resumes_at * 1000;
-            if (resumesAt !== null && resumesAt <= now) throw invalid('pause_collection[resumes_at] must be in the future.', 'pause_collection[resumes_at]');
-            next.pauseCollection = pause === null ? null : { behavior: pause.behavior, resumesAt };
-          }
-          if (params.trial_end !== undefined) {
-            if (current.status !== 'trialing') {
-              throw invalid(
-                'trial_end can only change while the subscription is trialing; a new trial on a running subscription is not supported.',
-                'trial_end',
-              );
-            }
-            // `now` ends the trial at once: its end step falls due now and runs below, after the write.
-            const trialEnd = params.trial_end === 'now' ? now : params.trial_end * 1000;
-            if (trialEnd < now) throw invalid('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
-            Object.assign(next, { trialEnd, billingCycleAnchor: trialEnd, currentPeriodEnd: trialEnd });
-          }
-          return withDue(next);
-        },
-        (next, current) => [event('customer.subscription.updated', next, current)],
-      );
+          // `now` ends the trial at once: its end step falls due now and runs below, after the write.
+          const trialEnd = params.trial_end === 'now' ? now : params.trial_end * 1000;
+          if (trialEnd < now) throw invalid('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+          Object.assign(next, { trialEnd, billingCycleAnchor: trialEnd, currentPeriodEnd: trialEnd });
+        }
+        return withDue(next);
+      };
+      let updated: Subscription;
+      if (params.items !== undefined) {
+        const changes = itemChanges(params.items);
+        const read = await existing(origin.scope, id);
+        now = (await billingTime.forCustomer(origin.scope, read.customer)).now;
+        updated = await changeItems(origin, read, changes, params.proration_behavior, fields);
+      } else {
+        updated = await changeAndEmit(
+          { repository: subscriptions, events },
+          origin,
+          async () => {
+            const current = await live(origin.scope, id, 'updated');
+            now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+            return current;
+          },
+          fields,
+          (next, current) => [event('customer.subscription.updated', next, current)],
+        );
+      }
       if (updated.due.at === null || updated.due.at > now) return updated;
       // A step due at once (a trial ended `now`) runs in the request, as the reference answers with it done.
       await processDue(origin.scope, id, now);

@@ -1,6 +1,8 @@
 import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { BillingDue } from '#shared/billing/ports.ts';
+import type { Outbox } from '#shared/events/event.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import type { PauseCollection, SubscriptionStatus, TrialEndBehavior } from './lifecycle.ts';
 import { currentPeriod } from './periods.ts';
 
@@ -62,7 +64,18 @@ export interface Subscription extends OwnedResource {
   due: BillingDue;
 }
 
-export type SubscriptionRepository = OwnedResourceStore<Subscription>;
+/** The items a write of a subscription adds and removes (their ids), so their pointers change with it. */
+export interface SubscriptionItemsChange {
+  added: string[];
+  removed: string[];
+}
+
+export interface SubscriptionRepository extends OwnedResourceStore<Subscription> {
+  /** Writes `next` on the version before, with the pointers of the items added and removed; false when someone wrote first. */
+  replaceItems(next: Subscription, change: SubscriptionItemsChange, outbox?: Outbox): Promise<boolean>;
+  /** The subscription that holds the item `itemId`, if any (in `scope`). */
+  findByItem(scope: Scope, itemId: string): Promise<Subscription | undefined>;
+}
 
 /**
  * A subscription as a version before subscriptions ran (2026-11-26) stored it, completed: its current period

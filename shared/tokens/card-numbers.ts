@@ -56,7 +56,7 @@ const debit = (country: string): TestCard => ({ funding: 'debit', country });
 /**
  * The reference's published test card numbers, with the funding and country it shows for them. In test
  * mode only these are accepted; in live mode they are refused. Declining and fraud-rule cards tokenize
- * like any other (they fail only when charged, which this service does not do).
+ * like any other; what they do when attached or charged is their `CardOutcome` (`testCardOutcome`).
  */
 export const testCards: ReadonlyMap<string, TestCard> = new Map([
   // By brand
@@ -137,3 +137,90 @@ export const testCards: ReadonlyMap<string, TestCard> = new Map([
   ['4000000000003063', credit('US')],
   ['4000002500003155', credit('US')],
 ]);
+
+/**
+ * What a card does when attached to a customer or charged, without a payment network: decided once, when
+ * the card is tokenized (the number is never stored), from the reference's published test card numbers.
+ * `succeeds` for every test card that charges; null for a live-mode card (no network to ask: see
+ * shared/billing/payment-gateway.ts).
+ */
+export type CardOutcome =
+  | 'succeeds'
+  | 'generic_decline'
+  | 'insufficient_funds'
+  | 'lost_card'
+  | 'stolen_card'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'fraudulent'
+  | 'charge_fails';
+
+export const cardOutcomes = [
+  'succeeds',
+  'generic_decline',
+  'insufficient_funds',
+  'lost_card',
+  'stolen_card',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+  'fraudulent',
+  'charge_fails',
+] as const satisfies readonly CardOutcome[];
+
+/** A declined card: the reference's card error (402 `card_error`) and whether it is declined already when attached. */
+export interface CardDecline {
+  code: string;
+  declineCode: string;
+  message: string;
+  /** Declined when attached to a customer (the reference verifies a card then); false: attaches, every charge fails. */
+  atAttach: boolean;
+}
+
+const declined = 'Your card was declined.';
+
+/** The reference's error for each declining outcome, as its test card documentation and decline codes give them. */
+export const cardDeclines: Readonly<Record<Exclude<CardOutcome, 'succeeds'>, CardDecline>> = {
+  generic_decline: { code: 'card_declined', declineCode: 'generic_decline', message: declined, atAttach: true },
+  insufficient_funds: { code: 'card_declined', declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.', atAttach: true },
+  lost_card: { code: 'card_declined', declineCode: 'lost_card', message: declined, atAttach: true },
+  stolen_card: { code: 'card_declined', declineCode: 'stolen_card', message: declined, atAttach: true },
+  expired_card: { code: 'expired_card', declineCode: 'expired_card', message: 'Your card has expired.', atAttach: true },
+  incorrect_cvc: { code: 'incorrect_cvc', declineCode: 'incorrect_cvc', message: "Your card's security code is incorrect.", atAttach: true },
+  processing_error: {
+    code: 'processing_error',
+    declineCode: 'processing_error',
+    message: 'An error occurred while processing your card. Try again in a little bit.',
+    atAttach: true,
+  },
+  // Radar's "always blocked" card: a risk decision on a payment, so attaching it (no payment) succeeds.
+  fraudulent: { code: 'card_declined', declineCode: 'fraudulent', message: declined, atAttach: false },
+  // 4000000000000341: "attaching this card to a Customer object succeeds, but attempts to charge the customer fail".
+  charge_fails: { code: 'card_declined', declineCode: 'generic_decline', message: declined, atAttach: false },
+};
+
+const declineCards: ReadonlyMap<string, Exclude<CardOutcome, 'succeeds'>> = new Map([
+  ['4000000000000002', 'generic_decline'],
+  ['4000000000009995', 'insufficient_funds'],
+  ['4000000000009987', 'lost_card'],
+  ['4000000000009979', 'stolen_card'],
+  ['4000000000000069', 'expired_card'],
+  ['4000000000000127', 'incorrect_cvc'],
+  ['4000000000000119', 'processing_error'],
+  ['4100000000000019', 'fraudulent'],
+  ['4000000000000341', 'charge_fails'],
+] as const);
+
+/** The CVC check fails on this card when a CVC is given, and the card is then declined (else it succeeds). */
+const cvcCheckFailCard = '4000000000000101';
+
+/**
+ * What a test card (a number of `testCards`) will do: its documented decline, or `succeeds` (the address
+ * and CVC check cards, fraud-rule and balance cards all charge with the default settings, except the CVC
+ * check card when a CVC is given).
+ */
+export function testCardOutcome(number: string, cvcProvided: boolean): CardOutcome {
+  if (number === cvcCheckFailCard) return cvcProvided ? 'incorrect_cvc' : 'succeeds';
+  return declineCards.get(number) ?? 'succeeds';
+}

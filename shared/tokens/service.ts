@@ -3,7 +3,7 @@ import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/erro
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { checkBankAccount, defaultCurrency } from './bank-account-numbers.ts';
-import { cardBrand, cvcLength, passesLuhn, testCards } from './card-numbers.ts';
+import { cardBrand, cvcLength, passesLuhn, testCardOutcome, testCards } from './card-numbers.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { BankAccountParams, CardParams, CreateTokenParams } from './schemas.ts';
 import { accountTokenData, personTokenData } from './sensitive.ts';
@@ -82,6 +82,7 @@ export function tokenService({ repository, fingerprintKeys, ttlMillis, clock = s
       country: testCard?.country ?? null,
       fingerprint: fingerprint(await fingerprintKeys.keyFor(scope.accountId), 'card', number),
       cvcProvided: card.cvc !== undefined,
+      outcome: testCard ? testCardOutcome(number, card.cvc !== undefined) : null,
       name: card.name ?? null,
       currency: card.currency ?? null,
       preferredNetwork: card.networks?.preferred ?? null,

@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import type { CardBrand, CardFunding } from './card-numbers.ts';
+import type { CardBrand, CardFunding, CardOutcome } from './card-numbers.ts';
 import type { AccountTokenData, PersonTokenData } from './schemas.ts';
 
 /** v1 token types (`POST /v1/tokens`), and the v2 account and person tokens (`v2_account`, `v2_person`). */
@@ -21,6 +21,11 @@ export interface TokenCard {
   /** Keyed HMAC of the number (see fingerprint.ts): the same card gives the same value within one account. */
   fingerprint: string;
   cvcProvided: boolean;
+  /**
+   * What attaching and charging this card does (decided from the test card number when tokenized); null in
+   * live mode, where no payment network decides (docs/billing.md, Payments).
+   */
+  outcome: CardOutcome | null;
   name: string | null;
   currency: string | null;
   preferredNetwork: string | null;

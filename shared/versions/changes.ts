@@ -116,6 +116,65 @@ export const versionChanges: readonly VersionChange[] = [
   },
   {
     version: '2025-03-31.basil',
+    resource: 'invoice',
+    description:
+      '`parent` names what made the invoice; before, `subscription` (an id or null), `subscription_details` and `quote` (null here: no quotes) at the top level.',
+    evidence:
+      'https://docs.stripe.com/changelog/basil/2025-03-31/adds-new-parent-field-to-invoicing-objects ("On the Invoice object, we deprecated the quote, subscription, subscription_details, and subscription_proration_date fields.")',
+    transform: (invoice) =>
+      replaceField(invoice, 'parent', (value) => {
+        const details = (value as { subscription_details?: { subscription: string; metadata: unknown } } | null)?.subscription_details;
+        return { quote: null, subscription: details?.subscription ?? null, subscription_details: details ? { metadata: details.metadata } : null };
+      }),
+  },
+  {
+    version: '2025-03-31.basil',
+    resource: 'invoice',
+    description: 'The legacy `discount` field is removed in favour of `discounts`; before, the invoice shows `discount` (null here: no coupons).',
+    evidence:
+      'SDK 18.0.0 changelog, "Breaking changes due to changes in the Stripe API" (2025-03-31.basil): "Remove support for discount on Invoice and Subscription".',
+    transform: (invoice) => ('discount' in invoice || !('discounts' in invoice) ? invoice : insertBefore(invoice, 'discounts', { discount: null })),
+  },
+  {
+    version: '2025-03-31.basil',
+    resource: 'invoiceitem',
+    description: '`parent` names the subscription an item belongs to; before, `subscription` and `subscription_item` at the top level.',
+    evidence:
+      'https://docs.stripe.com/changelog/basil/2025-03-31/adds-new-parent-field-to-invoicing-objects ("On the Invoice Item object, we deprecated the subscription_item and subscription fields.")',
+    transform: (item) =>
+      replaceField(item, 'parent', (value) => {
+        const details = (value as { subscription_details?: { subscription: string; subscription_item?: string | null } } | null)?.subscription_details;
+        return { subscription: details?.subscription ?? null, subscription_item: details?.subscription_item ?? null };
+      }),
+  },
+  {
+    version: '2025-03-31.basil',
+    resource: 'line_item',
+    description:
+      '`parent` says what made an invoice line; before, `type` (`invoiceitem` / `subscription`), `invoice_item`, `subscription`, `subscription_item`, `proration` and `proration_details` at the top level.',
+    evidence:
+      'https://docs.stripe.com/changelog/basil/2025-03-31/adds-new-parent-field-to-invoicing-objects ("On the Invoice Line Item object, we deprecated the type, subscription, subscription_item, invoice_item, proration, and proration_details fields.")',
+    transform: (line) =>
+      replaceField(line, 'parent', (value) => {
+        const parent = value as {
+          type: string;
+          invoice_item_details?: { invoice_item: string; proration: boolean; proration_details: unknown; subscription: string | null } | null;
+          subscription_item_details?: { proration: boolean; proration_details: unknown; subscription: string | null; subscription_item: string | null } | null;
+        };
+        const item = parent.invoice_item_details;
+        const period = parent.subscription_item_details;
+        return {
+          invoice_item: item?.invoice_item ?? null,
+          proration: item?.proration ?? period?.proration ?? false,
+          proration_details: item?.proration_details ?? period?.proration_details ?? null,
+          subscription: item?.subscription ?? period?.subscription ?? null,
+          subscription_item: period?.subscription_item ?? null,
+          type: item ? 'invoiceitem' : 'subscription',
+        };
+      }),
+  },
+  {
+    version: '2025-03-31.basil',
     resource: 'subscription',
     description: 'The legacy `discount` field is removed in favour of `discounts`; before, the subscription shows `discount` (null here: no coupons).',
     evidence:

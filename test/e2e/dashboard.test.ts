@@ -237,6 +237,33 @@ describe('the local dashboard in a browser', () => {
     await page.locator('#key-test', { hasText: platform.secret_key }).waitFor();
   });
 
+  it('lists the test clocks with their status, creates one and advances it a day until it is ready', async () => {
+    // Given a test clock of the platform
+    const clock = await client.testHelpers.testClocks.create({ frozen_time: 1_893_456_000, name: 'Dashboard clock' });
+    await page.goto(`${base()}/time`);
+    const row = page.locator(`#test-clocks tr[data-test-clock="${clock.id}"]`);
+    await expect(row.textContent()).resolves.toContain('Dashboard clock');
+    await expect(row.textContent()).resolves.toContain('ready');
+
+    // When the developer advances it by a day from the dashboard
+    await row.locator('button[data-test-clock-advance="1d"]').click();
+
+    // Then the clock reaches its new time
+    const advanced = await eventually(async () => {
+      const read = await client.testHelpers.testClocks.retrieve(clock.id);
+      return read.status === 'ready' && read.frozen_time === 1_893_456_000 + 86_400 ? read : undefined;
+    }, 30_000);
+    expect(advanced.frozen_time).toBe(1_893_542_400);
+    await page.locator('#test-clock-result', { hasText: clock.id }).waitFor();
+
+    // And a new clock can be made there, at the stack's time
+    const before = (await client.testHelpers.testClocks.list({ limit: 100 })).data.length;
+    await page.goto(`${base()}/time`);
+    await page.locator('#test-clock-create').click();
+    await page.locator('#test-clock-result', { hasText: 'Created' }).waitFor();
+    expect((await client.testHelpers.testClocks.list({ limit: 100 })).data.length).toBe(before + 1);
+  });
+
   it('never shows another platform’s objects, and has no view of a mode it holds no key for', async () => {
     // Given another platform's event, meter and account
     const other = sdk((await newPlatform()).secret_key);
@@ -300,5 +327,26 @@ describe('the local dashboard in a browser', () => {
     // A malformed id never reaches the API
     const long = await fetch(`${base()}/events/${'x'.repeat(3_000)}`);
     expect(long.status).toBe(404);
+  });
+  it("shows a customer's billing: the customers list, then its subscriptions, upcoming invoice and invoices", async () => {
+    // Given a customer with a subscription, a finalized invoice and a pending invoice item
+    const customer = await client.customers.create({ name: 'Billed <i>Bo</i>', email: 'bo@example.test' });
+    const product = await client.products.create({ name: 'Dashboard plan' });
+    const price = await client.prices.create({ product: product.id, unit_amount: 1200, currency: 'jpy', recurring: { interval: 'month' } });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    await client.invoiceItems.create({ customer: customer.id, amount: 300, currency: 'usd', description: 'Setup' });
+    const invoice = await client.invoices.create({ customer: customer.id, pending_invoice_items_behavior: 'include', auto_advance: false });
+    const finalized = await client.invoices.finalizeInvoice(invoice.id!);
+    await client.invoiceItems.create({ customer: customer.id, amount: 450, currency: 'usd', description: 'Next month extra' });
+
+    // When the developer opens Customers, then the customer
+    await page.goto(`${base()}/customers`);
+    await expect(page.locator('#customers').textContent()).resolves.toContain('Billed <i>Bo</i>');
+    await page.getByRole('link', { name: 'Billed <i>Bo</i>' }).click();
+
+    // Then its page lists the subscription, the finalized invoice by number, and the pending item's upcoming invoice
+    await expect(page.locator(`#subscriptions tr[data-subscription="${subscription.id}"]`).textContent()).resolves.toContain('¥1,200');
+    await expect(page.locator(`#invoices tr[data-invoice="${invoice.id}"]`).textContent()).resolves.toContain(finalized.number!);
+    await expect(page.locator('#upcoming-invoice').textContent()).resolves.toContain('$4.50');
   });
 });

@@ -50,6 +50,7 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/test_helpers/issuing/authorizations/', 'authorization'],
       ['/v1/issuing/transactions/', 'transaction'],
       ['/v1/test_helpers/issuing/transactions/', 'transaction'],
+      ['/v1/test_helpers/test_clocks/', 'testClock'],
       ['/v1/tokens/', 'token'],
       ['/v2/core/account_tokens/', 'accountToken'],
       ['/v1/billing/meters/', 'meter'],
@@ -57,6 +58,9 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/products/', 'product'],
       ['/v1/prices/', 'price'],
       ['/v1/subscriptions/', 'subscription'],
+      ['/v1/subscription_items/', 'subscriptionItem'],
+      ['/v1/invoiceitems/', 'invoiceItem'],
+      ['/v1/invoices/', 'invoice'],
       ['/v1/events/', 'snapshotEvent'],
       ['/v2/core/event_destinations/', 'destination'],
       ['/v2/core/events/', 'thinEvent'],
@@ -83,6 +87,9 @@ describe('the isolation matrix over the route table', () => {
       verifyCustomerSource: 'amounts[0]=32&amounts[1]=45',
       updateMeter: 'display_name=stranger',
       updateSubscription: 'metadata[stranger]=1',
+      updateSubscriptionItem: 'metadata[stranger]=1',
+      updateInvoice: 'metadata[stranger]=1',
+      updateInvoiceItem: 'metadata[stranger]=1',
       updateIssuingCardholder: 'metadata[stranger]=1',
       updateIssuingCard: 'status=canceled',
       updateIssuingAuthorization: 'metadata[stranger]=1',
@@ -94,6 +101,7 @@ describe('the isolation matrix over the route table', () => {
       finalizeTestIssuingAuthorizationAmount: 'final_amount=1',
       createV1AccountLink: `account=${ids.account}&type=account_onboarding&refresh_url=https%3A%2F%2Fexample.test%2Fr`,
       retryEvent: `webhook_endpoint=${ids.webhookEndpoint}`,
+      advanceTestClock: 'frozen_time=1893542400',
     };
     const json: Record<string, unknown> = {
       updateEventDestination: { description: 'stranger' },
@@ -155,6 +163,9 @@ describe('the isolation matrix over the route table', () => {
     const product = await client.products.create({ name: marker });
     const price = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'usd', recurring: { interval: 'month' } });
     const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }], metadata: { marker } });
+    const testClock = await client.testHelpers.testClocks.create({ frozen_time: 1_893_456_000, name: marker });
+    const invoice = await client.invoices.create({ customer: customer.id, auto_advance: false, metadata: { marker } });
+    const invoiceItem = await client.invoiceItems.create({ customer: customer.id, invoice: invoice.id, amount: 700, currency: 'usd', metadata: { marker } });
     const destination = await client.v2.core.eventDestinations.create({
       name: marker,
       type: 'webhook_endpoint',
@@ -183,6 +194,10 @@ describe('the isolation matrix over the route table', () => {
       product: product.id,
       price: price.id,
       subscription: subscription.id,
+      testClock: testClock.id,
+      subscriptionItem: subscription.items.data[0]!.id,
+      invoice: invoice.id,
+      invoiceItem: invoiceItem.id,
       destination: destination.id,
       account: account.id,
       person: person.id,

@@ -165,4 +165,62 @@ return {'version': sub.last_response.headers.get('Service-Version'), 'start': su
     // And the expansions and the older billing_mode string came through
     expect(result).toMatchObject({ customer: customer.id, email: 'py-pinned@example.test', product: 'Py pinned', billing_mode: 'classic' });
   });
+  it('creates, advances, lists and deletes a test clock, with a customer on it', async () => {
+    // When an older Python integration drives a test clock
+    const result = await runPython(
+      `
+import time
+clock = stripe.test_helpers.TestClock.create(frozen_time=1893456000, name='Py clock')
+customer = stripe.Customer.create(test_clock=clock.id)
+advancing = stripe.test_helpers.TestClock.advance(clock.id, frozen_time=1893542400)
+for _ in range(100):
+    ready = stripe.test_helpers.TestClock.retrieve(clock.id)
+    if ready.status != 'advancing':
+        break
+    time.sleep(0.1)
+listed = [c.id for c in stripe.test_helpers.TestClock.list(limit=100).data]
+deleted = stripe.test_helpers.TestClock.delete(clock.id)
+return {'clock': clock, 'customer_clock': customer.test_clock, 'advancing': advancing.status, 'ready': ready,
+        'listed': listed, 'deleted': deleted, 'customer_deleted': stripe.Customer.retrieve(customer.id).get('deleted')}
+`,
+      {},
+      { key },
+    );
+    // Then the SDK read each answer as the reference's objects
+    expect(result.clock).toMatchObject({ object: 'test_helpers.test_clock', frozen_time: 1_893_456_000, name: 'Py clock', status: 'ready' });
+    expect(result.customer_clock).toBe(result.clock.id);
+    expect(result.advancing).toBe('advancing');
+    expect(result.ready).toMatchObject({ status: 'ready', frozen_time: 1_893_542_400 });
+    expect(result.listed).toContain(result.clock.id);
+    expect(result.deleted).toEqual({ id: result.clock.id, object: 'test_helpers.test_clock', deleted: true });
+    expect(result.customer_deleted).toBe(true);
+  });
+
+  it('pinned to 2022-11-15, makes invoice calls: items with the older `price` parameter, an invoice with pending items, finalize, pay out of band and lines', async () => {
+    // Given a one-time price made through the Node SDK
+    const price = await client.prices.create({ product_data: { name: 'Py setup' }, unit_amount: 1100, currency: 'usd' });
+    // When an older Python integration bills it
+    const result = await runPython(
+      `
+customer = stripe.Customer.create(name='Py invoiced')
+item = stripe.InvoiceItem.create(customer=customer.id, price=args['price'], quantity=2)
+invoice = stripe.Invoice.create(customer=customer.id, pending_invoice_items_behavior='include', auto_advance=False,
+                                collection_method='send_invoice', days_until_due=7)
+finalized = stripe.Invoice.finalize_invoice(invoice.id)
+paid = stripe.Invoice.pay(invoice.id, paid_out_of_band=True)
+lines = paid.lines.list(limit=5)
+pending = stripe.InvoiceItem.list(customer=customer.id, pending=True)
+return {'item': item, 'invoice': invoice, 'finalized': finalized, 'paid': paid, 'lines': lines, 'pending': len(pending.data)}
+`,
+      { price: price.id },
+      { key, apiVersion: '2022-11-15' },
+    );
+    // Then it sees the shapes of its (older) version, and the amounts add up
+    expect(result.item).toMatchObject({ object: 'invoiceitem', amount: 2200, quantity: 2, subscription: null, invoice: null });
+    expect(result.invoice).toMatchObject({ object: 'invoice', status: 'draft', total: 2200, subscription: null, auto_advance: false });
+    expect(result.finalized).toMatchObject({ status: 'open', amount_due: 2200 });
+    expect(result.paid).toMatchObject({ status: 'paid', amount_paid: 2200, amount_remaining: 0 });
+    expect(result.lines.data[0]).toMatchObject({ object: 'line_item', type: 'invoiceitem', invoice_item: result.item.id, amount: 2200 });
+    expect(result.pending).toBe(0);
+  });
 });

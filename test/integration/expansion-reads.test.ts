@@ -13,6 +13,7 @@ import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { listOf, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
 import { meteredStackTable, api, newPlatform, sdk } from '../support/stack.ts';
 
 /** The expander on repositories whose DynamoDB calls are counted, with the units DynamoDB Local reports. */
@@ -28,6 +29,7 @@ function meteredExpander() {
       cardholders: dynamoCardholderRepository(table),
       authorizations: dynamoAuthorizationRepository(table),
       transactions: dynamoTransactionRepository(table),
+      testClocks: dynamoTestClockRepository(table),
     }),
   );
 }

@@ -51,6 +51,7 @@ export function batchedExpansionPorts(
     cardholders: batchedGet(batcher, stores.cardholders ?? memoryIssuingRepository()),
     authorizations: batchedGet(batcher, stores.authorizations ?? memoryIssuingRepository()),
     transactions: batchedGet(batcher, stores.transactions ?? memoryIssuingRepository()),
+    testClocks: batchedGet(batcher, stores.testClocks ?? { get: async () => undefined }),
   } as ExpansionPorts;
 }
 
@@ -63,4 +64,5 @@ export const noExpansionPorts: ExpansionPorts = {
   cardholders: { get: async () => undefined },
   authorizations: { get: async () => undefined },
   transactions: { get: async () => undefined },
+  testClocks: { get: async () => undefined },
 };

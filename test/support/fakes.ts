@@ -374,9 +374,10 @@ export function memoryCustomerRepository(tokens: ReturnType<typeof memoryTokenRe
     async find(scope, id) {
       return store.items.get(`${scopeKey(scope)}|${id}`) ?? tombstones.get(`${scopeKey(scope)}|${id}`);
     },
-    async list(scope, page, { email, created } = {}) {
+    async list(scope, page, { email, created, testClock } = {}) {
       const listed = (await store.all(scope))
         .filter((customer) => email === undefined || customer.email === email)
+        .filter((customer) => testClock === undefined || customer.testClock === testClock)
         .filter((customer) => (created?.from ?? -Infinity) <= customer.created && customer.created <= (created?.to ?? Infinity));
       return pageOf(
         listed.sort((a, b) => (a.id < b.id ? 1 : -1)),

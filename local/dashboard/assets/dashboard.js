@@ -100,6 +100,26 @@ document.addEventListener('click', async (click) => {
     }
   } else if (button.dataset.advance) {
     moveClock(button.dataset.advance);
+  } else if (button.dataset.testClockAdvance) {
+    const result = document.getElementById('test-clock-result');
+    button.disabled = true;
+    try {
+      const clock = await post(`${base}/actions/test-clock`, { clock: button.dataset.testClock, advance: button.dataset.testClockAdvance });
+      say(result, `${clock.id} is ${clock.status}; reloading when it is ready…`);
+      setTimeout(() => location.reload(), 1500);
+    } catch (error) {
+      say(result, `Not advanced: ${error.message}`, true);
+      button.disabled = false;
+    }
+  } else if (button.id === 'test-clock-create') {
+    const result = document.getElementById('test-clock-result');
+    try {
+      const clock = await post(`${base}/actions/test-clock`, { create: true });
+      say(result, `Created ${clock.id}.`);
+      setTimeout(() => location.reload(), 500);
+    } catch (error) {
+      say(result, `Not created: ${error.message}`, true);
+    }
   }
 });
 

@@ -27,7 +27,12 @@ import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import { invoiceEntity } from '#shared/data/invoice-repository.ts';
+import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
 import { customerSourceEntity } from '#shared/data/customer-repository.ts';
+import { testClockEntity } from '#shared/data/test-clock-repository.ts';
+import { billingDueQueries } from '#shared/data/billing-due-index.ts';
+import type { TestClock } from '#shared/test-clocks/test-clock.ts';
 import type { Customer, CustomerSource } from '#shared/customers/customer.ts';
 import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import type { Token } from '#shared/tokens/token.ts';
@@ -849,7 +854,18 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
 
   it('makes a subscription claim its live customer in its transaction, so none is made for a deleted customer', () => {
     const scope = { accountId: 'acct_1', livemode: false };
-    const [claim, put] = subscriptionEntity.create('t', { id: 'sub_1', scope, version: 1, customer: 'cus_1' } as Subscription);
+    const [claim, put, pointer] = subscriptionEntity.create('t', {
+      id: 'sub_1',
+      scope,
+      version: 1,
+      customer: 'cus_1',
+      items: [{ id: 'si_1' }],
+      due: { at: null, testClock: null },
+    } as unknown as Subscription);
+    expect(pointer!.Put).toEqual({
+      TableName: 't',
+      Item: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_1', entity: 'subscription_item', subscription: 'sub_1' },
+    });
     expect(claim!.Update).toEqual({
       TableName: 't',
       Key: { PK: 'OWNER#acct_1#test', SK: 'CUSTOMER#cus_1' },
@@ -858,5 +874,160 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ExpressionAttributeValues: { ':one': 1 },
     });
     expect(put!.Put).toMatchObject({ Item: { SK: 'SUBSCRIPTION#sub_1' }, ConditionExpression: 'attribute_not_exists(PK)' });
+  });
+  it("puts a test clock in the stack's billing queue at its due time, deletes it on its version with the count back, and rewrites its customers only while it is not advancing", () => {
+    const scope = { accountId: 'acct_clock', livemode: false };
+    const clock: TestClock = {
+      id: 'clock_1',
+      scope,
+      version: 3,
+      created: 1_000,
+      deletesAfter: 9_000,
+      frozenTime: 1_893_456_000_000,
+      name: null,
+      status: 'ready',
+      targetFrozenTime: null,
+      failedRuns: 0,
+      customers: ['cus_a'],
+      due: { at: 9_000, testClock: null },
+      platformId: 'acct_clock',
+      apiVersion: '2026-10-28.endive',
+    };
+
+    const item = testClockEntity.item(clock);
+    const [counter, put] = testClockEntity.create('t', clock, 100);
+    const [remove, uncount] = testClockEntity.deleteAt('t', clock);
+    const customers = customerSourceEntity.clockCustomers('t', scope, 'clock_1', 3, ['cus_a', 'cus_b']);
+
+    expect(item).toMatchObject({
+      PK: 'OWNER#acct_clock#test',
+      SK: 'TEST_CLOCK#clock_1',
+      GSI2PK: expect.stringMatching(/^BILLING_DUE#\d+$/),
+      GSI2SK: '000000000009000#test_clock#clock_1',
+    });
+    expect(testClockEntity.parse(Object.fromEntries(Object.entries(item)))).toEqual(clock);
+    expect(counter?.Update).toMatchObject({ Key: { SK: 'COUNTER#test_clocks' }, ExpressionAttributeValues: { ':limit': 100 } });
+    expect(put?.Put?.ConditionExpression).toBe('attribute_not_exists(PK)');
+    expect(remove?.Delete).toMatchObject({ ConditionExpression: 'version = :version', ExpressionAttributeValues: { ':version': 3 } });
+    expect(uncount?.Update).toMatchObject({ Key: { SK: 'COUNTER#test_clocks' }, ExpressionAttributeValues: { ':delta': -1 } });
+    expect(customers.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_clock#test', SK: 'TEST_CLOCK#clock_1' },
+      ConditionExpression: 'version = :version AND #status <> :advancing',
+      ExpressionAttributeValues: { ':customers': ['cus_a', 'cus_b'], ':next': 4, ':version': 3, ':advancing': 'advancing' },
+    });
+  });
+
+  it("writes a new customer on a test clock with the clock's customer list in its transaction, and reads a clock's partition earliest first", () => {
+    const scope = { accountId: 'acct_clock', livemode: false };
+    const customer = {
+      ...customerSourceEntity.customers.parse({
+        id: 'cus_on',
+        scope,
+        version: 1,
+        created: 1,
+        name: null,
+        email: null,
+        description: null,
+        phone: null,
+        address: null,
+        shipping: null,
+        balance: 0,
+        invoicePrefix: 'ABC',
+        nextInvoiceSequence: 1,
+        preferredLocales: [],
+        taxExempt: 'none',
+        metadata: {},
+        defaultSource: null,
+        testClock: 'clock_1',
+      }),
+    };
+
+    const actions = customerSourceEntity.change('t', { customer, isNew: true, clock: { id: 'clock_1', version: 2, customers: ['cus_on'] } });
+    const attached = testClockEntity.createWithCustomer(
+      't',
+      {
+        id: 'clock_2',
+        scope,
+        version: 1,
+        created: 1,
+        deletesAfter: 2,
+        frozenTime: 3_000,
+        name: null,
+        status: 'ready',
+        targetFrozenTime: null,
+        failedRuns: 0,
+        customers: ['cus_on'],
+        due: { at: 2, testClock: null },
+        platformId: 'acct_clock',
+        apiVersion: '2026-10-28.endive',
+      },
+      { ...customer, testClock: 'clock_2', version: 2 },
+      100,
+    );
+    const query = billingDueQueries.earliestOnClock('t', scope, 'clock_1', 5_000);
+
+    expect(customer.testClock).toBe('clock_1');
+    expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update']);
+    expect(actions[1]?.Update?.Key).toEqual({ PK: 'OWNER#acct_clock#test', SK: 'TEST_CLOCK#clock_1' });
+    expect(query).toMatchObject({
+      IndexName: 'GSI2',
+      ExpressionAttributeValues: { ':pk': 'TEST_CLOCK_DUE#acct_clock#test#clock_1', ':by': '000000000005000#~#' },
+      Limit: 1,
+    });
+    expect(query).not.toHaveProperty('ScanIndexForward', false);
+    // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
+    expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
+    expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
+  });
+
+  it("adds and removes subscription items' pointers in the subscription's versioned write (33c)", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const [put, added, removed] = subscriptionEntity.replaceItems(
+      't',
+      { id: 'sub_1', scope, version: 4, items: [], due: { at: null, testClock: null } } as unknown as Subscription,
+      {
+        added: ['si_new'],
+        removed: ['si_old'],
+      },
+    );
+    expect(put!.Put).toMatchObject({
+      Item: { SK: 'SUBSCRIPTION#sub_1' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 3 },
+    });
+    expect(added!.Put!.Item).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new', entity: 'subscription_item', subscription: 'sub_1' });
+    expect(removed!.Delete).toEqual({ TableName: 't', Key: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_old' } });
+    expect(subscriptionEntity.itemPointerKey(scope, 'si_new')).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new' });
+  });
+
+  it('writes an invoice change as one transaction conditional on what was read, with the invoice in the due index while something is due', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const draft = { id: 'in_1', scope, version: 1, customer: 'cus_1', due: { at: 5_000, testClock: null } } as Invoice;
+    const joined = { id: 'ii_1', scope, version: 2, invoice: 'in_1', pending: false } as InvoiceItem;
+    const customer = { id: 'cus_1', scope, version: 7 } as Customer;
+    const [put, item, check] = invoiceEntity.commit('t', { newInvoice: draft, items: [joined], customerRead: customer });
+    expect(put!.Put).toMatchObject({
+      Item: { PK: 'OWNER#acct_1#test', SK: 'INVOICE#in_1', entity: 'invoice' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(put!.Put!.Item!.GSI2SK).toMatch(/^0+5000#invoice#in_1$/);
+    expect(put!.Put!.Item!.GSI2PK).toMatch(/^BILLING_DUE#\d+$/);
+    expect(item!.Put).toMatchObject({
+      Item: { SK: 'INVOICE_ITEM#ii_1' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 1 },
+    });
+    expect(check!.ConditionCheck).toMatchObject({ Key: { SK: 'CUSTOMER#cus_1' }, ExpressionAttributeValues: { ':version': 7 } });
+    // On a test clock the entry is in the clock's partition; with nothing due, in none.
+    const onClock = invoiceEntity.commit('t', { invoice: { ...draft, version: 2, due: { at: 5_000, testClock: 'clock_1' } } })[0]!;
+    expect(onClock.Put!.Item!.GSI2PK).toBe('TEST_CLOCK_DUE#acct_1#test#clock_1');
+    const settled = invoiceEntity.commit('t', { invoice: { ...draft, version: 2, due: { at: null, testClock: null } } })[0]!;
+    expect(settled.Put!.Item!.GSI2PK).toBeUndefined();
+    const [gone] = invoiceEntity.commit('t', { deletedInvoice: draft });
+    expect(gone!.Delete).toMatchObject({
+      Key: { SK: 'INVOICE#in_1' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 1 },
+    });
   });
 });

@@ -4,9 +4,9 @@ import type { Customer } from '#shared/customers/customer.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { exhaustedRetriesEnd, subscriptionAfterPayment, subscriptionService } from '#shared/subscriptions/service.ts';
-import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
+import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_lifecycle', livemode: false };
 const request = { origin: originOf(scope) };
@@ -34,7 +34,7 @@ const monthly: Price = {
 
 /** A service on the in-memory fakes whose stack clock is `now` (moved by the test), and whose charges come out as `charge` says. */
 function setup(options: { charge?: 'paid' | 'declined'; defaultSource?: string | null } = {}) {
-  const subscriptions = memoryOwnedStore<Subscription>();
+  const subscriptions = memorySubscriptionRepository();
   const customers = memoryOwnedStore<Customer>({
     id: 'cus_1',
     scope,

@@ -3,11 +3,11 @@ import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { Customer } from '#shared/customers/customer.ts';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { cancelSubscriptionParams, createSubscriptionParams, migrateSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
+import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_subscriptions', livemode: false };
 const request = { origin: originOf(scope) };
@@ -33,7 +33,7 @@ const price = (id: string, interval: 'month' | 'year', overrides: Partial<Price>
 });
 
 function setup() {
-  const subscriptions = memoryOwnedStore<Subscription>();
+  const subscriptions = memorySubscriptionRepository();
   const prices = memoryOwnedStore<Price>(
     price('price_month', 'month'),
     price('price_year', 'year'),

@@ -8,11 +8,11 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts'
 const service = wireCustomerService();
 const expander = wireExpander();
 
-/** GET /v1/customers: newest first; `email` (exact), `created`; `expand[]` data.default_source. Deleted customers are not listed. */
+/** GET /v1/customers: newest first; `email` (exact), `created`, `test_clock`; `expand[]` data.default_source. Deleted customers are not listed. */
 export const handler = httpHandler(
   { summary: 'List all customers', description: 'Newest first.', params: listCustomersParams, response: v1ListObject(customerObject), expand: expander },
   async ({ caller, params }) => {
-    const page = await service.list(caller.scope, v1PageRequest(params), { email: params.email, created: params.created });
+    const page = await service.list(caller.scope, v1PageRequest(params), { email: params.email, created: params.created, testClock: params.test_clock });
     return { body: v1List('/v1/customers', { ...page, items: page.items.map((customer) => serializeCustomer(customer)) }, params) };
   },
 );

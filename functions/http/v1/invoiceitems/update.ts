@@ -1,0 +1,17 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { updateInvoiceItemParams } from '#shared/invoices/schemas.ts';
+import { invoiceItemObject, serializeInvoiceItem } from '#shared/invoices/serializer.ts';
+import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+
+const service = wireInvoiceService();
+
+/** POST /v1/invoiceitems/{id}: while pending or on a draft invoice. */
+export const handler = httpHandler(
+  {
+    summary: 'Update an invoice item',
+    description: 'While it is pending or on a draft invoice.',
+    params: updateInvoiceItemParams,
+    response: invoiceItemObject,
+  },
+  async ({ origin, params, pathParameters }) => ({ body: serializeInvoiceItem(await service.updateItem(origin, pathParameters.id!, params)) }),
+);

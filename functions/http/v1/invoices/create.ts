@@ -1,0 +1,11 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { createInvoiceParams } from '#shared/invoices/schemas.ts';
+import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+
+const service = wireInvoiceService();
+
+/** POST /v1/invoices: a draft; pending items join with `pending_invoice_items_behavior=include`. */
+export const handler = httpHandler({ summary: 'Create an invoice', params: createInvoiceParams, response: invoiceObject }, async ({ origin, params }) => ({
+  body: serializeInvoice(await service.create(origin, params)),
+}));

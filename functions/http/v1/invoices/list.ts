@@ -1,0 +1,23 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { listInvoicesParams } from '#shared/invoices/schemas.ts';
+import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts';
+
+const service = wireInvoiceService();
+
+/** GET /v1/invoices: newest first; customer, status, subscription, collection_method, created and due_date filters. */
+export const handler = httpHandler(
+  { summary: 'List invoices', params: listInvoicesParams, response: v1ListObject(invoiceObject) },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params), {
+      customer: params.customer,
+      status: params.status,
+      subscription: params.subscription,
+      collection_method: params.collection_method,
+      created: params.created,
+      due_date: params.due_date === undefined ? undefined : params.due_date * 1000,
+    });
+    return { body: v1List('/v1/invoices', { ...page, items: page.items.map(serializeInvoice) }, params) };
+  },
+);

@@ -1,0 +1,17 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { retrieveSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
+import { serializeItem, subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
+import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
+
+const service = wireSubscriptionService();
+const expander = wireExpander();
+
+/** GET /v1/subscription_items/{id} */
+export const handler = httpHandler(
+  { summary: 'Retrieve a subscription item', params: retrieveSubscriptionItemParams, response: subscriptionItemObject, expand: expander },
+  async ({ caller, pathParameters }) => {
+    const { subscription, item } = await service.retrieveItem(caller.scope, pathParameters.id!);
+    return { body: serializeItem(subscription, item) };
+  },
+);

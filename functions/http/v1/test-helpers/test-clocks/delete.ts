@@ -1,0 +1,20 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { deleteTestClockParams } from '#shared/test-clocks/schemas.ts';
+import { deletedTestClockObject, serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
+import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
+
+const service = wireTestClockService();
+
+/** DELETE /v1/test_helpers/test_clocks/{id}: deletes its customers too (their subscriptions are canceled); refused while it advances. */
+export const handler = httpHandler(
+  {
+    summary: 'Delete a test clock',
+    description: 'Deletes its customers too (their subscriptions are canceled); refused while it advances.',
+    params: deleteTestClockParams,
+    response: deletedTestClockObject,
+  },
+  async ({ origin, pathParameters }) => {
+    const deleted = await service.delete(origin, pathParameters.id!);
+    return { body: serializeDeletedTestClock(deleted.id) };
+  },
+);

@@ -1,0 +1,16 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { listTestClocksParams } from '#shared/test-clocks/schemas.ts';
+import { serializeTestClock, testClockObject } from '#shared/test-clocks/serializer.ts';
+import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
+import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts';
+
+const service = wireTestClockService();
+
+/** GET /v1/test_helpers/test_clocks: newest first (test mode only). */
+export const handler = httpHandler(
+  { summary: 'List all test clocks', description: 'Newest first.', params: listTestClocksParams, response: v1ListObject(testClockObject) },
+  async ({ caller, params }) => {
+    const page = await service.list(caller.scope, v1PageRequest(params));
+    return { body: v1List('/v1/test_helpers/test_clocks', { ...page, items: page.items.map(serializeTestClock) }, params) };
+  },
+);

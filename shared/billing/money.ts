@@ -1,0 +1,83 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Money as the reference keeps it: integer amounts in a currency's smallest unit. Decimal inputs
+ * (`unit_amount_decimal`, which may carry up to 12 decimal places of that unit) go through decimal.js, never
+ * floats, and become integers only where an amount is charged.
+ */
+
+/** Currencies without a minor unit (an amount of 500 JPY is `500`), as the reference lists them. */
+export const zeroDecimalCurrencies: ReadonlySet<string> = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
+
+/** Currencies with three decimals (an amount of 5.124 KWD is `5124`), as the reference lists them. */
+export const threeDecimalCurrencies: ReadonlySet<string> = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
+
+/** How many decimals a currency's major unit has: the power of ten between it and the amounts the API takes. */
+export function currencyExponent(currency: string): 0 | 2 | 3 {
+  const code = currency.toLowerCase();
+  if (zeroDecimalCurrencies.has(code)) return 0;
+  if (threeDecimalCurrencies.has(code)) return 3;
+  return 2;
+}
+
+/**
+ * A unit amount in the currency's smallest unit (a decimal string of up to 12 places) times a quantity,
+ * rounded to an integer amount half away from zero, as the reference rounds line amounts: `0.5` × 3 = 1.5 → 2.
+ * Exact for every input the API accepts (12 + 12 digits of unit amount, quantities up to 10^8).
+ */
+export function lineAmount(unitAmountDecimal: string, quantity: number): number {
+  const exact = new Decimal(unitAmountDecimal).times(quantity);
+  const rounded = exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
+  if (!rounded.abs().lte(Number.MAX_SAFE_INTEGER)) throw new RangeError(`Amount out of range: ${exact.toFixed()}`);
+  return rounded.toNumber();
+}
+
+/** `amount / quantity` as the reference shows an item's `unit_amount_decimal` when only its `amount` was given (exact, at most 12 places). */
+export function unitAmountOf(amount: number, quantity: number): string {
+  if (quantity === 0) return String(amount);
+  return new Decimal(amount).dividedBy(quantity).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed();
+}
+
+/** The integer of a decimal string with no fraction (`12`, `12.000`), else null: the `unit_amount` of a decimal unit amount. */
+export function wholeUnitAmount(unitAmountDecimal: string): number | null {
+  const value = new Decimal(unitAmountDecimal);
+  return value.isInteger() ? value.toNumber() : null;
+}
+
+/** The sum of integer amounts; throws beyond the range an integer amount can hold exactly. */
+export function sumAmounts(amounts: readonly number[]): number {
+  let total = 0;
+  for (const amount of amounts) {
+    if (!Number.isSafeInteger(amount)) throw new RangeError(`Not an integer amount: ${amount}`);
+    total += amount;
+  }
+  if (!Number.isSafeInteger(total)) throw new RangeError('Amount out of range');
+  return total;
+}
+
+/**
+ * How a customer's balance applies to an invoice of `total` at finalization: a debit balance (positive) is
+ * added to what is due; a credit (negative) pays what it can. `amountDue + endingBalance === startingBalance + total`
+ * always, and neither a due amount nor a left-over debit is negative.
+ */
+export function applyBalance(total: number, startingBalance: number): { amountDue: number; endingBalance: number } {
+  const owed = total + startingBalance;
+  return owed > 0 ? { amountDue: owed, endingBalance: 0 } : { amountDue: 0, endingBalance: owed };
+}

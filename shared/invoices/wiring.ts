@@ -1,0 +1,32 @@
+import { wirePaymentGateway } from '#shared/billing/wiring.ts';
+import type { DueProcessor } from '#shared/billing/ports.ts';
+import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
+import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
+import { serviceTable } from '#shared/data/table.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
+import { invoiceService } from './service.ts';
+
+/** The invoice service on its real adapters; handlers call this once at module scope (cold start). */
+export const wireInvoiceService = () => {
+  const table = serviceTable();
+  return invoiceService({
+    repository: dynamoInvoiceRepository(table),
+    customers: dynamoCustomerRepository(table),
+    prices: dynamoPriceRepository(table),
+    subscriptions: dynamoSubscriptionRepository(table),
+    events: wireEventEmitter(),
+    billingTime: wireBillingTime(),
+    gateway: wirePaymentGateway(),
+  });
+};
+
+/**
+ * The `invoice` due processor for the runner (shared/billing/due-processors.ts): its events have no
+ * request and go to the platform of the request that made the invoice.
+ */
+export function wireInvoiceDueProcessor(): DueProcessor {
+  const service = wireInvoiceService();
+  return (scope, id, at) => service.processDue(scope, id, at);
+}

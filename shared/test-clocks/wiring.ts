@@ -1,0 +1,91 @@
+import { dueMessageOf } from '#shared/billing/due-message.ts';
+import type { BillingTime } from '#shared/billing/ports.ts';
+import { config } from '#shared/core/config.ts';
+import { NotFoundError } from '#shared/core/errors.ts';
+import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
+import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { serviceTable } from '#shared/data/table.ts';
+import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
+import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { batchedSender } from '#shared/messaging/batched-sender.ts';
+import { wireQueueSeal } from '#shared/messaging/wiring.ts';
+import type { Scope } from '#shared/platform/types.ts';
+import { type BillingInterval, billingTime, testClockService } from './service.ts';
+import type { ClockWorkRunner } from './test-clock.ts';
+
+export const wireTestClockRepository = () => dynamoTestClockRepository(serviceTable());
+
+/**
+ * Now for a customer's billing objects: its test clock's frozen time, else the stack's clock. The billing
+ * contract's seam (BILLING.md): the subscription and invoice services take it.
+ * @public
+ */
+export function wireBillingTime(): BillingTime {
+  const customers = dynamoCustomerRepository(serviceTable());
+  return billingTime({
+    customerClock: async (scope, id) => {
+      const customer = await customers.get(scope, id);
+      if (!customer) throw new NotFoundError('customer', id);
+      return customer.testClock;
+    },
+    clocks: wireTestClockRepository(),
+  });
+}
+
+/** The shortest intervals of the subscriptions (not canceled) of a clock's customers: what bounds an advance. */
+function subscriptionIntervals() {
+  const subscriptions = dynamoSubscriptionRepository(serviceTable());
+  return async (scope: Scope, customerIds: string[]): Promise<BillingInterval[]> => {
+    const intervals: BillingInterval[] = [];
+    for (const customer of customerIds) {
+      let startingAfter: string | undefined;
+      for (;;) {
+        const page = await subscriptions.list(scope, { limit: 100, startingAfter }, { customer });
+        for (const subscription of page.items) {
+          if (subscription.status === 'canceled') continue;
+          for (const item of subscription.items) if (item.price.recurring) intervals.push(item.price.recurring);
+        }
+        if (!page.hasMore) break;
+        startingAfter = page.items.at(-1)!.id;
+      }
+    }
+    return intervals;
+  };
+}
+
+/** Starts due work at once: a sealed pointer on the `billing` queue. */
+function billingQueue() {
+  const url = config().BILLING_QUEUE_URL;
+  if (!url) throw new Error('Invalid configuration: BILLING_QUEUE_URL is required for test clocks');
+  const send = batchedSender(url);
+  const seal = wireQueueSeal('billing');
+  return async (scope: Scope, clockId: string) => send(await seal.seal([dueMessageOf('test_clock', scope, clockId)]));
+}
+
+const workRunsInTheBillingWorker: ClockWorkRunner = () => {
+  throw new Error("A test clock's due work runs in the billing worker and the sweeper (wireDueProcessors), not in an API function");
+};
+
+/**
+ * The service on its real adapters. API handlers call it without `runWork`: an advance's work runs in the
+ * billing worker and the sweeper, whose processors (shared/billing/due-processors.ts) pass the due runner.
+ */
+export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBillingWorker) => {
+  const customers = wireCustomerService();
+  const table = serviceTable();
+  const customerRepository = dynamoCustomerRepository(table);
+  const subscriptions = dynamoSubscriptionRepository(table);
+  return testClockService({
+    repository: wireTestClockRepository(),
+    customers: {
+      get: (scope, id) => customerRepository.get(scope, id),
+      hasSubscriptions: async (scope, id) => (await subscriptions.list(scope, { limit: 1 }, { customer: id, status: 'active' })).items.length > 0,
+    },
+    events: wireEventEmitter(),
+    deleteCustomer: (origin, id) => customers.delete(origin, id),
+    intervals: subscriptionIntervals(),
+    runWork,
+    wake: billingQueue(),
+  });
+};

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Billed, prorateChange, proratedAmount, remainingFraction, roundHalfAwayFromZero } from '#shared/billing/proration.ts';
+
+const day = 86_400_000;
+// 2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z: 31 days.
+const january = { start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 1, 1) };
+
+const whole = fc.integer({ min: 0, max: 99_999_999 }).map(String);
+const decimal = fc
+  .tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 999_999_999_999 }))
+  .map(([units, fraction]) => `${units}.${String(fraction).padStart(12, '0')}`);
+const billed: fc.Arbitrary<Billed> = fc.record({ unitAmountDecimal: fc.oneof(whole, decimal), quantity: fc.integer({ min: 0, max: 1_000_000 }) });
+/** A period of whole seconds, from 1 second to 5 years, and a change inside it. */
+const periodAndChange = fc
+  .tuple(fc.integer({ min: 1_500_000_000, max: 2_000_000_000 }), fc.integer({ min: 1, max: 5 * 366 * 86_400 }), fc.double({ min: 0, max: 1, noNaN: true }))
+  .map(([start, length, where]) => ({ period: { start: start * 1000, end: (start + length) * 1000 }, at: (start + Math.floor(length * where)) * 1000 }));
+
+/** The exact value of a line, as a float only for comparing within the rounding. */
+const exact = (line: Billed, fraction: number) => Number(line.unitAmountDecimal) * line.quantity * fraction;
+
+describe('proration arithmetic', () => {
+  it('Given a change halfway through a 31-day month from 1000 to 2000, when prorated, then it credits 500 and charges 1000', () => {
+    const at = january.start + 15.5 * day;
+    expect(prorateChange({ period: january, at, from: { unitAmountDecimal: '1000', quantity: 1 }, to: { unitAmountDecimal: '2000', quantity: 1 } })).toEqual([
+      { amount: -500, quantity: 1, unitAmountDecimal: '1000', period: { start: at, end: january.end } },
+      { amount: 1000, quantity: 1, unitAmountDecimal: '2000', period: { start: at, end: january.end } },
+    ]);
+  });
+
+  it('Given the fraction left, when it is computed, then it counts whole seconds (milliseconds dropped)', () => {
+    expect(remainingFraction(january, january.start + 10 * day + 999)).toEqual({ remaining: BigInt(21 * 86_400), total: BigInt(31 * 86_400) });
+  });
+
+  it('Given a third of a period left on 1000, when prorated, then 333.33… rounds to 333, and a half rounds away from zero', () => {
+    const period = { start: 0, end: 3000 };
+    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, period, 2000)).toBe(333);
+    expect(proratedAmount({ unitAmountDecimal: '1', quantity: 1 }, { start: 0, end: 2000 }, 1000)).toBe(1);
+    expect(roundHalfAwayFromZero(-5n, 2n)).toBe(-3n);
+    expect(roundHalfAwayFromZero(-4n, 3n)).toBe(-1n);
+  });
+
+  it('Given a unit_amount_decimal of a fraction of a cent, when prorated by quantity, then the line is rounded once, not per unit', () => {
+    // 0.5 cent × 3 units × the whole period is 1.5: 2, where rounding each unit first would give 3.
+    expect(proratedAmount({ unitAmountDecimal: '0.5', quantity: 3 }, january, january.start)).toBe(2);
+  });
+
+  it('Given a change at the very end of the period, or one that changes nothing, when prorated, then there are no lines', () => {
+    const same = { unitAmountDecimal: '1000', quantity: 2 };
+    expect(prorateChange({ period: january, at: january.end, from: same, to: { unitAmountDecimal: '5', quantity: 1 } })).toEqual([]);
+    expect(prorateChange({ period: january, at: january.start + day, from: same, to: { ...same } })).toEqual([]);
+  });
+
+  it('Given a change outside its period, when prorated, then it is refused', () => {
+    expect(() => prorateChange({ period: january, at: january.end + 1000, from: null, to: { unitAmountDecimal: '1', quantity: 1 } })).toThrow(RangeError);
+    expect(() => remainingFraction({ start: 1000, end: 1000 }, 1000)).toThrow(RangeError);
+  });
+
+  it('Given an item removed or added, when prorated, then only the credit or only the charge is made', () => {
+    const at = january.start + 10 * day;
+    expect(prorateChange({ period: january, at, from: { unitAmountDecimal: '3100', quantity: 1 }, to: null }).map((line) => line.amount)).toEqual([-2100]);
+    expect(prorateChange({ period: january, at, from: null, to: { unitAmountDecimal: '3100', quantity: 2 } }).map((line) => line.amount)).toEqual([4200]);
+  });
+
+  it('Given any change at the start of a period, when prorated, then credit plus charge is exactly the price difference', () => {
+    fc.assert(
+      fc.property(periodAndChange, billed, billed, ({ period }, from, to) => {
+        const lines = prorateChange({ period, at: period.start, from, to });
+        const full = (line: Billed) => proratedAmount(line, period, period.start);
+        const sum = lines.reduce((total, line) => total + line.amount, 0);
+        expect(sum).toBe(lines.length === 0 ? 0 : full(to) - full(from));
+        if (/^\d+$/.test(from.unitAmountDecimal) && /^\d+$/.test(to.unitAmountDecimal)) {
+          expect(sum).toBe(lines.length === 0 ? 0 : Number(to.unitAmountDecimal) * to.quantity - Number(from.unitAmountDecimal) * from.quantity);
+        }
+      }),
+    );
+  });
+
+  it('Given any change anywhere in a period, when prorated, then each line is within half a unit of the exact amount and the two within one of the difference', () => {
+    fc.assert(
+      fc.property(periodAndChange, billed, billed, ({ period, at }, from, to) => {
+        const lines = prorateChange({ period, at, from, to });
+        if (lines.length === 0) return;
+        const { remaining, total } = remainingFraction(period, at);
+        const fraction = Number(remaining) / Number(total);
+        const [credit, charge] = lines;
+        // A float check of an exact computation: the tolerance covers the float's own error on large amounts.
+        const slack = (value: number) => 0.5 + Math.abs(value) * 1e-12;
+        expect(Math.abs(-credit!.amount - exact(from, fraction))).toBeLessThanOrEqual(slack(exact(from, fraction)));
+        expect(Math.abs(charge!.amount - exact(to, fraction))).toBeLessThanOrEqual(slack(exact(to, fraction)));
+        expect(Number.isInteger(credit!.amount) && Number.isInteger(charge!.amount)).toBe(true);
+        expect(credit!.amount).toBeLessThanOrEqual(0);
+        expect(charge!.amount).toBeGreaterThanOrEqual(0);
+        expect(credit!.period).toEqual(charge!.period);
+        expect(credit!.period.end).toBe(period.end);
+      }),
+    );
+  });
+
+  it('Given a change undone at the same moment, when both are prorated, then they cancel out exactly', () => {
+    fc.assert(
+      fc.property(periodAndChange, billed, billed, ({ period, at }, from, to) => {
+        const there = prorateChange({ period, at, from, to });
+        const back = prorateChange({ period, at, from: to, to: from });
+        expect([...there, ...back].reduce((total, line) => total + line.amount, 0)).toBe(0);
+      }),
+    );
+  });
+
+  it('Given later and later changes of one price, when prorated, then the charge never grows as less time is left', () => {
+    fc.assert(
+      fc.property(periodAndChange, fc.double({ min: 0, max: 1, noNaN: true }), billed, ({ period, at }, later, to) => {
+        const second = at + Math.floor(((period.end - at) * later) / 1000) * 1000;
+        expect(proratedAmount(to, period, second)).toBeLessThanOrEqual(proratedAmount(to, period, at));
+      }),
+    );
+  });
+});

@@ -12,6 +12,8 @@ import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { InvoiceSettlement } from '#shared/subscriptions/invoicing.ts';
+import type { PaymentResult } from '#shared/subscriptions/lifecycle.ts';
+import { exhaustedRetriesEnd } from '#shared/subscriptions/service.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { mergeMetadata } from '#shared/wire/metadata.ts';
 import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
@@ -28,6 +30,18 @@ export interface InvoiceServicePorts {
   events: EventEmitter;
   billingTime: BillingTime;
   gateway: PaymentGateway;
+  /**
+   * What a payment result of a subscription's invoice does to the subscription (`subscriptionPayments` in
+   * shared/subscriptions/service.ts): its next version goes in the invoice's own transaction.
+   */
+  subscriptionPayments?: {
+    after(
+      scope: Scope,
+      invoice: { id: string; subscription: string },
+      result: PaymentResult,
+      at: number,
+    ): Promise<{ subscription: Subscription; events: EventInput[] } | undefined>;
+  };
   /** Real time: ids, and event stamps (billing times come from `billingTime`). */
   clock?: () => number;
 }
@@ -120,7 +134,17 @@ function withLines(invoice: Invoice, lines: InvoiceLine[]): Invoice {
 }
 
 /** Invoice items and invoices: drafts, finalization (numbering, balance), payments, retries, voiding. */
-export function invoiceService({ repository, customers, prices, subscriptions, events, billingTime, gateway, clock = systemClock }: InvoiceServicePorts) {
+export function invoiceService({
+  repository,
+  customers,
+  prices,
+  subscriptions,
+  events,
+  billingTime,
+  gateway,
+  subscriptionPayments,
+  clock = systemClock,
+}: InvoiceServicePorts) {
   const itemEvent = (type: string, item: InvoiceItem, before?: InvoiceItem): EventInput =>
     snapshotInput(type, serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`, before ? serializeInvoiceItem(before) : undefined);
   const invoiceEvent = (type: string, invoice: Invoice, before?: Invoice): EventInput =>
@@ -142,13 +166,36 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     return found;
   }
 
-  /** Commits a change with its events; false when a condition failed (the caller reads again). */
-  async function commit(origin: EventOrigin, change: InvoiceChange, eventInputs: EventInput[]): Promise<boolean> {
-    const outbox = events.prepare(origin, eventInputs);
-    if (!(await repository.commit(change, outbox))) return false;
+  /**
+   * Commits a change with its events; false when a condition failed (the caller reads again). With a
+   * payment `result` of a subscription's invoice, the subscription's next version and event join the same
+   * transaction (its version is a condition too: a subscription written meanwhile fails it, and the caller's
+   * re-read reads it again).
+   */
+  async function commit(
+    origin: EventOrigin,
+    change: InvoiceChange,
+    eventInputs: EventInput[],
+    payment?: { invoice: Invoice; result: PaymentResult | null; at: number },
+  ): Promise<boolean> {
+    const invoice = payment?.invoice;
+    const effect =
+      payment?.result && invoice?.subscription && subscriptionPayments
+        ? await subscriptionPayments.after(origin.scope, { id: invoice.id, subscription: invoice.subscription }, payment.result, payment.at)
+        : undefined;
+    const outbox = events.prepare(origin, effect ? [...eventInputs, ...effect.events] : eventInputs);
+    if (!(await repository.commit(effect ? { ...change, subscription: effect.subscription } : change, outbox))) return false;
     await events.dispatch(outbox);
     return true;
   }
+
+  /** What a charge's outcome means for the invoice's subscription (automatic tries only count towards the schedule). */
+  const chargeResult = (next: Invoice, automatic: boolean): PaymentResult | null => {
+    if (next.status === 'paid') return { kind: 'paid' };
+    if (next.collectionMethod !== 'charge_automatically') return null;
+    if (automatic && next.nextPaymentAttempt === null && next.lastPaymentError?.source != null) return { kind: 'retries_exhausted', end: exhaustedRetriesEnd };
+    return { kind: 'failed', first: next.billingReason === 'subscription_create' };
+  };
 
   /** The amount of an item from its parameters: a price, inline price data, a unit amount × quantity, or an amount. */
   async function pricing(
@@ -391,7 +438,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       const eventInputs = [invoiceEvent('invoice.finalized', invoice, current)];
       if (invoice.status === 'paid')
         eventInputs.push(invoiceEvent('invoice.paid', invoice, current), invoiceEvent('invoice.payment_succeeded', invoice, current));
-      return (await commit(origin, { invoice, customer: numbered }, eventInputs)) ? invoice : undefined;
+      const result: PaymentResult | null = invoice.status === 'paid' ? { kind: 'paid' } : null;
+      return (await commit(origin, { invoice, customer: numbered }, eventInputs, { invoice, result, at })) ? invoice : undefined;
     });
     if (open.status !== 'open' || open.collectionMethod !== 'charge_automatically' || !open.autoAdvance) return open;
     // The finalization's versioned write is the claim: only the request or processor that finalized charges.
@@ -410,8 +458,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       at,
     );
     const next = { ...charged(invoice, outcome, at, automatic), version: invoice.version + 1 };
-    if (!(await commit(origin, { invoice: next }, paymentEvents(next, found)))) return existingInvoice(origin.scope, invoice.id);
-    return next;
+    // The outcome is written on the claimed version; a subscription written meanwhile only asks for its fresh read.
+    for (let round = 0; round < 5; round++) {
+      if (await commit(origin, { invoice: next }, paymentEvents(next, found), { invoice: next, result: chargeResult(next, automatic), at })) return next;
+      const stored = await existingInvoice(origin.scope, invoice.id);
+      if (stored.version !== invoice.version) return stored;
+    }
+    return existingInvoice(origin.scope, invoice.id);
   }
 
   /** A change of one invoice with its events, on the version read (retried on a fresh read). */
@@ -420,11 +473,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     id: string,
     apply: (current: Invoice) => Promise<Invoice> | Invoice,
     eventsOf: (next: Invoice, current: Invoice) => EventInput[],
+    result: PaymentResult | null = null,
   ) =>
     withOptimisticRetries(async () => {
       const current = await existingInvoice(origin.scope, id);
       const next = { ...(await apply(current)), version: current.version + 1 };
-      return (await commit(origin, { invoice: next }, eventsOf(next, current))) ? next : undefined;
+      const at = next.statusTransitions.paidAt ?? clock();
+      return (await commit(origin, { invoice: next }, eventsOf(next, current), { invoice: next, result, at })) ? next : undefined;
     });
 
   const timeOf = async (scope: Scope, customer: string) => (await billingTime.forCustomer(scope, customer)).now;
@@ -692,6 +747,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
             };
           },
           (next, current) => [invoiceEvent('invoice.paid', next, current), invoiceEvent('invoice.payment_succeeded', next, current)],
+          { kind: 'paid' },
         );
       }
       const next = await attemptPayment(origin, invoice, now, false);
@@ -740,7 +796,9 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
           returned === 0
             ? { invoice: next }
             : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
-        return (await commit(origin, change, [invoiceEvent('invoice.voided', next, current)])) ? next : undefined;
+        return (await commit(origin, change, [invoiceEvent('invoice.voided', next, current)], { invoice: next, result: { kind: 'settled' }, at: now }))
+          ? next
+          : undefined;
       });
     },
 
@@ -757,7 +815,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
           due: { at: null, testClock: current.testClock },
           version: current.version + 1,
         };
-        return (await commit(origin, { invoice: next }, [invoiceEvent('invoice.marked_uncollectible', next, current)])) ? next : undefined;
+        const settled = { invoice: next, result: { kind: 'settled' } as const, at: now };
+        return (await commit(origin, { invoice: next }, [invoiceEvent('invoice.marked_uncollectible', next, current)], settled)) ? next : undefined;
       });
     },
 

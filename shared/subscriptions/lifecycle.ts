@@ -186,7 +186,9 @@ export type PaymentResult =
   /** An automatic payment failed; `first` for the invoice the subscription was created with. */
   | { kind: 'failed'; first: boolean }
   /** The last retry failed too: the account's settings say what becomes of the subscription. */
-  | { kind: 'retries_exhausted'; end: ExhaustedRetriesEnd };
+  | { kind: 'retries_exhausted'; end: ExhaustedRetriesEnd }
+  /** Voided or marked uncollectible: nothing more is collected on it, so a debt it left is dropped. */
+  | { kind: 'settled' };
 
 /**
  * The status after a payment result of the subscription's latest invoice. A payment of an older invoice
@@ -202,6 +204,8 @@ export function statusAfterPayment(status: SubscriptionStatus, result: PaymentRe
       return status === 'trialing' ? 'trialing' : 'past_due';
     case 'retries_exhausted':
       return result.end === 'cancel' ? 'canceled' : result.end === 'unpaid' ? 'unpaid' : 'past_due';
+    case 'settled':
+      return status === 'past_due' || status === 'unpaid' ? 'active' : status;
   }
 }
 

@@ -102,6 +102,30 @@ export function subscriptionAfterPayment(current: Subscription, invoiceId: strin
   return withDue(next);
 }
 
+/**
+ * What a payment result of one of a subscription's invoices does to the subscription, for the invoice's
+ * writer to put in the invoice's own transaction: the subscription's next version (written on the version
+ * read) and its event, or undefined when nothing changes.
+ */
+export function subscriptionPayments(subscriptions: Pick<SubscriptionRepository, 'get'>) {
+  return {
+    async after(
+      scope: Scope,
+      invoice: { id: string; subscription: string },
+      result: PaymentResult,
+      at: number,
+    ): Promise<{ subscription: Subscription; events: EventInput[] } | undefined> {
+      const current = await subscriptions.get(scope, invoice.subscription);
+      const next = current && subscriptionAfterPayment(current, invoice.id, result, at);
+      if (!current || !next) return undefined;
+      const type = next.endedAt !== null ? 'customer.subscription.deleted' : 'customer.subscription.updated';
+      const path = `/v1/subscriptions/${next.id}`;
+      const before = next.endedAt === null ? serializeSubscription(current) : undefined;
+      return { subscription: next, events: [snapshotInput(type, serializeSubscription(next), path, before)] };
+    },
+  };
+}
+
 /** How a step's invoice is settled: renewals advance on their own unless collection is paused (or the subscription unpaid). */
 const settlementOf = (plan: InvoicePlan): InvoiceSettlement => (plan.collection === 'finalize' ? 'advance' : plan.collection);
 

@@ -1,16 +1,16 @@
 import { lineAmount } from '#shared/billing/money.ts';
-import type { BillingTime } from '#shared/billing/ports.ts';
-import { wirePaymentGateway } from '#shared/billing/wiring.ts';
+import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
 import { dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoInvoiceRepository, invoiceEntity } from '#shared/data/invoice-repository.ts';
+import { invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { type Table, type TransactItem, serviceTable } from '#shared/data/table.ts';
 import { transactChecked } from '#shared/data/transactions.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
-import { invoiceService, type PeriodLineInput } from '#shared/invoices/service.ts';
+import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.ts';
+import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
@@ -108,25 +108,19 @@ export function subscriptionInvoicing({
 export const wireSubscriptionService = () => {
   const table = serviceTable();
   const customers = dynamoCustomerRepository(table);
-  const subscriptions = dynamoSubscriptionRepository(table);
-  const prices = dynamoPriceRepository(table);
   const events = wireEventEmitter();
-  const billingTime: BillingTime = wireBillingTime();
-  const invoices = invoiceService({
-    repository: dynamoInvoiceRepository(table),
-    customers,
-    prices,
-    subscriptions,
-    events,
-    billingTime,
-    gateway: wirePaymentGateway(),
-  });
   return subscriptionService({
-    subscriptions,
-    prices,
+    subscriptions: dynamoSubscriptionRepository(table),
+    prices: dynamoPriceRepository(table),
     customers,
     events,
-    billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
+    billingTime: wireBillingTime(),
+    invoicing: subscriptionInvoicing({ table, invoices: wireInvoiceService(), customers, events }),
   });
 };
+
+/** The `subscription` due processor for the runner (shared/billing/due-processors.ts): renewals, trial ends, cancellations, expiry. */
+export function wireSubscriptionDueProcessor(): DueProcessor {
+  const service = wireSubscriptionService();
+  return (scope, id, at) => service.processDue(scope, id, at);
+}

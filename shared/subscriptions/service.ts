@@ -532,7 +532,10 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         throw invalid('days_until_due applies only when collection_method is send_invoice.', 'days_until_due');
       if (params.payment_behavior === 'pending_if_incomplete')
         throw invalid('payment_behavior=pending_if_incomplete applies only to updates of a subscription.', 'payment_behavior');
-      const { now, testClock } = await billingTime.forCustomer(origin.scope, params.customer);
+      // A customer deleted since it was read answers as if never found.
+      const { now, testClock } = await billingTime.forCustomer(origin.scope, params.customer).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing') : error;
+      });
       const trial = trialEndOf(
         {
           trial_end: params.trial_end === undefined || params.trial_end === 'now' ? params.trial_end : params.trial_end * 1000,

@@ -136,6 +136,7 @@ function countingLoaders(known: Record<string, Record<string, unknown>>) {
     objects: {
       customer: loader('customer'),
       customer_source: loader('customer_source'),
+      invoice: loader('invoice'),
       product: loader('product'),
       price: loader('price'),
       'issuing.authorization': loader('issuing.authorization'),

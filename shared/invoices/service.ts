@@ -304,13 +304,16 @@ export function invoiceService({
     return { ...withLines(invoice, lines), version: invoice.version + 1 };
   };
 
-  /** The customer's pending items (of `subscription` when given, else those of no subscription), oldest first. */
+  /**
+   * The customer's pending items, oldest first: of no subscription, and with `subscription` also that
+   * subscription's (a subscription's invoice takes both, as the reference's next invoice of the customer does).
+   */
   async function pendingItems(scope: Scope, customer: string, subscription: string | null): Promise<InvoiceItem[]> {
     const found: InvoiceItem[] = [];
     let startingAfter: string | undefined;
     for (;;) {
       const page = await repository.items.list(scope, { limit: 100, startingAfter }, { customer, pending: true });
-      found.push(...page.items.filter((item) => item.subscription === subscription));
+      found.push(...page.items.filter((item) => item.subscription === null || item.subscription === subscription));
       if (!page.hasMore) return found.reverse();
       startingAfter = page.items.at(-1)!.id;
     }

@@ -965,6 +965,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       100,
     );
     const query = billingDueQueries.earliestOnClock('t', scope, 'clock_1', 5_000);
+    const onClock = billingDueQueries.allOnClock('t', scope, 'clock_1', 'subscription');
 
     expect(customer.testClock).toBe('clock_1');
     expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update']);
@@ -975,6 +976,14 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       Limit: 1,
     });
     expect(query).not.toHaveProperty('ScanIndexForward', false);
+    // Every subscription on the clock (53c): its whole due partition, the subscriptions filtered from its invoices
+    expect(onClock).toEqual({
+      TableName: 't',
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      FilterExpression: 'entity = :entity',
+      ExpressionAttributeValues: { ':pk': 'TEST_CLOCK_DUE#acct_clock#test#clock_1', ':entity': 'subscription' },
+    });
     // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
     expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
     expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });

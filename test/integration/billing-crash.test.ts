@@ -55,7 +55,18 @@ describe('kill -9 of the local stack while test clocks advance, and a restart on
     const second = await startServiceProcess([], env);
     try {
       const ready = (clock: string) =>
-        eventually(async () => ((await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`)).status === 'ready' ? true : undefined), 120_000);
+        eventually(async () => ((await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`)).status === 'ready' ? true : undefined), 120_000).catch(
+          async (error: Error) => {
+            // Name what the clock is stuck at: its state and its subscriptions' invoices.
+            const state = await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`);
+            const failures = second
+              .output()
+              .split('\n')
+              .filter((line) => line.includes('"level":"ERROR"'))
+              .slice(-3);
+            throw new Error(`${error.message}: ${JSON.stringify(state)}\n${failures.join('\n')}`);
+          },
+        );
       for (const clock of clocks) await ready(clock);
       // An hour more: the second renewal's invoice is finalized and charged.
       for (const clock of clocks) await call(second, 'POST', `/v1/test_helpers/test_clocks/${clock}/advance`, `frozen_time=${target + 3600}`);
@@ -74,5 +85,5 @@ describe('kill -9 of the local stack while test clocks advance, and a restart on
     } finally {
       await second.stop();
     }
-  });
+  }, 300_000);
 });

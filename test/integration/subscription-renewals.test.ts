@@ -113,7 +113,8 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
     const { service, subscriptions, invoices } = realServices(table, time);
     const made = await service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] }));
     await client.customers.update(customer.id, { source: 'tok_chargeCustomerFail' });
-    await service.processDue(scope, made.id, made.currentPeriodEnd - 1);
+    const notice = await measured(() => service.processDue(scope, made.id, made.currentPeriodEnd - 1));
+    console.info(`invoice.upcoming: ${notice.calls.join(', ')}; ${notice.readUnits} RCU, ${notice.writeUnits} WCU`);
     time.now = made.currentPeriodEnd;
     const renewing = await measured(() => service.processDue(scope, made.id, made.currentPeriodEnd));
     // Read the subscription, its customer and pending items; one transaction (subscription, draft, events); read it again: nothing more is due.

@@ -59,7 +59,7 @@ export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldD
     sources: { kind: 'included', to: 'customer_source', shape: 'list', topLevelOnly: true },
   },
   customer_source: { customer: id('customer') },
-  invoice: { customer: id('customer'), test_clock: id('test_helpers.test_clock') },
+  invoice: {},
   product: { default_price: id('price') },
   price: { product: id('product'), currency_options: { kind: 'included' } },
   plan: { product: id('product') },

@@ -1,6 +1,8 @@
 import * as z from 'zod';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
 import { customerOrIdObject } from '#shared/customers/serializer.ts';
+import { invoiceObject } from '#shared/invoices/serializer.ts';
+import { deletedTestClockObject, testClockObject } from '#shared/test-clocks/serializer.ts';
 import { metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
 import { currentPeriod } from './periods.ts';
@@ -135,7 +137,7 @@ export const subscriptionObject = z
       })
       .describe('List of subscription items, each with an attached price.'),
     latest_invoice: z
-      .string()
+      .union([z.string(), invoiceObject])
       .nullable()
       .describe('The most recent invoice this subscription has generated over its lifecycle (for example, when it cycles or is updated).'),
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
@@ -166,7 +168,7 @@ export const subscriptionObject = z
     status: z
       .enum(['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'])
       .describe('Possible values are `incomplete`, `incomplete_expired`, `trialing`, `active`, `past_due`, `canceled`, `unpaid`, or `paused`.'),
-    test_clock: z.string().nullable().describe('ID of the test clock this subscription belongs to.'),
+    test_clock: z.union([z.string(), testClockObject, deletedTestClockObject]).nullable().describe('ID of the test clock this subscription belongs to.'),
     transfer_data: z
       .null()
       .describe(

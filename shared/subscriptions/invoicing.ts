@@ -1,5 +1,6 @@
 import type { ChargeOutcome } from '#shared/billing/ports.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
+import type { Invoice } from '#shared/invoices/invoice.ts';
 import type { InvoicePlan } from './lifecycle.ts';
 import type { Subscription } from './subscription.ts';
 
@@ -39,4 +40,6 @@ export interface SubscriptionInvoicing {
   }): Promise<{ subscription: Subscription; invoice: WrittenInvoice } | undefined>;
   /** `invoice.upcoming`: the invoice the subscription's next renewal will make, as a preview, at `now`. */
   upcoming(subscription: Subscription, now: number): Promise<EventInput>;
+  /** The invoice the subscription's next period (its renewal, or its trial's end) will make, never stored. */
+  preview(subscription: Subscription, now: number): Promise<Invoice>;
 }

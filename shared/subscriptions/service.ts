@@ -620,6 +620,21 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
 
     retrieve: existing,
 
+    /**
+     * The invoice a subscription's next period will make (`create_preview` with `subscription`), at its
+     * customer's billing time; refused for a subscription that will not invoice again, as the reference does.
+     */
+    async upcomingInvoice(scope: Scope, params: { subscription: string; customer?: string }) {
+      const subscription = await subscriptions.get(scope, params.subscription);
+      if (!subscription || (params.customer !== undefined && params.customer !== subscription.customer))
+        throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
+      const ending = subscription.cancelAtPeriodEnd || (subscription.cancelAt !== null && subscription.cancelAt <= subscription.currentPeriodEnd);
+      if (subscription.endedAt !== null || ending || subscription.status === 'paused')
+        throw new InvalidRequestError(`No upcoming invoices for the subscription ${subscription.id}: it will not be invoiced again.`, 'invoice_upcoming_none');
+      const { now } = await billingTime.forCustomer(scope, subscription.customer);
+      return invoicing.preview(subscription, now);
+    },
+
     /** Newest first; by default every subscription that is not canceled (`status=all` for every one). */
     list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string; created?: TimeRange }): Promise<Page<Subscription>> {
       const where: Record<string, unknown> = {};

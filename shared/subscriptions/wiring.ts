@@ -69,6 +69,20 @@ export function subscriptionInvoicing({
   customers: Pick<CustomerRepository, 'get'>;
   events: EventEmitter;
 }): SubscriptionInvoicing {
+  /** The next period's invoice as `POST /v1/invoices/create_preview` shows it: the renewal's lines (or the trial end's) and the pending items. */
+  const preview = async (subscription: Subscription, now: number) => {
+    const trialing = subscription.status === 'trialing' && subscription.trialEnd !== null;
+    const step = trialing ? { kind: 'end_trial' as const, at: subscription.trialEnd! } : { kind: 'renew' as const, at: subscription.currentPeriodEnd };
+    const next = applyStep(lifecycleOf(subscription), step, { hasPaymentMethod: true });
+    // Lines of the period after the trial are not trial lines: priced as the renewal will price them.
+    const priced = { ...subscription, trialEnd: trialing ? null : subscription.trialEnd };
+    return invoices.preview(
+      subscription.scope,
+      { customer: subscription.customer, currency: subscription.currency, subscription: subscription.id, at: { now, testClock: subscription.testClock } },
+      next.invoice ? periodLines(priced, next.invoice) : [],
+    );
+  };
+
   return {
     async writeWithInvoice({ origin, subscription, creating, plan, settlement, now, decide }) {
       // A new subscription retries a lost race on its customer (numbered meanwhile); a step's lost race is its caller's to re-read.
@@ -90,17 +104,9 @@ export function subscriptionInvoicing({
       return undefined;
     },
 
-    /** The renewal's invoice as `POST /v1/invoices/create_preview` would show it, at the subscription's period end. */
-    async upcoming(subscription, now) {
-      const renewal = applyStep(lifecycleOf(subscription), { kind: 'renew', at: subscription.currentPeriodEnd }, { hasPaymentMethod: true });
-      const lines = renewal.invoice ? periodLines(subscription, renewal.invoice) : [];
-      const preview = await invoices.preview(
-        subscription.scope,
-        { customer: subscription.customer, currency: subscription.currency, subscription: subscription.id, at: { now, testClock: subscription.testClock } },
-        lines,
-      );
-      return snapshotInput('invoice.upcoming', serializeInvoice(preview), '/v1/invoices/upcoming');
-    },
+    upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),
+
+    preview,
   };
 }
 

@@ -309,6 +309,30 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(atOlder.body.data[0].data.object.current_period_end).toBe(period.current_period_end);
   });
 
+  it('Given a subscription paid on creation, when its next invoice is previewed, then it is the next period at the price, with the pending items; a subscription ending at its period end has none', async () => {
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id, quantity: 2 }] });
+    expect(subscription.status).toBe('active');
+    const [item] = subscription.items.data;
+    await client.invoiceItems.create({ customer: customer.id, amount: 125, currency: 'usd', description: 'Add-on' });
+
+    const preview = await client.invoices.createPreview({ customer: customer.id, subscription: subscription.id });
+    expect(preview).toMatchObject({ object: 'invoice', customer: customer.id, total: 3125, amount_due: 3125, billing_reason: 'upcoming' });
+    const renewal = preview.lines.data.find((line) => line.amount === 3000)!;
+    expect(renewal.period.start).toBe(item!.current_period_end);
+    expect(renewal.period.end).toBeGreaterThan(item!.current_period_end);
+
+    await client.subscriptions.update(subscription.id, { cancel_at_period_end: true });
+    await expect(client.invoices.createPreview({ customer: customer.id, subscription: subscription.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'invoice_upcoming_none',
+    });
+    await expect(client.invoices.createPreview({ customer: customer.id, subscription: 'sub_missing' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'subscription',
+    });
+  });
+
   it('updates, lists, cancels, and refuses what does not fit', async () => {
     const yearly = await client.prices.create({ product: monthly.product as string, unit_amount: 15000, currency: 'usd', recurring: { interval: 'year' } });
     await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id }, { price: yearly.id }] })).rejects.toMatchObject({

@@ -1,6 +1,7 @@
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
+import type { Invoice } from '#shared/invoices/invoice.ts';
 import type { InvoiceSettlement, SubscriptionInvoicing, WrittenInvoice } from '#shared/subscriptions/invoicing.ts';
 import type { InvoicePlan } from '#shared/subscriptions/lifecycle.ts';
 import type { Subscription, SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
@@ -65,6 +66,9 @@ export function memorySubscriptionInvoicing(
       invoices.push({ ...invoice, subscription: subscription.id, plan, settlement, at: now, events: decided.events.map((event) => event.type) });
       return { subscription: decided.subscription, invoice };
     },
+    // Only what the service reads of a preview: whose it is and when.
+    preview: async (subscription: Subscription, now: number) =>
+      ({ id: `upcoming_in_${subscription.customer}`, customer: subscription.customer, subscription: subscription.id, created: now }) as Invoice,
     upcoming: async (subscription: Subscription, now: number) =>
       snapshotInput(
         'invoice.upcoming',

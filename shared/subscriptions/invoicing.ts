@@ -1,5 +1,6 @@
 import type { ChargeOutcome } from '#shared/billing/ports.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
+import type { Customer } from '#shared/customers/customer.ts';
 import type { Invoice } from '#shared/invoices/invoice.ts';
 import type { InvoicePlan } from './lifecycle.ts';
 import type { Subscription } from './subscription.ts';
@@ -32,6 +33,8 @@ export interface SubscriptionInvoicing {
   writeWithInvoice(input: {
     origin: EventOrigin;
     subscription: Subscription;
+    /** The customer as the caller just read it, for the first try (a lost race reads it again). */
+    customer?: Customer;
     creating: boolean;
     plan: InvoicePlan;
     settlement: InvoiceSettlement;

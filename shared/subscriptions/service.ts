@@ -521,7 +521,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
 
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
-      if (!(await customers.get(origin.scope, params.customer))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
+      const customer = await customers.get(origin.scope, params.customer);
+      if (!customer) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       const mode = params.billing_mode?.type ?? 'classic';
       if (params.billing_mode?.flexible && mode !== 'flexible')
         throw invalid('billing_mode[flexible] applies only with billing_mode[type]=flexible.', 'billing_mode[flexible]');
@@ -600,6 +601,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       const written = await invoicing.writeWithInvoice({
         origin,
         subscription,
+        customer,
         creating: true,
         plan: begun.invoice,
         settlement: charges || trial.trialEnd !== null ? 'charge' : 'finalize',

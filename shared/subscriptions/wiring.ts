@@ -84,10 +84,10 @@ export function subscriptionInvoicing({
   };
 
   return {
-    async writeWithInvoice({ origin, subscription, creating, plan, settlement, now, decide }) {
+    async writeWithInvoice({ origin, subscription, customer: read, creating, plan, settlement, now, decide }) {
       // A new subscription retries a lost race on its customer (numbered meanwhile); a step's lost race is its caller's to re-read.
       for (let round = 0; round < (creating ? 5 : 1); round++) {
-        const customer = await customers.get(origin.scope, subscription.customer);
+        const customer = round === 0 && read ? read : await customers.get(origin.scope, subscription.customer);
         if (!customer) return undefined;
         const at = { now, testClock: subscription.testClock };
         const drafted = await invoices.draftForPeriod(origin, subscription, customer, at, periodLines(subscription, plan), plan.billingReason);

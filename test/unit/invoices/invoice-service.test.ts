@@ -6,6 +6,7 @@ import { createInvoiceItemParams, createInvoiceParams } from '#shared/invoices/s
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import { autoFinalizeDelay } from '#shared/invoices/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { PaymentResult } from '#shared/subscriptions/lifecycle.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { originOf } from '../../support/fakes.ts';
 import { declined, invoiceSetup, scriptedGateway } from '../../support/invoice-fakes.ts';
@@ -67,6 +68,35 @@ describe('invoices (service on fakes)', () => {
       'invoice.payment_failed',
       'invoice.payment_succeeded',
     ]);
+  });
+
+  it("Given a subscription's invoice on a card that always declines, when every automatic try fails, then each failure, and at last the spent schedule, is handed to the subscription in the invoice's own write", async () => {
+    const { gateway } = scriptedGateway(...Array.from({ length: 8 }, () => declined()));
+    const results: Array<{ invoice: string; result: PaymentResult }> = [];
+    const payments = {
+      after: async (_scope: Scope, invoice: { id: string; subscription: string }, result: PaymentResult) => {
+        results.push({ invoice: invoice.id, result });
+        return undefined;
+      },
+    };
+    const { service, repository } = invoiceSetup(scope, gateway, {}, payments);
+    await service.createItem(origin, item({ amount: 700 }));
+    const draft = await service.create(origin, invoice());
+    // As a renewal's draft: it belongs to a subscription.
+    expect(await repository.commit({ invoice: { ...draft, subscription: 'sub_1', billingReason: 'subscription_cycle', version: draft.version + 1 } })).toBe(
+      true,
+    );
+    let current = await service.finalize(origin, draft.id, {});
+    while (current.due.at !== null) {
+      await service.processDue(scope, draft.id, current.due.at);
+      current = (await repository.invoices.get(scope, draft.id))!;
+    }
+    expect(current).toMatchObject({ status: 'open', attemptCount: 8, nextPaymentAttempt: null });
+    expect(results.map(({ result }) => result)).toEqual([
+      ...Array.from({ length: 7 }, () => ({ kind: 'failed', first: false })),
+      { kind: 'retries_exhausted', end: 'cancel' },
+    ]);
+    expect(new Set(results.map((entry) => entry.invoice))).toEqual(new Set([draft.id]));
   });
 
   it('Given a finalizer killed between the finalization and the charge, the invoice falls due when its claim lapses and is charged once then', async () => {

@@ -419,6 +419,22 @@ export function invoiceService({
     };
   }
 
+  /** An open invoice voided at `now` (pure): the balance it took from the customer's credit goes back to the customer. */
+  function voided(current: Invoice, customer: Customer, now: number): { change: InvoiceChange; events: EventInput[] } {
+    const next: Invoice = {
+      ...current,
+      status: 'void',
+      nextPaymentAttempt: null,
+      statusTransitions: { ...current.statusTransitions, voidedAt: now },
+      due: { at: null, testClock: current.testClock },
+      version: current.version + 1,
+    };
+    const returned = current.endingBalance === null ? 0 : current.startingBalance - current.endingBalance;
+    const change: InvoiceChange =
+      returned === 0 ? { invoice: next } : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
+    return { change, events: [invoiceEvent('invoice.voided', next, current)] };
+  }
+
   const paymentEvents = (next: Invoice, before: Invoice): EventInput[] =>
     next.status === 'paid'
       ? [invoiceEvent('invoice.paid', next, before), invoiceEvent('invoice.payment_succeeded', next, before)]
@@ -784,25 +800,21 @@ export function invoiceService({
         const current = await existingInvoice(origin.scope, id);
         if (current.status !== 'open' && current.status !== 'uncollectible') throw wrongStatus(current, 'void');
         const now = await timeOf(origin.scope, current.customer);
-        const next: Invoice = {
-          ...current,
-          status: 'void',
-          nextPaymentAttempt: null,
-          statusTransitions: { ...current.statusTransitions, voidedAt: now },
-          due: { at: null, testClock: current.testClock },
-          version: current.version + 1,
-        };
-        // The balance the invoice took from the customer's credit goes back to the customer.
-        const customer = await liveCustomer(origin.scope, current.customer);
-        const returned = current.endingBalance === null ? 0 : current.startingBalance - current.endingBalance;
-        const change: InvoiceChange =
-          returned === 0
-            ? { invoice: next }
-            : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
-        return (await commit(origin, change, [invoiceEvent('invoice.voided', next, current)], { invoice: next, result: { kind: 'settled' }, at: now }))
-          ? next
-          : undefined;
+        const { change, events: eventInputs } = voided(current, await liveCustomer(origin.scope, current.customer), now);
+        return (await commit(origin, change, eventInputs, { invoice: change.invoice!, result: { kind: 'settled' }, at: now })) ? change.invoice : undefined;
       });
+    },
+
+    /**
+     * The void of an open (or uncollectible) invoice at `now` as a change for the caller's own transaction
+     * (an expiring subscription's first invoice, written with the subscription), or undefined when it is no
+     * longer open. Nothing is written here.
+     */
+    async voidChange(scope: Scope, id: string, now: number): Promise<{ change: InvoiceChange; events: EventInput[] } | undefined> {
+      const current = await repository.invoices.get(scope, id);
+      if (!current || (current.status !== 'open' && current.status !== 'uncollectible')) return undefined;
+      const customer = await customers.get(scope, current.customer);
+      return customer && voided(current, customer, now);
     },
 
     markUncollectible(origin: EventOrigin, id: string): Promise<Invoice> {

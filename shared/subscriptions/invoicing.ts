@@ -41,6 +41,12 @@ export interface SubscriptionInvoicing {
     now: number;
     decide: (invoice: WrittenInvoice) => { subscription: Subscription; events: EventInput[] } | Error;
   }): Promise<{ subscription: Subscription; invoice: WrittenInvoice } | undefined>;
+  /**
+   * Writes the next version of a stored subscription with `events`, and, when `voidInvoice` names an invoice
+   * still open, its void in the same transaction (an expiring `incomplete` subscription's first invoice).
+   * False when the subscription's write lost a race.
+   */
+  writeWithVoid(input: { origin: EventOrigin; subscription: Subscription; events: EventInput[]; voidInvoice: string | null; now: number }): Promise<boolean>;
   /** `invoice.upcoming`: the invoice the subscription's next renewal will make, as a preview, at `now`. */
   upcoming(subscription: Subscription, now: number): Promise<EventInput>;
   /** The invoice the subscription's next period (its renewal, or its trial's end) will make, never stored. */

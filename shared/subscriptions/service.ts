@@ -350,8 +350,9 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
           decide: (invoice) => ({ subscription: { ...next, latestInvoice: invoice.id }, events: stepped }),
         });
       } else {
-        const outbox = events.prepare(origin, stepped);
-        if (await subscriptions.replace(next, outbox)) await events.dispatch(outbox);
+        // An expiring subscription's first invoice is voided with it, as the reference does.
+        const voidInvoice = step.kind === 'expire' ? current.latestInvoice : null;
+        await invoicing.writeWithVoid({ origin, subscription: next, events: stepped, voidInvoice, now: step.at });
       }
     }
   }

@@ -65,7 +65,7 @@ export function subscriptionInvoicing({
   events,
 }: {
   table: Table;
-  invoices: Pick<InvoiceService, 'draftForPeriod' | 'settlePeriodDraft' | 'preview'>;
+  invoices: Pick<InvoiceService, 'draftForPeriod' | 'settlePeriodDraft' | 'preview' | 'voidChange'>;
   customers: Pick<CustomerRepository, 'get'>;
   events: EventEmitter;
 }): SubscriptionInvoicing {
@@ -102,6 +102,18 @@ export function subscriptionInvoicing({
         }
       }
       return undefined;
+    },
+
+    async writeWithVoid({ origin, subscription, events: eventInputs, voidInvoice, now }) {
+      const voiding = voidInvoice === null ? undefined : await invoices.voidChange(origin.scope, voidInvoice, now);
+      const outbox = events.prepare(origin, [...eventInputs, ...(voiding?.events ?? [])]);
+      const actions = [
+        ...subscriptionEntity.subscriptions.replace(table.name, subscription),
+        ...(voiding ? invoiceEntity.commit(table.name, voiding.change) : []),
+      ];
+      if (!(await transactChecked(table, actions, outbox))) return false;
+      await events.dispatch(outbox);
+      return true;
     },
 
     upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),

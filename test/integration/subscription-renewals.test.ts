@@ -133,4 +133,19 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
     expect(await client.invoices.pay(renewal)).toMatchObject({ status: 'paid' });
     expect(await client.subscriptions.retrieve(made.id)).toMatchObject({ status: 'active' });
   });
+
+  it('Given an incomplete subscription, when its 23 hours pass, then it expires and its open first invoice is voided in the same write', async () => {
+    const customer = await client.customers.create({ name: 'Expiring', source: 'tok_chargeCustomerFail' });
+    const time = { now: Date.now() };
+    const { service, subscriptions } = realServices(meteredStackTable(), time);
+    const made = await service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] }));
+    expect(made).toMatchObject({ status: 'incomplete', due: { at: made.created + 23 * 3_600_000 } });
+    time.now = made.due.at!;
+    await service.processDue(scope, made.id, made.due.at!);
+    expect((await subscriptions.get(scope, made.id))!).toMatchObject({ status: 'incomplete_expired', endedAt: made.due.at });
+    expect(await client.invoices.retrieve(made.latestInvoice!)).toMatchObject({
+      status: 'void',
+      status_transitions: { voided_at: Math.floor(made.due.at! / 1000) },
+    });
+  });
 });

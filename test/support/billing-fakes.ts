@@ -34,8 +34,9 @@ export function memorySubscriptionInvoicing(
   subscriptions: SubscriptionRepository,
   events: EventEmitter,
   charge: () => 'paid' | 'declined' = () => 'paid',
-): SubscriptionInvoicing & { invoices: FakeInvoice[] } {
+): SubscriptionInvoicing & { invoices: FakeInvoice[]; voided: string[] } {
   const invoices: FakeInvoice[] = [];
+  const voided: string[] = [];
   const statusOf = (settlement: InvoiceSettlement, charged: 'paid' | 'declined' | null): WrittenInvoice['status'] => {
     if (settlement === 'charge') return charged === 'paid' ? 'paid' : 'open';
     if (settlement === 'advance' || settlement === 'keep_as_draft') return 'draft';
@@ -65,6 +66,14 @@ export function memorySubscriptionInvoicing(
       await events.dispatch(outbox);
       invoices.push({ ...invoice, subscription: subscription.id, plan, settlement, at: now, events: decided.events.map((event) => event.type) });
       return { subscription: decided.subscription, invoice };
+    },
+    voided,
+    async writeWithVoid({ origin, subscription, events: eventInputs, voidInvoice }) {
+      const outbox = events.prepare(origin, eventInputs);
+      if (!(await subscriptions.replace(subscription, outbox))) return false;
+      await events.dispatch(outbox);
+      if (voidInvoice) voided.push(voidInvoice);
+      return true;
     },
     // Only what the service reads of a preview: whose it is and when.
     preview: async (subscription: Subscription, now: number) =>

@@ -86,12 +86,13 @@ describe('a subscription’s life, run by its due processor (service on fakes)',
     expect(invoicing.invoices).toHaveLength(1);
   });
 
-  it('Given an incomplete subscription, when 23 hours pass, then the processor expires it and it ends', async () => {
-    const { service, time, types } = setup({ charge: 'declined' });
+  it('Given an incomplete subscription, when 23 hours pass, then the processor expires it, voiding its first invoice in the same write, and it ends', async () => {
+    const { service, invoicing, time, types } = setup({ charge: 'declined' });
     const made = await service.create(request, create());
     time.now = made.due.at!;
     await service.processDue(scope, made.id, time.now);
     expect(await service.retrieve(scope, made.id)).toMatchObject({ status: 'incomplete_expired', endedAt: made.due.at, due: { at: null } });
+    expect(invoicing.voided).toEqual([made.latestInvoice]);
     expect(types().at(-1)).toBe('customer.subscription.deleted');
   });
 

@@ -228,17 +228,31 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const runs: Array<() => Promise<unknown>> = [];
     for (const job of options.jobs ?? scheduledJobs) {
       const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
+      let inFlight: Promise<unknown> | undefined;
       const run = () => {
         // Like EventBridge Scheduler: a scheduled event; a failed run is logged and the next one comes anyway.
         const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date(clock.now()).toISOString(), detail: {} };
-        const done = withCallScope(functionCallScope(job.name, job.permissions), () => handler(event, createLambdaContext({ functionName: job.name })))
+        const done: Promise<unknown> = withCallScope(functionCallScope(job.name, job.permissions), () =>
+          handler(event, createLambdaContext({ functionName: job.name })),
+        )
           .catch((error: unknown) => console.error(`Scheduled job ${job.name} failed`, error))
-          .finally(() => running.delete(done));
+          .finally(() => {
+            running.delete(done);
+            if (inFlight === done) inFlight = undefined;
+          });
         running.add(done);
+        inFlight = done;
         return done;
       };
-      runs.push(run);
-      timers.push(setInterval(run, options.jobIntervalMs ?? 10_000));
+      // A tick skips a job whose last run is still going, as a minute's schedule on AWS never overlaps a run under
+      // a minute (a billing sweep may take 20 s): runs every 500 ms in tests would otherwise pile up on one another.
+      const tick = () => void (inFlight ?? run());
+      // A run asked for (a clock move) waits for the one going, then runs at the new time.
+      runs.push(async () => {
+        await inFlight;
+        return run();
+      });
+      timers.push(setInterval(tick, options.jobIntervalMs ?? 10_000));
     }
     stops.push(async () => {
       timers.forEach(clearInterval);

@@ -40,8 +40,32 @@ export function dynamoBillingDueIndex(table: Table): DueIndex {
   };
 }
 
+/**
+ * 53c: the items of one kind due on a test clock, whatever their time: the partition holds only that
+ * clock's objects (GSI2 projects every attribute), so an advance's limit reads its live subscriptions here
+ * rather than the account's subscriptions per customer.
+ */
+export async function dueOnClock(table: Table, scope: Scope, clockId: string, entity: string): Promise<Item[]> {
+  const found: Item[] = [];
+  let start: Item | undefined;
+  do {
+    const page = await table.query({ ...billingDueQueries.allOnClock(table.name, scope, clockId, entity), ExclusiveStartKey: start });
+    found.push(...page.items);
+    start = page.lastKey;
+  } while (start);
+  return found;
+}
+
 /** The commands of the billing due index's patterns, built offline (test/unit/data/entities.test.ts). */
 export const billingDueQueries = {
+  /** 53c: every entry of a clock's partition of one entity (subscription, invoice). */
+  allOnClock: (tableName: string, scope: Scope, clockId: string, entity: string) => ({
+    TableName: tableName,
+    IndexName: 'GSI2',
+    KeyConditionExpression: 'GSI2PK = :pk',
+    FilterExpression: 'entity = :entity',
+    ExpressionAttributeValues: { ':pk': billingDue.clockGsi2pk(scope, clockId), ':entity': entity },
+  }),
   /** 53a: the earliest entry of a clock's partition due by `by` (one item, ascending). */
   earliestOnClock: (tableName: string, scope: Scope, clockId: string, by: number) => ({
     TableName: tableName,

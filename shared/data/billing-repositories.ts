@@ -1,7 +1,9 @@
 import * as z from 'zod';
 import type { CatalogueChange, CatalogueRepository, Price, PriceRepository, Product } from '#shared/catalogue/catalogue.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { Subscription, SubscriptionItemsChange, SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
+import { completeStored, type Subscription, type SubscriptionItemsChange, type SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
+import { systemClock } from '#shared/core/clock.ts';
+import { billingDueEntry } from './due-index.ts';
 import { envelopeOf, metadataItem, orNull, ownedItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 import { price, priceLookupKey, product, subscription, subscriptionItem } from './keys.ts';
@@ -142,7 +144,15 @@ export function dynamoPriceRepository(table: Table): PriceRepository {
   };
 }
 
-const subscriptionKind = { entity: 'subscription', keys: subscription, idPrefix: 'sub', parse: envelopeOf<Subscription>() };
+const storedSubscription = envelopeOf<Subscription>();
+const subscriptionKind = {
+  entity: 'subscription',
+  keys: subscription,
+  idPrefix: 'sub',
+  parse: (item: Record<string, unknown>) => completeStored(storedSubscription(item), systemClock()),
+  /** In the due index while a step of its life is due (33b). */
+  indexKeys: (made: Subscription) => billingDueEntry(made.scope, 'subscription', made.id, made.due),
+};
 
 const itemPointerKey = (scope: Scope, itemId: string) => ({ PK: subscriptionItem.pk(scope), SK: subscriptionItem.sk(itemId) });
 const itemPointerItem = z.object({ subscription: z.string() });

@@ -2,6 +2,8 @@ import type { Price, Product } from '#shared/catalogue/catalogue.ts';
 import { serializeDeletedProduct, serializePrice, serializeProduct } from '#shared/catalogue/serializer.ts';
 import type { Customer, CustomerRepository } from '#shared/customers/customer.ts';
 import { serializeCustomer, serializeDeletedCustomer, serializeSource } from '#shared/customers/serializer.ts';
+import type { Invoice } from '#shared/invoices/invoice.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import type { AuthorizationRepository } from '#shared/issuing/authorization.ts';
 import type { CardRepository } from '#shared/issuing/card.ts';
 import type { CardholderRepository } from '#shared/issuing/cardholder.ts';
@@ -20,6 +22,7 @@ export interface ExpansionPorts {
   customers: Getter<Customer> & Pick<CustomerRepository, 'getSource' | 'listSources'>;
   products: Getter<Product>;
   prices: Getter<Price>;
+  invoices: Getter<Invoice>;
   cards: Pick<CardRepository, 'get'>;
   cardholders: Pick<CardholderRepository, 'get'>;
   authorizations: Pick<AuthorizationRepository, 'get'>;
@@ -78,6 +81,7 @@ export function expansionLoaders(ports: ExpansionPorts): ExpansionLoaders {
           clock ? serializeTestClock(clock) : serializeDeletedTestClock(refs[index]!.id),
         ),
       price: async (scope, refs) => (await getAll(ports.prices, scope, ids(refs))).map((price) => price && serializePrice(price)),
+      invoice: async (scope, refs) => (await getAll(ports.invoices, scope, ids(refs))).map((invoice) => invoice && serializeInvoice(invoice)),
       'issuing.cardholder': async (scope, refs) =>
         (await getAll(ports.cardholders, scope, ids(refs))).map((cardholder) => cardholder && serializeCardholder(cardholder)),
       // A card shows its cardholder: the holder's cardholder (the card's own) is read in the same batch.

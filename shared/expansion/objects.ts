@@ -2,7 +2,7 @@
  * What `expand[]` can reach on this service's v1 objects: each object type declares its fields once, as
  * the reference's SDK types mark them (`string | Object` fields, and fields shown only when expanded).
  * Paths are checked against this table and walked through it; loaders per target type (wiring.ts) read
- * the objects. A field of the reference whose target this service does not have (invoices, payment
+ * the objects. A field of the reference whose target this service does not have (payment
  * methods, accounts, discounts, tax codes, issuing tokens, disputes, balance transactions,
  * files, personalization designs) is absent here, so asking for it answers "cannot be expanded".
  */
@@ -10,6 +10,7 @@ export type ObjectType =
   | 'customer'
   /** A customer's card or bank account (`object` is `card` or `bank_account`). */
   | 'customer_source'
+  | 'invoice'
   | 'product'
   | 'price'
   | 'plan'
@@ -28,6 +29,7 @@ export type Shape = 'one' | 'list' | 'array';
 export type IdTarget =
   | 'customer'
   | 'customer_source'
+  | 'invoice'
   | 'product'
   | 'price'
   | 'issuing.authorization'
@@ -57,10 +59,17 @@ export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldD
     sources: { kind: 'included', to: 'customer_source', shape: 'list', topLevelOnly: true },
   },
   customer_source: { customer: id('customer') },
+  invoice: {},
   product: { default_price: id('price') },
   price: { product: id('product'), currency_options: { kind: 'included' } },
   plan: { product: id('product') },
-  subscription: { customer: id('customer'), default_source: id('customer_source'), items: embedded('subscription_item', 'list') },
+  subscription: {
+    customer: id('customer'),
+    default_source: id('customer_source'),
+    latest_invoice: id('invoice'),
+    test_clock: id('test_helpers.test_clock'),
+    items: embedded('subscription_item', 'list'),
+  },
   subscription_item: { price: embedded('price'), plan: embedded('plan') },
   'issuing.authorization': { card: id('issuing.card'), cardholder: id('issuing.cardholder'), transactions: embedded('issuing.transaction', 'array') },
   'issuing.card': { cardholder: embedded('issuing.cardholder'), replaced_by: id('issuing.card'), replacement_for: id('issuing.card') },

@@ -1,5 +1,6 @@
 import { dynamoCatalogueRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
+import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
 import {
   dynamoAuthorizationRepository,
   dynamoCardholderRepository,
@@ -20,6 +21,7 @@ export function wireExpander() {
       customers: dynamoCustomerRepository(table),
       products: catalogue.products,
       prices: catalogue.prices,
+      invoices: dynamoInvoiceRepository(table).invoices,
       cards: dynamoCardRepository(table),
       cardholders: dynamoCardholderRepository(table),
       authorizations: dynamoAuthorizationRepository(table),

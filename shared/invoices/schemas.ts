@@ -132,6 +132,7 @@ export const listInvoiceLinesParams = z.strictObject({ ...v1ListParams });
 export const createPreviewParams = z.strictObject({
   customer: idParam().optional().describe('The identifier of the customer whose upcoming invoice is previewed.'),
   currency: currencyParam().optional().describe('The currency to preview this invoice in.'),
+  subscription: idParam().optional().describe('The identifier of the subscription whose next invoice (its renewal, or its trial end) is previewed.'),
   expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
 });
 

@@ -11,6 +11,9 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { InvoiceSettlement } from '#shared/subscriptions/invoicing.ts';
+import type { PaymentResult } from '#shared/subscriptions/lifecycle.ts';
+import { exhaustedRetriesEnd } from '#shared/subscriptions/service.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { mergeMetadata } from '#shared/wire/metadata.ts';
 import type { Page, PageRequest, TimeRange } from '#shared/wire/paging.ts';
@@ -27,6 +30,18 @@ export interface InvoiceServicePorts {
   events: EventEmitter;
   billingTime: BillingTime;
   gateway: PaymentGateway;
+  /**
+   * What a payment result of a subscription's invoice does to the subscription (`subscriptionPayments` in
+   * shared/subscriptions/service.ts): its next version goes in the invoice's own transaction.
+   */
+  subscriptionPayments?: {
+    after(
+      scope: Scope,
+      invoice: { id: string; subscription: string },
+      result: PaymentResult,
+      at: number,
+    ): Promise<{ subscription: Subscription; events: EventInput[] } | undefined>;
+  };
   /** Real time: ids, and event stamps (billing times come from `billingTime`). */
   clock?: () => number;
 }
@@ -69,6 +84,8 @@ function withPrice<P extends { price?: string; pricing?: { price?: string } }>(p
 const invalid = (message: string, param?: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 const wrongStatus = (invoice: Invoice, action: string) =>
   new InvalidRequestError(`You cannot ${action} an invoice whose status is ${invoice.status}.`, 'invoice_unexpected_state');
+
+type ChargeFailure = Extract<Awaited<ReturnType<PaymentGateway['charge']>>, { status: 'failed' }>;
 
 /** A line of the subscription lifecycle's period invoice (the seam `draftForPeriod` takes). */
 export interface PeriodLineInput {
@@ -117,7 +134,17 @@ function withLines(invoice: Invoice, lines: InvoiceLine[]): Invoice {
 }
 
 /** Invoice items and invoices: drafts, finalization (numbering, balance), payments, retries, voiding. */
-export function invoiceService({ repository, customers, prices, subscriptions, events, billingTime, gateway, clock = systemClock }: InvoiceServicePorts) {
+export function invoiceService({
+  repository,
+  customers,
+  prices,
+  subscriptions,
+  events,
+  billingTime,
+  gateway,
+  subscriptionPayments,
+  clock = systemClock,
+}: InvoiceServicePorts) {
   const itemEvent = (type: string, item: InvoiceItem, before?: InvoiceItem): EventInput =>
     snapshotInput(type, serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`, before ? serializeInvoiceItem(before) : undefined);
   const invoiceEvent = (type: string, invoice: Invoice, before?: Invoice): EventInput =>
@@ -139,13 +166,36 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     return found;
   }
 
-  /** Commits a change with its events; false when a condition failed (the caller reads again). */
-  async function commit(origin: EventOrigin, change: InvoiceChange, eventInputs: EventInput[]): Promise<boolean> {
-    const outbox = events.prepare(origin, eventInputs);
-    if (!(await repository.commit(change, outbox))) return false;
+  /**
+   * Commits a change with its events; false when a condition failed (the caller reads again). With a
+   * payment `result` of a subscription's invoice, the subscription's next version and event join the same
+   * transaction (its version is a condition too: a subscription written meanwhile fails it, and the caller's
+   * re-read reads it again).
+   */
+  async function commit(
+    origin: EventOrigin,
+    change: InvoiceChange,
+    eventInputs: EventInput[],
+    payment?: { invoice: Invoice; result: PaymentResult | null; at: number },
+  ): Promise<boolean> {
+    const invoice = payment?.invoice;
+    const effect =
+      payment?.result && invoice?.subscription && subscriptionPayments
+        ? await subscriptionPayments.after(origin.scope, { id: invoice.id, subscription: invoice.subscription }, payment.result, payment.at)
+        : undefined;
+    const outbox = events.prepare(origin, effect ? [...eventInputs, ...effect.events] : eventInputs);
+    if (!(await repository.commit(effect ? { ...change, subscription: effect.subscription } : change, outbox))) return false;
     await events.dispatch(outbox);
     return true;
   }
+
+  /** What a charge's outcome means for the invoice's subscription (automatic tries only count towards the schedule). */
+  const chargeResult = (next: Invoice, automatic: boolean): PaymentResult | null => {
+    if (next.status === 'paid') return { kind: 'paid' };
+    if (next.collectionMethod !== 'charge_automatically') return null;
+    if (automatic && next.nextPaymentAttempt === null && next.lastPaymentError?.source != null) return { kind: 'retries_exhausted', end: exhaustedRetriesEnd };
+    return { kind: 'failed', first: next.billingReason === 'subscription_create' };
+  };
 
   /** The amount of an item from its parameters: a price, inline price data, a unit amount × quantity, or an amount. */
   async function pricing(
@@ -254,13 +304,16 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     return { ...withLines(invoice, lines), version: invoice.version + 1 };
   };
 
-  /** The customer's pending items (of `subscription` when given, else those of no subscription), oldest first. */
+  /**
+   * The customer's pending items, oldest first: of no subscription, and with `subscription` also that
+   * subscription's (a subscription's invoice takes both, as the reference's next invoice of the customer does).
+   */
   async function pendingItems(scope: Scope, customer: string, subscription: string | null): Promise<InvoiceItem[]> {
     const found: InvoiceItem[] = [];
     let startingAfter: string | undefined;
     for (;;) {
       const page = await repository.items.list(scope, { limit: 100, startingAfter }, { customer, pending: true });
-      found.push(...page.items.filter((item) => item.subscription === subscription));
+      found.push(...page.items.filter((item) => item.subscription === null || item.subscription === subscription));
       if (!page.hasMore) return found.reverse();
       startingAfter = page.items.at(-1)!.id;
     }
@@ -366,6 +419,22 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     };
   }
 
+  /** An open invoice voided at `now` (pure): the balance it took from the customer's credit goes back to the customer. */
+  function voided(current: Invoice, customer: Customer, now: number): { change: InvoiceChange; events: EventInput[] } {
+    const next: Invoice = {
+      ...current,
+      status: 'void',
+      nextPaymentAttempt: null,
+      statusTransitions: { ...current.statusTransitions, voidedAt: now },
+      due: { at: null, testClock: current.testClock },
+      version: current.version + 1,
+    };
+    const returned = current.endingBalance === null ? 0 : current.startingBalance - current.endingBalance;
+    const change: InvoiceChange =
+      returned === 0 ? { invoice: next } : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
+    return { change, events: [invoiceEvent('invoice.voided', next, current)] };
+  }
+
   const paymentEvents = (next: Invoice, before: Invoice): EventInput[] =>
     next.status === 'paid'
       ? [invoiceEvent('invoice.paid', next, before), invoiceEvent('invoice.payment_succeeded', next, before)]
@@ -388,7 +457,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       const eventInputs = [invoiceEvent('invoice.finalized', invoice, current)];
       if (invoice.status === 'paid')
         eventInputs.push(invoiceEvent('invoice.paid', invoice, current), invoiceEvent('invoice.payment_succeeded', invoice, current));
-      return (await commit(origin, { invoice, customer: numbered }, eventInputs)) ? invoice : undefined;
+      const result: PaymentResult | null = invoice.status === 'paid' ? { kind: 'paid' } : null;
+      return (await commit(origin, { invoice, customer: numbered }, eventInputs, { invoice, result, at })) ? invoice : undefined;
     });
     if (open.status !== 'open' || open.collectionMethod !== 'charge_automatically' || !open.autoAdvance) return open;
     // The finalization's versioned write is the claim: only the request or processor that finalized charges.
@@ -407,8 +477,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       at,
     );
     const next = { ...charged(invoice, outcome, at, automatic), version: invoice.version + 1 };
-    if (!(await commit(origin, { invoice: next }, paymentEvents(next, found)))) return existingInvoice(origin.scope, invoice.id);
-    return next;
+    // The outcome is written on the claimed version; a subscription written meanwhile only asks for its fresh read.
+    for (let round = 0; round < 5; round++) {
+      if (await commit(origin, { invoice: next }, paymentEvents(next, found), { invoice: next, result: chargeResult(next, automatic), at })) return next;
+      const stored = await existingInvoice(origin.scope, invoice.id);
+      if (stored.version !== invoice.version) return stored;
+    }
+    return existingInvoice(origin.scope, invoice.id);
   }
 
   /** A change of one invoice with its events, on the version read (retried on a fresh read). */
@@ -417,11 +492,13 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     id: string,
     apply: (current: Invoice) => Promise<Invoice> | Invoice,
     eventsOf: (next: Invoice, current: Invoice) => EventInput[],
+    result: PaymentResult | null = null,
   ) =>
     withOptimisticRetries(async () => {
       const current = await existingInvoice(origin.scope, id);
       const next = { ...(await apply(current)), version: current.version + 1 };
-      return (await commit(origin, { invoice: next }, eventsOf(next, current))) ? next : undefined;
+      const at = next.statusTransitions.paidAt ?? clock();
+      return (await commit(origin, { invoice: next }, eventsOf(next, current), { invoice: next, result, at })) ? next : undefined;
     });
 
   const timeOf = async (scope: Scope, customer: string) => (await billingTime.forCustomer(scope, customer)).now;
@@ -689,6 +766,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
             };
           },
           (next, current) => [invoiceEvent('invoice.paid', next, current), invoiceEvent('invoice.payment_succeeded', next, current)],
+          { kind: 'paid' },
         );
       }
       const next = await attemptPayment(origin, invoice, now, false);
@@ -722,23 +800,21 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
         const current = await existingInvoice(origin.scope, id);
         if (current.status !== 'open' && current.status !== 'uncollectible') throw wrongStatus(current, 'void');
         const now = await timeOf(origin.scope, current.customer);
-        const next: Invoice = {
-          ...current,
-          status: 'void',
-          nextPaymentAttempt: null,
-          statusTransitions: { ...current.statusTransitions, voidedAt: now },
-          due: { at: null, testClock: current.testClock },
-          version: current.version + 1,
-        };
-        // The balance the invoice took from the customer's credit goes back to the customer.
-        const customer = await liveCustomer(origin.scope, current.customer);
-        const returned = current.endingBalance === null ? 0 : current.startingBalance - current.endingBalance;
-        const change: InvoiceChange =
-          returned === 0
-            ? { invoice: next }
-            : { invoice: next, customer: { ...customer, balance: customer.balance + returned, version: customer.version + 1 } };
-        return (await commit(origin, change, [invoiceEvent('invoice.voided', next, current)])) ? next : undefined;
+        const { change, events: eventInputs } = voided(current, await liveCustomer(origin.scope, current.customer), now);
+        return (await commit(origin, change, eventInputs, { invoice: change.invoice!, result: { kind: 'settled' }, at: now })) ? change.invoice : undefined;
       });
+    },
+
+    /**
+     * The void of an open (or uncollectible) invoice at `now` as a change for the caller's own transaction
+     * (an expiring subscription's first invoice, written with the subscription), or undefined when it is no
+     * longer open. Nothing is written here.
+     */
+    async voidChange(scope: Scope, id: string, now: number): Promise<{ change: InvoiceChange; events: EventInput[] } | undefined> {
+      const current = await repository.invoices.get(scope, id);
+      if (!current || (current.status !== 'open' && current.status !== 'uncollectible')) return undefined;
+      const customer = await customers.get(scope, current.customer);
+      return customer && voided(current, customer, now);
     },
 
     markUncollectible(origin: EventOrigin, id: string): Promise<Invoice> {
@@ -754,7 +830,8 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
           due: { at: null, testClock: current.testClock },
           version: current.version + 1,
         };
-        return (await commit(origin, { invoice: next }, [invoiceEvent('invoice.marked_uncollectible', next, current)])) ? next : undefined;
+        const settled = { invoice: next, result: { kind: 'settled' } as const, at: now };
+        return (await commit(origin, { invoice: next }, [invoiceEvent('invoice.marked_uncollectible', next, current)], settled)) ? next : undefined;
       });
     },
 
@@ -763,17 +840,22 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
      * subscription form (`subscription`, `subscription_details`) is the subscription lifecycle's to add:
      * it passes its period lines here as `lines`.
      */
-    async preview(scope: Scope, params: { customer?: string; currency?: string }, lines: PeriodLineInput[] = []): Promise<Invoice> {
+    async preview(
+      scope: Scope,
+      params: { customer?: string; currency?: string; subscription?: string; at?: { now: number; testClock: string | null } },
+      lines: PeriodLineInput[] = [],
+    ): Promise<Invoice> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       const customer = await liveCustomer(scope, params.customer);
-      const at = await billingTime.forCustomer(scope, customer.id);
-      const pending = await pendingItems(scope, customer.id, null);
+      const at = params.at ?? (await billingTime.forCustomer(scope, customer.id));
+      const pending = await pendingItems(scope, customer.id, params.subscription ?? null);
       const currency = params.currency ?? pending[0]?.currency ?? 'usd';
       const draft = newDraft({ scope, platformId: scope.accountId, request: null, apiVersion: '' }, customer, at, {
         currency,
         collectionMethod: 'charge_automatically',
         autoAdvance: false,
-        billingReason: 'manual',
+        billingReason: params.subscription === undefined ? 'manual' : 'upcoming',
+        subscription: params.subscription ?? null,
       });
       const built = withLines({ ...draft, id: `upcoming_in_${customer.id}` }, [
         ...lines.map((line) => periodLine(line, currency, clock())),
@@ -813,6 +895,57 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
         change: { newInvoice: draft, items, customerRead: customer },
         events: [invoiceEvent('invoice.created', draft), ...items.map((item, i) => itemEvent('invoiceitem.updated', item, pending[i]))],
       };
+    },
+
+    /**
+     * A period draft (`draftForPeriod`) settled as the subscription's step asks, still unwritten, for the
+     * same transaction: `advance` leaves it to finalize about an hour later; `keep_as_draft` keeps it without
+     * auto-advance; `finalize` numbers it (open, or paid when nothing is due) and leaves it uncharged;
+     * `charge` also charges the customer at `now` (the first invoice of a subscription: a failure is not
+     * retried on the schedule, the subscription stays `incomplete` until it is paid or expires); `void` and
+     * `mark_uncollectible` finalize it and then void it (its balance left alone) or mark it uncollectible.
+     */
+    async settlePeriodDraft(
+      origin: EventOrigin,
+      drafted: { change: InvoiceChange; events: EventInput[] },
+      customer: Customer,
+      settlement: InvoiceSettlement,
+      now: number,
+    ): Promise<{ change: InvoiceChange; events: EventInput[]; invoice: Invoice; failure: ChargeFailure | null }> {
+      const draft = drafted.change.newInvoice!;
+      if (settlement === 'advance') return { ...drafted, invoice: draft, failure: null };
+      if (settlement === 'keep_as_draft') {
+        const kept: Invoice = { ...draft, autoAdvance: false, due: { at: null, testClock: draft.testClock } };
+        return { change: { ...drafted.change, newInvoice: kept }, events: drafted.events, invoice: kept, failure: null };
+      }
+      const { invoice: open, customer: numbered } = finalized(draft, customer, now);
+      // Settled here, not by the invoice's processor: no lease-claimed charge is left due.
+      let invoice: Invoice = { ...open, due: { at: null, testClock: open.testClock } };
+      const eventInputs = [...drafted.events, invoiceEvent('invoice.finalized', invoice)];
+      let failure: ChargeFailure | null = null;
+      let balanced = numbered;
+      if (invoice.status === 'paid') {
+        eventInputs.push(invoiceEvent('invoice.paid', invoice), invoiceEvent('invoice.payment_succeeded', invoice));
+      } else if (settlement === 'charge' && invoice.collectionMethod === 'charge_automatically') {
+        const outcome = await gateway.charge(
+          origin.scope,
+          { customer: invoice.customer, amount: invoice.amountDue, currency: invoice.currency, invoice: invoice.id },
+          now,
+        );
+        const tried = charged(invoice, outcome, now, false);
+        invoice = { ...tried, nextPaymentAttempt: null, due: { at: null, testClock: invoice.testClock } };
+        if (outcome.status === 'failed') failure = outcome;
+        eventInputs.push(...paymentEvents(invoice, open));
+      } else if (settlement === 'void') {
+        invoice = { ...invoice, status: 'void', statusTransitions: { ...invoice.statusTransitions, voidedAt: now } };
+        balanced = { ...numbered, balance: customer.balance };
+        eventInputs.push(invoiceEvent('invoice.voided', invoice));
+      } else if (settlement === 'mark_uncollectible') {
+        invoice = { ...invoice, status: 'uncollectible', statusTransitions: { ...invoice.statusTransitions, markedUncollectibleAt: now } };
+        eventInputs.push(invoiceEvent('invoice.marked_uncollectible', invoice));
+      }
+      const { customerRead: _read, ...rest } = drafted.change;
+      return { change: { ...rest, newInvoice: invoice, customer: balanced }, events: eventInputs, invoice, failure };
     },
 
     /**

@@ -5,20 +5,23 @@ import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { subscriptionPayments } from '#shared/subscriptions/service.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
 import { invoiceService } from './service.ts';
 
 /** The invoice service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireInvoiceService = () => {
   const table = serviceTable();
+  const subscriptions = dynamoSubscriptionRepository(table);
   return invoiceService({
     repository: dynamoInvoiceRepository(table),
     customers: dynamoCustomerRepository(table),
     prices: dynamoPriceRepository(table),
-    subscriptions: dynamoSubscriptionRepository(table),
+    subscriptions,
     events: wireEventEmitter(),
     billingTime: wireBillingTime(),
     gateway: wirePaymentGateway(),
+    subscriptionPayments: subscriptionPayments(subscriptions),
   });
 };
 

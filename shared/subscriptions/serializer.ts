@@ -1,39 +1,12 @@
 import * as z from 'zod';
-import { systemClock } from '#shared/core/clock.ts';
 import { planObject, priceObject, serializePlan, serializePrice } from '#shared/catalogue/serializer.ts';
-import type { Recurring } from '#shared/catalogue/catalogue.ts';
 import { customerOrIdObject } from '#shared/customers/serializer.ts';
+import { invoiceObject } from '#shared/invoices/serializer.ts';
+import { deletedTestClockObject, testClockObject } from '#shared/test-clocks/serializer.ts';
 import { metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
+import { currentPeriod } from './periods.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
-
-/** Adds `count` billing intervals to a UTC time; months and years keep the anchor's day, clamped to the month's end. */
-export function addIntervals(start: number, recurring: Recurring, count: number): number {
-  const steps = recurring.intervalCount * count;
-  if (recurring.interval === 'day') return start + steps * 86_400_000;
-  if (recurring.interval === 'week') return start + steps * 7 * 86_400_000;
-  const date = new Date(start);
-  const months = recurring.interval === 'month' ? steps : steps * 12;
-  const target = new Date(
-    Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds()),
-  );
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(date.getUTCDate(), lastDay));
-  return target.getTime();
-}
-
-/** The billing period of an item that contains `now`, counted from the subscription's anchor. */
-export function currentPeriod(anchor: number, recurring: Recurring, now: number): { start: number; end: number } {
-  let index = 0;
-  let start = anchor;
-  let end = addIntervals(anchor, recurring, 1);
-  while (end <= now) {
-    index++;
-    start = end;
-    end = addIntervals(anchor, recurring, index + 1);
-  }
-  return { start, end };
-}
 
 export const subscriptionItemObject = z
   .object({
@@ -99,7 +72,7 @@ export const subscriptionObject = z
       .optional()
       .describe('Details about when the current billing mode was last changed (versions before 2025-06-30.basil).'),
     billing_thresholds: z.null().describe('Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period.'),
-    cancel_at: z.null().describe('A date in the future at which the subscription will automatically get canceled.'),
+    cancel_at: unixTime.nullable().describe('A date in the future at which the subscription will automatically get canceled.'),
     cancel_at_period_end: z
       .boolean()
       .describe('Whether this subscription will (if `status=active`) or did (if `status=canceled`) cancel at the end of the current billing period.'),
@@ -164,7 +137,8 @@ export const subscriptionObject = z
       })
       .describe('List of subscription items, each with an attached price.'),
     latest_invoice: z
-      .null()
+      .union([z.string(), invoiceObject])
+      .nullable()
       .describe('The most recent invoice this subscription has generated over its lifecycle (for example, when it cycles or is updated).'),
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
@@ -174,7 +148,13 @@ export const subscriptionObject = z
         'Specifies the approximate timestamp on which any pending invoice items will be billed according to the schedule provided at `pending_invoice_item_interval`.',
       ),
     on_behalf_of: z.null().describe('The account (if any) the charge was made on behalf of for charges associated with this subscription.'),
-    pause_collection: z.null().describe('If specified, payment collection for this subscription will be paused.'),
+    pause_collection: z
+      .object({
+        behavior: z.enum(['keep_as_draft', 'mark_uncollectible', 'void']).describe('The payment collection behavior for this subscription while paused.'),
+        resumes_at: unixTime.nullable().describe('The time after which the subscription will resume collecting payments.'),
+      })
+      .nullable()
+      .describe('If specified, payment collection for this subscription will be paused.'),
     payment_settings: z.null().describe('Payment settings passed on to invoices created by the subscription.'),
     pending_invoice_item_interval: z.null().describe('Specifies an interval for how often to bill for any pending invoice items.'),
     pending_setup_intent: z
@@ -186,27 +166,27 @@ export const subscriptionObject = z
     schedule: z.null().describe('The schedule attached to the subscription.'),
     start_date: unixTime.describe('Date when the subscription was first created. The date might differ from the `created` date due to backdating.'),
     status: z
-      .enum(['active', 'canceled'])
+      .enum(['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'])
       .describe('Possible values are `incomplete`, `incomplete_expired`, `trialing`, `active`, `past_due`, `canceled`, `unpaid`, or `paused`.'),
-    test_clock: z.null().describe('ID of the test clock this subscription belongs to.'),
+    test_clock: z.union([z.string(), testClockObject, deletedTestClockObject]).nullable().describe('ID of the test clock this subscription belongs to.'),
     transfer_data: z
       .null()
       .describe(
         "The account (if any) the subscription's payments will be attributed to for tax reporting, and where funds from each payment will be transferred to for each of the subscription's invoices.",
       ),
-    trial_end: z.null().describe('If the subscription has a trial, the end of that trial.'),
+    trial_end: unixTime.nullable().describe('If the subscription has a trial, the end of that trial.'),
     trial_settings: z
       .object({
         end_behavior: z
           .object({
             missing_payment_method: z
-              .literal('create_invoice')
+              .enum(['cancel', 'create_invoice', 'pause'])
               .describe('Indicates how the subscription should change when the trial ends if the user did not provide a payment method.'),
           })
           .describe('Defines how a subscription behaves when a trial ends.'),
       })
       .describe('Settings related to subscription trials.'),
-    trial_start: z.null().describe('If the subscription has a trial, the beginning of that trial.'),
+    trial_start: unixTime.nullable().describe('If the subscription has a trial, the beginning of that trial.'),
   })
   .meta({ id: 'Subscription' });
 
@@ -226,9 +206,20 @@ export const serializeDeletedSubscriptionItem = (id: string): z.input<typeof del
   deleted: true,
 });
 
-/** A subscription item as `/v1/subscription_items` and the subscription's `items` show it, its period the one containing `now`. */
-export function serializeItem(subscription: Subscription, item: SubscriptionItem, now = systemClock()): z.input<typeof subscriptionItemObject> {
-  const period = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.min(now, subscription.endedAt ?? now));
+/**
+ * An item's current period: the trial while trialing, else the anchor's period of its interval that holds
+ * the subscription's current period end (items of longer intervals keep theirs in the flexible mode).
+ */
+function itemPeriod(subscription: Subscription, item: SubscriptionItem): { start: number; end: number } {
+  if (subscription.trialEnd !== null && subscription.currentPeriodEnd === subscription.trialEnd && subscription.trialStart !== null) {
+    return { start: subscription.trialStart, end: subscription.trialEnd };
+  }
+  return currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.max(subscription.currentPeriodEnd - 1, subscription.billingCycleAnchor));
+}
+
+/** A subscription item as `/v1/subscription_items` and the subscription's `items` show it, with its current period. */
+export function serializeItem(subscription: Subscription, item: SubscriptionItem): z.input<typeof subscriptionItemObject> {
+  const period = itemPeriod(subscription, item);
   return {
     id: item.id,
     object: 'subscription_item',
@@ -256,7 +247,7 @@ function billingMode(subscription: Subscription): SubscriptionObject['billing_mo
  * The v1 subscription with every top-level field, null where this service has no value, in the newest
  * version's shape (older versions are rendered from it: `shared/versions/changes.ts`).
  */
-export function serializeSubscription(subscription: Subscription, now = systemClock()): SubscriptionObject {
+export function serializeSubscription(subscription: Subscription): SubscriptionObject {
   return {
     id: subscription.id,
     object: 'subscription',
@@ -267,7 +258,7 @@ export function serializeSubscription(subscription: Subscription, now = systemCl
     billing_cycle_anchor_config: null,
     billing_mode: billingMode(subscription),
     billing_thresholds: null,
-    cancel_at: null,
+    cancel_at: subscription.cancelAt === null ? null : unixSeconds(subscription.cancelAt),
     cancel_at_period_end: subscription.cancelAtPeriodEnd,
     canceled_at: subscription.canceledAt === null ? null : unixSeconds(subscription.canceledAt),
     cancellation_details: subscription.cancellationDetails,
@@ -285,17 +276,23 @@ export function serializeSubscription(subscription: Subscription, now = systemCl
     invoice_settings: { account_tax_ids: null, issuer: { type: 'self' } },
     items: {
       object: 'list',
-      data: subscription.items.map((item) => serializeItem(subscription, item, now)),
+      data: subscription.items.map((item) => serializeItem(subscription, item)),
       has_more: false,
       total_count: subscription.items.length,
       url: `/v1/subscription_items?subscription=${subscription.id}`,
     },
-    latest_invoice: null,
+    latest_invoice: subscription.latestInvoice,
     livemode: subscription.scope.livemode,
     metadata: subscription.metadata,
     next_pending_invoice_item_invoice: null,
     on_behalf_of: null,
-    pause_collection: null,
+    pause_collection:
+      subscription.pauseCollection === null
+        ? null
+        : {
+            behavior: subscription.pauseCollection.behavior,
+            resumes_at: subscription.pauseCollection.resumesAt === null ? null : unixSeconds(subscription.pauseCollection.resumesAt),
+          },
     payment_settings: null,
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
@@ -303,10 +300,10 @@ export function serializeSubscription(subscription: Subscription, now = systemCl
     schedule: null,
     start_date: unixSeconds(subscription.created),
     status: subscription.status,
-    test_clock: null,
+    test_clock: subscription.testClock,
     transfer_data: null,
-    trial_end: null,
-    trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } },
-    trial_start: null,
+    trial_end: subscription.trialEnd === null ? null : unixSeconds(subscription.trialEnd),
+    trial_settings: { end_behavior: { missing_payment_method: subscription.trialEndBehavior } },
+    trial_start: subscription.trialStart === null ? null : unixSeconds(subscription.trialStart),
   };
 }

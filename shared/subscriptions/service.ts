@@ -2,7 +2,8 @@ import { systemClock } from '#shared/core/clock.ts';
 import type { Price, PriceRepository } from '#shared/catalogue/catalogue.ts';
 import { wholeAmount } from '#shared/catalogue/service.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
+import type { BillingTime } from '#shared/billing/ports.ts';
+import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
@@ -12,6 +13,20 @@ import { mergeMetadata } from '#shared/wire/metadata.ts';
 import { pageOf, type Page, type PageRequest, type TimeRange } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { defaultServiceVersion } from '#shared/wire/api-version.ts';
+import type { InvoiceSettlement, SubscriptionInvoicing } from './invoicing.ts';
+import {
+  applyStep,
+  dueAt,
+  type InvoicePlan,
+  type LifecycleState,
+  type LifecycleStep,
+  nextStep,
+  type PaymentResult,
+  start,
+  statusAfterPayment,
+  trialEndOf,
+} from './lifecycle.ts';
 import type {
   CancelSubscriptionParams,
   CreateSubscriptionItemParams,
@@ -29,8 +44,90 @@ export interface SubscriptionServicePorts {
   prices: PriceRepository;
   customers: Pick<CustomerRepository, 'get'>;
   events: EventEmitter;
+  /** Now for a customer's objects: its test clock's, or the stack's. */
+  billingTime: BillingTime;
+  invoicing: SubscriptionInvoicing;
   clock?: () => number;
 }
+
+/** The part of a subscription its life is decided by (lifecycle.ts). */
+export const lifecycleOf = (subscription: Subscription): LifecycleState => ({
+  ...subscription,
+  items: subscription.items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
+});
+
+/** A subscription with the state a lifecycle step left, and the due time that follows from it. */
+function afterStep(current: Subscription, state: LifecycleState, step: LifecycleStep): Subscription {
+  const next: Subscription = {
+    ...current,
+    status: state.status,
+    currentPeriodEnd: state.currentPeriodEnd,
+    trialEnd: state.trialEnd,
+    cancelAt: state.cancelAt,
+    pauseCollection: state.pauseCollection,
+    notices: state.notices,
+  };
+  if (step.kind === 'renew' || (step.kind === 'end_trial' && state.status === 'active')) next.currentPeriodStart = step.at;
+  if (state.status === 'canceled' || state.status === 'incomplete_expired') {
+    next.endedAt = step.at;
+    next.canceledAt = current.canceledAt ?? step.at;
+    if (state.status === 'canceled')
+      next.cancellationDetails = { ...current.cancellationDetails, reason: current.cancellationDetails.reason ?? 'cancellation_requested' };
+  }
+  return withDue(next);
+}
+
+const withDue = (subscription: Subscription): Subscription => ({
+  ...subscription,
+  due: { at: dueAt(lifecycleOf(subscription)), testClock: subscription.testClock },
+});
+
+/** What becomes of a subscription once its renewal's payment retries are all spent (the reference's default setting). */
+export const exhaustedRetriesEnd = 'cancel' as const;
+
+/**
+ * A subscription after a payment result of one of its invoices, at `at` (the invoice's processor writes it
+ * in the same transaction as the invoice), or undefined when nothing changes: only its latest invoice
+ * moves its status, as the reference documents, so an older invoice's last failed retry leaves a
+ * subscription whose newer invoice was paid alone.
+ */
+export function subscriptionAfterPayment(current: Subscription, invoiceId: string, result: PaymentResult, at: number): Subscription | undefined {
+  if (current.latestInvoice !== invoiceId) return undefined;
+  const status = statusAfterPayment(current.status, result);
+  if (status === current.status) return undefined;
+  const next: Subscription = { ...current, status, version: current.version + 1 };
+  if (status === 'canceled') {
+    Object.assign(next, { endedAt: at, canceledAt: at, cancellationDetails: { ...current.cancellationDetails, reason: 'payment_failed' } });
+  }
+  return withDue(next);
+}
+
+/**
+ * What a payment result of one of a subscription's invoices does to the subscription, for the invoice's
+ * writer to put in the invoice's own transaction: the subscription's next version (written on the version
+ * read) and its event, or undefined when nothing changes.
+ */
+export function subscriptionPayments(subscriptions: Pick<SubscriptionRepository, 'get'>) {
+  return {
+    async after(
+      scope: Scope,
+      invoice: { id: string; subscription: string },
+      result: PaymentResult,
+      at: number,
+    ): Promise<{ subscription: Subscription; events: EventInput[] } | undefined> {
+      const current = await subscriptions.get(scope, invoice.subscription);
+      const next = current && subscriptionAfterPayment(current, invoice.id, result, at);
+      if (!current || !next) return undefined;
+      const type = next.endedAt !== null ? 'customer.subscription.deleted' : 'customer.subscription.updated';
+      const path = `/v1/subscriptions/${next.id}`;
+      const before = next.endedAt === null ? serializeSubscription(current) : undefined;
+      return { subscription: next, events: [snapshotInput(type, serializeSubscription(next), path, before)] };
+    },
+  };
+}
+
+/** How a step's invoice is settled: renewals advance on their own unless collection is paused (or the subscription unpaid). */
+const settlementOf = (plan: InvoicePlan): InvoiceSettlement => (plan.collection === 'finalize' ? 'advance' : plan.collection);
 
 /** The origin of a request: where its events happen and the request that caused them. */
 export interface SubscriptionRequest {
@@ -110,14 +207,9 @@ function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>): I
 }
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
-export function subscriptionService({ subscriptions, prices, customers, events, clock = systemClock }: SubscriptionServicePorts) {
+export function subscriptionService({ subscriptions, prices, customers, events, billingTime, invoicing, clock = systemClock }: SubscriptionServicePorts) {
   const event = (type: string, subscription: Subscription, before?: Subscription): EventInput =>
-    snapshotInput(
-      type,
-      serializeSubscription(subscription, clock()),
-      `/v1/subscriptions/${subscription.id}`,
-      before ? serializeSubscription(before, clock()) : undefined,
-    );
+    snapshotInput(type, serializeSubscription(subscription), `/v1/subscriptions/${subscription.id}`, before ? serializeSubscription(before) : undefined);
 
   async function existing(scope: Scope, id: string): Promise<Subscription> {
     const found = await subscriptions.get(scope, id);
@@ -129,8 +221,9 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     return stillLive(await existing(scope, id), action);
   }
 
+  /** The subscription, unless it has ended (canceled or expired). */
   function stillLive(found: Subscription, action: string): Subscription {
-    if (found.status === 'canceled') throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${found.id}.`, 'subscription_canceled');
+    if (found.endedAt !== null) throw new InvalidRequestError(`A canceled subscription cannot be ${action}: ${found.id}.`, 'subscription_canceled');
     return found;
   }
 
@@ -187,14 +280,18 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   }
 
   /** Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer. */
-  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) =>
-    changeAndEmit(
+  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) => {
+    let now = 0;
+    return changeAndEmit(
       { repository: subscriptions, events },
       origin,
-      load,
-      (current): Subscription => {
-        const now = clock();
-        return {
+      async () => {
+        const current = await load();
+        now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+        return current;
+      },
+      (current): Subscription =>
+        withDue({
           ...current,
           status: 'canceled',
           canceledAt: now,
@@ -204,10 +301,61 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             feedback: params.cancellation_details?.feedback ?? null,
             reason: 'cancellation_requested',
           },
-        };
-      },
+        }),
       (next) => [event('customer.subscription.deleted', next)],
     );
+  };
+
+  /** Events of a step besides the subscription's own change: notices, pauses and resumptions. */
+  async function stepEvents(step: LifecycleStep, next: Subscription, current: Subscription, now: number): Promise<EventInput[]> {
+    switch (step.kind) {
+      case 'notify_trial_end':
+        return [event('customer.subscription.trial_will_end', next)];
+      case 'notify_upcoming':
+        return [await invoicing.upcoming(next, now)];
+      case 'cancel':
+      case 'expire':
+        return [event('customer.subscription.deleted', next)];
+      default:
+        if (next.status === 'paused' && current.status !== 'paused') return [event('customer.subscription.paused', next, current)];
+        return [event('customer.subscription.updated', next, current)];
+    }
+  }
+
+  /**
+   * Brings one subscription up to `at` (its due processor): each step due by then, earliest first, as if
+   * now were the step's time, each written with its invoice (if it makes one) and its events in one
+   * versioned write. A step another run took first is not taken again: the write's version fails and the
+   * next read finds it done.
+   */
+  async function processDue(scope: Scope, id: string, at: number): Promise<void> {
+    for (;;) {
+      const current = await subscriptions.get(scope, id);
+      if (!current) return;
+      const step = nextStep(lifecycleOf(current));
+      if (step === null || step.at > at) return;
+      const hasPaymentMethod = step.kind !== 'end_trial' || (await customers.get(scope, current.customer))?.defaultSource != null;
+      const result = applyStep(lifecycleOf(current), step, { hasPaymentMethod });
+      const next = { ...afterStep(current, result.state, step), version: current.version + 1 };
+      const origin: EventOrigin = { scope, platformId: current.platformId, request: null, apiVersion: defaultServiceVersion };
+      const stepped = await stepEvents(step, next, current, step.at);
+      if (result.invoice) {
+        await invoicing.writeWithInvoice({
+          origin,
+          subscription: next,
+          creating: false,
+          plan: result.invoice,
+          settlement: settlementOf(result.invoice),
+          now: step.at,
+          decide: (invoice) => ({ subscription: { ...next, latestInvoice: invoice.id }, events: stepped }),
+        });
+      } else {
+        // An expiring subscription's first invoice is voided with it, as the reference does.
+        const voidInvoice = step.kind === 'expire' ? current.latestInvoice : null;
+        await invoicing.writeWithVoid({ origin, subscription: next, events: stepped, voidInvoice, now: step.at });
+      }
+    }
+  }
 
   /** Whether a change would be prorated on `current`: an item added or removed, or a price or quantity changed. */
   function prorates(current: Subscription, changes: readonly ItemChange[]): boolean {
@@ -283,7 +431,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     const { id } = read;
     const first = stillLive(read, 'updated');
     if (prorates(first, changes)) refuseProrations(prorationBehavior);
-    const now = clock();
+    const { now } = await billingTime.forCustomer(origin.scope, first.customer);
     const made = new Map<ItemChange, Price>();
     for (const change of changes) {
       if (change.kind === 'delete' || (change.price === undefined && change.price_data === undefined)) continue;
@@ -295,7 +443,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       unwritten = undefined;
       if (prorates(current, changes)) refuseProrations(prorationBehavior);
       const { items, itemsChange } = applyChanges(current, changes, made, now);
-      const next: Subscription = { ...fields(current), items, version: current.version + 1 };
+      const next: Subscription = withDue({ ...fields(current), items, version: current.version + 1 });
       const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current)]);
       if (!(await subscriptions.replaceItems(next, itemsChange, outbox))) return undefined;
       await events.dispatch(outbox);
@@ -317,6 +465,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
   });
 
   return {
+    processDue,
+
     /** Adds an item (`POST /v1/subscription_items`). */
     async createItem({ origin }: SubscriptionRequest, params: CreateSubscriptionItemParams): Promise<{ subscription: Subscription; item: SubscriptionItem }> {
       const subscription = await subscriptions.get(origin.scope, params.subscription);
@@ -372,7 +522,8 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
 
     async create({ origin }: SubscriptionRequest, params: CreateSubscriptionParams): Promise<Subscription> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
-      if (!(await customers.get(origin.scope, params.customer))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
+      const customer = await customers.get(origin.scope, params.customer);
+      if (!customer) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
       const mode = params.billing_mode?.type ?? 'classic';
       if (params.billing_mode?.flexible && mode !== 'flexible')
         throw invalid('billing_mode[flexible] applies only with billing_mode[type]=flexible.', 'billing_mode[flexible]');
@@ -381,15 +532,43 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         throw invalid('days_until_due is required when collection_method is send_invoice.', 'days_until_due', 'parameter_missing');
       if (collectionMethod === 'charge_automatically' && params.days_until_due !== undefined)
         throw invalid('days_until_due applies only when collection_method is send_invoice.', 'days_until_due');
-      const now = clock();
+      if (params.payment_behavior === 'pending_if_incomplete')
+        throw invalid('payment_behavior=pending_if_incomplete applies only to updates of a subscription.', 'payment_behavior');
+      // A customer deleted since it was read answers as if never found.
+      const { now, testClock } = await billingTime.forCustomer(origin.scope, params.customer).catch((error: unknown) => {
+        throw error instanceof NotFoundError ? invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing') : error;
+      });
+      const trial = trialEndOf(
+        {
+          trial_end: params.trial_end === undefined || params.trial_end === 'now' ? params.trial_end : params.trial_end * 1000,
+          trial_period_days: params.trial_period_days,
+        },
+        now,
+      );
+      if ('error' in trial) throw invalid(trial.error, trial.param);
+      const cancelAt = params.cancel_at === undefined ? null : params.cancel_at * 1000;
+      if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
       const items = await buildItems(origin, params, mode === 'flexible', now);
+      const begun = start(
+        {
+          created: now,
+          trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? 'create_invoice',
+          cancelAt,
+          cancelAtPeriodEnd: params.cancel_at_period_end ?? false,
+          pauseCollection: null,
+          items: items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
+        },
+        now,
+        trial.trialEnd,
+      );
       const subscription: Subscription = {
-        id: newId('sub', now),
+        id: newId('sub', clock()),
         scope: origin.scope,
+        platformId: origin.platformId,
         version: 1,
         created: now,
         customer: params.customer,
-        status: 'active',
+        status: begun.state.status,
         currency: items[0]!.price.currency,
         items,
         billingMode: {
@@ -397,54 +576,135 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
           prorationDiscounts: mode === 'flexible' ? (params.billing_mode?.flexible?.proration_discounts ?? 'included') : null,
           updatedAt: mode === 'flexible' ? now : null,
         },
-        billingCycleAnchor: now,
-        cancelAtPeriodEnd: params.cancel_at_period_end ?? false,
+        billingCycleAnchor: begun.state.billingCycleAnchor,
+        currentPeriodStart: now,
+        currentPeriodEnd: begun.state.currentPeriodEnd,
+        trialStart: trial.trialEnd === null ? null : now,
+        trialEnd: trial.trialEnd,
+        trialEndBehavior: begun.state.trialEndBehavior,
+        cancelAt,
+        cancelAtPeriodEnd: begun.state.cancelAtPeriodEnd,
         canceledAt: null,
         endedAt: null,
         cancellationDetails: { comment: null, feedback: null, reason: null },
+        pauseCollection: null,
         collectionMethod,
         daysUntilDue: params.days_until_due ?? null,
         description: params.description ?? null,
         metadata: params.metadata ? mergeMetadata({}, params.metadata) : {},
+        testClock,
+        latestInvoice: null,
+        notices: begun.state.notices,
+        due: { at: null, testClock },
       };
-      const outbox = events.prepare(origin, [event('customer.subscription.created', subscription)]);
+      // A trial's zero invoice is paid at once; a sent invoice and `default_incomplete` are finalized uncharged.
+      const charges = trial.trialEnd === null && collectionMethod === 'charge_automatically' && params.payment_behavior !== 'default_incomplete';
+      const written = await invoicing.writeWithInvoice({
+        origin,
+        subscription,
+        customer,
+        creating: true,
+        plan: begun.invoice,
+        settlement: charges || trial.trialEnd !== null ? 'charge' : 'finalize',
+        now,
+        decide: (invoice) => {
+          if (invoice.failure && params.payment_behavior === 'error_if_incomplete') {
+            return new CardError(invoice.failure.message, invoice.failure.code, undefined, invoice.failure.declineCode ?? undefined);
+          }
+          const status = trial.trialEnd !== null ? 'trialing' : invoice.status === 'paid' || collectionMethod === 'send_invoice' ? 'active' : 'incomplete';
+          const made = withDue({ ...subscription, status, latestInvoice: invoice.id });
+          return { subscription: made, events: [event('customer.subscription.created', made)] };
+        },
+      });
       // The write claims the customer too: deleted since it was read, it answers as if never found.
-      if (!(await subscriptions.create(subscription, { outbox }))) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
-      await events.dispatch(outbox);
-      return subscription;
+      if (!written) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
+      return written.subscription;
     },
 
     retrieve: existing,
+
+    /**
+     * The invoice a subscription's next period will make (`create_preview` with `subscription`), at its
+     * customer's billing time; refused for a subscription that will not invoice again, as the reference does.
+     */
+    async upcomingInvoice(scope: Scope, params: { subscription: string; customer?: string }) {
+      const subscription = await subscriptions.get(scope, params.subscription);
+      if (!subscription || (params.customer !== undefined && params.customer !== subscription.customer))
+        throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
+      const ending = subscription.cancelAtPeriodEnd || (subscription.cancelAt !== null && subscription.cancelAt <= subscription.currentPeriodEnd);
+      if (subscription.endedAt !== null || ending || subscription.status === 'paused')
+        throw new InvalidRequestError(`No upcoming invoices for the subscription ${subscription.id}: it will not be invoiced again.`, 'invoice_upcoming_none');
+      const { now } = await billingTime.forCustomer(scope, subscription.customer);
+      return invoicing.preview(subscription, now);
+    },
 
     /** Newest first; by default every subscription that is not canceled (`status=all` for every one). */
     list(scope: Scope, page: PageRequest, filters: { customer?: string; status?: string; created?: TimeRange }): Promise<Page<Subscription>> {
       const where: Record<string, unknown> = {};
       if (filters.customer) where.customer = filters.customer;
-      if (filters.status === undefined) where.status = 'active';
+      // By default every subscription that has not ended (canceled or expired), whatever its status.
+      if (filters.status === undefined) where.endedAt = null;
       else if (filters.status === 'ended') where.status = 'canceled';
       else if (filters.status !== 'all') where.status = filters.status;
       return subscriptions.list(scope, page, where, filters.created);
     },
 
-    /** Fields, and with `items` the items (added, changed, removed) in the same write and event. */
+    /** Fields, and with `items` the items (added, changed, removed), in one write and one event. */
     async update({ origin }: SubscriptionRequest, id: string, params: UpdateSubscriptionParams): Promise<Subscription> {
-      const fields = (current: Subscription): Subscription => ({
-        ...current,
-        cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
-        description: params.description === undefined ? current.description : params.description,
-        metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
-      });
+      let now = 0;
+      const fields = (current: Subscription): Subscription => {
+        const next: Subscription = {
+          ...current,
+          cancelAtPeriodEnd: params.cancel_at_period_end ?? current.cancelAtPeriodEnd,
+          description: params.description === undefined ? current.description : params.description,
+          metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
+          trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? current.trialEndBehavior,
+        };
+        if (params.cancel_at !== undefined) {
+          const cancelAt = params.cancel_at === null ? null : params.cancel_at * 1000;
+          if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
+          next.cancelAt = cancelAt;
+        }
+        if (params.pause_collection !== undefined) {
+          const pause = params.pause_collection;
+          const resumesAt = pause?.resumes_at === undefined ? null : pause.resumes_at * 1000;
+          if (resumesAt !== null && resumesAt <= now) throw invalid('pause_collection[resumes_at] must be in the future.', 'pause_collection[resumes_at]');
+          next.pauseCollection = pause === null ? null : { behavior: pause.behavior, resumesAt };
+        }
+        if (params.trial_end !== undefined) {
+          if (current.status !== 'trialing') {
+            throw invalid('trial_end can only change while the subscription is trialing; a new trial on a running subscription is not supported.', 'trial_end');
+          }
+          // `now` ends the trial at once: its end step falls due now and runs below, after the write.
+          const trialEnd = params.trial_end === 'now' ? now : params.trial_end * 1000;
+          if (trialEnd < now) throw invalid('Invalid timestamp: must be an integer Unix timestamp in the future.', 'trial_end');
+          Object.assign(next, { trialEnd, billingCycleAnchor: trialEnd, currentPeriodEnd: trialEnd });
+        }
+        return withDue(next);
+      };
+      let updated: Subscription;
       if (params.items !== undefined) {
         const changes = itemChanges(params.items);
-        return changeItems(origin, await existing(origin.scope, id), changes, params.proration_behavior, fields);
+        const read = await existing(origin.scope, id);
+        now = (await billingTime.forCustomer(origin.scope, read.customer)).now;
+        updated = await changeItems(origin, read, changes, params.proration_behavior, fields);
+      } else {
+        updated = await changeAndEmit(
+          { repository: subscriptions, events },
+          origin,
+          async () => {
+            const current = await live(origin.scope, id, 'updated');
+            now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+            return current;
+          },
+          fields,
+          (next, current) => [event('customer.subscription.updated', next, current)],
+        );
       }
-      return changeAndEmit(
-        { repository: subscriptions, events },
-        origin,
-        () => live(origin.scope, id, 'updated'),
-        fields,
-        (next, current) => [event('customer.subscription.updated', next, current)],
-      );
+      if (updated.due.at === null || updated.due.at > now) return updated;
+      // A step due at once (a trial ended `now`) runs in the request, as the reference answers with it done.
+      await processDue(origin.scope, id, now);
+      return existing(origin.scope, id);
     },
 
     cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
@@ -459,7 +719,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       const request = { origin };
       for (;;) {
         // Each pass cancels what it found, so the next first page holds only what is left.
-        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, status: 'active' });
+        const page = await subscriptions.list(origin.scope, { limit: 100 }, { customer: customerId, endedAt: null });
         await Promise.all(
           page.items.map((found) => {
             // The listed copy is tried first; a write in between fails its version and the retry reads again.
@@ -467,7 +727,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             const load = async () => {
               const current = listed ?? (await existing(origin.scope, found.id));
               listed = undefined;
-              if (current.status === 'canceled') throw alreadyCanceled;
+              if (current.endedAt !== null) throw alreadyCanceled;
               return current;
             };
             return cancelNow(request, load).catch((error: unknown) => {

@@ -1,7 +1,10 @@
 import type { Price } from '#shared/catalogue/catalogue.ts';
+import type { BillingDue } from '#shared/billing/ports.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { PauseCollection, SubscriptionStatus, TrialEndBehavior } from './lifecycle.ts';
+import { currentPeriod } from './periods.ts';
 
 export interface SubscriptionItem {
   id: string;
@@ -21,23 +24,44 @@ export interface BillingMode {
   updatedAt: number | null;
 }
 
-/** A v1 subscription as this service keeps it (no invoicing or payments: it stays `active` until canceled). */
+/**
+ * A v1 subscription as this service keeps it. Its times are its customer's billing time (a test clock's, or
+ * the stack's); the fields its life is decided by are those of `LifecycleState` (lifecycle.ts), by name.
+ */
 export interface Subscription extends OwnedResource {
+  /** The platform whose destinations and endpoints the events of its steps (no request makes them) go to. */
+  platformId: string;
   created: number;
   customer: string;
-  status: 'active' | 'canceled';
+  status: SubscriptionStatus;
   currency: string;
   items: SubscriptionItem[];
   billingMode: BillingMode;
   billingCycleAnchor: number;
+  /** The current period (the trial while trialing); its end is the next renewal. */
+  currentPeriodStart: number;
+  currentPeriodEnd: number;
+  trialStart: number | null;
+  trialEnd: number | null;
+  trialEndBehavior: TrialEndBehavior;
+  cancelAt: number | null;
   cancelAtPeriodEnd: boolean;
   canceledAt: number | null;
   endedAt: number | null;
   cancellationDetails: { comment: string | null; feedback: string | null; reason: string | null };
+  pauseCollection: PauseCollection | null;
   collectionMethod: 'charge_automatically' | 'send_invoice';
   daysUntilDue: number | null;
   description: string | null;
   metadata: Record<string, string>;
+  /** The test clock of its customer, or null for the stack's clock. */
+  testClock: string | null;
+  /** The newest invoice it made. */
+  latestInvoice: string | null;
+  /** The trial end and renewal whose notices went out (`trial_will_end`, `invoice.upcoming`). */
+  notices: { trialWillEnd: number | null; upcoming: number | null };
+  /** When its next step falls due (lifecycle.ts `dueAt`), on its clock. */
+  due: BillingDue;
 }
 
 /** The items a write of a subscription adds and removes (their ids), so their pointers change with it. */
@@ -51,4 +75,29 @@ export interface SubscriptionRepository extends OwnedResourceStore<Subscription>
   replaceItems(next: Subscription, change: SubscriptionItemsChange, outbox?: Outbox): Promise<boolean>;
   /** The subscription that holds the item `itemId`, if any (in `scope`). */
   findByItem(scope: Scope, itemId: string): Promise<Subscription | undefined>;
+}
+
+/**
+ * A subscription as a version before subscriptions ran (2026-11-26) stored it, completed: its current period
+ * counted from its anchor to `now`, no trial, cancellation date, pause or test clock. Its due time follows
+ * from that, so its first write (any update) puts it in the due index and it renews from then on.
+ */
+export function completeStored(stored: Subscription, now: number): Subscription {
+  if (stored.currentPeriodEnd !== undefined) return stored;
+  const ends = stored.items.map((item) => currentPeriod(stored.billingCycleAnchor, item.price.recurring!, Math.min(now, stored.endedAt ?? now)));
+  return {
+    ...stored,
+    platformId: stored.scope.accountId,
+    currentPeriodStart: Math.max(...ends.map((period) => period.start)),
+    currentPeriodEnd: Math.min(...ends.map((period) => period.end)),
+    trialStart: null,
+    trialEnd: null,
+    trialEndBehavior: 'create_invoice',
+    cancelAt: null,
+    pauseCollection: null,
+    testClock: null,
+    latestInvoice: null,
+    notices: { trialWillEnd: null, upcoming: null },
+    due: { at: null, testClock: null },
+  };
 }

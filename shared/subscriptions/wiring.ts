@@ -1,16 +1,144 @@
+import { lineAmount } from '#shared/billing/money.ts';
+import type { DueProcessor } from '#shared/billing/ports.ts';
+import type { CustomerRepository } from '#shared/customers/customer.ts';
+import { dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
-import { serviceTable } from '#shared/data/table.ts';
+import { invoiceEntity } from '#shared/data/invoice-repository.ts';
+import { type Table, type TransactItem, serviceTable } from '#shared/data/table.ts';
+import { transactChecked } from '#shared/data/transactions.ts';
+import type { EventEmitter } from '#shared/events/emitter.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
-import { subscriptionService } from './service.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.ts';
+import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+import { snapshotInput } from '#shared/events/changes.ts';
+import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
+import type { SubscriptionInvoicing } from './invoicing.ts';
+import { applyStep, type InvoicePlan } from './lifecycle.ts';
+import { lifecycleOf, subscriptionService } from './service.ts';
+import type { Subscription } from './subscription.ts';
+
+type InvoiceService = ReturnType<typeof invoiceService>;
+
+/** The lines of a step's invoice: each planned item's period at its price × quantity, zero inside a trial. */
+function periodLines(subscription: Subscription, plan: Pick<InvoicePlan, 'items'>): PeriodLineInput[] {
+  return plan.items.map(({ id, period }) => {
+    const item = subscription.items.find((found) => found.id === id)!;
+    const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
+    return {
+      kind: 'subscription',
+      amount: trial ? 0 : lineAmount(item.price.unitAmountDecimal, item.quantity),
+      quantity: item.quantity,
+      price: item.price,
+      period,
+      proration: false,
+      subscription: subscription.id,
+      subscriptionItem: item.id,
+      description: trial ? `Trial period for ${item.price.nickname ?? item.price.product}` : null,
+    };
+  });
+}
+
+/**
+ * The subscription's write with its invoice in one transaction: the invoice change (`invoiceEntity.commit`:
+ * the draft or settled invoice, the pending items it takes, the customer numbered or checked unchanged) and
+ * the subscription's create (with its item pointers) or versioned replace. A new subscription's claim on
+ * its customer is the customer's own versioned write here (one transaction cannot touch an item twice).
+ */
+function periodWrite(tableName: string, subscription: Subscription, creating: boolean, change: Parameters<typeof invoiceEntity.commit>[1]): TransactItem[] {
+  const invoiceActions = invoiceEntity.commit(tableName, change);
+  if (!creating) return [...subscriptionEntity.subscriptions.replace(tableName, subscription), ...invoiceActions];
+  const made = subscriptionEntity.create(tableName, subscription);
+  const claimsCustomer = change.customer !== undefined || change.customerRead !== undefined;
+  return [...(claimsCustomer ? made.filter((action) => action !== made[0]) : made), ...invoiceActions];
+}
+
+/**
+ * `SubscriptionInvoicing` over the invoices' period seam (`draftForPeriod`, `settlePeriodDraft`) and the
+ * table: each step's subscription write and its invoice are one transaction, so a period's invoice exists
+ * exactly when the subscription's step committed (two runners racing: one write fails its version).
+ */
+export function subscriptionInvoicing({
+  table,
+  invoices,
+  customers,
+  events,
+}: {
+  table: Table;
+  invoices: Pick<InvoiceService, 'draftForPeriod' | 'settlePeriodDraft' | 'preview' | 'voidChange'>;
+  customers: Pick<CustomerRepository, 'get'>;
+  events: EventEmitter;
+}): SubscriptionInvoicing {
+  /** The next period's invoice as `POST /v1/invoices/create_preview` shows it: the renewal's lines (or the trial end's) and the pending items. */
+  const preview = async (subscription: Subscription, now: number) => {
+    const trialing = subscription.status === 'trialing' && subscription.trialEnd !== null;
+    const step = trialing ? { kind: 'end_trial' as const, at: subscription.trialEnd! } : { kind: 'renew' as const, at: subscription.currentPeriodEnd };
+    const next = applyStep(lifecycleOf(subscription), step, { hasPaymentMethod: true });
+    // Lines of the period after the trial are not trial lines: priced as the renewal will price them.
+    const priced = { ...subscription, trialEnd: trialing ? null : subscription.trialEnd };
+    return invoices.preview(
+      subscription.scope,
+      { customer: subscription.customer, currency: subscription.currency, subscription: subscription.id, at: { now, testClock: subscription.testClock } },
+      next.invoice ? periodLines(priced, next.invoice) : [],
+    );
+  };
+
+  return {
+    async writeWithInvoice({ origin, subscription, customer: read, creating, plan, settlement, now, decide }) {
+      // A new subscription retries a lost race on its customer (numbered meanwhile); a step's lost race is its caller's to re-read.
+      for (let round = 0; round < (creating ? 5 : 1); round++) {
+        const customer = round === 0 && read ? read : await customers.get(origin.scope, subscription.customer);
+        if (!customer) return undefined;
+        const at = { now, testClock: subscription.testClock };
+        const drafted = await invoices.draftForPeriod(origin, subscription, customer, at, periodLines(subscription, plan), plan.billingReason);
+        const settled = await invoices.settlePeriodDraft(origin, drafted, customer, settlement, now);
+        const written = { id: settled.invoice.id, status: settled.invoice.status, failure: settled.failure };
+        const decided = decide(written);
+        if (decided instanceof Error) throw decided;
+        const outbox = events.prepare(origin, [...decided.events, ...settled.events]);
+        if (await transactChecked(table, periodWrite(table.name, decided.subscription, creating, settled.change), outbox)) {
+          await events.dispatch(outbox);
+          return { subscription: decided.subscription, invoice: written };
+        }
+      }
+      return undefined;
+    },
+
+    async writeWithVoid({ origin, subscription, events: eventInputs, voidInvoice, now }) {
+      const voiding = voidInvoice === null ? undefined : await invoices.voidChange(origin.scope, voidInvoice, now);
+      const outbox = events.prepare(origin, [...eventInputs, ...(voiding?.events ?? [])]);
+      const actions = [
+        ...subscriptionEntity.subscriptions.replace(table.name, subscription),
+        ...(voiding ? invoiceEntity.commit(table.name, voiding.change) : []),
+      ];
+      if (!(await transactChecked(table, actions, outbox))) return false;
+      await events.dispatch(outbox);
+      return true;
+    },
+
+    upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),
+
+    preview,
+  };
+}
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireSubscriptionService = () => {
   const table = serviceTable();
+  const customers = dynamoCustomerRepository(table);
+  const events = wireEventEmitter();
   return subscriptionService({
     subscriptions: dynamoSubscriptionRepository(table),
     prices: dynamoPriceRepository(table),
-    customers: dynamoCustomerRepository(table),
-    events: wireEventEmitter(),
+    customers,
+    events,
+    billingTime: wireBillingTime(),
+    invoicing: subscriptionInvoicing({ table, invoices: wireInvoiceService(), customers, events }),
   });
 };
+
+/** The `subscription` due processor for the runner (shared/billing/due-processors.ts): renewals, trial ends, cancellations, expiry. */
+export function wireSubscriptionDueProcessor(): DueProcessor {
+  const service = wireSubscriptionService();
+  return (scope, id, at) => service.processDue(scope, id, at);
+}

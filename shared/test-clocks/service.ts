@@ -34,8 +34,8 @@ export interface TestClockServicePorts {
   events: EventEmitter;
   /** Deletes one of the clock's customers through the customer delete path (which cancels its subscriptions). */
   deleteCustomer: (origin: EventOrigin, customerId: string) => Promise<unknown>;
-  /** The intervals of the subscriptions (not canceled) of these customers: the advance limit's shortest interval. */
-  intervals: (scope: Scope, customerIds: string[]) => Promise<BillingInterval[]>;
+  /** The intervals of the clock's live subscriptions (due for a renewal, trial end or expiry): the advance limit's shortest interval. */
+  intervals: (scope: Scope, clockId: string) => Promise<BillingInterval[]>;
   /** Runs the due work on the clock's objects (the due runner). */
   runWork: ClockWorkRunner;
   /** Starts an advance's work at once (a `billing` queue message); the sweeper picks it up if this fails. */
@@ -302,7 +302,7 @@ export function testClockService({ repository, customers, events, deleteCustomer
             'frozen_time',
           );
         }
-        const limit = advanceLimit(current.frozenTime, current.customers.length > 0 ? await intervals(origin.scope, current.customers) : []);
+        const limit = advanceLimit(current.frozenTime, current.customers.length > 0 ? await intervals(origin.scope, current.id) : []);
         if (target > limit) {
           throw new InvalidRequestError(
             `The frozen_time ${frozenTimeSeconds} is too far ahead: a test clock advances at most two intervals of the shortest subscription on it (two years without subscriptions) at a time, here up to ${Math.floor(limit / 1000)}. Advance in steps.`,

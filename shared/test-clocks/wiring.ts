@@ -4,6 +4,7 @@ import { config } from '#shared/core/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
+import { dueOnClock } from '#shared/data/billing-due-index.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
@@ -33,25 +34,13 @@ export function wireBillingTime(): BillingTime {
   });
 }
 
-/** The shortest intervals of the subscriptions (not canceled) of a clock's customers: what bounds an advance. */
+/** The intervals of the live subscriptions on a clock (53c: its due partition, one Query), what bounds an advance. */
 function subscriptionIntervals() {
-  const subscriptions = dynamoSubscriptionRepository(serviceTable());
-  return async (scope: Scope, customerIds: string[]): Promise<BillingInterval[]> => {
-    const intervals: BillingInterval[] = [];
-    for (const customer of customerIds) {
-      let startingAfter: string | undefined;
-      for (;;) {
-        const page = await subscriptions.list(scope, { limit: 100, startingAfter }, { customer });
-        for (const subscription of page.items) {
-          if (subscription.status === 'canceled') continue;
-          for (const item of subscription.items) if (item.price.recurring) intervals.push(item.price.recurring);
-        }
-        if (!page.hasMore) break;
-        startingAfter = page.items.at(-1)!.id;
-      }
-    }
-    return intervals;
-  };
+  const table = serviceTable();
+  return async (scope: Scope, clockId: string): Promise<BillingInterval[]> =>
+    (await dueOnClock(table, scope, clockId, 'subscription')).flatMap((item) =>
+      (item.items as Array<{ price: { recurring: BillingInterval | null } }>).flatMap((subscriptionItem) => subscriptionItem.price.recurring ?? []),
+    );
 }
 
 /** Starts due work at once: a sealed pointer on the `billing` queue. */
@@ -80,7 +69,7 @@ export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBil
     repository: wireTestClockRepository(),
     customers: {
       get: (scope, id) => customerRepository.get(scope, id),
-      hasSubscriptions: async (scope, id) => (await subscriptions.list(scope, { limit: 1 }, { customer: id, status: 'active' })).items.length > 0,
+      hasSubscriptions: async (scope, id) => (await subscriptions.list(scope, { limit: 1 }, { customer: id, endedAt: null })).items.length > 0,
     },
     events: wireEventEmitter(),
     deleteCustomer: (origin, id) => customers.delete(origin, id),

@@ -349,4 +349,21 @@ describe('the local dashboard in a browser', () => {
     await expect(page.locator(`#invoices tr[data-invoice="${invoice.id}"]`).textContent()).resolves.toContain(finalized.number!);
     await expect(page.locator('#upcoming-invoice').textContent()).resolves.toContain('$4.50');
   });
+
+  it("shows a paying customer's upcoming invoice as its subscription's next period with the pending items", async () => {
+    // Given a customer with a card, a monthly subscription paid on creation and a pending invoice item
+    const customer = await client.customers.create({ name: 'Renewing Ro', source: 'tok_visa' });
+    const price = await client.prices.create({ product_data: { name: 'Renewing plan' }, unit_amount: 2000, currency: 'usd', recurring: { interval: 'month' } });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    expect(subscription.status).toBe('active');
+    await client.invoiceItems.create({ customer: customer.id, amount: 450, currency: 'usd', description: 'Extra seat' });
+
+    // When the developer opens the customer's page
+    await page.goto(`${base()}/customers/${customer.id}`);
+
+    // Then the upcoming invoice is the renewal's $20.00 and the item's $4.50, for the period after the current one
+    const upcoming = await page.locator('#upcoming-invoice').textContent();
+    expect(upcoming).toContain('$24.50');
+    expect(upcoming).toContain('Extra seat');
+  });
 });

@@ -140,7 +140,9 @@ describe("the SDK's generated examples, ids and placeholders replaced", () => {
     });
 
     it('subscriptions: create, update, retrieve, list, cancel', async () => {
-      const subscription = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+      // Paid on creation with the customer's card (without one it would be `incomplete`, as the reference makes it).
+      const subscriber = await stripe.customers.create({ source: 'tok_visa' });
+      const subscription = await stripe.subscriptions.create({ customer: subscriber.id, items: [{ price: price.id }] });
       expect(subscription).toMatchObject({ object: 'subscription', status: 'active' });
       expect(await stripe.subscriptions.update(subscription.id, { metadata: { order_id: '6735' } })).toMatchObject({ metadata: { order_id: '6735' } });
       expect(await stripe.subscriptions.retrieve(subscription.id)).toMatchObject({ id: subscription.id });

@@ -13,7 +13,8 @@ describe('products, prices and subscriptions with migration to flexible billing,
     key = (await newPlatform()).secret_key;
     client = sdk(key);
     receiver = await startWebhookReceiver();
-    customer = await client.customers.create({ name: 'Subscriber' });
+    // A card to charge: a new subscription collecting automatically is paid on creation (`active`), or `incomplete`.
+    customer = await client.customers.create({ name: 'Subscriber', source: 'tok_visa' });
     const product = await client.products.create({ name: 'Pro plan', metadata: { tier: 'pro' } });
     monthly = await client.prices.create({ product: product.id, unit_amount: 1500, currency: 'USD', recurring: { interval: 'month' } });
   });
@@ -79,7 +80,6 @@ describe('products, prices and subscriptions with migration to flexible billing,
       'default_source',
       'description',
       'ended_at',
-      'latest_invoice',
       'next_pending_invoice_item_invoice',
       'on_behalf_of',
       'pause_collection',
@@ -95,6 +95,7 @@ describe('products, prices and subscriptions with migration to flexible billing,
     ]) {
       expect(subscription, field).toHaveProperty(field, null);
     }
+    expect(subscription.latest_invoice).toMatch(/^in_/);
     expect(subscription.trial_settings).toEqual({ end_behavior: { missing_payment_method: 'create_invoice' } });
     const [item] = subscription.items.data;
     expect(item).toMatchObject({
@@ -306,6 +307,30 @@ describe('products, prices and subscriptions with migration to flexible billing,
     expect(atOlder.headers.get('service-version')).toBe('2022-11-15');
     expect(atOlder.body.data[0]).toMatchObject({ id: eventId, api_version: '2022-11-15', data: stringData });
     expect(atOlder.body.data[0].data.object.current_period_end).toBe(period.current_period_end);
+  });
+
+  it('Given a subscription paid on creation, when its next invoice is previewed, then it is the next period at the price, with the pending items; a subscription ending at its period end has none', async () => {
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: monthly.id, quantity: 2 }] });
+    expect(subscription.status).toBe('active');
+    const [item] = subscription.items.data;
+    await client.invoiceItems.create({ customer: customer.id, amount: 125, currency: 'usd', description: 'Add-on' });
+
+    const preview = await client.invoices.createPreview({ customer: customer.id, subscription: subscription.id });
+    expect(preview).toMatchObject({ object: 'invoice', customer: customer.id, total: 3125, amount_due: 3125, billing_reason: 'upcoming' });
+    const renewal = preview.lines.data.find((line) => line.amount === 3000)!;
+    expect(renewal.period.start).toBe(item!.current_period_end);
+    expect(renewal.period.end).toBeGreaterThan(item!.current_period_end);
+
+    await client.subscriptions.update(subscription.id, { cancel_at_period_end: true });
+    await expect(client.invoices.createPreview({ customer: customer.id, subscription: subscription.id })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'invoice_upcoming_none',
+    });
+    await expect(client.invoices.createPreview({ customer: customer.id, subscription: 'sub_missing' })).rejects.toMatchObject({
+      statusCode: 400,
+      code: 'resource_missing',
+      param: 'subscription',
+    });
   });
 
   it('updates, lists, cancels, and refuses what does not fit', async () => {

@@ -56,13 +56,13 @@ describe('payments and subscription items: DynamoDB calls and capacity units', (
     const current = (await subscriptions.get(scope, subscription.id))!;
     const item = { ...current.items[0]!, id: 'si_capacityitem01', quantity: 2 };
     const added = { ...current, version: current.version + 1, items: [...current.items, item] };
-    // Two items of one price make the subscription item 1–2 KB: 4 WCU transactional, and the pointer 2.
+    // Two items of one price and the lifecycle's fields make the subscription item 2–3 KB: 6 WCU transactional, and the pointer 2.
     const adding = await measured(() => subscriptions.replaceItems(added, { added: [item.id], removed: [] }));
-    expect(adding).toMatchObject({ result: true, calls: ['TransactWriteItems'], writeUnits: 6 });
+    expect(adding).toMatchObject({ result: true, calls: ['TransactWriteItems'], writeUnits: 8 });
     const removed = { ...added, version: added.version + 1, items: current.items };
-    // Back to one item (under 1 KB): 2 WCU, and the pointer's delete 2.
+    // Back to one item, still 2–3 KB with its prices' copies and the lifecycle's fields: 6 WCU, and the pointer's delete 2.
     const removing = await measured(() => subscriptions.replaceItems(removed, { added: [], removed: [item.id] }));
-    expect(removing).toMatchObject({ result: true, calls: ['TransactWriteItems'], writeUnits: 4 });
+    expect(removing).toMatchObject({ result: true, calls: ['TransactWriteItems'], writeUnits: 8 });
     expect(await subscriptions.findByItem(scope, item.id)).toBeUndefined();
   });
 });

@@ -14,6 +14,7 @@ import { listOf, planExpansions, type ExpansionPlan, type ExpansionRoot } from '
 import { expander } from '#shared/expansion/resolver.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
+import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
 import { meteredStackTable, api, newPlatform, sdk } from '../support/stack.ts';
 
 /** The expander on repositories whose DynamoDB calls are counted, with the units DynamoDB Local reports. */
@@ -25,6 +26,7 @@ function meteredExpander() {
       customers: dynamoCustomerRepository(table),
       products: catalogue.products,
       prices: catalogue.prices,
+      invoices: dynamoInvoiceRepository(table).invoices,
       cards: dynamoCardRepository(table),
       cardholders: dynamoCardholderRepository(table),
       authorizations: dynamoAuthorizationRepository(table),

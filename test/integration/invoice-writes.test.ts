@@ -120,8 +120,9 @@ describe('invoices on DynamoDB Local: what finalizing and paying cost, the due i
     const outcomes = await Promise.all([renew(), renew()]);
     expect(outcomes.filter(Boolean)).toHaveLength(1);
     expect(await renew()).toBe(false);
-    const invoices = await client.invoices.list({ subscription: made.id });
-    expect(invoices.data).toHaveLength(1);
-    expect(invoices.data[0]).toMatchObject({ total: 1500, status: 'draft', billing_reason: 'subscription_cycle' });
+    // The subscription's creation made its first invoice; the two renewals made one more.
+    const invoices = (await client.invoices.list({ subscription: made.id })).data.filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(invoices).toHaveLength(1);
+    expect(invoices[0]).toMatchObject({ total: 1500, status: 'draft', billing_reason: 'subscription_cycle' });
   });
 });

@@ -52,6 +52,7 @@ export function batchedExpansionPorts(
     authorizations: batchedGet(batcher, stores.authorizations ?? memoryIssuingRepository()),
     transactions: batchedGet(batcher, stores.transactions ?? memoryIssuingRepository()),
     testClocks: batchedGet(batcher, stores.testClocks ?? { get: async () => undefined }),
+    invoices: { get: async () => undefined },
   } as ExpansionPorts;
 }
 
@@ -65,4 +66,5 @@ export const noExpansionPorts: ExpansionPorts = {
   authorizations: { get: async () => undefined },
   transactions: { get: async () => undefined },
   testClocks: { get: async () => undefined },
+  invoices: { get: async () => undefined },
 };

@@ -102,7 +102,12 @@ export const declined = (source: string | null = 'card_1'): ChargeOutcome => ({
 });
 
 /** The invoice service on fakes, billing time `now` (movable), one customer `cus_1`. */
-export function invoiceSetup(scope: Scope, gateway: PaymentGateway, customer: Partial<Customer> = {}) {
+export function invoiceSetup(
+  scope: Scope,
+  gateway: PaymentGateway,
+  customer: Partial<Customer> = {},
+  subscriptionPayments?: Parameters<typeof invoiceService>[0]['subscriptionPayments'],
+) {
   const customers = memoryOwnedStore<Customer>(customerFixture(scope, 'cus_1', customer));
   const repository = memoryInvoiceRepository(customers);
   const prices = memoryOwnedStore<Price>(oneTimePrice(scope, 'price_once', '1250'), oneTimePrice(scope, 'price_tenth', '0.1'));
@@ -117,7 +122,17 @@ export function invoiceSetup(scope: Scope, gateway: PaymentGateway, customer: Pa
     },
   };
   let real = 1_800_000_000_000;
-  const service = invoiceService({ repository, customers, prices, subscriptions, events: recorded.events, billingTime, gateway, clock: () => real++ });
+  const service = invoiceService({
+    repository,
+    customers,
+    prices,
+    subscriptions,
+    events: recorded.events,
+    billingTime,
+    gateway,
+    subscriptionPayments,
+    clock: () => real++,
+  });
   const types = () => recorded.written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type));
   return { service, repository, customers, subscriptions, time, types, written: recorded.written };
 }

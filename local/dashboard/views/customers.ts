@@ -146,8 +146,11 @@ export async function customerPage(context: ViewContext): Promise<ViewAnswer> {
     context.api.get<List<Subscription>>('/v1/subscriptions', { customer: id, status: 'all', limit: 20 }),
     readOr(context.api.get<List<Invoice>>('/v1/invoices', { customer: id, limit: 20 })),
   ]);
-  // The customer's pending invoice items as the next invoice would bill them (renewal lines join once subscriptions invoice).
-  const preview = await readOr(context.api.post<Invoice>('/v1/invoices/create_preview', { customer: id }));
+  // The next invoice: a renewing subscription's (its next period with the pending items), else the pending items alone.
+  const renewing = subscriptions.data.find(
+    (subscription) => ['active', 'trialing', 'past_due'].includes(subscription.status) && !subscription.cancel_at_period_end,
+  );
+  const preview = await readOr(context.api.post<Invoice>('/v1/invoices/create_preview', { customer: id, ...(renewing ? { subscription: renewing.id } : {}) }));
   const body = html`<dl class="facts"><dt>Id</dt><dd>${customer.id}</dd><dt>Email</dt><dd>${customer.email ?? '—'}</dd><dt>Balance</dt><dd>${money(
     customer.balance,
     customer.currency,

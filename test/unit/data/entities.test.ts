@@ -865,7 +865,8 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       version: 1,
       customer: 'cus_1',
       items: [{ id: 'si_1' }],
-    } as Subscription);
+      due: { at: null, testClock: null },
+    } as unknown as Subscription);
     expect(pointer!.Put).toEqual({
       TableName: 't',
       Item: { PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_1', entity: 'subscription_item', subscription: 'sub_1' },
@@ -969,6 +970,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       100,
     );
     const query = billingDueQueries.earliestOnClock('t', scope, 'clock_1', 5_000);
+    const onClock = billingDueQueries.allOnClock('t', scope, 'clock_1', 'subscription');
 
     expect(customer.testClock).toBe('clock_1');
     expect(actions.map((action) => Object.keys(action)[0])).toEqual(['Put', 'Update']);
@@ -979,6 +981,14 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       Limit: 1,
     });
     expect(query).not.toHaveProperty('ScanIndexForward', false);
+    // Every subscription on the clock (53c): its whole due partition, the subscriptions filtered from its invoices
+    expect(onClock).toEqual({
+      TableName: 't',
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :pk',
+      FilterExpression: 'entity = :entity',
+      ExpressionAttributeValues: { ':pk': 'TEST_CLOCK_DUE#acct_clock#test#clock_1', ':entity': 'subscription' },
+    });
     // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
     expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
     expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
@@ -986,10 +996,14 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
 
   it("adds and removes subscription items' pointers in the subscription's versioned write (33c)", () => {
     const scope = { accountId: 'acct_1', livemode: false };
-    const [put, added, removed] = subscriptionEntity.replaceItems('t', { id: 'sub_1', scope, version: 4, items: [] } as unknown as Subscription, {
-      added: ['si_new'],
-      removed: ['si_old'],
-    });
+    const [put, added, removed] = subscriptionEntity.replaceItems(
+      't',
+      { id: 'sub_1', scope, version: 4, items: [], due: { at: null, testClock: null } } as unknown as Subscription,
+      {
+        added: ['si_new'],
+        removed: ['si_old'],
+      },
+    );
     expect(put!.Put).toMatchObject({
       Item: { SK: 'SUBSCRIPTION#sub_1' },
       ConditionExpression: 'attribute_exists(PK) AND version = :previous',

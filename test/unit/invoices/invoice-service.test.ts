@@ -6,6 +6,7 @@ import { createInvoiceItemParams, createInvoiceParams } from '#shared/invoices/s
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import { autoFinalizeDelay } from '#shared/invoices/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { PaymentResult } from '#shared/subscriptions/lifecycle.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { originOf } from '../../support/fakes.ts';
 import { declined, invoiceSetup, scriptedGateway } from '../../support/invoice-fakes.ts';
@@ -67,6 +68,35 @@ describe('invoices (service on fakes)', () => {
       'invoice.payment_failed',
       'invoice.payment_succeeded',
     ]);
+  });
+
+  it("Given a subscription's invoice on a card that always declines, when every automatic try fails, then each failure, and at last the spent schedule, is handed to the subscription in the invoice's own write", async () => {
+    const { gateway } = scriptedGateway(...Array.from({ length: 8 }, () => declined()));
+    const results: Array<{ invoice: string; result: PaymentResult }> = [];
+    const payments = {
+      after: async (_scope: Scope, invoice: { id: string; subscription: string }, result: PaymentResult) => {
+        results.push({ invoice: invoice.id, result });
+        return undefined;
+      },
+    };
+    const { service, repository } = invoiceSetup(scope, gateway, {}, payments);
+    await service.createItem(origin, item({ amount: 700 }));
+    const draft = await service.create(origin, invoice());
+    // As a renewal's draft: it belongs to a subscription.
+    expect(await repository.commit({ invoice: { ...draft, subscription: 'sub_1', billingReason: 'subscription_cycle', version: draft.version + 1 } })).toBe(
+      true,
+    );
+    let current = await service.finalize(origin, draft.id, {});
+    while (current.due.at !== null) {
+      await service.processDue(scope, draft.id, current.due.at);
+      current = (await repository.invoices.get(scope, draft.id))!;
+    }
+    expect(current).toMatchObject({ status: 'open', attemptCount: 8, nextPaymentAttempt: null });
+    expect(results.map(({ result }) => result)).toEqual([
+      ...Array.from({ length: 7 }, () => ({ kind: 'failed', first: false })),
+      { kind: 'retries_exhausted', end: 'cancel' },
+    ]);
+    expect(new Set(results.map((entry) => entry.invoice))).toEqual(new Set([draft.id]));
   });
 
   it('Given a finalizer killed between the finalization and the charge, the invoice falls due when its claim lapses and is charged once then', async () => {
@@ -217,7 +247,7 @@ describe('invoices (service on fakes)', () => {
     );
   });
 
-  it('drafts a subscription period’s invoice as writes for the caller’s transaction, taking that subscription’s pending items, and writes nothing itself', async () => {
+  it('drafts a subscription period’s invoice as writes for the caller’s transaction, taking the customer’s pending items of that subscription and of none, and writes nothing itself', async () => {
     const { gateway } = scriptedGateway();
     const { service, repository, customers, subscriptions } = invoiceSetup(scope, gateway);
     const subscription = {
@@ -262,13 +292,16 @@ describe('invoices (service on fakes)', () => {
       periodEnd: period.end,
       status: 'draft',
     });
-    // The subscription's pending item joins; the customer's item of no subscription stays pending for a manual invoice.
-    expect(change.items!.map((joined) => [joined.id, joined.invoice, joined.pending])).toEqual([[ofSubscription.id, change.newInvoice!.id, false]]);
-    expect(serializeInvoice(change.newInvoice!)).toMatchObject({ total: 1590, parent: { subscription_details: { subscription: 'sub_1' } } });
-    expect(events.map((event) => event.type)).toEqual(['invoice.created', 'invoiceitem.updated']);
+    // The subscription's pending item and the customer's item of no subscription join, as the reference's next invoice takes them.
+    expect(change.items!.map((joined) => [joined.id, joined.invoice, joined.pending])).toEqual([
+      [own.id, change.newInvoice!.id, false],
+      [ofSubscription.id, change.newInvoice!.id, false],
+    ]);
+    expect(serializeInvoice(change.newInvoice!)).toMatchObject({ total: 1840, parent: { subscription_details: { subscription: 'sub_1' } } });
+    expect(events.map((event) => event.type)).toEqual(['invoice.created', 'invoiceitem.updated', 'invoiceitem.updated']);
     expect(await repository.commit(change)).toBe(true);
     // The same draft again (a second renewal of the same period) cannot be written: the caller's versioned replace fails first on AWS; here the invoice id is taken.
     expect(await repository.commit(change)).toBe(false);
-    expect((await repository.items.get(scope, own.id))!.pending).toBe(true);
+    expect((await repository.items.get(scope, own.id))!.pending).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import {
 } from '#shared/subscriptions/schemas.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
+import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_items', livemode: false };
@@ -49,9 +50,18 @@ async function setup() {
   const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer);
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
-  const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, clock: () => now++ });
+  const service = subscriptionService({
+    subscriptions,
+    prices,
+    customers,
+    events: recorded.events,
+    billingTime: fixedBillingTime(() => now),
+    invoicing: memorySubscriptionInvoicing(subscriptions, recorded.events),
+    clock: () => now++,
+  });
   const subscription = await service.create(request, createSubscriptionParams.parse({ customer: 'cus_1', items: [{ price: 'price_a', quantity: 2 }] }));
-  const types = () => recorded.written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type));
+  // The subscription's own events (its first invoice's are the invoicing fake's).
+  const types = () => recorded.written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type)).filter((type) => type.startsWith('customer.'));
   return { service, subscriptions, subscription, written: recorded.written, types };
 }
 

@@ -5,6 +5,7 @@ import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { cancelSubscriptionParams, createSubscriptionParams, migrateSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';
+import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
 
@@ -41,8 +42,10 @@ function setup() {
   const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer, { id: 'cus_2', scope, version: 1 } as Customer);
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
-  const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, clock: () => now++ });
-  return { service, subscriptions, written: recorded.written };
+  const clock = () => now++;
+  const invoicing = memorySubscriptionInvoicing(subscriptions, recorded.events);
+  const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, billingTime: fixedBillingTime(clock), invoicing, clock });
+  return { service, subscriptions, written: recorded.written, invoicing };
 }
 
 const create = (params: Record<string, unknown>) => createSubscriptionParams.parse({ customer: 'cus_1', ...params });

@@ -6,7 +6,7 @@ import { serializePlan, serializePrice, serializeProduct } from '#shared/catalog
 import { previousAttributes } from '#shared/events/changes.ts';
 import { snapshotDataAt } from '#shared/events/versions.ts';
 import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
-import type { BillingMode, Subscription } from '#shared/subscriptions/subscription.ts';
+import { type BillingMode, completeStored, type Subscription } from '#shared/subscriptions/subscription.ts';
 import { versionChanges } from '#shared/versions/changes.ts';
 import { defaultServiceVersion, isKnownVersion, knownVersions, latestServiceVersion, versionPosition } from '#shared/versions/known-versions.ts';
 import { renderAtVersion, rendersDifferently } from '#shared/versions/render.ts';
@@ -41,26 +41,37 @@ const subscriptionWith = (
   billingMode: BillingMode,
   intervals: Array<'month' | 'year' | 'week'> = ['month'],
   metadata: Record<string, string> = {},
-): Subscription => ({
-  id: 'sub_1',
-  scope,
-  version: 1,
-  created: anchor,
-  customer: 'cus_1',
-  status: 'active',
-  currency: 'usd',
-  items: intervals.map((interval, index) => ({ id: `si_${index}`, created: anchor, price: priceOf(`price_${index}`, interval), quantity: 1, metadata: {} })),
-  billingMode,
-  billingCycleAnchor: anchor,
-  cancelAtPeriodEnd: false,
-  canceledAt: null,
-  endedAt: null,
-  cancellationDetails: { comment: null, feedback: null, reason: null },
-  collectionMethod: 'charge_automatically',
-  daysUntilDue: null,
-  description: null,
-  metadata,
-});
+): Subscription =>
+  // As an older version stored it, completed with the period around `now`.
+  completeStored(
+    {
+      id: 'sub_1',
+      scope,
+      version: 1,
+      created: anchor,
+      customer: 'cus_1',
+      status: 'active',
+      currency: 'usd',
+      items: intervals.map((interval, index) => ({
+        id: `si_${index}`,
+        created: anchor,
+        price: priceOf(`price_${index}`, interval),
+        quantity: 1,
+        metadata: {},
+      })),
+      billingMode,
+      billingCycleAnchor: anchor,
+      cancelAtPeriodEnd: false,
+      canceledAt: null,
+      endedAt: null,
+      cancellationDetails: { comment: null, feedback: null, reason: null },
+      collectionMethod: 'charge_automatically',
+      daysUntilDue: null,
+      description: null,
+      metadata,
+    } as Subscription,
+    now,
+  );
 
 const product: Product = {
   id: 'prod_1',
@@ -86,7 +97,7 @@ const product: Product = {
 
 const classic: BillingMode = { type: 'classic', prorationDiscounts: null, updatedAt: null };
 const flexible: BillingMode = { type: 'flexible', prorationDiscounts: 'itemized', updatedAt: anchor + 3 * day };
-const newest = (subscription: Subscription): Wire => serializeSubscription(subscription, now) as Wire;
+const newest = (subscription: Subscription): Wire => serializeSubscription(subscription) as Wire;
 const seconds = (time: number) => Math.floor(time / 1000);
 
 /** The versions between which no declared change lies render alike: one representative per stretch. */

@@ -2,10 +2,19 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createPreviewParams } from '#shared/invoices/schemas.ts';
 import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireInvoiceService();
+const subscriptions = wireSubscriptionService();
 
-/** POST /v1/invoices/create_preview: the invoice a customer's pending items would make now (nothing is stored). */
+/**
+ * POST /v1/invoices/create_preview: the invoice a customer's pending items would make now, or with
+ * `subscription` the one its next period will make (nothing is stored).
+ */
 export const handler = httpHandler({ summary: 'Preview an invoice', params: createPreviewParams, response: invoiceObject }, async ({ caller, params }) => ({
-  body: serializeInvoice(await service.preview(caller.scope, params)),
+  body: serializeInvoice(
+    params.subscription === undefined
+      ? await service.preview(caller.scope, params)
+      : await subscriptions.upcomingInvoice(caller.scope, { subscription: params.subscription, customer: params.customer }),
+  ),
 }));

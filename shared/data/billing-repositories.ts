@@ -10,6 +10,7 @@ import { price, priceLookupKey, product, subscription, subscriptionItem } from '
 import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
 import { transactChecked, transactGuarded } from './transactions.ts';
 import { customerSourceEntity } from './customer-repository.ts';
+import { invoiceEntity } from './invoice-repository.ts';
 
 const taxBehaviorItem = z.enum(['exclusive', 'inclusive', 'unspecified']);
 
@@ -178,6 +179,7 @@ export const subscriptionEntity = {
     ...subscriptionEntity.subscriptions.replace(tableName, next),
     ...change.added.map((itemId) => subscriptionEntity.itemPointer(tableName, next.scope, itemId, next.id)),
     ...change.removed.map((itemId) => ({ Delete: { TableName: tableName, Key: itemPointerKey(next.scope, itemId) } })),
+    ...(change.invoiceItems ?? []).flatMap((made) => invoiceEntity.items.create(tableName, made)),
   ],
 };
 

@@ -875,6 +875,28 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
     },
 
     /**
+     * Invoices a subscription's pending items now (prorations' `always_invoice`, `cancel` with `invoice_now`):
+     * a draft with `billingReason` taking every pending item of the subscription (one transaction, the
+     * items on their versions, so two racing requests never invoice an item twice: the loser finds none
+     * left), then finalized at the subscription's billing time (numbered, the customer's balance applied: a
+     * credit that makes the total negative goes to the balance) and, collecting automatically, charged.
+     * Undefined when nothing is pending.
+     */
+    async invoicePending(origin: EventOrigin, subscription: Subscription, billingReason: 'subscription_update' | 'subscription_cycle'): Promise<Invoice | undefined> {
+      let now = 0;
+      const id = await withOptimisticRetries(async () => {
+        const customer = await liveCustomer(origin.scope, subscription.customer);
+        const at = await billingTime.forCustomer(origin.scope, customer.id);
+        now = at.now;
+        const drafted = await this.draftForPeriod(origin, subscription, customer, at, [], billingReason);
+        if (!drafted.change.items?.length) return null;
+        return (await commit(origin, drafted.change, drafted.events)) ? drafted.change.newInvoice!.id : undefined;
+      });
+      if (id === null) return undefined;
+      return finalizeAt(origin, id, async () => now);
+    },
+
+    /**
      * The due processor of invoices: brings one invoice up to `at`: a draft with auto_advance past its hour
      * is finalized (and charged); an open charge_automatically invoice whose next try is due is charged
      * again. Every step is a versioned write, so a second run for one `at` finds nothing due.

@@ -128,5 +128,10 @@ export const wireSubscriptionService = () => {
     events,
     billingTime,
     invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
+    prorationInvoicing: {
+      invoicePending: async (origin, subscription, billingReason) => {
+        await invoices.invoicePending(origin, subscription, billingReason);
+      },
+    },
   });
 };

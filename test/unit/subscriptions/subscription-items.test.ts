@@ -14,6 +14,7 @@ import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
+import { recordingProrationInvoicing } from '../../support/proration-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_items', livemode: false };
 const other: Scope = { accountId: 'acct_items', livemode: true };
@@ -57,6 +58,7 @@ async function setup() {
     events: recorded.events,
     billingTime: fixedBillingTime(() => now),
     invoicing: memorySubscriptionInvoicing(subscriptions, recorded.events),
+    prorationInvoicing: recordingProrationInvoicing(),
     clock: () => now++,
   });
   const subscription = await service.create(request, createSubscriptionParams.parse({ customer: 'cus_1', items: [{ price: 'price_a', quantity: 2 }] }));

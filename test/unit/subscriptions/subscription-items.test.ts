@@ -95,24 +95,6 @@ describe('subscription items (service with the shared fakes)', () => {
     ]);
   });
 
-  it('Given a change that would prorate, when proration_behavior is absent, create_prorations or always_invoice, then it is refused with a 400 naming proration_behavior and nothing changes', async () => {
-    const { service, subscription, types } = await setup();
-    const itemId = subscription.items[0]!.id;
-    for (const behavior of [{}, { proration_behavior: 'create_prorations' }, { proration_behavior: 'always_invoice' }]) {
-      await expect(service.updateItem(request, itemId, updateSubscriptionItemParams.parse({ quantity: '4', ...behavior }))).rejects.toMatchObject({
-        code: 'parameter_invalid',
-        param: 'proration_behavior',
-        message: expect.stringContaining('prorations are not built yet'),
-      });
-      await expect(
-        service.createItem(request, createSubscriptionItemParams.parse({ subscription: subscription.id, price: 'price_b', ...behavior })),
-      ).rejects.toMatchObject({
-        param: 'proration_behavior',
-      });
-    }
-    expect(types()).toEqual(['customer.subscription.created']);
-  });
-
   it('Given a change that prorates nothing (metadata, the same quantity), when proration_behavior is absent, then it is made', async () => {
     const { service, subscription } = await setup();
     const itemId = subscription.items[0]!.id;

@@ -83,7 +83,8 @@ export function prorateChange(change: { period: Period; at: number; from: Billed
   if (from) {
     // A proration date before the debit began (a backdated change) credits all of it.
     const credit = debit ? proratedDebit(debit, Math.max(at, debit.period.start)) : proratedAmount(from, period, at);
-    if (credit !== 0) lines.push({ kind: 'unused', amount: 0 - credit, quantity: from.quantity, unitAmountDecimal: from.unitAmountDecimal, period: linePeriod });
+    if (credit !== 0)
+      lines.push({ kind: 'unused', amount: 0 - credit, quantity: from.quantity, unitAmountDecimal: from.unitAmountDecimal, period: linePeriod });
   }
   if (to) {
     const charge = proratedAmount(to, period, at);

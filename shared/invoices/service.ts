@@ -882,7 +882,11 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
      * credit that makes the total negative goes to the balance) and, collecting automatically, charged.
      * Undefined when nothing is pending.
      */
-    async invoicePending(origin: EventOrigin, subscription: Subscription, billingReason: 'subscription_update' | 'subscription_cycle'): Promise<Invoice | undefined> {
+    async invoicePending(
+      origin: EventOrigin,
+      subscription: Subscription,
+      billingReason: 'subscription_update' | 'subscription_cycle',
+    ): Promise<Invoice | undefined> {
       let now = 0;
       const id = await withOptimisticRetries(async () => {
         const customer = await liveCustomer(origin.scope, subscription.customer);

@@ -34,7 +34,7 @@ export const prorationEvents = (items: readonly InvoiceItem[]): EventInput[] =>
   items.map((item) => snapshotInput('invoiceitem.created', serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`));
 
 /** The item's current period at `at`: counted from the anchor, the one that ends by the subscription's period end. */
-export function itemPeriodAt(subscription: Subscription, item: SubscriptionItem, at: number): Period {
+function itemPeriodAt(subscription: Subscription, item: SubscriptionItem, at: number): Period {
   return currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, Math.min(at, subscription.currentPeriodEnd - 1));
 }
 

@@ -92,17 +92,26 @@ describe('prorations, through the official SDK', () => {
       invoice.lines.data.map(() =>
         expect.objectContaining({
           type: 'subscription_item_details',
-          subscription_item_details: expect.objectContaining({ proration: true, subscription: subscription.id, subscription_item: itemId, invoice_item: expect.stringMatching(/^ii_/) }),
+          subscription_item_details: expect.objectContaining({
+            proration: true,
+            subscription: subscription.id,
+            subscription_item: itemId,
+            invoice_item: expect.stringMatching(/^ii_/),
+          }),
         }),
       ),
     );
-    const types = new Set((await client.events.list({ limit: 100 })).data.filter((event) => (event.data.object as { id?: string }).id === invoice.id).map((event) => event.type));
+    const types = new Set(
+      (await client.events.list({ limit: 100 })).data.filter((event) => (event.data.object as { id?: string }).id === invoice.id).map((event) => event.type),
+    );
     expect([...types]).toEqual(expect.arrayContaining(['invoice.created', 'invoice.finalized', 'invoice.paid']));
   });
 
   it('Given always_invoice, when the quantity goes down from 5 to 1, then the invoice comes to a credit: nothing is charged and the credit goes to the customer’s balance', async () => {
     await client.subscriptionItems.update(itemId, { quantity: 1, proration_behavior: 'always_invoice' });
-    const invoices = (await client.invoices.list({ subscription: subscription.id, limit: 10 })).data.filter((found) => found.billing_reason === 'subscription_update');
+    const invoices = (await client.invoices.list({ subscription: subscription.id, limit: 10 })).data.filter(
+      (found) => found.billing_reason === 'subscription_update',
+    );
     const credit = invoices.find((found) => found.total < 0)!;
     expect(credit).toMatchObject({ status: 'paid', total: -4000, amount_due: 0, amount_paid: 0, starting_balance: 0, ending_balance: -4000 });
     expect((await client.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ balance: -4000 });
@@ -118,7 +127,9 @@ describe('prorations, through the official SDK', () => {
   it('Given the subscription, when canceled with prorate and invoice_now, then the unused time is credited on a final invoice and the credit joins the customer’s balance', async () => {
     const canceled = await client.subscriptions.cancel(subscription.id, { prorate: true, invoice_now: true });
     expect(canceled.status).toBe('canceled');
-    const final = (await client.invoices.list({ subscription: subscription.id, limit: 10 })).data.find((found) => found.billing_reason === 'subscription_cycle')!;
+    const final = (await client.invoices.list({ subscription: subscription.id, limit: 10 })).data.find(
+      (found) => found.billing_reason === 'subscription_cycle',
+    )!;
     expect(final.lines.data).toMatchObject([{ amount: -1000, period: { start: changeAt, end: periodEnd } }]);
     expect(final).toMatchObject({ status: 'paid', total: -1000, amount_due: 0, starting_balance: -4000, ending_balance: -5000 });
     expect((await client.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ balance: -5000 });

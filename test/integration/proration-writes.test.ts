@@ -22,7 +22,15 @@ function meteredService() {
   const prices = dynamoPriceRepository(table);
   const { events } = recordingEmitter();
   const billingTime: BillingTime = { forCustomer: async () => ({ now: Date.now(), testClock: null }) };
-  const invoices = invoiceService({ repository: dynamoInvoiceRepository(table), customers, prices, subscriptions, events, billingTime, gateway: scriptedGateway().gateway });
+  const invoices = invoiceService({
+    repository: dynamoInvoiceRepository(table),
+    customers,
+    prices,
+    subscriptions,
+    events,
+    billingTime,
+    gateway: scriptedGateway().gateway,
+  });
   return subscriptionService({
     subscriptions,
     prices,

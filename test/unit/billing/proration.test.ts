@@ -61,7 +61,9 @@ describe('proration arithmetic', () => {
     const same = { unitAmountDecimal: '1000', quantity: 2 };
     expect(prorateChange({ period: january, at: january.end, from: same, to: { unitAmountDecimal: '5', quantity: 1 } })).toEqual([]);
     expect(prorateChange({ period: january, at: january.start + day, from: same, to: { ...same } })).toEqual([]);
-    expect(prorateChange({ period: january, at: january.start + day, from: { unitAmountDecimal: '0', quantity: 1 }, to: { unitAmountDecimal: '0', quantity: 5 } })).toEqual([]);
+    expect(
+      prorateChange({ period: january, at: january.start + day, from: { unitAmountDecimal: '0', quantity: 1 }, to: { unitAmountDecimal: '0', quantity: 5 } }),
+    ).toEqual([]);
   });
 
   it('Given a change outside its period, when prorated, then it is refused', () => {

@@ -45,7 +45,12 @@ function setup() {
   let now = 1_700_000_000_000;
   const clock = () => now++;
   const invoicing = memorySubscriptionInvoicing(subscriptions, recorded.events);
-  const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, billingTime: fixedBillingTime(clock),
+  const service = subscriptionService({
+    subscriptions,
+    prices,
+    customers,
+    events: recorded.events,
+    billingTime: fixedBillingTime(clock),
     invoicing,
     prorationInvoicing: recordingProrationInvoicing(),
     clock,

@@ -874,6 +874,11 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       return { change: { ...rest, newInvoice: invoice, customer: balanced }, events: eventInputs, invoice, failure };
     },
 
+    /** The pending proration items of a subscription (its cancellation at once without `invoice_now` or `prorate` removes them). */
+    async pendingProrations(scope: Scope, subscription: Pick<Subscription, 'id' | 'customer'>): Promise<InvoiceItem[]> {
+      return (await pendingItems(scope, subscription.customer, subscription.id)).filter((item) => item.proration);
+    },
+
     /**
      * Invoices a subscription's pending items now (prorations' `always_invoice`, `cancel` with `invoice_now`):
      * a draft with `billingReason` taking every pending item of the subscription (one transaction, the

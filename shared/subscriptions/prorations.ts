@@ -4,6 +4,7 @@ import { newId } from '#shared/core/ids.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import type { InvoiceItem } from '#shared/invoices/invoice.ts';
+import type { Scope } from '#shared/platform/types.ts';
 import { serializeInvoiceItem } from '#shared/invoices/serializer.ts';
 import { currentPeriod } from './periods.ts';
 import type { Subscription, SubscriptionItem } from './subscription.ts';
@@ -27,11 +28,15 @@ export interface ProrationInvoicing {
    * none are pending (a racing request invoiced them first).
    */
   invoicePending(origin: EventOrigin, subscription: Subscription, billingReason: 'subscription_update' | 'subscription_cycle'): Promise<void>;
+  /** The subscription's pending proration items (read before a cancellation that removes them). */
+  pendingProrations(scope: Scope, subscription: Subscription): Promise<InvoiceItem[]>;
 }
 
-/** `invoiceitem.created` for each proration, in the subscription write's outbox. */
-export const prorationEvents = (items: readonly InvoiceItem[]): EventInput[] =>
-  items.map((item) => snapshotInput('invoiceitem.created', serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`));
+/** `invoiceitem.created` for each proration made (`invoiceitem.deleted` for each removed), in the subscription write's outbox. */
+export const prorationEvents = (items: readonly InvoiceItem[], removed: readonly InvoiceItem[] = []): EventInput[] => [
+  ...items.map((item) => snapshotInput('invoiceitem.created', serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`)),
+  ...removed.map((item) => snapshotInput('invoiceitem.deleted', serializeInvoiceItem(item), `/v1/invoiceitems/${item.id}`)),
+];
 
 /** The item's current period at `at`: counted from the anchor, the one that ends by the subscription's period end. */
 function itemPeriodAt(subscription: Subscription, item: SubscriptionItem, at: number): Period {

@@ -282,20 +282,31 @@ export function subscriptionService({
   /**
    * Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer.
    * `prorate` credits the unused time of every item as pending proration items written with the
-   * cancellation; `invoice_now` then invoices the subscription's pending items in a final invoice.
+   * cancellation; `invoice_now` then invoices the subscription's pending items in a final invoice. A request
+   * with neither removes the subscription's pending prorations in the cancellation's write (`removePending`),
+   * as the reference documents for a cancellation at once.
    */
-  const cancelNow = async ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) => {
+  const cancelNow = async (
+    { origin }: SubscriptionRequest,
+    load: () => Promise<Subscription>,
+    params: CancelSubscriptionParams = {},
+    removePending = false,
+  ) => {
     let now = 0;
     let credits: InvoiceItem[] = [];
+    let removed: InvoiceItem[] = [];
     const canceled = await changeAndEmit(
       {
-        repository: { replace: (next, outbox) => subscriptions.replaceItems(next, { added: [], removed: [], invoiceItems: credits }, outbox) },
+        repository: {
+          replace: (next, outbox) => subscriptions.replaceItems(next, { added: [], removed: [], invoiceItems: credits, deletedInvoiceItems: removed }, outbox),
+        },
         events,
       },
       origin,
       async () => {
         const current = await load();
         now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+        removed = removePending && !params.prorate && !params.invoice_now ? await prorationInvoicing.pendingProrations(origin.scope, current) : [];
         return current;
       },
       (current): Subscription => {
@@ -313,7 +324,7 @@ export function subscriptionService({
           },
         });
       },
-      (next) => [event('customer.subscription.deleted', next), ...prorationEvents(credits)],
+      (next) => [event('customer.subscription.deleted', next), ...prorationEvents(credits, removed)],
     );
     if (params.invoice_now) await prorationInvoicing.invoicePending(origin, canceled, 'subscription_cycle');
     return canceled;
@@ -697,7 +708,7 @@ export function subscriptionService({
     },
 
     cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
-      return cancelNow({ origin }, () => live(origin.scope, id, 'canceled again'), params);
+      return cancelNow({ origin }, () => live(origin.scope, id, 'canceled again'), params, true);
     },
 
     /**

@@ -78,6 +78,8 @@ export interface SubscriptionItemsChange {
   removed: string[];
   /** Invoice items written in the same transaction (the change's prorations, pending): none lost or doubled. */
   invoiceItems?: InvoiceItem[];
+  /** Pending invoice items deleted in the same transaction, on the versions read (a cancellation's pending prorations). */
+  deletedInvoiceItems?: InvoiceItem[];
 }
 
 export interface SubscriptionRepository extends OwnedResourceStore<Subscription> {

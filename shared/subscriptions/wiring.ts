@@ -132,6 +132,7 @@ export const wireSubscriptionService = () => {
       invoicePending: async (origin, subscription, billingReason) => {
         await invoices.invoicePending(origin, subscription, billingReason);
       },
+      pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
     },
   });
 };

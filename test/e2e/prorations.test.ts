@@ -135,4 +135,16 @@ describe('prorations, through the official SDK', () => {
     expect((await client.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ balance: -5000 });
     expect(await pending()).toEqual([]);
   });
+
+  it('Given pending prorations, when the subscription is canceled with neither prorate nor invoice_now, then they are removed with it (invoiceitem.deleted)', async () => {
+    const price = subscription.items.data[0]!.price.id;
+    const other = await client.subscriptions.create({ customer: customer.id, items: [{ price, quantity: 1 }] });
+    await client.subscriptions.update(other.id, { items: [{ id: other.items.data[0]!.id, quantity: 2 }] });
+    const made = (await pending()).filter((item) => item.parent?.subscription_details?.subscription === other.id);
+    expect(made.map((item) => item.amount)).toEqual([-3100, 6200]);
+    await client.subscriptions.cancel(other.id);
+    expect((await pending()).filter((item) => item.parent?.subscription_details?.subscription === other.id)).toEqual([]);
+    const deleted = (await eventsOf('invoiceitem.deleted')).map((event) => (event.data.object as Stripe.InvoiceItem).id);
+    expect(deleted).toEqual(expect.arrayContaining(made.map((item) => item.id)));
+  });
 });

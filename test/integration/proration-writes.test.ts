@@ -42,6 +42,7 @@ function meteredService() {
       invoicePending: async (origin, subscription, reason) => {
         await invoices.invoicePending(origin, subscription, reason);
       },
+      pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
     },
   });
 }

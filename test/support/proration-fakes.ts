@@ -1,9 +1,13 @@
 import type { EventOrigin } from '#shared/events/event.ts';
+import type { InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { ProrationInvoicing } from '#shared/subscriptions/prorations.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
 
-/** `ProrationInvoicing` that records each call (the invoices' side is tested through the local stack). */
-export function recordingProrationInvoicing(): ProrationInvoicing & {
+/**
+ * `ProrationInvoicing` that records each invoicing call (the invoices' side is tested through the local
+ * stack) and answers the pending prorations from `pending` (the memory repository's invoice items).
+ */
+export function recordingProrationInvoicing(pending: () => readonly InvoiceItem[] = () => []): ProrationInvoicing & {
   calls: Array<{ origin: EventOrigin; subscription: Subscription; billingReason: string }>;
 } {
   const calls: Array<{ origin: EventOrigin; subscription: Subscription; billingReason: string }> = [];
@@ -11,6 +15,9 @@ export function recordingProrationInvoicing(): ProrationInvoicing & {
     calls,
     async invoicePending(origin, subscription, billingReason) {
       calls.push({ origin, subscription, billingReason });
+    },
+    async pendingProrations(_scope, subscription) {
+      return pending().filter((item) => item.subscription === subscription.id && item.pending && item.proration);
     },
   };
 }

@@ -27,6 +27,10 @@ export function memorySubscriptionRepository(): SubscriptionRepository & {
       for (const id of change.added) pointers.set(pointerKey(next, id), next.id);
       for (const id of change.removed) pointers.delete(pointerKey(next, id));
       invoiceItems.push(...(change.invoiceItems ?? []));
+      for (const gone of change.deletedInvoiceItems ?? []) {
+        const at = invoiceItems.findIndex((item) => item.id === gone.id);
+        if (at >= 0) invoiceItems.splice(at, 1);
+      }
       return true;
     },
     async findByItem(scope, itemId) {

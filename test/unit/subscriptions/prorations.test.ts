@@ -56,7 +56,7 @@ async function setup(options: { flexible?: boolean; trial?: boolean; unit?: stri
   const recorded = recordingEmitter();
   const time = { now: start };
   let real = 1_800_000_000_000;
-  const prorationInvoicing = recordingProrationInvoicing();
+  const prorationInvoicing = recordingProrationInvoicing(() => subscriptions.invoiceItems);
   const service = subscriptionService({
     subscriptions,
     prices,
@@ -186,7 +186,7 @@ describe('prorations of subscription changes (service with the shared fakes)', (
     expect(subscriptions.invoiceItems.map((item) => item.amount)).toEqual([-2000, 3000]);
   });
 
-  it('Given a cancellation with prorate and invoice_now, when made, then the unused time is credited with it and a final invoice is asked for; without them, nothing', async () => {
+  it('Given a cancellation with prorate and invoice_now, when made, then the unused time is credited with it and a final invoice is asked for; without them, the pending prorations are removed', async () => {
     const { service, subscriptions, subscription, time, prorationInvoicing, eventTypes } = await setup();
     time.now = start + 21 * day;
     await service.cancel(request, subscription.id, cancelSubscriptionParams.parse({ prorate: 'true', invoice_now: 'true' }));
@@ -195,8 +195,12 @@ describe('prorations of subscription changes (service with the shared fakes)', (
     expect(prorationInvoicing.calls.map((call) => [call.billingReason, call.subscription.status])).toEqual([['subscription_cycle', 'canceled']]);
     const other = await setup();
     other.time.now = start + 21 * day;
+    await other.service.updateItem(request, other.itemId, updateSubscriptionItemParams.parse({ quantity: '3' }));
+    expect(other.subscriptions.invoiceItems).toHaveLength(2);
     await other.service.cancel(request, other.subscription.id, cancelSubscriptionParams.parse({}));
+    // Neither flag: the pending prorations are removed with the cancellation, as the reference documents.
     expect(other.subscriptions.invoiceItems).toEqual([]);
+    expect(other.eventTypes()).toEqual(['customer.subscription.deleted', 'invoiceitem.deleted', 'invoiceitem.deleted']);
     expect(other.prorationInvoicing.calls).toEqual([]);
   });
 

@@ -7,6 +7,7 @@ import type { Table, TransactItem } from './table.ts';
 import { isConditionFailure } from './conditions.ts';
 import { transactChecked } from './transactions.ts';
 import { customerSourceEntity } from './customer-repository.ts';
+import { subscriptionEntity } from './billing-repositories.ts';
 
 const invoiceKind = {
   entity: 'invoice',
@@ -43,6 +44,7 @@ export const invoiceEntity = {
       ...(change.items ?? []).flatMap((next) => items.replace(tableName, next)),
       ...(change.deletedItems ?? []).map((gone) => deleteOnVersion(items.key(gone.scope, gone.id), gone.version)),
       ...(change.customer ? customers.replace(tableName, change.customer) : []),
+      ...(change.subscription ? subscriptionEntity.subscriptions.replace(tableName, change.subscription) : []),
       ...(change.customerRead
         ? [
             {

@@ -3,6 +3,7 @@ import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { Customer } from '#shared/customers/customer.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
+import type { Subscription } from '#shared/subscriptions/subscription.ts';
 
 export interface Period {
   start: number;
@@ -120,6 +121,8 @@ export interface InvoiceChange {
   customer?: Customer;
   /** The customer the change relies on without writing it: a version check (still there, unchanged). */
   customerRead?: Customer;
+  /** The invoice's subscription as a payment result left it: replaced on the version before. */
+  subscription?: Subscription;
 }
 
 export interface InvoiceRepository {

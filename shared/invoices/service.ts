@@ -876,7 +876,7 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
 
     /** The pending proration items of a subscription (its cancellation at once without `invoice_now` or `prorate` removes them). */
     async pendingProrations(scope: Scope, subscription: Pick<Subscription, 'id' | 'customer'>): Promise<InvoiceItem[]> {
-      return (await pendingItems(scope, subscription.customer, subscription.id)).filter((item) => item.proration);
+      return (await pendingItems(scope, subscription.customer, subscription.id)).filter((item) => item.proration && item.subscription === subscription.id);
     },
 
     /**
@@ -893,13 +893,21 @@ export function invoiceService({ repository, customers, prices, subscriptions, e
       billingReason: 'subscription_update' | 'subscription_cycle',
     ): Promise<Invoice | undefined> {
       let now = 0;
+      let read: Subscription | undefined = subscription;
       const id = await withOptimisticRetries(async () => {
-        const customer = await liveCustomer(origin.scope, subscription.customer);
+        // The subscription as just written first; after a lost race, as stored now.
+        const current = read ?? (await subscriptions.get(origin.scope, subscription.id));
+        read = undefined;
+        if (!current) return null;
+        const customer = await liveCustomer(origin.scope, current.customer);
         const at = await billingTime.forCustomer(origin.scope, customer.id);
         now = at.now;
-        const drafted = await this.draftForPeriod(origin, subscription, customer, at, [], billingReason);
+        const drafted = await this.draftForPeriod(origin, current, customer, at, [], billingReason);
         if (!drafted.change.items?.length) return null;
-        return (await commit(origin, drafted.change, drafted.events)) ? drafted.change.newInvoice!.id : undefined;
+        const draft = drafted.change.newInvoice!;
+        // The draft is the subscription's latest invoice from the same write, so its payment's outcome moves the subscription as the reference's does.
+        const change = { ...drafted.change, subscription: { ...current, latestInvoice: draft.id, version: current.version + 1 } };
+        return (await commit(origin, change, drafted.events)) ? draft.id : undefined;
       });
       if (id === null) return undefined;
       return finalizeAt(origin, id, async () => now);

@@ -88,6 +88,7 @@ describe('prorations, through the official SDK', () => {
     // The earlier pending change (-2000 + 3000) and this one (-3000 + 5000).
     expect(invoice.lines.data.map((line) => line.amount).sort((a, b) => a - b)).toEqual([-3000, -2000, 3000, 5000]);
     expect(invoice).toMatchObject({ status: 'paid', subtotal: 3000, total: 3000, amount_due: 3000, amount_paid: 3000, customer: customer.id });
+    expect((await client.subscriptions.retrieve(subscription.id)).latest_invoice).toBe(invoice.id);
     expect(invoice.lines.data.map((line) => line.parent)).toEqual(
       invoice.lines.data.map(() =>
         expect.objectContaining({
@@ -132,6 +133,7 @@ describe('prorations, through the official SDK', () => {
     )!;
     expect(final.lines.data).toMatchObject([{ amount: -1000, period: { start: changeAt, end: periodEnd } }]);
     expect(final).toMatchObject({ status: 'paid', total: -1000, amount_due: 0, starting_balance: -4000, ending_balance: -5000 });
+    expect((await client.subscriptions.retrieve(subscription.id)).latest_invoice).toBe(final.id);
     expect((await client.customers.retrieve(customer.id)) as Stripe.Customer).toMatchObject({ balance: -5000 });
     expect(await pending()).toEqual([]);
   });

@@ -30,6 +30,8 @@ export interface ProrationInvoicing {
   invoicePending(origin: EventOrigin, subscription: Subscription, billingReason: 'subscription_update' | 'subscription_cycle'): Promise<void>;
   /** The subscription's pending proration items (read before a cancellation that removes them). */
   pendingProrations(scope: Scope, subscription: Subscription): Promise<InvoiceItem[]>;
+  /** The names of products (by id; a product gone is left out), for the lines' descriptions. */
+  productNames(scope: Scope, productIds: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
 /** `invoiceitem.created` for each proration made (`invoiceitem.deleted` for each removed), in the subscription write's outbox. */
@@ -68,8 +70,10 @@ export function prorationsOf(input: {
   now: number;
   realNow: number;
   behavior: ProrationBehavior;
+  /** Product names by id, for the descriptions (a product not named here is shown by its id). */
+  names?: ReadonlyMap<string, string>;
 }): { invoiceItems: InvoiceItem[]; items: SubscriptionItem[] } {
-  const { before, after, at, now, realNow, behavior } = input;
+  const { before, after, at, now, realNow, behavior, names } = input;
   const flexible = before.billingMode.type === 'flexible';
   if (!prorates(before)) return { invoiceItems: [], items: after };
   const invoiceItems: InvoiceItem[] = [];
@@ -84,7 +88,7 @@ export function prorationsOf(input: {
     unitAmountDecimal: line.unitAmountDecimal,
     quantity: line.quantity,
     price: item.price,
-    description: prorationDescription(line.kind, line.quantity, item.price.nickname ?? item.price.product, at),
+    description: prorationDescription(line.kind, line.quantity, names?.get(item.price.product) ?? item.price.product, at),
     metadata: {},
     period: line.period,
     invoice: null,
@@ -129,4 +133,30 @@ export function prorationsOf(input: {
     if (flexible) added.billed = { amount: lines[0]?.amount ?? 0, period: { start: at, end: period.end } };
   }
   return { invoiceItems, items };
+}
+
+/**
+ * `prorationsOf` with the lines described by their products' names, read (through `productNames`) only
+ * when the change makes lines, once per product across retries (`names` is the caller's cache).
+ */
+export async function describedProrations(
+  ports: Pick<ProrationInvoicing, 'productNames'>,
+  input: Omit<Parameters<typeof prorationsOf>[0], 'names'>,
+  names: Map<string, string>,
+): Promise<ReturnType<typeof prorationsOf>> {
+  const first = prorationsOf({ ...input, names });
+  const missing = [...new Set(first.invoiceItems.map((item) => item.price!.product))].filter((id) => !names.has(id));
+  if (missing.length === 0) return first;
+  for (const [id, name] of await ports.productNames(input.before.scope, missing)) names.set(id, name);
+  return prorationsOf({ ...input, names });
+}
+
+/** `productNames` over a store of products: one read per product, in parallel (only for a change that makes lines). */
+export function productNamesOf(catalogue: {
+  products: { get(scope: Scope, id: string): Promise<{ name: string } | undefined> };
+}): ProrationInvoicing['productNames'] {
+  return async (scope, productIds) => {
+    const found = await Promise.all(productIds.map(async (id) => [id, (await catalogue.products.get(scope, id))?.name] as const));
+    return new Map(found.filter((entry): entry is readonly [string, string] => entry[1] !== undefined));
+  };
 }

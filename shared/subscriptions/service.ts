@@ -15,7 +15,7 @@ import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import type { InvoiceSettlement, SubscriptionInvoicing } from './invoicing.ts';
-import { type ProrationBehavior, type ProrationInvoicing, prorationEvents, prorationsOf } from './prorations.ts';
+import { describedProrations, type ProrationBehavior, type ProrationInvoicing, prorationEvents } from './prorations.ts';
 import {
   applyStep,
   dueAt,
@@ -295,6 +295,7 @@ export function subscriptionService({
     let now = 0;
     let credits: InvoiceItem[] = [];
     let removed: InvoiceItem[] = [];
+    const names = new Map<string, string>();
     const canceled = await changeAndEmit(
       {
         repository: {
@@ -307,11 +308,14 @@ export function subscriptionService({
         const current = await load();
         now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
         removed = removePending && !params.prorate && !params.invoice_now ? await prorationInvoicing.pendingProrations(origin.scope, current) : [];
+        const at = Math.min(Math.max(now, current.currentPeriodStart), current.currentPeriodEnd);
+        credits = params.prorate
+          ? (await describedProrations(prorationInvoicing, { before: current, after: [], at, now, realNow: clock(), behavior: 'create_prorations' }, names))
+              .invoiceItems
+          : [];
         return current;
       },
       (current): Subscription => {
-        const at = Math.min(Math.max(now, current.currentPeriodStart), current.currentPeriodEnd);
-        credits = params.prorate ? prorationsOf({ before: current, after: [], at, now, realNow: clock(), behavior: 'create_prorations' }).invoiceItems : [];
         return withDue({
           ...current,
           status: 'canceled',
@@ -450,13 +454,14 @@ export function subscriptionService({
     }
     let unwritten: Subscription | undefined = first;
     let prorated = 0;
+    const names = new Map<string, string>();
     const updated = await withOptimisticRetries(async () => {
       const current = unwritten ?? (await live(origin.scope, id, 'updated'));
       unwritten = undefined;
       const at = prorationDateIn(current, proration.date, now);
       const { items, itemsChange } = applyChanges(current, changes, made, now);
       if (behavior !== 'none') refuseIntervalChange(current, items);
-      const prorations = prorationsOf({ before: current, after: items, at, now, realNow: clock(), behavior });
+      const prorations = await describedProrations(prorationInvoicing, { before: current, after: items, at, now, realNow: clock(), behavior }, names);
       const next: Subscription = withDue({ ...fields(current), items: prorations.items, version: current.version + 1 });
       const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current), ...prorationEvents(prorations.invoiceItems)]);
       if (!(await subscriptions.replaceItems(next, { ...itemsChange, invoiceItems: prorations.invoiceItems }, outbox))) return undefined;

@@ -2,7 +2,7 @@ import { lineAmount } from '#shared/billing/money.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { wirePaymentGateway } from '#shared/billing/wiring.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoInvoiceRepository, invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { type Table, type TransactItem, serviceTable } from '#shared/data/table.ts';
@@ -15,6 +15,7 @@ import { snapshotInput } from '#shared/events/changes.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
 import { applyStep, type InvoicePlan } from './lifecycle.ts';
+import { productNamesOf } from './prorations.ts';
 import { lifecycleOf, subscriptionService } from './service.ts';
 import type { Subscription } from './subscription.ts';
 
@@ -133,6 +134,7 @@ export const wireSubscriptionService = () => {
         await invoices.invoicePending(origin, subscription, billingReason);
       },
       pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
+      productNames: productNamesOf(dynamoCatalogueRepository(table)),
     },
   });
 };

@@ -54,7 +54,7 @@ describe('prorations, through the official SDK', () => {
         proration: true,
         invoice: null,
         currency: 'usd',
-        description: `Unused time on 2 × Seat after ${new Date(changeAt * 1000).toUTCString().slice(5, 16)}`,
+        description: `Unused time on 2 × Seats after ${new Date(changeAt * 1000).toUTCString().slice(5, 16)}`,
         period: { start: changeAt, end: periodEnd },
         parent: { type: 'subscription_details', subscription_details: { subscription: subscription.id, subscription_item: itemId } },
         test_clock: clock.id,
@@ -64,7 +64,7 @@ describe('prorations, through the official SDK', () => {
         amount: 3000,
         quantity: 3,
         proration: true,
-        description: `Remaining time on 3 × Seat after ${new Date(changeAt * 1000).toUTCString().slice(5, 16)}`,
+        description: `Remaining time on 3 × Seats after ${new Date(changeAt * 1000).toUTCString().slice(5, 16)}`,
         period: { start: changeAt, end: periodEnd },
       },
     ]);

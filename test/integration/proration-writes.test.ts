@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
+import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
 import { invoiceService } from '#shared/invoices/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { updateSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
+import { productNamesOf } from '#shared/subscriptions/prorations.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
@@ -43,6 +44,7 @@ function meteredService() {
         await invoices.invoicePending(origin, subscription, reason);
       },
       pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
+      productNames: productNamesOf(dynamoCatalogueRepository(table)),
     },
   });
 }
@@ -67,7 +69,7 @@ describe('prorations on DynamoDB Local: what a prorated change costs', () => {
     scope = { accountId: platform.account, livemode: false };
   });
 
-  it('Given a subscription item, when its quantity changes with prorations, then the change, its two proration items and their events are one transaction after the item’s two reads; always_invoice adds the invoice’s reads and writes', async () => {
+  it('Given a subscription item, when its quantity changes with prorations, then the change, its two proration items and their events are one transaction after the item’s two reads and its product’s; always_invoice adds the invoice’s reads and writes', async () => {
     const customer = await client.customers.create({ name: 'Measured', source: 'tok_visa' });
     const product = await client.products.create({ name: 'Seats' });
     const price = await client.prices.create({ product: product.id, unit_amount: 3100, currency: 'usd', recurring: { interval: 'month' } });
@@ -80,12 +82,14 @@ describe('prorations on DynamoDB Local: what a prorated change costs', () => {
     // The item's pointer and its subscription, then the versioned write.
     expect(none.calls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems']);
     const prorated = await measured(() => service.updateItem(request, itemId, updateSubscriptionItemParams.parse({ quantity: '4' })));
-    expect(prorated.calls).toEqual(['GetItem', 'GetItem', 'TransactWriteItems']);
+    // The same, and the product's name for the lines' descriptions.
+    expect(prorated.calls).toEqual(['GetItem', 'GetItem', 'GetItem', 'TransactWriteItems']);
     const invoiced = await measured(() =>
       service.updateItem(request, itemId, updateSubscriptionItemParams.parse({ quantity: '5', proration_behavior: 'always_invoice' })),
     );
     // The change as above; then the customer and its pending items, the draft taking them; the draft and the customer again, finalized; the charge's outcome.
     expect(invoiced.calls).toEqual([
+      'GetItem',
       'GetItem',
       'GetItem',
       'TransactWriteItems',
@@ -103,7 +107,7 @@ describe('prorations on DynamoDB Local: what a prorated change costs', () => {
     );
     // Measured 20 WCU without prorations, 41 with: the two invoice items (written in the transaction, so doubled) and their two invoiceitem.created events.
     expect(prorated.writeUnits - none.writeUnits).toBeLessThanOrEqual(24);
-    // Measured 177 WCU: the change (41), the draft taking four pending items with the subscription's latest_invoice (each item
+    // Measured 171–177 WCU: the change (41), the draft taking four pending items with the subscription's latest_invoice (each item
     // rewritten, invoice.created and four invoiceitem.updated), its finalization with the customer and its charge's outcome
     // (each event carrying the invoice).
     expect(invoiced.writeUnits).toBeLessThanOrEqual(190);

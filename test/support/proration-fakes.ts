@@ -5,9 +5,13 @@ import type { Subscription } from '#shared/subscriptions/subscription.ts';
 
 /**
  * `ProrationInvoicing` that records each invoicing call (the invoices' side is tested through the local
- * stack) and answers the pending prorations from `pending` (the memory repository's invoice items).
+ * stack), answers the pending prorations from `pending` (the memory repository's invoice items) and names
+ * products from `products`.
  */
-export function recordingProrationInvoicing(pending: () => readonly InvoiceItem[] = () => []): ProrationInvoicing & {
+export function recordingProrationInvoicing(
+  pending: () => readonly InvoiceItem[] = () => [],
+  products: Record<string, string> = {},
+): ProrationInvoicing & {
   calls: Array<{ origin: EventOrigin; subscription: Subscription; billingReason: string }>;
 } {
   const calls: Array<{ origin: EventOrigin; subscription: Subscription; billingReason: string }> = [];
@@ -18,6 +22,9 @@ export function recordingProrationInvoicing(pending: () => readonly InvoiceItem[
     },
     async pendingProrations(_scope, subscription) {
       return pending().filter((item) => item.subscription === subscription.id && item.pending && item.proration);
+    },
+    async productNames(_scope, ids) {
+      return new Map(ids.flatMap((id) => (products[id] === undefined ? [] : [[id, products[id]] as const])));
     },
   };
 }

@@ -36,7 +36,7 @@ const price = (id: string, unitAmountDecimal: string, overrides: Partial<Price> 
   unitAmountDecimal,
   recurring: { interval: 'month', intervalCount: 1 },
   type: 'recurring',
-  nickname: 'Gold',
+  nickname: null,
   lookupKey: null,
   taxBehavior: 'unspecified',
   metadata: {},
@@ -48,7 +48,7 @@ async function setup(options: { flexible?: boolean; trial?: boolean; unit?: stri
   const subscriptions = memorySubscriptionRepository();
   const prices = memoryOwnedStore<Price>(
     price('price_a', options.unit ?? '3100'),
-    price('price_b', '6200', { nickname: 'Platinum' }),
+    price('price_b', '6200', { product: 'prod_platinum' }),
     price('price_free', '0'),
     price('price_year', '31000', { recurring: { interval: 'year', intervalCount: 1 } }),
   );
@@ -56,7 +56,7 @@ async function setup(options: { flexible?: boolean; trial?: boolean; unit?: stri
   const recorded = recordingEmitter();
   const time = { now: start };
   let real = 1_800_000_000_000;
-  const prorationInvoicing = recordingProrationInvoicing(() => subscriptions.invoiceItems);
+  const prorationInvoicing = recordingProrationInvoicing(() => subscriptions.invoiceItems, { prod_gold: 'Gold', prod_platinum: 'Platinum' });
   const service = subscriptionService({
     subscriptions,
     prices,

@@ -102,6 +102,12 @@ describe('prorations, through the official SDK', () => {
         }),
       ),
     );
+    // An SDK pinned before 2025-03-31.basil sees each as the invoice item line it was then.
+    const old = sdk(key, { apiVersion: '2024-06-20' as Stripe.LatestApiVersion });
+    const oldLines = (await old.invoices.listLineItems(invoice.id!)).data as unknown as Array<Record<string, unknown>>;
+    expect(oldLines.map((line) => [line.type, line.proration, line.subscription_item, typeof line.invoice_item])).toEqual(
+      oldLines.map(() => ['invoiceitem', true, itemId, 'string']),
+    );
     const types = new Set(
       (await client.events.list({ limit: 100 })).data.filter((event) => (event.data.object as { id?: string }).id === invoice.id).map((event) => event.type),
     );

@@ -215,6 +215,21 @@ describe('prorations of subscription changes (service with the shared fakes)', (
     expect(subscriptions.invoiceItems.map((item) => item.amount)).toEqual([-1355, 2032, -1064, 710]);
   });
 
+  it('Given the flexible mode, when an item added without prorations (debited nothing) is deleted later, then nothing is credited; in classic, its price is', async () => {
+    for (const flexible of [true, false]) {
+      const { service, subscriptions, subscription, time } = await setup({ flexible });
+      time.now = start + 10 * day;
+      const added = await service.createItem(
+        request,
+        createSubscriptionItemParams.parse({ subscription: subscription.id, price: 'price_b', proration_behavior: 'none' }),
+      );
+      time.now = start + 20 * day;
+      await service.deleteItem(request, added.item.id, deleteSubscriptionItemParams.parse({}));
+      // Classic credits 6200 × 11/31 = 2200 whatever was billed; flexible credits from the debit, which was 0.
+      expect(subscriptions.invoiceItems.map((item) => item.amount)).toEqual(flexible ? [] : [-2200]);
+    }
+  });
+
   it('Given the classic mode and the same changes, when prorated, then each credit is counted from the current price over the whole period', async () => {
     const { service, subscriptions, itemId, time } = await setup({ unit: '1000' });
     time.now = start + 10 * day;

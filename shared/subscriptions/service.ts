@@ -136,6 +136,9 @@ function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param
 
 const maxItems = 20;
 
+/** The pending prorations a cancellation removes in its own write (one transaction holds 100 writes). */
+const maxRemovedProrations = 45;
+
 /**
  * When a change is prorated: `proration_date` (Unix seconds) if given, which must fall inside the current
  * period (the reference previews and applies a change as if made then), else now on the subscription's clock.
@@ -307,7 +310,11 @@ export function subscriptionService({
       async () => {
         const current = await load();
         now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
-        removed = removePending && !params.prorate && !params.invoice_now ? await prorationInvoicing.pendingProrations(origin.scope, current) : [];
+        // At most 45 (a delete and its event each, within one transaction's 100 writes); any beyond stay pending.
+        removed =
+          removePending && !params.prorate && !params.invoice_now
+            ? (await prorationInvoicing.pendingProrations(origin.scope, current)).slice(0, maxRemovedProrations)
+            : [];
         const at = Math.min(Math.max(now, current.currentPeriodStart), current.currentPeriodEnd);
         credits = params.prorate
           ? (await describedProrations(prorationInvoicing, { before: current, after: [], at, now, realNow: clock(), behavior: 'create_prorations' }, names))

@@ -19,7 +19,7 @@ import type { Subscription, SubscriptionItem } from './subscription.ts';
 
 export type ProrationBehavior = 'always_invoice' | 'create_prorations' | 'none';
 
-/** What prorating needs of invoicing (wired to the invoices' service `invoicePending`). */
+/** What prorating needs of invoices and the catalogue (wired to the invoices' service and the products' store). */
 export interface ProrationInvoicing {
   /**
    * Invoices the subscription's pending invoice items now (`always_invoice`: `subscription_update`; `cancel`

@@ -49,7 +49,7 @@ export interface SubscriptionServicePorts {
   /** Now for a customer's objects: its test clock's, or the stack's. */
   billingTime: BillingTime;
   invoicing: SubscriptionInvoicing;
-  /** Invoices a subscription's pending items at once (`always_invoice`, `cancel` with `invoice_now`). */
+  /** What prorating needs of invoices and the catalogue: invoicing pending items at once, pending prorations, product names. */
   prorationInvoicing: ProrationInvoicing;
   clock?: () => number;
 }
@@ -322,8 +322,8 @@ export function subscriptionService({
           : [];
         return current;
       },
-      (current): Subscription => {
-        return withDue({
+      (current): Subscription =>
+        withDue({
           ...current,
           status: 'canceled',
           canceledAt: now,
@@ -333,8 +333,7 @@ export function subscriptionService({
             feedback: params.cancellation_details?.feedback ?? null,
             reason: 'cancellation_requested',
           },
-        });
-      },
+        }),
       (next) => [event('customer.subscription.deleted', next), ...prorationEvents(credits, removed)],
     );
     if (params.invoice_now) await prorationInvoicing.invoicePending(origin, canceled, 'subscription_cycle');

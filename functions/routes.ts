@@ -123,7 +123,7 @@ export const routes: Route[] = [
   { name: 'searchSubscriptions', method: 'GET', path: '/v1/subscriptions/search', handler: 'functions/http/v1/subscriptions/search.ts', permissions: reads },
   { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
   { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: deletesAndEmits },
-  { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: emits },
+  { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: deletesAndEmits },
   { name: 'migrateSubscription', method: 'POST', path: '/v1/subscriptions/{id}/migrate', handler: 'functions/http/v1/subscriptions/migrate.ts', permissions: emits },
   { name: 'createSubscriptionItem', method: 'POST', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/create.ts', permissions: emits },
   { name: 'listSubscriptionItems', method: 'GET', path: '/v1/subscription_items', handler: 'functions/http/v1/subscription-items/list.ts', permissions: reads },

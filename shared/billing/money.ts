@@ -38,12 +38,27 @@ export function currencyExponent(currency: string): 0 | 2 | 3 {
 }
 
 /**
+ * decimal.js at a precision no product of the API's inputs reaches (24-digit unit amounts × quantities ×
+ * seconds of a period stay exact), so an amount is rounded once, from its exact value.
+ */
+const Exact = Decimal.clone({ precision: 80 });
+
+/**
  * A unit amount in the currency's smallest unit (a decimal string of up to 12 places) times a quantity,
  * rounded to an integer amount half away from zero, as the reference rounds line amounts: `0.5` × 3 = 1.5 → 2.
  * Exact for every input the API accepts (12 + 12 digits of unit amount, quantities up to 10^8).
  */
 export function lineAmount(unitAmountDecimal: string, quantity: number): number {
-  const exact = new Decimal(unitAmountDecimal).times(quantity);
+  return fractionOfAmount(unitAmountDecimal, quantity, 1, 1);
+}
+
+/**
+ * `unit × quantity × numerator / denominator` (a proration: the seconds left of a period over its length),
+ * computed exactly and rounded once to an integer amount, half away from zero, as `lineAmount`.
+ */
+export function fractionOfAmount(unitAmountDecimal: string, quantity: number, numerator: number, denominator: number): number {
+  if (!(denominator > 0)) throw new RangeError('A fraction needs a positive denominator.');
+  const exact = new Exact(unitAmountDecimal).times(quantity).times(numerator).dividedBy(denominator);
   const rounded = exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
   if (!rounded.abs().lte(Number.MAX_SAFE_INTEGER)) throw new RangeError(`Amount out of range: ${exact.toFixed()}`);
   return rounded.toNumber();

@@ -1,12 +1,16 @@
+import { fractionOfAmount } from './money.ts';
+
 /**
  * The reference's proration arithmetic, pure: a change at `at` inside a billing period credits the unused
  * time of what was billed and charges the remaining time of what replaces it, each line on its own, as the
- * fraction of the period left, to the second (the reference's times are whole seconds), times the line's
- * full amount, rounded once to a whole minor unit, half away from zero.
+ * fraction of the period left "down to the second" (the reference's words: its times are whole seconds),
+ * times the line's full amount, rounded once to a whole minor unit, half away from zero
+ * (shared/billing/money.ts `fractionOfAmount`, exact with decimal.js, never floats).
  *
- * Exact: amounts are computed as integers (`bigint`), never floats, from the price's `unit_amount_decimal`
- * (up to 12 decimal places of a minor unit). The rounding is the small one written here until helper B's
- * shared/billing/money.ts lands (at the merge this module takes its decimal parsing and rounding from there).
+ * Two ways to count a credit, as the reference's billing modes do:
+ * - classic: from the item's current price and quantity over the whole period (`proratedAmount`);
+ * - flexible: from what was actually debited for the item and the time that debit covered
+ *   (`proratedDebit`), so a credit never exceeds what was billed, whatever happened in between.
  */
 
 /** A billing period, epoch ms (`end` excluded). */
@@ -21,8 +25,15 @@ export interface Billed {
   quantity: number;
 }
 
-/** One proration line: a credit (negative `amount`) or a charge, for the part of the period from the change to its end. */
+/** What was debited for an item: an integer amount for the part `period` of a billing period (a whole period, or the rest of one). */
+export interface Debit {
+  amount: number;
+  period: Period;
+}
+
+/** One proration line: the credit for unused time (negative `amount`) or the charge for remaining time. */
 export interface ProrationLine {
+  kind: 'unused' | 'remaining';
   /** Integer minor units: negative for the credit of unused time. */
   amount: number;
   quantity: number;
@@ -31,27 +42,10 @@ export interface ProrationLine {
   period: Period;
 }
 
-const seconds = (ms: number): bigint => BigInt(Math.floor(ms / 1000));
-
-/** A decimal string of minor units as an exact fraction `numerator / 10^scale`. */
-function parseDecimal(value: string): { numerator: bigint; denominator: bigint } {
-  const match = /^(-?)(\d+)(?:\.(\d{1,12}))?$/.exec(value);
-  if (!match) throw new RangeError(`Not a decimal amount: '${value}'`);
-  const fraction = match[3] ?? '';
-  const numerator = BigInt(`${match[2]}${fraction}`) * (match[1] === '-' ? -1n : 1n);
-  return { numerator, denominator: 10n ** BigInt(fraction.length) };
-}
-
-/** `numerator / denominator` rounded to the nearest integer, halves away from zero (denominator > 0). */
-export function roundHalfAwayFromZero(numerator: bigint, denominator: bigint): bigint {
-  const negative = numerator < 0n;
-  const magnitude = negative ? -numerator : numerator;
-  const rounded = (2n * magnitude + denominator) / (2n * denominator);
-  return negative ? -rounded : rounded;
-}
+const seconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** The whole seconds of `period` left at `at`, and the period's length in seconds. Throws when `at` is outside it. */
-export function remainingFraction(period: Period, at: number): { remaining: bigint; total: bigint } {
+export function remainingFraction(period: Period, at: number): { remaining: number; total: number } {
   const start = seconds(period.start);
   const end = seconds(period.end);
   const now = seconds(at);
@@ -63,24 +57,51 @@ export function remainingFraction(period: Period, at: number): { remaining: bigi
 /** What `billed` comes to for the part of `period` left at `at`: unit amount × quantity × remaining / total, rounded once. */
 export function proratedAmount(billed: Billed, period: Period, at: number): number {
   const { remaining, total } = remainingFraction(period, at);
-  const { numerator, denominator } = parseDecimal(billed.unitAmountDecimal);
-  return Number(roundHalfAwayFromZero(numerator * BigInt(billed.quantity) * remaining, denominator * total));
+  return fractionOfAmount(billed.unitAmountDecimal, billed.quantity, remaining, total);
+}
+
+/** The part of a debit left at `at` (the flexible mode's credit): amount × remaining / the time it covered, rounded once; never more than the debit. */
+export function proratedDebit(debit: Debit, at: number): number {
+  const { remaining, total } = remainingFraction(debit.period, at);
+  return fractionOfAmount(String(debit.amount), 1, remaining, total);
 }
 
 /**
  * The proration lines of a change at `at` from `from` to `to` (either null: an item added or removed): the
- * credit for the unused time of `from` and the charge for the remaining time of `to`. Nothing when no time
- * is left (a change at the period's end prorates nothing) or when price and quantity are unchanged.
+ * credit for the unused time of `from` and the charge for the remaining time of `to`, both covering
+ * `[at, period.end)`. With `debit` (the flexible mode) the credit is counted from what was debited instead
+ * of `from`'s price. Nothing when no time is left (a change at the period's end), when price and quantity
+ * are unchanged, and no line of zero (a free price prorates nothing).
  */
-export function prorateChange(change: { period: Period; at: number; from: Billed | null; to: Billed | null }): ProrationLine[] {
-  const { period, at, from, to } = change;
+export function prorateChange(change: { period: Period; at: number; from: Billed | null; to: Billed | null; debit?: Debit }): ProrationLine[] {
+  const { period, at, from, to, debit } = change;
   const { remaining } = remainingFraction(period, at);
-  if (remaining === 0n) return [];
+  if (remaining === 0) return [];
   if (from && to && from.unitAmountDecimal === to.unitAmountDecimal && from.quantity === to.quantity) return [];
-  const linePeriod = { start: Number(seconds(at)) * 1000, end: Number(seconds(period.end)) * 1000 };
+  const linePeriod = { start: seconds(at) * 1000, end: seconds(period.end) * 1000 };
   const lines: ProrationLine[] = [];
-  if (from)
-    lines.push({ amount: 0 - proratedAmount(from, period, at), quantity: from.quantity, unitAmountDecimal: from.unitAmountDecimal, period: linePeriod });
-  if (to) lines.push({ amount: proratedAmount(to, period, at), quantity: to.quantity, unitAmountDecimal: to.unitAmountDecimal, period: linePeriod });
+  if (from) {
+    // A proration date before the debit began (a backdated change) credits all of it.
+    const credit = debit ? proratedDebit(debit, Math.max(at, debit.period.start)) : proratedAmount(from, period, at);
+    if (credit !== 0)
+      lines.push({ kind: 'unused', amount: 0 - credit, quantity: from.quantity, unitAmountDecimal: from.unitAmountDecimal, period: linePeriod });
+  }
+  if (to) {
+    const charge = proratedAmount(to, period, at);
+    if (charge !== 0) lines.push({ kind: 'remaining', amount: charge, quantity: to.quantity, unitAmountDecimal: to.unitAmountDecimal, period: linePeriod });
+  }
   return lines;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A proration line's description as the reference writes it: "Unused time on 2 × Gold after 26 Nov 2026",
+ * "Remaining time on Gold after 26 Nov 2026" (the quantity shown when it is not 1; the date in UTC).
+ */
+export function prorationDescription(kind: ProrationLine['kind'], quantity: number, name: string, at: number): string {
+  const date = new Date(at);
+  const day = String(date.getUTCDate()).padStart(2, '0');
+  const when = `${day} ${months[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+  return `${kind === 'unused' ? 'Unused' : 'Remaining'} time on ${quantity === 1 ? '' : `${quantity} × `}${name} after ${when}`;
 }

@@ -10,6 +10,7 @@ import { price, priceLookupKey, product, subscription, subscriptionItem } from '
 import { ownedEntity, ownedResourceStore } from './owned-resources.ts';
 import { transactChecked, transactGuarded } from './transactions.ts';
 import { customerSourceEntity } from './customer-repository.ts';
+import { invoiceEntity } from './invoice-repository.ts';
 
 const taxBehaviorItem = z.enum(['exclusive', 'inclusive', 'unspecified']);
 
@@ -178,6 +179,7 @@ export const subscriptionEntity = {
     ...subscriptionEntity.subscriptions.replace(tableName, next),
     ...change.added.map((itemId) => subscriptionEntity.itemPointer(tableName, next.scope, itemId, next.id)),
     ...change.removed.map((itemId) => ({ Delete: { TableName: tableName, Key: itemPointerKey(next.scope, itemId) } })),
+    ...invoiceEntity.commit(tableName, { newItems: change.invoiceItems, deletedItems: change.deletedInvoiceItems }),
   ],
 };
 
@@ -187,7 +189,11 @@ export function dynamoSubscriptionRepository(table: Table): SubscriptionReposito
     ...store,
     /** False when the customer is missing or deleted (or, never in practice, the id is taken). */
     create: (made, { outbox } = {}) => transactGuarded(table, subscriptionEntity.create(table.name, made), outbox, { guarded: 2 }),
-    replaceItems: (next, change, outbox) => transactGuarded(table, subscriptionEntity.replaceItems(table.name, next, change), outbox),
+    // Every condition (the subscription's version, a deleted invoice item's) is a lost race: false, and the caller reads again.
+    replaceItems: (next, change, outbox) => {
+      const actions = subscriptionEntity.replaceItems(table.name, next, change);
+      return transactGuarded(table, actions, outbox, { guarded: actions.length });
+    },
     /** Two strongly consistent reads: the item's pointer, then its subscription (which must still hold the item). */
     async findByItem(scope, itemId) {
       const pointer = await table.get(itemPointerKey(scope, itemId));

@@ -109,7 +109,7 @@ export const invoiceLineObject = z
           .nullable(),
         subscription_item_details: z
           .object({
-            invoice_item: z.null(),
+            invoice_item: z.string().nullable(),
             proration: z.boolean(),
             proration_details: z.object({ credited_items: z.null() }),
             subscription: z.string().nullable(),
@@ -148,13 +148,14 @@ export function serializeInvoiceLine(invoice: Invoice, line: InvoiceLine): z.inp
     invoice: invoice.id,
     livemode: invoice.scope.livemode,
     metadata: line.metadata,
+    // A proration's line is its subscription item's (naming the invoice item that carried it), as the reference shows it.
     parent:
-      line.kind === 'invoiceitem'
+      line.kind === 'invoiceitem' && !(line.proration && line.subscriptionItem)
         ? { type: 'invoice_item_details', invoice_item_details: { invoice_item: line.invoiceItem!, ...details }, subscription_item_details: null }
         : {
             type: 'subscription_item_details',
             invoice_item_details: null,
-            subscription_item_details: { invoice_item: null, ...details, subscription_item: line.subscriptionItem },
+            subscription_item_details: { invoice_item: line.invoiceItem, ...details, subscription_item: line.subscriptionItem },
           },
     period: period(line.period),
     pretax_credit_amounts: [],

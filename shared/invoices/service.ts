@@ -948,6 +948,45 @@ export function invoiceService({
       return { change: { ...rest, newInvoice: invoice, customer: balanced }, events: eventInputs, invoice, failure };
     },
 
+    /** The pending proration items of a subscription (its cancellation at once without `invoice_now` or `prorate` removes them). */
+    async pendingProrations(scope: Scope, subscription: Pick<Subscription, 'id' | 'customer'>): Promise<InvoiceItem[]> {
+      return (await pendingItems(scope, subscription.customer, subscription.id)).filter((item) => item.proration && item.subscription === subscription.id);
+    },
+
+    /**
+     * Invoices a subscription's pending items now (prorations' `always_invoice`, `cancel` with `invoice_now`):
+     * a draft with `billingReason` taking every pending item of the subscription (one transaction, the
+     * items on their versions, so two racing requests never invoice an item twice: the loser finds none
+     * left), then finalized at the subscription's billing time (numbered, the customer's balance applied: a
+     * credit that makes the total negative goes to the balance) and, collecting automatically, charged.
+     * Undefined when nothing is pending.
+     */
+    async invoicePending(
+      origin: EventOrigin,
+      subscription: Subscription,
+      billingReason: 'subscription_update' | 'subscription_cycle',
+    ): Promise<Invoice | undefined> {
+      let now = 0;
+      let read: Subscription | undefined = subscription;
+      const id = await withOptimisticRetries(async () => {
+        // The subscription as just written first; after a lost race, as stored now.
+        const current = read ?? (await subscriptions.get(origin.scope, subscription.id));
+        read = undefined;
+        if (!current) return null;
+        const customer = await liveCustomer(origin.scope, current.customer);
+        const at = await billingTime.forCustomer(origin.scope, customer.id);
+        now = at.now;
+        const drafted = await this.draftForPeriod(origin, current, customer, at, [], billingReason);
+        if (!drafted.change.items?.length) return null;
+        const draft = drafted.change.newInvoice!;
+        // The draft is the subscription's latest invoice from the same write, so its payment's outcome moves the subscription as the reference's does.
+        const change = { ...drafted.change, subscription: { ...current, latestInvoice: draft.id, version: current.version + 1 } };
+        return (await commit(origin, change, drafted.events)) ? draft.id : undefined;
+      });
+      if (id === null) return undefined;
+      return finalizeAt(origin, id, async () => now);
+    },
+
     /**
      * The due processor of invoices: brings one invoice up to `at`: a draft with auto_advance past its hour
      * is finalized (and charged); an open charge_automatically invoice whose next try is due is charged

@@ -65,15 +65,15 @@ const item = z.strictObject({
   metadata: metadataParam().optional().describe('Set of key-value pairs that you can attach to an object.'),
 });
 
-/**
- * How a change of items is prorated. Prorations are invoice items, built in another part of issue 31: until
- * they are wired, only `none` is accepted (service.ts refuses the others, and the default, for a change
- * that would prorate).
- */
+/** How a change of items is prorated (shared/subscriptions/prorations.ts): pending invoice items, none, or invoiced at once. */
 const prorationBehavior = z
   .enum(['always_invoice', 'create_prorations', 'none'])
   .optional()
   .describe('Determines how to handle prorations when the billing cycle changes: `create_prorations` (the default), `none` or `always_invoice`.');
+
+const prorationDate = unixTimeParam()
+  .optional()
+  .describe('If set, the proration will be calculated as though the subscription was updated at the given time (within the current period).');
 
 const itemWrite = {
   price: item.shape.price,
@@ -81,6 +81,7 @@ const itemWrite = {
   quantity: item.shape.quantity,
   metadata: item.shape.metadata,
   proration_behavior: prorationBehavior,
+  proration_date: prorationDate,
   payment_behavior: paymentBehavior().optional(),
 };
 
@@ -97,6 +98,7 @@ export const updateSubscriptionItemParams = z.strictObject({
 
 export const deleteSubscriptionItemParams = z.strictObject({
   proration_behavior: prorationBehavior,
+  proration_date: prorationDate,
 });
 
 export const retrieveSubscriptionItemParams = z.strictObject({
@@ -165,6 +167,7 @@ export const updateSubscriptionParams = z.strictObject({
     .optional()
     .describe('A list of up to 20 subscription items: new ones, changes of existing ones (`id`) and removals (`id` with `deleted`).'),
   proration_behavior: prorationBehavior,
+  proration_date: prorationDate,
   payment_behavior: paymentBehavior().optional(),
   cancel_at_period_end: booleanParam()
     .optional()

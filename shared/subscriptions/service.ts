@@ -15,6 +15,7 @@ import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { defaultServiceVersion } from '#shared/wire/api-version.ts';
 import type { InvoiceSettlement, SubscriptionInvoicing } from './invoicing.ts';
+import { describedProrations, type ProrationBehavior, type ProrationInvoicing, prorationEvents } from './prorations.ts';
 import {
   applyStep,
   dueAt,
@@ -37,6 +38,7 @@ import type {
   UpdateSubscriptionParams,
 } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
+import type { InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { Subscription, SubscriptionItem, SubscriptionItemsChange, SubscriptionRepository } from './subscription.ts';
 
 export interface SubscriptionServicePorts {
@@ -47,6 +49,8 @@ export interface SubscriptionServicePorts {
   /** Now for a customer's objects: its test clock's, or the stack's. */
   billingTime: BillingTime;
   invoicing: SubscriptionInvoicing;
+  /** What prorating needs of invoices and the catalogue: invoicing pending items at once, pending prorations, product names. */
+  prorationInvoicing: ProrationInvoicing;
   clock?: () => number;
 }
 
@@ -136,17 +140,6 @@ export interface SubscriptionRequest {
 
 type PriceParams = Pick<NonNullable<CreateSubscriptionParams['items']>[number], 'price' | 'price_data'>;
 
-/** Prorations are invoice items, which this build does not make yet: a change that would prorate needs `proration_behavior=none`. */
-function refuseProrations(behavior: ProrationBehavior | undefined): void {
-  if (behavior === 'none') return;
-  throw invalid(
-    behavior === undefined
-      ? 'This change would be prorated (proration_behavior defaults to create_prorations), but prorations are not built yet here: pass proration_behavior=none to make the change without prorations.'
-      : `This change asks for proration_behavior=${behavior}, but prorations are not built yet here (they become invoice items, not yet wired to subscriptions): pass proration_behavior=none to make the change without prorations.`,
-    'proration_behavior',
-  );
-}
-
 /**
  * What a subscription's items must keep after any change: at least one, at most 20, each price once, one
  * currency, and one billing interval unless the billing mode is flexible. `param` names the entry that broke it.
@@ -167,13 +160,38 @@ function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param
 
 const maxItems = 20;
 
+/** The pending prorations a cancellation removes in its own write (one transaction holds 100 writes). */
+const maxRemovedProrations = 45;
+
+/**
+ * When a change is prorated: `proration_date` (Unix seconds) if given, which must fall inside the current
+ * period (the reference previews and applies a change as if made then), else now on the subscription's clock.
+ */
+function prorationDateIn(subscription: Subscription, date: number | undefined, now: number): number {
+  if (date === undefined) return Math.min(Math.max(now, subscription.currentPeriodStart), subscription.currentPeriodEnd);
+  const at = date * 1000;
+  if (at < subscription.currentPeriodStart || at > subscription.currentPeriodEnd)
+    throw invalid('proration_date must be within the current period of the subscription (current_period_start to current_period_end).', 'proration_date');
+  return at;
+}
+
+/** A prorated change of an item's billing interval would restart the billing cycle, which is not built: refused (with `proration_behavior=none` it is made). */
+function refuseIntervalChange(current: Subscription, items: readonly SubscriptionItem[]): void {
+  for (const item of items) {
+    const before = current.items.find((found) => found.id === item.id);
+    if (before && intervalOf(before.price) !== intervalOf(item.price))
+      throw invalid(
+        "Changing an item's billing interval resets the billing cycle, which is not supported here with prorations: pass proration_behavior=none.",
+        'proration_behavior',
+      );
+  }
+}
+
 /** One change of a subscription's items: a new item, a change of one, or its removal. `param` names it in errors. */
 type ItemChange =
   | ({ kind: 'add'; param: string } & PriceParams & { quantity?: number; metadata?: Record<string, string> | null })
   | ({ kind: 'change'; param: string; id: string } & Partial<PriceParams> & { quantity?: number; metadata?: Record<string, string> | null })
   | { kind: 'delete'; param: string; id: string };
-
-type ProrationBehavior = 'always_invoice' | 'create_prorations' | 'none';
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 
@@ -207,7 +225,16 @@ function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>): I
 }
 
 /** v1 subscriptions: create, read, update, cancel, and the one-way migration to the flexible billing mode. */
-export function subscriptionService({ subscriptions, prices, customers, events, billingTime, invoicing, clock = systemClock }: SubscriptionServicePorts) {
+export function subscriptionService({
+  subscriptions,
+  prices,
+  customers,
+  events,
+  billingTime,
+  invoicing,
+  prorationInvoicing,
+  clock = systemClock,
+}: SubscriptionServicePorts) {
   const event = (type: string, subscription: Subscription, before?: Subscription): EventInput =>
     snapshotInput(type, serializeSubscription(subscription), `/v1/subscriptions/${subscription.id}`, before ? serializeSubscription(before) : undefined);
 
@@ -279,15 +306,44 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     return items;
   }
 
-  /** Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer. */
-  const cancelNow = ({ origin }: SubscriptionRequest, load: () => Promise<Subscription>, params: CancelSubscriptionParams = {}) => {
+  /**
+   * Cancels a subscription at once (`customer.subscription.deleted`), as asked for or for a deleted customer.
+   * `prorate` credits the unused time of every item as pending proration items written with the
+   * cancellation; `invoice_now` then invoices the subscription's pending items in a final invoice. A request
+   * with neither removes the subscription's pending prorations in the cancellation's write (`removePending`),
+   * as the reference documents for a cancellation at once.
+   */
+  const cancelNow = async (
+    { origin }: SubscriptionRequest,
+    load: () => Promise<Subscription>,
+    params: CancelSubscriptionParams = {},
+    removePending = false,
+  ) => {
     let now = 0;
-    return changeAndEmit(
-      { repository: subscriptions, events },
+    let credits: InvoiceItem[] = [];
+    let removed: InvoiceItem[] = [];
+    const names = new Map<string, string>();
+    const canceled = await changeAndEmit(
+      {
+        repository: {
+          replace: (next, outbox) => subscriptions.replaceItems(next, { added: [], removed: [], invoiceItems: credits, deletedInvoiceItems: removed }, outbox),
+        },
+        events,
+      },
       origin,
       async () => {
         const current = await load();
         now = (await billingTime.forCustomer(origin.scope, current.customer)).now;
+        // At most 45 (a delete and its event each, within one transaction's 100 writes); any beyond stay pending.
+        removed =
+          removePending && !params.prorate && !params.invoice_now
+            ? (await prorationInvoicing.pendingProrations(origin.scope, current)).slice(0, maxRemovedProrations)
+            : [];
+        const at = Math.min(Math.max(now, current.currentPeriodStart), current.currentPeriodEnd);
+        credits = params.prorate
+          ? (await describedProrations(prorationInvoicing, { before: current, after: [], at, now, realNow: clock(), behavior: 'create_prorations' }, names))
+              .invoiceItems
+          : [];
         return current;
       },
       (current): Subscription =>
@@ -302,8 +358,10 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
             reason: 'cancellation_requested',
           },
         }),
-      (next) => [event('customer.subscription.deleted', next)],
+      (next) => [event('customer.subscription.deleted', next), ...prorationEvents(credits, removed)],
     );
+    if (params.invoice_now) await prorationInvoicing.invoicePending(origin, canceled, 'subscription_cycle');
+    return canceled;
   };
 
   /** Events of a step besides the subscription's own change: notices, pauses and resumptions. */
@@ -357,20 +415,6 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     }
   }
 
-  /** Whether a change would be prorated on `current`: an item added or removed, or a price or quantity changed. */
-  function prorates(current: Subscription, changes: readonly ItemChange[]): boolean {
-    return changes.some((change) => {
-      if (change.kind !== 'change') return true;
-      const item = current.items.find((found) => found.id === change.id);
-      if (!item) return false;
-      return (
-        change.price_data !== undefined ||
-        (change.price !== undefined && change.price !== item.price.id) ||
-        (change.quantity !== undefined && change.quantity !== item.quantity)
-      );
-    });
-  }
-
   /** The items after `changes`, with the ids added and removed; new prices (`price_data`) were made once beforehand (`prices`). */
   function applyChanges(current: Subscription, changes: readonly ItemChange[], made: ReadonlyMap<ItemChange, Price>, now: number) {
     let items = [...current.items];
@@ -416,21 +460,23 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
 
   /**
    * Changes a subscription's items (and, with `fields`, its other fields) in one versioned write with the
-   * pointers of the items added and removed, and one `customer.subscription.updated`. Prices are resolved
-   * (and `price_data` prices made) once, before the write's retries; a change that would prorate needs
-   * `proration_behavior=none` until prorations are built. `read` is the subscription as the caller read it
-   * (the first try writes on it; a conflict reads again).
+   * pointers of the items added and removed, its prorations as pending invoice items (`proration_behavior`,
+   * prorations.ts) and one `customer.subscription.updated` (with an `invoiceitem.created` per proration).
+   * Prices are resolved (and `price_data` prices made) once, before the write's retries; the prorations are
+   * counted on the version written, so a retried or racing request never prorates a change twice.
+   * `always_invoice` then invoices the subscription's pending items at once. `read` is the subscription as
+   * the caller read it (the first try writes on it; a conflict reads again).
    */
   async function changeItems(
     origin: EventOrigin,
     read: Subscription,
     changes: readonly ItemChange[],
-    prorationBehavior: ProrationBehavior | undefined,
+    proration: { behavior?: ProrationBehavior; date?: number },
     fields: (current: Subscription) => Subscription = (current) => current,
   ): Promise<Subscription> {
     const { id } = read;
     const first = stillLive(read, 'updated');
-    if (prorates(first, changes)) refuseProrations(prorationBehavior);
+    const behavior = proration.behavior ?? 'create_prorations';
     const { now } = await billingTime.forCustomer(origin.scope, first.customer);
     const made = new Map<ItemChange, Price>();
     for (const change of changes) {
@@ -438,17 +484,24 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
       made.set(change, await itemPrice(origin, change as PriceParams, change.param, now));
     }
     let unwritten: Subscription | undefined = first;
-    return withOptimisticRetries(async () => {
+    let prorated = 0;
+    const names = new Map<string, string>();
+    const updated = await withOptimisticRetries(async () => {
       const current = unwritten ?? (await live(origin.scope, id, 'updated'));
       unwritten = undefined;
-      if (prorates(current, changes)) refuseProrations(prorationBehavior);
+      const at = prorationDateIn(current, proration.date, now);
       const { items, itemsChange } = applyChanges(current, changes, made, now);
-      const next: Subscription = withDue({ ...fields(current), items, version: current.version + 1 });
-      const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current)]);
-      if (!(await subscriptions.replaceItems(next, itemsChange, outbox))) return undefined;
+      if (behavior !== 'none') refuseIntervalChange(current, items);
+      const prorations = await describedProrations(prorationInvoicing, { before: current, after: items, at, now, realNow: clock(), behavior }, names);
+      const next: Subscription = withDue({ ...fields(current), items: prorations.items, version: current.version + 1 });
+      const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current), ...prorationEvents(prorations.invoiceItems)]);
+      if (!(await subscriptions.replaceItems(next, { ...itemsChange, invoiceItems: prorations.invoiceItems }, outbox))) return undefined;
       await events.dispatch(outbox);
+      prorated = prorations.invoiceItems.length;
       return next;
     });
+    if (behavior === 'always_invoice' && prorated > 0) await prorationInvoicing.invoicePending(origin, updated, 'subscription_update');
+    return updated;
   }
 
   /** The subscription an item id belongs to, with the item (404 `No such subscription_item` otherwise). */
@@ -479,7 +532,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         quantity: params.quantity,
         metadata: params.metadata,
       };
-      const next = await changeItems(origin, subscription, [change], params.proration_behavior);
+      const next = await changeItems(origin, subscription, [change], { behavior: params.proration_behavior, date: params.proration_date });
       return { subscription: next, item: next.items.at(-1)! };
     },
 
@@ -498,13 +551,16 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         metadata: params.metadata,
       };
       if (params.price !== undefined && params.price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', 'price_data');
-      return itemAfter(await changeItems(origin, subscription, [change], params.proration_behavior), itemId);
+      return itemAfter(await changeItems(origin, subscription, [change], { behavior: params.proration_behavior, date: params.proration_date }), itemId);
     },
 
     /** Removes an item (`DELETE /v1/subscription_items/:id`); the last item cannot be removed (cancel the subscription instead). */
     async deleteItem({ origin }: SubscriptionRequest, itemId: string, params: DeleteSubscriptionItemParams): Promise<Subscription> {
       const { subscription } = await itemOf(origin.scope, itemId);
-      return changeItems(origin, subscription, [{ kind: 'delete', param: '', id: itemId }], params.proration_behavior);
+      return changeItems(origin, subscription, [{ kind: 'delete', param: '', id: itemId }], {
+        behavior: params.proration_behavior,
+        date: params.proration_date,
+      });
     },
 
     /** A subscription's items, newest first, paged in memory (a subscription has at most 20). */
@@ -687,7 +743,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
         const changes = itemChanges(params.items);
         const read = await existing(origin.scope, id);
         now = (await billingTime.forCustomer(origin.scope, read.customer)).now;
-        updated = await changeItems(origin, read, changes, params.proration_behavior, fields);
+        updated = await changeItems(origin, read, changes, { behavior: params.proration_behavior, date: params.proration_date }, fields);
       } else {
         updated = await changeAndEmit(
           { repository: subscriptions, events },
@@ -708,7 +764,7 @@ export function subscriptionService({ subscriptions, prices, customers, events, 
     },
 
     cancel({ origin }: SubscriptionRequest, id: string, params: CancelSubscriptionParams): Promise<Subscription> {
-      return cancelNow({ origin }, () => live(origin.scope, id, 'canceled again'), params);
+      return cancelNow({ origin }, () => live(origin.scope, id, 'canceled again'), params, true);
     },
 
     /**

@@ -1,6 +1,8 @@
 import type { Price } from '#shared/catalogue/catalogue.ts';
+import type { Debit } from '#shared/billing/proration.ts';
 import type { BillingDue } from '#shared/billing/ports.ts';
 import type { Outbox } from '#shared/events/event.ts';
+import type { InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { OwnedResource, OwnedResourceStore } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { PauseCollection, SubscriptionStatus, TrialEndBehavior } from './lifecycle.ts';
@@ -13,6 +15,12 @@ export interface SubscriptionItem {
   price: Price;
   quantity: number;
   metadata: Record<string, string>;
+  /**
+   * What was last debited for it in its current period, when a change made that differ from its period's
+   * full amount (a proration's remaining time, or an item added without proration: nothing). The flexible
+   * billing mode credits from it; absent or from an earlier period, the period's full amount was debited.
+   */
+  billed?: Debit;
 }
 
 export type ProrationDiscounts = 'included' | 'itemized';
@@ -68,6 +76,10 @@ export interface Subscription extends OwnedResource {
 export interface SubscriptionItemsChange {
   added: string[];
   removed: string[];
+  /** Invoice items written in the same transaction (the change's prorations, pending): none lost or doubled. */
+  invoiceItems?: InvoiceItem[];
+  /** Pending invoice items deleted in the same transaction, on the versions read (a cancellation's pending prorations). */
+  deletedInvoiceItems?: InvoiceItem[];
 }
 
 export interface SubscriptionRepository extends OwnedResourceStore<Subscription> {

@@ -1,7 +1,7 @@
 import { lineAmount } from '#shared/billing/money.ts';
 import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { type Table, type TransactItem, serviceTable } from '#shared/data/table.ts';
@@ -15,7 +15,8 @@ import { snapshotInput } from '#shared/events/changes.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
 import { applyStep, type InvoicePlan } from './lifecycle.ts';
-import { lifecycleOf, subscriptionService } from './service.ts';
+import { productNamesOf } from './prorations.ts';
+import { lifecycleOf, type SubscriptionServicePorts, subscriptionService } from './service.ts';
 import type { Subscription } from './subscription.ts';
 
 type InvoiceService = ReturnType<typeof invoiceService>;
@@ -123,17 +124,30 @@ export function subscriptionInvoicing({
 }
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
+/** What prorations need of invoicing: the subscription's pending items, invoicing them at once, and product names for their lines. */
+export function prorationInvoicing(table: Table, invoices: ReturnType<typeof invoiceService>): SubscriptionServicePorts['prorationInvoicing'] {
+  return {
+    invoicePending: async (origin, subscription, billingReason) => {
+      await invoices.invoicePending(origin, subscription, billingReason);
+    },
+    pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
+    productNames: productNamesOf(dynamoCatalogueRepository(table)),
+  };
+}
+
 export const wireSubscriptionService = () => {
   const table = serviceTable();
   const customers = dynamoCustomerRepository(table);
   const events = wireEventEmitter();
+  const invoices = wireInvoiceService();
   return subscriptionService({
     subscriptions: dynamoSubscriptionRepository(table),
     prices: dynamoPriceRepository(table),
     customers,
     events,
     billingTime: wireBillingTime(),
-    invoicing: subscriptionInvoicing({ table, invoices: wireInvoiceService(), customers, events }),
+    invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
+    prorationInvoicing: prorationInvoicing(table, invoices),
   });
 };
 

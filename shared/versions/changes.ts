@@ -159,17 +159,25 @@ export const versionChanges: readonly VersionChange[] = [
         const parent = value as {
           type: string;
           invoice_item_details?: { invoice_item: string; proration: boolean; proration_details: unknown; subscription: string | null } | null;
-          subscription_item_details?: { proration: boolean; proration_details: unknown; subscription: string | null; subscription_item: string | null } | null;
+          subscription_item_details?: {
+            invoice_item?: string | null;
+            proration: boolean;
+            proration_details: unknown;
+            subscription: string | null;
+            subscription_item: string | null;
+          } | null;
         };
         const item = parent.invoice_item_details;
         const period = parent.subscription_item_details;
+        // A proration's line (its subscription item's, carried by an invoice item) was an `invoiceitem` line before.
+        const carriedBy = item?.invoice_item ?? period?.invoice_item ?? null;
         return {
-          invoice_item: item?.invoice_item ?? null,
+          invoice_item: carriedBy,
           proration: item?.proration ?? period?.proration ?? false,
           proration_details: item?.proration_details ?? period?.proration_details ?? null,
           subscription: item?.subscription ?? period?.subscription ?? null,
           subscription_item: period?.subscription_item ?? null,
-          type: item ? 'invoiceitem' : 'subscription',
+          type: carriedBy ? 'invoiceitem' : 'subscription',
         };
       }),
   },

@@ -57,19 +57,6 @@ describe('subscription items, through the official SDK', () => {
     expect(await updatedEvents()).toHaveLength(3);
   });
 
-  it('Given a change that would prorate, when proration_behavior is left to its default or asks for prorations, then it is a 400 saying prorations are not built yet', async () => {
-    const item = subscription.items.data[0]!;
-    for (const proration_behavior of [undefined, 'create_prorations', 'always_invoice'] as const) {
-      await expect(client.subscriptionItems.update(item.id, { quantity: 9, ...(proration_behavior ? { proration_behavior } : {}) })).rejects.toMatchObject({
-        statusCode: 400,
-        type: 'StripeInvalidRequestError',
-        param: 'proration_behavior',
-        message: expect.stringContaining('prorations are not built yet'),
-      });
-    }
-    expect((await client.subscriptionItems.retrieve(item.id)).quantity).toBe(2);
-  });
-
   it('Given items on a subscription update, when one is added and one changed, then both land in one update with one event', async () => {
     const before = (await updatedEvents()).length;
     const item = subscription.items.data[0]!;

@@ -11,7 +11,7 @@ import { invoiceService } from '#shared/invoices/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { subscriptionPayments, subscriptionService } from '#shared/subscriptions/service.ts';
-import { subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
+import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 
@@ -39,6 +39,7 @@ function realServices(table: Table, time: { now: number }) {
     events,
     billingTime,
     invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
+    prorationInvoicing: prorationInvoicing(table, invoices),
     clock: () => time.now,
   });
   return { service, subscriptions, invoices };

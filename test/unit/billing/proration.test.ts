@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Billed, prorateChange, proratedAmount, remainingFraction, roundHalfAwayFromZero } from '#shared/billing/proration.ts';
+import { fractionOfAmount } from '#shared/billing/money.ts';
+import { type Billed, prorateChange, proratedAmount, proratedDebit, prorationDescription, remainingFraction } from '#shared/billing/proration.ts';
 
 const day = 86_400_000;
 // 2026-01-01T00:00:00Z to 2026-02-01T00:00:00Z: 31 days.
@@ -20,24 +21,31 @@ const periodAndChange = fc
 const exact = (line: Billed, fraction: number) => Number(line.unitAmountDecimal) * line.quantity * fraction;
 
 describe('proration arithmetic', () => {
-  it('Given a change halfway through a 31-day month from 1000 to 2000, when prorated, then it credits 500 and charges 1000', () => {
+  it('Given a change halfway through a 31-day month from 1000 to 2000 (the reference docs example: half of $10 credited, half of $20 charged), when prorated, then it credits 500 and charges 1000', () => {
     const at = january.start + 15.5 * day;
     expect(prorateChange({ period: january, at, from: { unitAmountDecimal: '1000', quantity: 1 }, to: { unitAmountDecimal: '2000', quantity: 1 } })).toEqual([
-      { amount: -500, quantity: 1, unitAmountDecimal: '1000', period: { start: at, end: january.end } },
-      { amount: 1000, quantity: 1, unitAmountDecimal: '2000', period: { start: at, end: january.end } },
+      { kind: 'unused', amount: -500, quantity: 1, unitAmountDecimal: '1000', period: { start: at, end: january.end } },
+      { kind: 'remaining', amount: 1000, quantity: 1, unitAmountDecimal: '2000', period: { start: at, end: january.end } },
     ]);
   });
 
   it('Given the fraction left, when it is computed, then it counts whole seconds (milliseconds dropped)', () => {
-    expect(remainingFraction(january, january.start + 10 * day + 999)).toEqual({ remaining: BigInt(21 * 86_400), total: BigInt(31 * 86_400) });
+    expect(remainingFraction(january, january.start + 10 * day + 999)).toEqual({ remaining: 21 * 86_400, total: 31 * 86_400 });
   });
 
-  it('Given a third of a period left on 1000, when prorated, then 333.33… rounds to 333, and a half rounds away from zero', () => {
-    const period = { start: 0, end: 3000 };
-    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, period, 2000)).toBe(333);
+  it('Given a third of a period left on 1000, when prorated, then 333.33… rounds to 333, and a half rounds away from zero either way', () => {
+    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, { start: 0, end: 3000 }, 2000)).toBe(333);
     expect(proratedAmount({ unitAmountDecimal: '1', quantity: 1 }, { start: 0, end: 2000 }, 1000)).toBe(1);
-    expect(roundHalfAwayFromZero(-5n, 2n)).toBe(-3n);
-    expect(roundHalfAwayFromZero(-4n, 3n)).toBe(-1n);
+    expect(fractionOfAmount('-1', 1, 1, 2)).toBe(-1);
+    expect(fractionOfAmount('-4', 1, 1, 3)).toBe(-1);
+  });
+
+  it('Given a zero-decimal (JPY) and a three-decimal (KWD) price, when prorated, then the amounts are whole units of each currency’s smallest unit', () => {
+    const at = january.start + 21 * day; // 10 of 31 days left
+    // ¥1,000 a month: 1000 × 10/31 = 322.58 → ¥323.
+    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, january, at)).toBe(323);
+    // 5.124 KWD a month (5124 fils) × 3: 15372 × 10/31 = 4958.71 → 4959 fils.
+    expect(proratedAmount({ unitAmountDecimal: '5124', quantity: 3 }, january, at)).toBe(4959);
   });
 
   it('Given a unit_amount_decimal of a fraction of a cent, when prorated by quantity, then the line is rounded once, not per unit', () => {
@@ -45,10 +53,17 @@ describe('proration arithmetic', () => {
     expect(proratedAmount({ unitAmountDecimal: '0.5', quantity: 3 }, january, january.start)).toBe(2);
   });
 
-  it('Given a change at the very end of the period, or one that changes nothing, when prorated, then there are no lines', () => {
+  it('Given a 24-digit unit amount just under a half, when prorated over a whole period, then it is rounded from its exact value (down)', () => {
+    expect(proratedAmount({ unitAmountDecimal: '123456789012.499999999999', quantity: 1 }, january, january.start)).toBe(123_456_789_012);
+  });
+
+  it('Given a change at the very end of the period, one that changes nothing, or a free price, when prorated, then there are no lines', () => {
     const same = { unitAmountDecimal: '1000', quantity: 2 };
     expect(prorateChange({ period: january, at: january.end, from: same, to: { unitAmountDecimal: '5', quantity: 1 } })).toEqual([]);
     expect(prorateChange({ period: january, at: january.start + day, from: same, to: { ...same } })).toEqual([]);
+    expect(
+      prorateChange({ period: january, at: january.start + day, from: { unitAmountDecimal: '0', quantity: 1 }, to: { unitAmountDecimal: '0', quantity: 5 } }),
+    ).toEqual([]);
   });
 
   it('Given a change outside its period, when prorated, then it is refused', () => {
@@ -62,37 +77,55 @@ describe('proration arithmetic', () => {
     expect(prorateChange({ period: january, at, from: null, to: { unitAmountDecimal: '3100', quantity: 2 } }).map((line) => line.amount)).toEqual([4200]);
   });
 
+  it('Given a debit (the flexible mode), when credited, then the credit is counted from what was debited over the time it covered, and a backdated change credits all of it', () => {
+    const at = january.start + 10 * day;
+    const debit = { amount: 1001, period: { start: at, end: january.end } };
+    // 21 days were debited 1001; 11 of them left: 1001 × 11/21 = 524.33 → 524, whatever the price is now.
+    expect(proratedDebit(debit, january.start + 20 * day)).toBe(524);
+    const lines = prorateChange({
+      period: january,
+      at: january.start + 5 * day,
+      from: { unitAmountDecimal: '9999', quantity: 1 },
+      to: null,
+      debit,
+    });
+    expect(lines.map((line) => line.amount)).toEqual([-1001]);
+  });
+
+  it('Given lines of a change, when described, then they read as the reference writes them, the quantity shown unless it is 1', () => {
+    const at = Date.UTC(2026, 10, 6, 23, 59);
+    expect(prorationDescription('unused', 2, 'Gold', at)).toBe('Unused time on 2 × Gold after 06 Nov 2026');
+    expect(prorationDescription('remaining', 1, 'Gold', at)).toBe('Remaining time on Gold after 06 Nov 2026');
+  });
+
   it('Given any change at the start of a period, when prorated, then credit plus charge is exactly the price difference', () => {
     fc.assert(
       fc.property(periodAndChange, billed, billed, ({ period }, from, to) => {
         const lines = prorateChange({ period, at: period.start, from, to });
         const full = (line: Billed) => proratedAmount(line, period, period.start);
         const sum = lines.reduce((total, line) => total + line.amount, 0);
-        expect(sum).toBe(lines.length === 0 ? 0 : full(to) - full(from));
-        if (/^\d+$/.test(from.unitAmountDecimal) && /^\d+$/.test(to.unitAmountDecimal)) {
-          expect(sum).toBe(lines.length === 0 ? 0 : Number(to.unitAmountDecimal) * to.quantity - Number(from.unitAmountDecimal) * from.quantity);
-        }
+        const same = from.unitAmountDecimal === to.unitAmountDecimal && from.quantity === to.quantity;
+        expect(sum).toBe(same ? 0 : full(to) - full(from));
       }),
     );
   });
 
-  it('Given any change anywhere in a period, when prorated, then each line is within half a unit of the exact amount and the two within one of the difference', () => {
+  it('Given any change anywhere in a period, when prorated, then each line is an integer within half a unit of the exact amount, credits negative, charges positive, both to the period end', () => {
     fc.assert(
       fc.property(periodAndChange, billed, billed, ({ period, at }, from, to) => {
         const lines = prorateChange({ period, at, from, to });
-        if (lines.length === 0) return;
         const { remaining, total } = remainingFraction(period, at);
-        const fraction = Number(remaining) / Number(total);
-        const [credit, charge] = lines;
+        const fraction = remaining / total;
         // A float check of an exact computation: the tolerance covers the float's own error on large amounts.
         const slack = (value: number) => 0.5 + Math.abs(value) * 1e-12;
-        expect(Math.abs(-credit!.amount - exact(from, fraction))).toBeLessThanOrEqual(slack(exact(from, fraction)));
-        expect(Math.abs(charge!.amount - exact(to, fraction))).toBeLessThanOrEqual(slack(exact(to, fraction)));
-        expect(Number.isInteger(credit!.amount) && Number.isInteger(charge!.amount)).toBe(true);
-        expect(credit!.amount).toBeLessThanOrEqual(0);
-        expect(charge!.amount).toBeGreaterThanOrEqual(0);
-        expect(credit!.period).toEqual(charge!.period);
-        expect(credit!.period.end).toBe(period.end);
+        for (const line of lines) {
+          const source = line.kind === 'unused' ? from : to;
+          const value = exact(source, fraction);
+          expect(Number.isInteger(line.amount)).toBe(true);
+          expect(Math.abs(Math.abs(line.amount) - value)).toBeLessThanOrEqual(slack(value));
+          expect(line.kind === 'unused' ? line.amount < 0 : line.amount > 0).toBe(true);
+          expect(line.period).toEqual({ start: Math.floor(at / 1000) * 1000, end: period.end });
+        }
       }),
     );
   });
@@ -103,6 +136,16 @@ describe('proration arithmetic', () => {
         const there = prorateChange({ period, at, from, to });
         const back = prorateChange({ period, at, from: to, to: from });
         expect([...there, ...back].reduce((total, line) => total + line.amount, 0)).toBe(0);
+      }),
+    );
+  });
+
+  it('Given any debit and any later moment, when credited, then the credit is between zero and the debit', () => {
+    fc.assert(
+      fc.property(periodAndChange, fc.integer({ min: 0, max: 999_999_999_999 }), ({ period, at }, amount) => {
+        const credit = proratedDebit({ amount, period }, at);
+        expect(credit).toBeGreaterThanOrEqual(0);
+        expect(credit).toBeLessThanOrEqual(amount);
       }),
     );
   });

@@ -1014,6 +1014,25 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(subscriptionEntity.itemPointerKey(scope, 'si_new')).toEqual({ PK: 'OWNER#acct_1#test', SK: 'SUBSCRIPTION_ITEM#si_new' });
   });
 
+  it("writes a subscription change's proration invoice items, and deletes pending ones on their versions, in the subscription's versioned write (33c, 60b)", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const made = { id: 'ii_new', scope, version: 1, proration: true, pending: true } as InvoiceItem;
+    const gone = { id: 'ii_old', scope, version: 3 } as InvoiceItem;
+    const [put, created, deleted] = subscriptionEntity.replaceItems(
+      't',
+      { id: 'sub_1', scope, version: 4, items: [], due: { at: null, testClock: null } } as unknown as Subscription,
+      { added: [], removed: [], invoiceItems: [made], deletedInvoiceItems: [gone] },
+    );
+    expect(put!.Put).toMatchObject({ Item: { SK: 'SUBSCRIPTION#sub_1' }, ExpressionAttributeValues: { ':previous': 3 } });
+    expect(created!.Put).toMatchObject({ Item: { PK: 'OWNER#acct_1#test', SK: 'INVOICE_ITEM#ii_new', entity: 'invoice_item' } });
+    expect(created!.Put!.ConditionExpression).toContain('attribute_not_exists');
+    expect(deleted!.Delete).toMatchObject({
+      Key: { PK: 'OWNER#acct_1#test', SK: 'INVOICE_ITEM#ii_old' },
+      ConditionExpression: 'version = :version',
+      ExpressionAttributeValues: { ':version': 3 },
+    });
+  });
+
   it('writes an invoice change as one transaction conditional on what was read, with the invoice in the due index while something is due', () => {
     const scope = { accountId: 'acct_1', livemode: false };
     const draft = { id: 'in_1', scope, version: 1, customer: 'cus_1', due: { at: 5_000, testClock: null } } as Invoice;

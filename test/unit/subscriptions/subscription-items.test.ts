@@ -14,6 +14,7 @@ import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
+import { recordingProrationInvoicing } from '../../support/proration-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_items', livemode: false };
 const other: Scope = { accountId: 'acct_items', livemode: true };
@@ -57,6 +58,7 @@ async function setup() {
     events: recorded.events,
     billingTime: fixedBillingTime(() => now),
     invoicing: memorySubscriptionInvoicing(subscriptions, recorded.events),
+    prorationInvoicing: recordingProrationInvoicing(),
     clock: () => now++,
   });
   const subscription = await service.create(request, createSubscriptionParams.parse({ customer: 'cus_1', items: [{ price: 'price_a', quantity: 2 }] }));
@@ -91,24 +93,6 @@ describe('subscription items (service with the shared fakes)', () => {
       'customer.subscription.updated',
       'customer.subscription.updated',
     ]);
-  });
-
-  it('Given a change that would prorate, when proration_behavior is absent, create_prorations or always_invoice, then it is refused with a 400 naming proration_behavior and nothing changes', async () => {
-    const { service, subscription, types } = await setup();
-    const itemId = subscription.items[0]!.id;
-    for (const behavior of [{}, { proration_behavior: 'create_prorations' }, { proration_behavior: 'always_invoice' }]) {
-      await expect(service.updateItem(request, itemId, updateSubscriptionItemParams.parse({ quantity: '4', ...behavior }))).rejects.toMatchObject({
-        code: 'parameter_invalid',
-        param: 'proration_behavior',
-        message: expect.stringContaining('prorations are not built yet'),
-      });
-      await expect(
-        service.createItem(request, createSubscriptionItemParams.parse({ subscription: subscription.id, price: 'price_b', ...behavior })),
-      ).rejects.toMatchObject({
-        param: 'proration_behavior',
-      });
-    }
-    expect(types()).toEqual(['customer.subscription.created']);
   });
 
   it('Given a change that prorates nothing (metadata, the same quantity), when proration_behavior is absent, then it is made', async () => {

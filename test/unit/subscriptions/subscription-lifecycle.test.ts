@@ -7,6 +7,7 @@ import { exhaustedRetriesEnd, subscriptionAfterPayment, subscriptionService } fr
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
+import { recordingProrationInvoicing } from '../../support/proration-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_lifecycle', livemode: false };
 const request = { origin: originOf(scope) };
@@ -52,6 +53,7 @@ function setup(options: { charge?: 'paid' | 'declined'; defaultSource?: string |
     events: recorded.events,
     billingTime: fixedBillingTime(() => time.now),
     invoicing,
+    prorationInvoicing: recordingProrationInvoicing(),
     clock: () => time.now,
   });
   const types = () => recorded.written.flatMap((outbox) => outbox.snapshotEvents.map((event) => event.type));

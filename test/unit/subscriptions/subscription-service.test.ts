@@ -8,6 +8,7 @@ import { subscriptionService } from '#shared/subscriptions/service.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { memorySubscriptionRepository } from '../../support/subscription-fakes.ts';
+import { recordingProrationInvoicing } from '../../support/proration-fakes.ts';
 
 const scope: Scope = { accountId: 'acct_subscriptions', livemode: false };
 const request = { origin: originOf(scope) };
@@ -44,7 +45,16 @@ function setup() {
   let now = 1_700_000_000_000;
   const clock = () => now++;
   const invoicing = memorySubscriptionInvoicing(subscriptions, recorded.events);
-  const service = subscriptionService({ subscriptions, prices, customers, events: recorded.events, billingTime: fixedBillingTime(clock), invoicing, clock });
+  const service = subscriptionService({
+    subscriptions,
+    prices,
+    customers,
+    events: recorded.events,
+    billingTime: fixedBillingTime(clock),
+    invoicing,
+    prorationInvoicing: recordingProrationInvoicing(),
+    clock,
+  });
   return { service, subscriptions, written: recorded.written, invoicing };
 }
 

@@ -260,8 +260,12 @@ describe('the local dashboard in a browser', () => {
     const before = (await client.testHelpers.testClocks.list({ limit: 100 })).data.length;
     await page.goto(`${base()}/time`);
     await page.locator('#test-clock-create').click();
-    await page.locator('#test-clock-result', { hasText: 'Created' }).waitFor();
-    expect((await client.testHelpers.testClocks.list({ limit: 100 })).data.length).toBe(before + 1);
+    // (the page says "Created" for a moment and reloads: the facts are the new clock and its row after the reload)
+    const made = await eventually(async () => {
+      const clocks = (await client.testHelpers.testClocks.list({ limit: 100 })).data;
+      return clocks.length === before + 1 ? clocks[0] : undefined;
+    });
+    await page.locator(`#test-clocks tr[data-test-clock="${made.id}"]`).waitFor();
   });
 
   it('never shows another platform’s objects, and has no view of a mode it holds no key for', async () => {

@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
 import { paymentGateway } from '#shared/billing/payment-gateway.ts';
 import { dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
+import { measured } from '../support/measure.ts';
 
 /**
  * What a charge and a subscription item's reads and writes cost on DynamoDB, as DynamoDB Local reports it
@@ -29,13 +29,6 @@ describe('payments and subscription items: DynamoDB calls and capacity units', (
     const price = await client.prices.create({ product: product.id, unit_amount: 1000, currency: 'usd', recurring: { interval: 'month' } });
     subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
   });
-
-  async function measured<T>(work: () => Promise<T>) {
-    const scopeOfCalls = callScope({ measure: true });
-    const result = await withCallScope(scopeOfCalls, work);
-    const { readUnits, writeUnits } = callTotals(scopeOfCalls);
-    return { result, calls: scopeOfCalls.calls.map((call) => call.operation), readUnits, writeUnits };
-  }
 
   it('Given a customer with a default card, when charged, then the gateway reads the customer and the card: two GetItems (1 RCU in all, as DynamoDB Local reports them)', async () => {
     const charge = await measured(() => gateway.charge(scope, { customer: customer.id, amount: 1000, currency: 'usd', invoice: 'in_capacity' }, Date.now()));

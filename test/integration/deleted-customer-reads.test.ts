@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
+import { measured } from '../support/measure.ts';
 
 /** The customer repository on a table whose DynamoDB calls are counted. */
 function meteredCustomers() {
@@ -19,12 +19,6 @@ describe('what deleted customers cost the reads of live ones', () => {
     client = sdk(platform.secret_key);
     scope = { accountId: platform.account, livemode: false };
   });
-
-  async function measured<T>(work: () => Promise<T>) {
-    const scopeOfCalls = callScope({ measure: true });
-    const result = await withCallScope(scopeOfCalls, work);
-    return { result, calls: scopeOfCalls.calls.map((call) => call.operation) };
-  }
 
   it('lists a page of live customers in one Query however many newer customers were deleted, and still retrieves the deleted ones', async () => {
     // Given one live customer, then 150 customers created after it and deleted (as a test suite leaves them)

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -14,6 +13,7 @@ import type { Subscription } from '#shared/subscriptions/subscription.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { declined, scriptedGateway } from '../support/invoice-fakes.ts';
 import { meteredStackTable, newPlatform, sdk, stackTable } from '../support/stack.ts';
+import { measured } from '../support/measure.ts';
 
 /** The invoice service on the stack's table (calls counted), a scripted gateway and the stack's clock. */
 function meteredService(gateway: ReturnType<typeof scriptedGateway>['gateway']) {
@@ -28,17 +28,6 @@ function meteredService(gateway: ReturnType<typeof scriptedGateway>['gateway']) 
     billingTime,
     gateway,
   });
-}
-
-async function measured<T>(work: () => Promise<T>) {
-  const scopeOfCalls = callScope({ measure: true });
-  const result = await withCallScope(scopeOfCalls, work);
-  return {
-    result,
-    calls: scopeOfCalls.calls.map((call) => call.operation),
-    writeUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.writeUnits, 0),
-    readUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.readUnits, 0),
-  };
 }
 
 describe('invoices on DynamoDB Local: what finalizing and paying cost, the due index, and the period seam', () => {

@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -13,6 +12,7 @@ import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { scriptedGateway } from '../support/invoice-fakes.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
+import { measured } from '../support/measure.ts';
 
 /** The subscription service on the stack's table (calls counted), charges that succeed, the stack's clock. */
 function meteredService() {
@@ -40,17 +40,6 @@ function meteredService() {
     invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
     prorationInvoicing: prorationInvoicing(table, invoices),
   });
-}
-
-async function measured<T>(work: () => Promise<T>) {
-  const scopeOfCalls = callScope({ measure: true });
-  const result = await withCallScope(scopeOfCalls, work);
-  return {
-    result,
-    calls: scopeOfCalls.calls.map((call) => call.operation),
-    writeUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.writeUnits, 0),
-    readUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.readUnits, 0),
-  };
 }
 
 describe('prorations on DynamoDB Local: what a prorated change costs', () => {

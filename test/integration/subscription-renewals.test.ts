@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { callScope, withCallScope } from '#shared/aws/aws-calls.ts';
 import { paymentGateway } from '#shared/billing/payment-gateway.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
@@ -14,6 +13,7 @@ import { subscriptionPayments, subscriptionService } from '#shared/subscriptions
 import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
 import { originOf, recordingEmitter } from '../support/fakes.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
+import { measured } from '../support/measure.ts';
 
 /** The subscription service on the stack's table (calls counted) with the real invoicing adapter, at `time.now`. */
 function realServices(table: Table, time: { now: number }) {
@@ -43,17 +43,6 @@ function realServices(table: Table, time: { now: number }) {
     clock: () => time.now,
   });
   return { service, subscriptions, invoices };
-}
-
-async function measured<T>(work: () => Promise<T>) {
-  const scopeOfCalls = callScope({ measure: true });
-  const result = await withCallScope(scopeOfCalls, work);
-  return {
-    result,
-    calls: scopeOfCalls.calls.map((call) => call.operation),
-    writeUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.writeUnits, 0),
-    readUnits: scopeOfCalls.calls.reduce((sum, call) => sum + call.readUnits, 0),
-  };
 }
 
 describe('subscription renewals on DynamoDB Local: exactly once per period, and what a creation and a renewal cost', () => {

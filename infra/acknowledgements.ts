@@ -49,6 +49,11 @@ const reasons = {
     id: 'Serverless::Serverless-SNSRedrivePolicy',
     reason: 'An alarm email SNS cannot deliver has nowhere better to go: the alarm itself stays in ALARM in CloudWatch, on the dashboard',
   },
+  backupRole: {
+    id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
+    reason:
+      "AWS Backup's own service-role policy, which AWS maintains for the services it backs up; the selection names the one table it may back up",
+  },
   deadLetterQueue: {
     id: 'Serverless::Serverless-SQSRedrivePolicy',
     reason: 'This is a dead-letter queue; the DLQ alarm watches it',
@@ -60,6 +65,7 @@ const acknowledge = (construct: IConstruct, ...rules: { id: string; reason: stri
 /** Applies the accepted findings to the constructs they are about, and nowhere else. */
 export function acknowledgeFindings(stateful: StatefulStack, stateless: StatelessStack): void {
   for (const { deadLetterQueue } of Object.values(stateful.queues)) acknowledge(deadLetterQueue, reasons.deadLetterQueue);
+  acknowledge(stateful.backupPlan, reasons.backupRole);
   for (const [name, fn] of Object.entries(stateless.functions)) {
     acknowledge(fn.role, reasons.xrayWildcard);
     if (!stateless.tracing) acknowledge(fn.function, reasons.tracingOff);

@@ -1,4 +1,6 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
+import { Schedule } from 'aws-cdk-lib/aws-events';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -16,6 +18,19 @@ import { queues as queueDefinitions, type QueueName } from '#shared/messaging/qu
  * charged once per increase (DynamoDB pricing, "warm throughput"); it never goes down. Context keys of the
  * same names override (`-c tableWarmWriteUnits=…`); 0 leaves DynamoDB's default.
  */
+/**
+ * The backup plan's settings (context keys of the same names): how long the daily backups are kept, and
+ * the vault in another account or region each one is copied to (its ARN; the copy is what survives the
+ * loss of this account or region). docs/operations.md, *Backups and restore*.
+ */
+const backupSettings = z.object({
+  backupRetentionDays: z.coerce.number().int().min(1).max(36_500).default(35),
+  backupCopyVaultArn: z
+    .string()
+    .regex(/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]{2,50}$/, 'a backup vault ARN')
+    .optional(),
+});
+
 const warmSettings = z.object({
   tableWarmWriteUnits: z.coerce.number().int().nonnegative().default(30_000),
   tableWarmReadUnits: z.coerce.number().int().nonnegative().default(12_000),
@@ -52,6 +67,8 @@ export class StatefulStack extends Stack {
   readonly tableKey: Key;
   readonly queues: Record<QueueName, StatefulQueue>;
   readonly eventBus: EventBus;
+  /** The daily backup of the table (AWS Backup), kept in this stack's vault and, when configured, copied out. */
+  readonly backupPlan: BackupPlan;
 
   constructor(scope: Construct, id: string, props: StackProps = {}) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? true });
@@ -87,6 +104,8 @@ export class StatefulStack extends Stack {
       });
     }
 
+    this.backupPlan = this.backUp();
+
     const queues: Partial<Record<QueueName, StatefulQueue>> = {};
     for (const [name, definition] of Object.entries(queueDefinitions)) {
       const group = new Construct(this, name);
@@ -111,5 +130,39 @@ export class StatefulStack extends Stack {
     // Rules attached to the bus outside this stack would be lost with it.
     this.eventBus = new EventBus(this, 'EventBus');
     this.eventBus.applyRemovalPolicy(RemovalPolicy.RETAIN);
+  }
+
+  /**
+   * A daily backup of the table at 03:00 UTC into a vault of this stack (encrypted with the table's key,
+   * retained), kept `backupRetentionDays`, and copied to `backupCopyVaultArn` when given. Point-in-time
+   * recovery stays on beside it: PITR restores any second of the last 35 days in this account and region;
+   * the copies are what a lost account or region is restored from.
+   */
+  private backUp(): BackupPlan {
+    const context = (key: string) => this.node.tryGetContext(key) as unknown;
+    const given = { backupRetentionDays: context('backupRetentionDays'), backupCopyVaultArn: context('backupCopyVaultArn') || undefined };
+    const parsed = backupSettings.safeParse(given);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`Context ${String(issue.path[0])} is not valid (${issue.message})`);
+    }
+    const { backupRetentionDays, backupCopyVaultArn } = parsed.data;
+    const vault = new BackupVault(this, 'BackupVault', { encryptionKey: this.tableKey, removalPolicy: RemovalPolicy.RETAIN });
+    const deleteAfter = Duration.days(backupRetentionDays);
+    const plan = new BackupPlan(this, 'BackupPlan', { backupVault: vault });
+    plan.addRule(
+      new BackupPlanRule({
+        ruleName: 'Daily',
+        scheduleExpression: Schedule.cron({ hour: '3', minute: '0' }),
+        startWindow: Duration.hours(1),
+        completionWindow: Duration.hours(8),
+        deleteAfter,
+        ...(backupCopyVaultArn
+          ? { copyActions: [{ destinationBackupVault: BackupVault.fromBackupVaultArn(this, 'BackupCopyVault', backupCopyVaultArn), deleteAfter }] }
+          : {}),
+      }),
+    );
+    plan.addSelection('Table', { resources: [BackupResource.fromDynamoDbTable(this.table)] });
+    return plan;
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { CfnTable } from 'aws-cdk-lib/aws-dynamodb';
 import type { CfnQueue } from 'aws-cdk-lib/aws-sqs';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { queues } from '#shared/messaging/queues.ts';
@@ -100,6 +101,34 @@ describe('stateful stack', () => {
     expect(cold.GlobalSecondaryIndexes.every((index: { WarmThroughput?: unknown }) => index.WarmThroughput === undefined)).toBe(true);
     const wrong = serviceApp({ tableWarmWriteUnits: 'lots' });
     expect(() => new StatefulStack(wrong.app, 'ServiceStateful')).toThrow(/tableWarmWriteUnits/);
+    wrong.cleanUp();
+  });
+
+  it('backs the table up daily into a retained vault for 35 days, and copies each backup to the vault of -c backupCopyVaultArn', () => {
+    // Given the stateful stack with the default context
+    // Then a daily rule at 03:00 UTC keeps each backup 35 days, in a vault that outlives the stack, without a copy
+    const [rule] = Object.values(template.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule;
+    expect(rule).toMatchObject({ RuleName: 'Daily', ScheduleExpression: 'cron(0 3 * * ? *)', Lifecycle: { DeleteAfterDays: 35 } });
+    expect(rule.CopyActions).toBeUndefined();
+    template.hasResource('AWS::Backup::BackupVault', { DeletionPolicy: 'Retain' });
+    // And the table is what the plan selects
+    const tableId = stack.getLogicalId(stack.table.node.defaultChild as CfnTable);
+    const selection = Object.values(template.findResources('AWS::Backup::BackupSelection'))[0]!.Properties.BackupSelection;
+    expect(JSON.stringify(selection.Resources)).toContain(tableId);
+
+    // Given a vault in another account or region, and another retention
+    const copyVault = 'arn:aws:backup:eu-central-1:210987654321:backup-vault:service-copies';
+    const other = serviceApp({ backupCopyVaultArn: copyVault, backupRetentionDays: '90' });
+    const copied = Template.fromStack(new StatefulStack(other.app, 'ServiceStateful'));
+    other.cleanUp();
+    // Then each backup is copied there and kept as long
+    const [copiedRule] = Object.values(copied.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule;
+    expect(copiedRule.Lifecycle).toEqual({ DeleteAfterDays: 90 });
+    expect(copiedRule.CopyActions).toEqual([{ DestinationBackupVaultArn: copyVault, Lifecycle: { DeleteAfterDays: 90 } }]);
+
+    // And a value that is not a vault ARN stops the synth naming the key
+    const wrong = serviceApp({ backupCopyVaultArn: 'arn:aws:s3:::bucket' });
+    expect(() => new StatefulStack(wrong.app, 'ServiceStateful')).toThrow(/backupCopyVaultArn/);
     wrong.cleanUp();
   });
 

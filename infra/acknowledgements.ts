@@ -51,8 +51,7 @@ const reasons = {
   },
   backupRole: {
     id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
-    reason:
-      "AWS Backup's own service-role policy, which AWS maintains for the services it backs up; the selection names the one table it may back up",
+    reason: "AWS Backup's own service-role policy, which AWS maintains for the services it backs up; the selection names the one table it may back up",
   },
   deadLetterQueue: {
     id: 'Serverless::Serverless-SQSRedrivePolicy',

@@ -58,7 +58,7 @@ export function buildService(app: App, entries: ServiceEntries = {}): Service {
     description: 'Service API: HTTP API, functions, queue workers, scheduled jobs, alarms and dashboard',
     env,
     tags,
-    resources: stateful,
+    resources: { ...stateful, table: stateful.servedTable },
     ...entries,
   });
   stateless.addStackDependency(stateful, 'the functions use the table, queues and bus of the stateful stack');

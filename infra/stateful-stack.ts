@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk-lib/aws-backup';
 import { Schedule } from 'aws-cdk-lib/aws-events';
-import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, type ITable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -63,6 +63,12 @@ export interface StatefulQueue {
  */
 export class StatefulStack extends Stack {
   readonly table: Table;
+  /**
+   * The table the functions serve: `table`, or after a restore the table DynamoDB restored into
+   * (`-c restoredTableName=…`, encrypted with `tableKey`; docs/operations.md, *Backups and restore*), which
+   * the backup plan then selects too. The original table stays, retained, until it is deleted by hand.
+   */
+  readonly servedTable: ITable;
   /** Encrypts the table, which holds webhook signing secrets and fingerprint keys; rotated yearly. */
   readonly tableKey: Key;
   readonly queues: Record<QueueName, StatefulQueue>;
@@ -104,6 +110,17 @@ export class StatefulStack extends Stack {
       });
     }
 
+    const restored: unknown = this.node.tryGetContext('restoredTableName') || undefined;
+    if (restored !== undefined && (typeof restored !== 'string' || !/^[A-Za-z0-9_.-]{3,255}$/.test(restored))) {
+      throw new Error(`Context restoredTableName is not valid (a DynamoDB table name), got ${JSON.stringify(restored)}`);
+    }
+    this.servedTable = restored
+      ? Table.fromTableAttributes(this, 'RestoredTable', {
+          tableName: restored,
+          encryptionKey: this.tableKey,
+          globalIndexes: tableSchema.globalIndexes.map((index) => index.indexName),
+        })
+      : this.table;
     this.backupPlan = this.backUp();
 
     const queues: Partial<Record<QueueName, StatefulQueue>> = {};
@@ -162,7 +179,12 @@ export class StatefulStack extends Stack {
           : {}),
       }),
     );
-    plan.addSelection('Table', { resources: [BackupResource.fromDynamoDbTable(this.table)] });
+    plan.addSelection('Table', {
+      resources: [
+        BackupResource.fromDynamoDbTable(this.table),
+        ...(this.servedTable !== this.table ? [BackupResource.fromArn(this.servedTable.tableArn)] : []),
+      ],
+    });
     return plan;
   }
 }

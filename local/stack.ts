@@ -37,6 +37,8 @@ import { streamSessions } from './dashboard/stream-sessions.ts';
 export interface LocalStackOptions {
   /** Port of the HTTP API; 0 picks a free one. @default 4242 */
   port?: number;
+  /** The table the stack serves (created if missing): another name serves a restored copy. @default 'service' */
+  tableName?: string;
   /** Where data persists across restarts; undefined keeps everything in memory. */
   dataDir?: string;
   /** Write this file so that `npm run admin` can find the running stack. */
@@ -156,10 +158,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ]);
     stops.push(dynamodb.stop, sqs.stop, eventBridge.stop, eventGrid.stop);
     const dynamoClient = createLocalDynamoDbClient(dynamodb.endpoint, engineCredentials);
-    await ensureTable(dynamoClient, localTableName);
+    const tableName = options.tableName ?? localTableName;
+    await ensureTable(dynamoClient, tableName);
 
     const env: Record<string, string> = {
-      TABLE_NAME: localTableName,
+      TABLE_NAME: tableName,
       AWS_REGION: region,
       AWS_ACCESS_KEY_ID: engineCredentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: engineCredentials.secretAccessKey,
@@ -181,7 +184,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, env);
     useLocalEngines(engineCredentials);
 
-    const localTable = makeTable(dynamoClient, localTableName);
+    const localTable = makeTable(dynamoClient, tableName);
     const platformStore = dynamoPlatformStore(localTable);
     const defaultPlatform = await ensureDefaultPlatform(platformStore, {
       file: options.dataDir && join(options.dataDir, 'default-platform.json'),
@@ -316,7 +319,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         sqsEndpoint: sqs.endpoint,
         credentials: engineCredentials,
         region,
-        tableName: localTableName,
+        tableName,
       };
       // It carries the engines' credentials: its owner's only, a stale one of a crashed run included.
       writeFileSync(options.stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });

@@ -7,14 +7,21 @@ const { values } = parseArgs({
   options: {
     'in-memory': { type: 'boolean', default: process.env.SERVICE_IN_MEMORY === 'true' },
     port: { type: 'string', default: process.env.PORT ?? '4242' },
+    // Another table of the same DynamoDB Local: a copy restored by `npm run admin -- table-restore`.
+    table: { type: 'string' },
   },
 });
+if (values.table !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(values.table)) {
+  process.stderr.write(`--table must be a DynamoDB table name (3 to 255 letters, digits, '_', '-', '.'), got '${values.table}'\n`);
+  process.exit(1);
+}
 
 const started = performance.now();
 const inMemory = values['in-memory'];
 try {
   const stack = await startLocalStack({
     port: Number(values.port),
+    tableName: values.table,
     dataDir: inMemory ? undefined : localDataDir,
     stateFile: inMemory ? undefined : localStackStateFile,
     secretKey: process.env.SERVICE_SECRET_KEY || undefined,
@@ -32,7 +39,7 @@ try {
       `  secret key       ${platform.secret_key}`,
       `  publishable key  ${platform.publishable_key}`,
       `  data             ${inMemory ? 'in memory (gone when stopped)' : localDataDir}`,
-      `  DynamoDB Local   ${stack.dynamodbEndpoint}`,
+      `  DynamoDB Local   ${stack.dynamodbEndpoint}${values.table ? ` (table ${values.table})` : ''}`,
       `  SQS (fauxqs)     ${stack.sqs.endpoint}`,
       `  engine key id    ${stack.engineCredentials.accessKeyId} (new at each start: DynamoDB Local and SQS refuse any other, and any Host but loopback)`,
       `  EventBridge      ${stack.eventBridge.endpoint} (received entries: ${stack.baseUrl}/_local/eventbridge/entries)`,

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
@@ -7,6 +7,7 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localDataDir, localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 import { localClockFileName, readClockOffset } from '#local/clock.ts';
+import { ensureTable } from '#local/dynamodb.ts';
 import { platformKeysFileName, rememberPlatformKey } from '#local/dashboard/keyring.ts';
 
 const usage = `Usage: npm run admin -- <command> [options]
@@ -29,6 +30,12 @@ Commands:
   authorize-cloudtwo <account id> --subscription-id <id> --resource-group <name> [--expires-at <ISO date>]
       Registers a cloudtwo Event Grid partner authorization, without which the platform cannot create
       cloudtwo_event_grid destinations (default expiry: one year from now).
+  table-export <file>    (local stack only)
+      Writes every item of the local stack's table to <file>, one JSON object a line. Stop the traffic first.
+  table-restore <file> <new table>    (local stack only)
+      Creates <new table> with the service's schema in the local DynamoDB and writes the export's items into
+      it; \`npm start -- --table <new table>\` then serves it. The rehearsal of a restore
+      (docs/operations.md, Backups and restore).
   clock [advance <duration> | set <instant>]    (local stack only)
       Prints the local stack's clock, or moves it forward: by a duration ("90s", "15m", "24h", "1d12h"), or to
       an instant (ISO 8601 or Unix seconds). It never goes back. Answers once what became due has been done.
@@ -61,6 +68,55 @@ function target(tableOption: string | undefined): { table: Table; now: () => num
   const offset = readClockOffset(resolve(localDataDir, localClockFileName));
   const now = () => Date.now() + offset;
   return { table: makeTable(client, state.tableName, now), now };
+}
+
+/**
+ * `table-export <file>`: every item of the local stack's table, one JSON object a line (a consistent
+ * snapshot only while nothing writes: stop the traffic first, as a backup's point in time would be).
+ */
+async function exportTable(file: string): Promise<void> {
+  const state = localStackState();
+  const table = makeTable(tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: state.credentials }), state.tableName);
+  const lines: string[] = [];
+  let lastKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.scan({ TableName: table.name, ConsistentRead: true, ...(lastKey ? { ExclusiveStartKey: lastKey } : {}) });
+    for (const item of page.items) lines.push(JSON.stringify(item, (_, value: unknown) => (value instanceof Set ? { $set: [...value] } : value)));
+    lastKey = page.lastKey;
+  } while (lastKey);
+  writeFileSync(file, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
+  process.stdout.write(`${JSON.stringify({ table: state.tableName, items: lines.length, file })}\n`);
+}
+
+/**
+ * `table-restore <file> <table>`: a new table of the local DynamoDB with the service's schema, holding the
+ * items of an export, as DynamoDB restores a backup into a new table; `npm start -- --table <table>` then
+ * serves it. Refuses a table that exists.
+ */
+async function restoreTable(file: string, tableName: string): Promise<void> {
+  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) fail(`Not a DynamoDB table name: '${tableName}'.`);
+  const state = localStackState();
+  if (tableName === state.tableName) fail(`'${tableName}' is the table the stack serves: restore into a new table.`);
+  const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: state.credentials });
+  if ((await ensureTable(client, tableName)) !== 'created') fail(`Table '${tableName}' exists already: restore into a new one.`);
+  const table = makeTable(client, tableName);
+  const items = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map(
+      (line) =>
+        JSON.parse(line, (_, value: unknown) =>
+          value && typeof value === 'object' && '$set' in value ? new Set((value as { $set: unknown[] }).$set) : value,
+        ) as Record<string, unknown>,
+    );
+  for (let start = 0; start < items.length; start += 25) {
+    let requests = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
+    for (let round = 0; requests.length > 0; round++) {
+      if (round > 20) throw new Error('DynamoDB Local kept some writes unprocessed');
+      requests = (await table.batchWrite(requests)) as typeof requests;
+    }
+  }
+  process.stdout.write(`${JSON.stringify({ table: tableName, items: items.length, from: file, serve: `npm start -- --table ${tableName}` })}\n`);
 }
 
 /** `clock`: reads or moves the local stack's clock through its `/_local/clock` endpoint. */
@@ -102,6 +158,16 @@ async function main(): Promise<void> {
   if (command === 'clock') {
     if (values.table) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
     await localClock(rest, values.url).catch((error: Error) => fail(`clock failed: ${error.message} (is the local stack running?)`));
+    return;
+  }
+  if (command === 'table-export' || command === 'table-restore') {
+    if (values.table ?? process.env.TABLE_NAME) {
+      fail(`${command} is for the local stack; a deployed table is restored with DynamoDB's own restore (docs/operations.md, Backups and restore).`);
+    }
+    await (command === 'table-export'
+      ? exportTable(rest[0] ?? fail('table-export needs a file.'))
+      : restoreTable(rest[0] ?? fail('table-restore needs a file.'), rest[1] ?? fail('table-restore needs the new table name.'))
+    ).catch((error: Error) => fail(`${command} failed: ${error.message}`));
     return;
   }
   const { table, now } = target(values.table);

@@ -382,11 +382,33 @@ describe('cdk-nag over both stacks', () => {
     }
   });
 
+  it('serves a restored table when told (-c restoredTableName), granting the functions that table and backing it up too', () => {
+    // Given the service deployed after a restore into a new table
+    const restored = serviceApp({ restoredTableName: 'service-restored-1', 'aws:cdk:bundling-stacks': [] });
+    try {
+      const { stateful, stateless } = buildService(restored.app);
+      const template = Template.fromStack(stateless);
+      const functions = Object.values(template.findResources('AWS::Lambda::Function')).filter((fn) => fn.Properties.Environment?.Variables?.TABLE_NAME);
+      // Then every function of the parent stack names it, and the policies grant it (not the original table)
+      expect(functions.length).toBeGreaterThan(0);
+      for (const fn of functions) expect(fn.Properties.Environment.Variables.TABLE_NAME).toBe('service-restored-1');
+      const policies = JSON.stringify(template.findResources('AWS::IAM::Policy'));
+      expect(policies).toContain(':table/service-restored-1');
+      // And the backup plan selects it beside the original, which stays (retained)
+      const selection = JSON.stringify(Template.fromStack(stateful).findResources('AWS::Backup::BackupSelection'));
+      expect(selection).toContain(':table/service-restored-1');
+      Template.fromStack(stateful).resourceCountIs('AWS::DynamoDB::Table', 1);
+    } finally {
+      restored.cleanUp();
+    }
+  });
+
   it('refuses operations settings it cannot honour, naming the context key', () => {
     for (const [key, value] of [
       ['alarmEmail', 'not-an-email'],
       ['alarmTopicArn', 'arn:aws:s3:::bucket'],
       ['alarmDestination', 'nobody'],
+      ['restoredTableName', 'x'],
       ['logRetentionDays', '17'],
       ['apiThrottleBurst', '9000'],
       ['tracing', 'maybe'],

@@ -201,7 +201,8 @@ export interface UsageLeaseStore {
 
 /** Event records (by identifier), adjustments, stream batches, and the unfinished work among them. */
 export interface MeterEventRecordStore {
-  getEvent(scope: Scope, identifier: string): Promise<MeterEventRecord | undefined>;
+  /** The event of an identifier; `consistent` reads what a write just made (a retry finding its first try). */
+  getEvent(scope: Scope, identifier: string, consistent?: boolean): Promise<MeterEventRecord | undefined>;
   /** Attaches the adjustment to its event and stores it; false when the event is already being cancelled or changed. */
   requestCancel(event: MeterEventRecord, adjustment: MeterEventAdjustment): Promise<boolean>;
   getAdjustment(scope: Scope, id: string): Promise<MeterEventAdjustment | undefined>;

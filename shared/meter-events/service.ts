@@ -153,7 +153,8 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
       };
       /** The identifier is held: by this request's first try (a replay), or by another event. */
       const held = async () => {
-        const holder = keyHash ? await store.getEvent(origin.scope, input.identifier) : undefined;
+        // Strongly consistent: the first try's claim may be a moment old (a concurrent retry).
+        const holder = keyHash ? await store.getEvent(origin.scope, input.identifier, true) : undefined;
         if (holder?.idempotency?.keyHash === keyHash && holder?.idempotency !== undefined) {
           if (holder.idempotency.fingerprint !== request!.fingerprint) throw idempotencyKeyReused(request!.key);
           return holder;

@@ -121,8 +121,9 @@ export function dynamoMeterEventRecordStore(table: Table): MeterEventRecordStore
   const { completeAdjustmentUpdate } = usagePlanner(name);
   const records = meterEventRecordEntity;
   return {
-    async getEvent(scope, identifier) {
-      const item = unexpired(await table.get(eventKey({ scope, identifier })), table.clock());
+    async getEvent(scope, identifier, consistent = false) {
+      const key = eventKey({ scope, identifier });
+      const item = unexpired(await (consistent ? table.getConsistent(key) : table.get(key)), table.clock());
       return item && item.entity === 'meter_event' ? toEvent(item) : undefined;
     },
 

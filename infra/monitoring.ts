@@ -42,6 +42,8 @@ export interface MonitoringProps {
   routeAreas: Array<{ id: string; area: string; functions: ServiceFunction[] }>;
   /** The table, whose throttles and system errors (and each index's throttles) alarm. */
   table: ITable;
+  /** The backup vault, whose failed backup and copy jobs alarm. */
+  backupVaultName?: string;
   /** Subscribed to the alarm topic by email when given. */
   alarmEmail?: string;
   /** An existing topic (a pager's) that every alarm also notifies. */
@@ -73,6 +75,13 @@ const tableOperations = [
   Operation.TRANSACT_WRITE_ITEMS,
   Operation.BATCH_WRITE_ITEM,
 ];
+
+/**
+ * A sum in metric math where each term counts as 0 when it has no data: Lambda publishes `Errors` only for
+ * a function that ran, DynamoDB its throttles and system errors only when they happen, and a plain `a + b`
+ * has no value when either is missing, which an alarm would read as OK.
+ */
+const filledSum = (ids: string[]) => ids.map((id) => `FILL(${id}, 0)`).join(' + ');
 
 /** CloudWatch's most metrics in one alarm's math expression. */
 const maxAlarmMetrics = 10;
@@ -229,7 +238,7 @@ export class Monitoring extends Construct {
         const part = start === 0 ? '' : `Part${start / maxAlarmMetrics + 1}`;
         alarm(
           `${id}${part}RouteErrors`,
-          new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, period: fiveMinutes, label: `${area} errors` }),
+          new MathExpression({ expression: filledSum(Object.keys(usingMetrics)), usingMetrics, period: fiveMinutes, label: `${area} errors` }),
           1,
           `A function under ${area} failed or timed out (its log group has the error): ${watched.map((fn) => fn.node.id).join(', ')}`,
         );
@@ -260,15 +269,31 @@ export class Monitoring extends Construct {
     // DynamoDB: throttles and system errors on the table, throttles on each index (an index's write
     // throttles hold back the table's writes).
     const { table } = props;
+    /** `metricName` of the table summed over the operations the functions call (each published only when it happens). */
+    const perOperation = (metricName: string) => {
+      const usingMetrics = Object.fromEntries(
+        tableOperations.map((operation, index) => [
+          `o${index}`,
+          new Metric({
+            namespace: 'AWS/DynamoDB',
+            metricName,
+            dimensionsMap: { TableName: table.tableName, Operation: operation },
+            period: fiveMinutes,
+            statistic: 'Sum',
+          }),
+        ]),
+      );
+      return new MathExpression({ expression: filledSum(Object.keys(usingMetrics)), usingMetrics, period: fiveMinutes, label: metricName });
+    };
     alarm(
       'TableThrottles',
-      table.metricThrottledRequestsForOperations({ operations: tableOperations, period: fiveMinutes, statistic: 'Sum' }),
+      perOperation('ThrottledRequests'),
       1,
       'DynamoDB throttled requests on the service table: a hot partition or the table over its on-demand maximum (docs/capacity.md)',
     );
     alarm(
       'TableSystemErrors',
-      table.metricSystemErrorsForOperations({ operations: tableOperations, period: fiveMinutes, statistic: 'Sum' }),
+      perOperation('SystemErrors'),
       1,
       'DynamoDB answered the service table with system errors (HTTP 500): the SDK retries them; sustained, see the AWS Health Dashboard',
     );
@@ -278,7 +303,7 @@ export class Monitoring extends Construct {
       alarm(
         `${indexName}Throttles`,
         new MathExpression({
-          expression: 'reads + writes',
+          expression: filledSum(['reads', 'writes']),
           usingMetrics: { reads: throttles('ReadThrottleEvents'), writes: throttles('WriteThrottleEvents') },
           period: fiveMinutes,
           label: `${indexName} throttles`,
@@ -286,6 +311,28 @@ export class Monitoring extends Construct {
         1,
         `DynamoDB throttled the ${indexName} index: its writes hold back the table's (docs/capacity.md, hot keys)`,
       );
+    }
+
+    // The daily backup and its copy out of the account or region: a failed job pages (a copy that fails every
+    // day is the backup that would not be there when the account or region is lost).
+    if (props.backupVaultName) {
+      for (const [id, metricName, what] of [
+        ['BackupJobsFailed', 'NumberOfBackupJobsFailed', 'The daily backup of the table failed'],
+        ['BackupCopyJobsFailed', 'NumberOfCopyJobsFailed', 'Copying the daily backup to the vault of backupCopyVaultArn failed'],
+      ] as const) {
+        alarm(
+          id,
+          new Metric({
+            namespace: 'AWS/Backup',
+            metricName,
+            dimensionsMap: { BackupVaultName: props.backupVaultName },
+            period: Duration.hours(1),
+            statistic: 'Sum',
+          }),
+          1,
+          `${what}: AWS Backup's job list has the reason (docs/operations.md, Backups and restore)`,
+        );
+      }
     }
 
     // Poison work the sweepers parked (a `parked: true` ERROR line).

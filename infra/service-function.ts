@@ -25,6 +25,8 @@ export interface ServiceQueue {
 /** The stateful resources every function is told about (environment) and may be granted access to. */
 export interface ServiceResources {
   table: ITable;
+  /** The vault of the table's daily backups: its failed jobs alarm. */
+  backupVaultName?: string;
   eventBus: IEventBus;
   queues: Record<QueueName, ServiceQueue>;
 }

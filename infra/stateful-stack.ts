@@ -3,6 +3,7 @@ import { BackupPlan, BackupPlanRule, BackupResource, BackupVault } from 'aws-cdk
 import { Schedule } from 'aws-cdk-lib/aws-events';
 import { AttributeType, BillingMode, type ITable, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus } from 'aws-cdk-lib/aws-events';
+import { AccountPrincipal, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -75,6 +76,8 @@ export class StatefulStack extends Stack {
   readonly eventBus: EventBus;
   /** The daily backup of the table (AWS Backup), kept in this stack's vault and, when configured, copied out. */
   readonly backupPlan: BackupPlan;
+  /** The vault the daily backups go to, whose failed backup and copy jobs alarm (infra/monitoring.ts). */
+  readonly backupVaultName: string;
 
   constructor(scope: Construct, id: string, props: StackProps = {}) {
     super(scope, id, { ...props, terminationProtection: props.terminationProtection ?? true });
@@ -121,7 +124,9 @@ export class StatefulStack extends Stack {
           globalIndexes: tableSchema.globalIndexes.map((index) => index.indexName),
         })
       : this.table;
-    this.backupPlan = this.backUp();
+    const { plan, vault } = this.backUp();
+    this.backupPlan = plan;
+    this.backupVaultName = vault.backupVaultName;
 
     const queues: Partial<Record<QueueName, StatefulQueue>> = {};
     for (const [name, definition] of Object.entries(queueDefinitions)) {
@@ -155,7 +160,7 @@ export class StatefulStack extends Stack {
    * recovery stays on beside it: PITR restores any second of the last 35 days in this account and region;
    * the copies are what a lost account or region is restored from.
    */
-  private backUp(): BackupPlan {
+  private backUp(): { plan: BackupPlan; vault: BackupVault } {
     const context = (key: string) => this.node.tryGetContext(key) as unknown;
     const given = { backupRetentionDays: context('backupRetentionDays'), backupCopyVaultArn: context('backupCopyVaultArn') || undefined };
     const parsed = backupSettings.safeParse(given);
@@ -165,6 +170,19 @@ export class StatefulStack extends Stack {
     }
     const { backupRetentionDays, backupCopyVaultArn } = parsed.data;
     const vault = new BackupVault(this, 'BackupVault', { encryptionKey: this.tableKey, removalPolicy: RemovalPolicy.RETAIN });
+    // A copy to another account needs that account to use this vault's key, through AWS Backup only.
+    const copyAccount = backupCopyVaultArn?.split(':')[4];
+    if (copyAccount && copyAccount !== this.account) {
+      this.tableKey.addToResourcePolicy(
+        new PolicyStatement({
+          sid: 'BackupCopiesToAnotherAccount',
+          principals: [new AccountPrincipal(copyAccount)],
+          actions: ['kms:Decrypt', 'kms:DescribeKey', 'kms:CreateGrant'],
+          resources: ['*'],
+          conditions: { StringLike: { 'kms:ViaService': 'backup.*.amazonaws.com' } },
+        }),
+      );
+    }
     const deleteAfter = Duration.days(backupRetentionDays);
     const plan = new BackupPlan(this, 'BackupPlan', { backupVault: vault });
     plan.addRule(
@@ -185,6 +203,6 @@ export class StatefulStack extends Stack {
         ...(this.servedTable !== this.table ? [BackupResource.fromArn(this.servedTable.tableArn)] : []),
       ],
     });
-    return plan;
+    return { plan, vault };
   }
 }

@@ -206,6 +206,7 @@ export class StatelessStack extends Stack {
         functions: areaRoutes.map((route) => this.functions[route.name]!),
       })),
       table: resources.table,
+      ...(resources.backupVaultName ? { backupVaultName: resources.backupVaultName } : {}),
       ...(this.operations.alarmEmail ? { alarmEmail: this.operations.alarmEmail } : {}),
       ...(this.operations.alarmTopicArn ? { alarmTopicArn: this.operations.alarmTopicArn } : {}),
       notifyNobody: this.operations.alarmDestination === 'none',

@@ -70,6 +70,35 @@ function target(tableOption: string | undefined): { table: Table; now: () => num
   return { table: makeTable(client, state.tableName, now), now };
 }
 
+/** An item as a line of an export: JSON has no sets, so the paths of the item's sets are listed beside it. */
+interface ExportedItem {
+  item: Record<string, unknown>;
+  sets: string[][];
+}
+
+function withoutSets(item: Record<string, unknown>): ExportedItem {
+  const sets: string[][] = [];
+  const plain = (value: unknown, path: string[]): unknown => {
+    if (value instanceof Set) {
+      sets.push(path);
+      return [...value];
+    }
+    if (Array.isArray(value)) return value.map((each, index) => plain(each, [...path, String(index)]));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, plain(each, [...path, key])]));
+    return value;
+  };
+  return { item: plain(item, []) as Record<string, unknown>, sets };
+}
+
+function withSets({ item, sets }: ExportedItem): Record<string, unknown> {
+  for (const path of sets) {
+    const parent = path.slice(0, -1).reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, item);
+    const key = path.at(-1)!;
+    parent[key] = new Set(parent[key] as unknown[]);
+  }
+  return item;
+}
+
 /**
  * `table-export <file>`: every item of the local stack's table, one JSON object a line (a consistent
  * snapshot only while nothing writes: stop the traffic first, as a backup's point in time would be).
@@ -81,10 +110,11 @@ async function exportTable(file: string): Promise<void> {
   let lastKey: Record<string, unknown> | undefined;
   do {
     const page = await table.scan({ TableName: table.name, ConsistentRead: true, ...(lastKey ? { ExclusiveStartKey: lastKey } : {}) });
-    for (const item of page.items) lines.push(JSON.stringify(item, (_, value: unknown) => (value instanceof Set ? { $set: [...value] } : value)));
+    for (const item of page.items) lines.push(JSON.stringify(withoutSets(item)));
     lastKey = page.lastKey;
   } while (lastKey);
-  writeFileSync(file, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600 });
+  // Never over an existing file: the export holds everything the table does, its secrets included.
+  writeFileSync(file, lines.length > 0 ? `${lines.join('\n')}\n` : '', { mode: 0o600, flag: 'wx' });
   process.stdout.write(`${JSON.stringify({ table: state.tableName, items: lines.length, file })}\n`);
 }
 
@@ -103,12 +133,7 @@ async function restoreTable(file: string, tableName: string): Promise<void> {
   const items = readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map(
-      (line) =>
-        JSON.parse(line, (_, value: unknown) =>
-          value && typeof value === 'object' && '$set' in value ? new Set((value as { $set: unknown[] }).$set) : value,
-        ) as Record<string, unknown>,
-    );
+    .map((line) => withSets(JSON.parse(line) as ExportedItem));
   for (let start = 0; start < items.length; start += 25) {
     let requests = items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } }));
     for (let round = 0; requests.length > 0; round++) {

@@ -125,6 +125,11 @@ describe('stateful stack', () => {
     const [copiedRule] = Object.values(copied.findResources('AWS::Backup::BackupPlan'))[0]!.Properties.BackupPlan.BackupPlanRule;
     expect(copiedRule.Lifecycle).toEqual({ DeleteAfterDays: 90 });
     expect(copiedRule.CopyActions).toEqual([{ DestinationBackupVaultArn: copyVault, Lifecycle: { DeleteAfterDays: 90 } }]);
+    // And that account may use the vault's key, through AWS Backup only
+    const keyPolicy = JSON.stringify(Object.values(copied.findResources('AWS::KMS::Key'))[0]!.Properties.KeyPolicy);
+    expect(keyPolicy).toContain('BackupCopiesToAnotherAccount');
+    expect(keyPolicy).toContain(':iam::210987654321:root');
+    expect(keyPolicy).toContain('backup.*.amazonaws.com');
 
     // And a value that is not a vault ARN stops the synth naming the key
     const wrong = serviceApp({ backupCopyVaultArn: 'arn:aws:s3:::bucket' });

@@ -8,49 +8,55 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as z from 'zod';
-import { tableSchema } from '#shared/data/table-schema.ts';
+import { tableNamePattern, tableSchema } from '#shared/data/table-schema.ts';
 import { queues as queueDefinitions, type QueueName } from '#shared/messaging/queues.ts';
 
 /**
- * The table's warm throughput: what it serves at once from its first request, without waiting for
- * on-demand scaling (a new on-demand table starts at 4,000 write and 12,000 read units a second). Sized
- * for the target of docs/capacity.md, 10,000 meter events a second at 3 write units each; each index for
- * the worst due-index load at that rate (5,000 writes a second from 4-event stream requests). Raising it is
- * charged once per increase (DynamoDB pricing, "warm throughput"); it never goes down. Context keys of the
- * same names override (`-c tableWarmWriteUnits=…`); 0 leaves DynamoDB's default.
+ * What a deployment may set of the stateful stack, as context keys of the same names, checked at synth
+ * (a malformed value stops `cdk synth` naming the key):
+ * - the warm throughput of the table and of each index: what they serve at once from the first request,
+ *   without waiting for on-demand scaling (a new on-demand table starts at 4,000 write and 12,000 read
+ *   units a second). Sized for docs/capacity.md's target, 10,000 meter events a second at 3 write units,
+ *   and each index for the worst due-index load at that rate (5,000 writes a second from 4-event stream
+ *   requests). Each increase is charged once and never goes down; 0 leaves DynamoDB's default.
+ * - the backup plan: how long the daily backups are kept, and the vault in another account or region each
+ *   is copied to (the copy is what survives the loss of this account or region);
+ * - `restoredTableName`, the table a restore made, which the functions then serve.
+ * docs/operations.md lists each.
  */
-/**
- * The backup plan's settings (context keys of the same names): how long the daily backups are kept, and
- * the vault in another account or region each one is copied to (its ARN; the copy is what survives the
- * loss of this account or region). docs/operations.md, *Backups and restore*.
- */
-const backupSettings = z.object({
+const statefulSettings = z.object({
+  tableWarmWriteUnits: z.coerce.number().int().nonnegative().default(30_000),
+  tableWarmReadUnits: z.coerce.number().int().nonnegative().default(12_000),
+  indexWarmWriteUnits: z.coerce.number().int().nonnegative().default(6_000),
   backupRetentionDays: z.coerce.number().int().min(1).max(36_500).default(35),
   backupCopyVaultArn: z
     .string()
     .regex(/^arn:aws[a-z-]*:backup:[a-z0-9-]+:\d{12}:backup-vault:[\w.-]{2,50}$/, 'a backup vault ARN')
     .optional(),
+  restoredTableName: z.string().regex(tableNamePattern, 'a DynamoDB table name').optional(),
 });
 
-const warmSettings = z.object({
-  tableWarmWriteUnits: z.coerce.number().int().nonnegative().default(30_000),
-  tableWarmReadUnits: z.coerce.number().int().nonnegative().default(12_000),
-  indexWarmWriteUnits: z.coerce.number().int().nonnegative().default(6_000),
-});
+type StatefulSettings = z.output<typeof statefulSettings>;
 
-function warmThroughputOf(scope: Construct) {
-  const context = (key: string) => scope.node.tryGetContext(key) as unknown;
-  const parsed = warmSettings.safeParse({
-    tableWarmWriteUnits: context('tableWarmWriteUnits'),
-    tableWarmReadUnits: context('tableWarmReadUnits'),
-    indexWarmWriteUnits: context('indexWarmWriteUnits'),
-  });
-  if (!parsed.success) throw new Error(`Context ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
-  const { tableWarmWriteUnits, tableWarmReadUnits, indexWarmWriteUnits } = parsed.data;
-  const warm = (write: number, read: number) =>
-    write > 0 || read > 0 ? { ...(write > 0 ? { writeUnitsPerSecond: write } : {}), ...(read > 0 ? { readUnitsPerSecond: read } : {}) } : undefined;
-  return { table: warm(tableWarmWriteUnits, tableWarmReadUnits), index: warm(indexWarmWriteUnits, 0) };
+function statefulSettingsOf(scope: Construct): StatefulSettings {
+  // `-c key=` on the command line gives an empty string: treat it as not set.
+  const given = Object.fromEntries(
+    Object.keys(statefulSettings.shape).map((key) => {
+      const value: unknown = scope.node.tryGetContext(key);
+      return [key, value === '' ? undefined : value];
+    }),
+  );
+  const parsed = statefulSettings.safeParse(given);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Context ${String(issue.path[0])} is not valid (${issue.message}), got ${JSON.stringify(given[String(issue.path[0])])}`);
+  }
+  return parsed.data;
 }
+
+/** A warm throughput for CloudFormation, or none when both are 0 (DynamoDB's default). */
+const warmThroughput = (write: number, read = 0) =>
+  write > 0 || read > 0 ? { ...(write > 0 ? { writeUnitsPerSecond: write } : {}), ...(read > 0 ? { readUnitsPerSecond: read } : {}) } : undefined;
 
 export interface StatefulQueue {
   queue: Queue;
@@ -90,7 +96,8 @@ export class StatefulStack extends Stack {
       pendingWindow: Duration.days(30),
     });
 
-    const warm = warmThroughputOf(this);
+    const settings = statefulSettingsOf(this);
+    const warm = { table: warmThroughput(settings.tableWarmWriteUnits, settings.tableWarmReadUnits), index: warmThroughput(settings.indexWarmWriteUnits) };
     this.table = new Table(this, 'Table', {
       encryption: TableEncryption.CUSTOMER_MANAGED,
       encryptionKey: this.tableKey,
@@ -113,10 +120,7 @@ export class StatefulStack extends Stack {
       });
     }
 
-    const restored: unknown = this.node.tryGetContext('restoredTableName') || undefined;
-    if (restored !== undefined && (typeof restored !== 'string' || !/^[A-Za-z0-9_.-]{3,255}$/.test(restored))) {
-      throw new Error(`Context restoredTableName is not valid (a DynamoDB table name), got ${JSON.stringify(restored)}`);
-    }
+    const restored = settings.restoredTableName;
     this.servedTable = restored
       ? Table.fromTableAttributes(this, 'RestoredTable', {
           tableName: restored,
@@ -124,7 +128,7 @@ export class StatefulStack extends Stack {
           globalIndexes: tableSchema.globalIndexes.map((index) => index.indexName),
         })
       : this.table;
-    const { plan, vault } = this.backUp();
+    const { plan, vault } = this.backUp(settings);
     this.backupPlan = plan;
     this.backupVaultName = vault.backupVaultName;
 
@@ -160,15 +164,7 @@ export class StatefulStack extends Stack {
    * recovery stays on beside it: PITR restores any second of the last 35 days in this account and region;
    * the copies are what a lost account or region is restored from.
    */
-  private backUp(): { plan: BackupPlan; vault: BackupVault } {
-    const context = (key: string) => this.node.tryGetContext(key) as unknown;
-    const given = { backupRetentionDays: context('backupRetentionDays'), backupCopyVaultArn: context('backupCopyVaultArn') || undefined };
-    const parsed = backupSettings.safeParse(given);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`Context ${String(issue.path[0])} is not valid (${issue.message})`);
-    }
-    const { backupRetentionDays, backupCopyVaultArn } = parsed.data;
+  private backUp({ backupRetentionDays, backupCopyVaultArn }: StatefulSettings): { plan: BackupPlan; vault: BackupVault } {
     const vault = new BackupVault(this, 'BackupVault', { encryptionKey: this.tableKey, removalPolicy: RemovalPolicy.RETAIN });
     // A copy to another account needs that account to use this vault's key, through AWS Backup only.
     const copyAccount = backupCopyVaultArn?.split(':')[4];

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { tableNamePattern } from '#shared/data/table-schema.ts';
 import { javaRequiredMessage } from './dynamodb.ts';
 import { startLocalStack } from './stack.ts';
 import { localDataDir, localStackStateFile } from './state-file.ts';
@@ -11,7 +12,7 @@ const { values } = parseArgs({
     table: { type: 'string' },
   },
 });
-if (values.table !== undefined && !/^[A-Za-z0-9_.-]{3,255}$/.test(values.table)) {
+if (values.table !== undefined && !tableNamePattern.test(values.table)) {
   process.stderr.write(`--table must be a DynamoDB table name (3 to 255 letters, digits, '_', '-', '.'), got '${values.table}'\n`);
   process.exit(1);
 }

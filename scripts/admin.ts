@@ -7,6 +7,7 @@ import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
 import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localDataDir, localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 import { localClockFileName, readClockOffset } from '#local/clock.ts';
+import { tableNamePattern } from '#shared/data/table-schema.ts';
 import { ensureTable } from '#local/dynamodb.ts';
 import { platformKeysFileName, rememberPlatformKey } from '#local/dashboard/keyring.ts';
 
@@ -124,7 +125,7 @@ async function exportTable(file: string): Promise<void> {
  * serves it. Refuses a table that exists.
  */
 async function restoreTable(file: string, tableName: string): Promise<void> {
-  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(tableName)) fail(`Not a DynamoDB table name: '${tableName}'.`);
+  if (!tableNamePattern.test(tableName)) fail(`Not a DynamoDB table name: '${tableName}'.`);
   const state = localStackState();
   if (tableName === state.tableName) fail(`'${tableName}' is the table the stack serves: restore into a new table.`);
   const client = tableClient({ endpoint: state.dynamodbEndpoint, region: state.region, credentials: state.credentials });

@@ -15,3 +15,6 @@ export const tableSchema = {
 
 /** The local stack's table name; deployed stacks pass theirs through `TABLE_NAME`. */
 export const localTableName = 'service';
+
+/** What DynamoDB takes as a table name: 3 to 255 letters, digits, '_', '-' and '.'. */
+export const tableNamePattern = /^[A-Za-z0-9_.-]{3,255}$/;

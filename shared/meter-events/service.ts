@@ -155,7 +155,7 @@ export function meterEventService({ store, meters, customerExists, queue, apiKey
       const held = async () => {
         // Strongly consistent: the first try's claim may be a moment old (a concurrent retry).
         const holder = keyHash ? await store.getEvent(origin.scope, input.identifier, true) : undefined;
-        if (holder?.idempotency?.keyHash === keyHash && holder?.idempotency !== undefined) {
+        if (holder?.idempotency && holder.idempotency.keyHash === keyHash) {
           if (holder.idempotency.fingerprint !== request!.fingerprint) throw idempotencyKeyReused(request!.key);
           return holder;
         }

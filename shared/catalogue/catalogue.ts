@@ -34,9 +34,17 @@ export interface Product extends OwnedResource {
   priceCount: number | null;
 }
 
-export interface Recurring {
+/** How often a recurring price bills: every `intervalCount` `interval`s. */
+export interface Cadence {
   interval: 'day' | 'week' | 'month' | 'year';
   intervalCount: number;
+}
+
+export interface Recurring extends Cadence {
+  /** `licensed`: billed for a quantity in advance; `metered`: billed in arrears for the usage its meter counted. */
+  usageType: 'licensed' | 'metered';
+  /** The meter a metered price bills (null for licensed prices). */
+  meter: string | null;
 }
 
 export type TaxBehavior = 'exclusive' | 'inclusive' | 'unspecified';

@@ -6,6 +6,7 @@ import type { CurrencyOption, Price, Product } from './catalogue.ts';
 
 const taxBehavior = z.enum(['exclusive', 'inclusive', 'unspecified']);
 const interval = z.enum(['day', 'week', 'month', 'year']);
+const usageType = z.enum(['licensed', 'metered']).describe('Configures how the quantity per period should be determined.');
 
 export const productObject = z
   .object({
@@ -109,9 +110,9 @@ export const priceObject = z
         aggregate_usage: z.null().optional().describe('Before version 2025-03-31.basil only; always null: usage is aggregated by meters.'),
         interval,
         interval_count: z.int().describe('The number of intervals (specified in the `interval` attribute) between subscription billings.'),
-        meter: z.null().describe('The meter tracking the usage of a metered price.'),
+        meter: z.string().nullable().describe('The meter tracking the usage of a metered price.'),
         trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
-        usage_type: z.literal('licensed').describe('Configures how the quantity per period should be determined.'),
+        usage_type: usageType,
       })
       .nullable()
       .describe('The recurring components of a price such as `interval` and `usage_type`.'),
@@ -145,14 +146,14 @@ export const planObject = z
     interval_count: z.int().nullable().describe('The number of intervals (specified in the `interval` attribute) between subscription billings.'),
     livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
-    meter: z.null().describe('The meter tracking the usage of a metered price.'),
+    meter: z.string().nullable().describe('The meter tracking the usage of a metered price.'),
     nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
     /** The product's id, or the product when expanded. */
     product: productOrId.describe('The ID of the product this plan is associated with, or the product when expanded.'),
     tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
     transform_usage: z.null().describe('Always null: this service does not transform usage.'),
     trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
-    usage_type: z.literal('licensed').describe('Configures how the quantity per period should be determined.'),
+    usage_type: usageType,
   })
   .meta({ id: 'Plan' });
 
@@ -220,9 +221,9 @@ export function serializePrice(price: Price, show: { currencyOptions?: boolean }
       ? {
           interval: price.recurring.interval,
           interval_count: price.recurring.intervalCount,
-          meter: null,
+          meter: price.recurring.meter,
           trial_period_days: null,
-          usage_type: 'licensed',
+          usage_type: price.recurring.usageType,
         }
       : null,
     tax_behavior: price.taxBehavior,
@@ -250,12 +251,12 @@ export function serializePlan(price: Price): z.input<typeof planObject> {
     interval_count: price.recurring?.intervalCount ?? null,
     livemode: price.scope.livemode,
     metadata: price.metadata,
-    meter: null,
+    meter: price.recurring?.meter ?? null,
     nickname: price.nickname,
     product: price.product,
     tiers_mode: null,
     transform_usage: null,
     trial_period_days: null,
-    usage_type: 'licensed',
+    usage_type: price.recurring?.usageType ?? 'licensed',
   };
 }

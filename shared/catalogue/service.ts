@@ -280,7 +280,9 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
           active: params.active ?? true,
           currency: params.currency,
           ...amount,
-          recurring: params.recurring ? { interval: params.recurring.interval, intervalCount: params.recurring.interval_count ?? 1 } : null,
+          recurring: params.recurring
+            ? { interval: params.recurring.interval, intervalCount: params.recurring.interval_count ?? 1, usageType: 'licensed', meter: null }
+            : null,
           type: params.recurring ? 'recurring' : 'one_time',
           nickname: params.nickname ?? null,
           lookupKey: params.lookup_key ?? null,

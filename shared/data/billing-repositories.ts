@@ -45,7 +45,15 @@ const priceItem = z.object({
   currency: z.string(),
   unitAmount: orNull(z.number()),
   unitAmountDecimal: z.string(),
-  recurring: orNull(z.object({ interval: z.enum(['day', 'week', 'month', 'year']), intervalCount: z.number() })),
+  // Prices stored before metered prices existed are licensed.
+  recurring: orNull(
+    z.object({
+      interval: z.enum(['day', 'week', 'month', 'year']),
+      intervalCount: z.number(),
+      usageType: z.enum(['licensed', 'metered']).default('licensed'),
+      meter: orNull(z.string()).default(null),
+    }),
+  ),
   type: z.enum(['one_time', 'recurring']),
   nickname: orNull(z.string()),
   lookupKey: orNull(z.string()),

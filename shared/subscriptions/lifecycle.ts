@@ -1,4 +1,4 @@
-import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import type { Cadence } from '#shared/catalogue/catalogue.ts';
 import { addIntervals, currentPeriod, nextPeriodEnd } from './periods.ts';
 
 /**
@@ -47,7 +47,7 @@ export interface LifecycleState {
   cancelAt: number | null;
   cancelAtPeriodEnd: boolean;
   pauseCollection: PauseCollection | null;
-  items: ReadonlyArray<{ id: string; recurring: Recurring }>;
+  items: ReadonlyArray<{ id: string; recurring: Cadence }>;
   /** The trial end whose `trial_will_end` was sent, and the renewal whose `invoice.upcoming` was (so each goes once). */
   notices: { trialWillEnd: number | null; upcoming: number | null };
 }
@@ -122,7 +122,7 @@ function previousRenewal(state: LifecycleState): number {
 export const dueAt = (state: LifecycleState): number | null => nextStep(state)?.at ?? null;
 
 /** The period of each item that starts at `at`, and the next renewal after it. */
-function periodsFrom(state: LifecycleState, at: number, only?: (item: { recurring: Recurring }) => boolean) {
+function periodsFrom(state: LifecycleState, at: number, only?: (item: { recurring: Cadence }) => boolean) {
   const items = state.items
     .filter((item) => only?.(item) ?? true)
     .map((item) => ({ id: item.id, period: { start: at, end: nextPeriodEnd(state.billingCycleAnchor, item.recurring, at) } }));
@@ -175,7 +175,7 @@ export function applyStep(state: LifecycleState, step: LifecycleStep, context: {
 }
 
 /** Whether one of the anchor's period boundaries for `recurring` falls exactly at `at`. */
-function periodEndsAt(state: LifecycleState, recurring: Recurring, at: number): boolean {
+function periodEndsAt(state: LifecycleState, recurring: Cadence, at: number): boolean {
   const before = nextPeriodEnd(state.billingCycleAnchor, recurring, at - 1);
   return before === at;
 }

@@ -1,4 +1,4 @@
-import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import type { Cadence } from '#shared/catalogue/catalogue.ts';
 
 /**
  * Billing periods, counted from a subscription's billing cycle anchor as the reference counts them: days and
@@ -10,7 +10,7 @@ import type { Recurring } from '#shared/catalogue/catalogue.ts';
 const day = 86_400_000;
 
 /** The anchor moved forward by `count` intervals (UTC). */
-export function addIntervals(anchor: number, recurring: Recurring, count: number): number {
+export function addIntervals(anchor: number, recurring: Cadence, count: number): number {
   const steps = recurring.intervalCount * count;
   if (recurring.interval === 'day') return anchor + steps * day;
   if (recurring.interval === 'week') return anchor + steps * 7 * day;
@@ -25,13 +25,13 @@ export function addIntervals(anchor: number, recurring: Recurring, count: number
 }
 
 /** A rough upper bound of one interval's length, to count whole periods without walking them one by one. */
-const longestInterval = (recurring: Recurring) => recurring.intervalCount * { day: day, week: 7 * day, month: 31 * day, year: 366 * day }[recurring.interval];
+const longestInterval = (recurring: Cadence) => recurring.intervalCount * { day: day, week: 7 * day, month: 31 * day, year: 366 * day }[recurring.interval];
 
 /**
  * The period counted from `anchor` that contains `at` (start ≤ at < end). Before the anchor it is the
  * period that ends at the anchor (the stub a backdated or future anchor leaves is the caller's to name).
  */
-export function currentPeriod(anchor: number, recurring: Recurring, at: number): { start: number; end: number } {
+export function currentPeriod(anchor: number, recurring: Cadence, at: number): { start: number; end: number } {
   if (at < anchor) return { start: at, end: anchor };
   // Start a little before the answer (the estimate never overshoots), then step to it.
   let index = Math.max(0, Math.floor((at - anchor) / longestInterval(recurring)) - 1);
@@ -40,4 +40,4 @@ export function currentPeriod(anchor: number, recurring: Recurring, at: number):
 }
 
 /** The first period end counted from `anchor` that is later than `after`. */
-export const nextPeriodEnd = (anchor: number, recurring: Recurring, after: number): number => currentPeriod(anchor, recurring, after).end;
+export const nextPeriodEnd = (anchor: number, recurring: Cadence, after: number): number => currentPeriod(anchor, recurring, after).end;

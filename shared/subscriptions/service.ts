@@ -281,7 +281,7 @@ export function subscriptionService({
       currency: data.currency,
       unitAmount: wholeAmount(decimal),
       unitAmountDecimal: decimal,
-      recurring: { interval: data.recurring.interval, intervalCount: data.recurring.interval_count ?? 1 },
+      recurring: { interval: data.recurring.interval, intervalCount: data.recurring.interval_count ?? 1, usageType: 'licensed', meter: null },
       type: 'recurring',
       nickname: null,
       lookupKey: null,

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Recurring } from '#shared/catalogue/catalogue.ts';
+import type { Cadence } from '#shared/catalogue/catalogue.ts';
 import { applyStep, incompleteWindowMillis, type LifecycleState, nextStep, start, statusAfterPayment, trialEndOf } from '#shared/subscriptions/lifecycle.ts';
 import { addIntervals, currentPeriod } from '#shared/subscriptions/periods.ts';
 
 const at = (iso: string) => Date.parse(iso);
-const monthly: Recurring = { interval: 'month', intervalCount: 1 };
-const yearly: Recurring = { interval: 'year', intervalCount: 1 };
+const monthly: Cadence = { interval: 'month', intervalCount: 1 };
+const yearly: Cadence = { interval: 'year', intervalCount: 1 };
 
 const base = (items: LifecycleState['items'], created = at('2026-01-31T10:00:00Z')) => ({
   created,

@@ -34,7 +34,7 @@ const price = (id: string, unitAmountDecimal: string, overrides: Partial<Price> 
   currency: 'usd',
   unitAmount: null,
   unitAmountDecimal,
-  recurring: { interval: 'month', intervalCount: 1 },
+  recurring: { interval: 'month', intervalCount: 1, usageType: 'licensed', meter: null },
   type: 'recurring',
   nickname: null,
   lookupKey: null,
@@ -50,7 +50,7 @@ async function setup(options: { flexible?: boolean; trial?: boolean; unit?: stri
     price('price_a', options.unit ?? '3100'),
     price('price_b', '6200', { product: 'prod_platinum' }),
     price('price_free', '0'),
-    price('price_year', '31000', { recurring: { interval: 'year', intervalCount: 1 } }),
+    price('price_year', '31000', { recurring: { interval: 'year', intervalCount: 1, usageType: 'licensed', meter: null } }),
   );
   const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer);
   const recorded = recordingEmitter();

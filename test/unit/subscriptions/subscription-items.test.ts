@@ -30,7 +30,7 @@ const price = (id: string, overrides: Partial<Price> = {}): Price => ({
   currency: 'usd',
   unitAmount: 1000,
   unitAmountDecimal: '1000',
-  recurring: { interval: 'month', intervalCount: 1 },
+  recurring: { interval: 'month', intervalCount: 1, usageType: 'licensed', meter: null },
   type: 'recurring',
   nickname: null,
   lookupKey: null,
@@ -46,7 +46,7 @@ async function setup() {
     price('price_a'),
     price('price_b', { unitAmount: 2000, unitAmountDecimal: '2000' }),
     price('price_eur', { currency: 'eur' }),
-    price('price_year', { recurring: { interval: 'year', intervalCount: 1 } }),
+    price('price_year', { recurring: { interval: 'year', intervalCount: 1, usageType: 'licensed', meter: null } }),
   );
   const customers = memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer);
   const recorded = recordingEmitter();

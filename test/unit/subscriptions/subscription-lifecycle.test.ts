@@ -24,7 +24,7 @@ const monthly: Price = {
   currency: 'usd',
   unitAmount: 1500,
   unitAmountDecimal: '1500',
-  recurring: { interval: 'month', intervalCount: 1 },
+  recurring: { interval: 'month', intervalCount: 1, usageType: 'licensed', meter: null },
   type: 'recurring',
   nickname: null,
   lookupKey: null,

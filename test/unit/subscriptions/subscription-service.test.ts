@@ -23,7 +23,7 @@ const price = (id: string, interval: 'month' | 'year', overrides: Partial<Price>
   currency: 'usd',
   unitAmount: 1000,
   unitAmountDecimal: '1000',
-  recurring: { interval, intervalCount: 1 },
+  recurring: { interval, intervalCount: 1, usageType: 'licensed', meter: null },
   type: 'recurring',
   nickname: null,
   lookupKey: null,

@@ -28,7 +28,7 @@ const priceOf = (id: string, interval: 'month' | 'year' | 'week'): Price => ({
   currency: 'usd',
   unitAmount: 1000,
   unitAmountDecimal: '1000',
-  recurring: { interval, intervalCount: 1 },
+  recurring: { interval, intervalCount: 1, usageType: 'licensed', meter: null },
   type: 'recurring',
   nickname: null,
   lookupKey: null,

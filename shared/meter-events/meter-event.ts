@@ -138,6 +138,16 @@ export interface MinuteUsage {
   last: { value: number; timestamp: number } | null;
 }
 
+/**
+ * A meter's usage for one customer over `[from, to)` of event time, aggregated by the meter's formula (the
+ * sum of values, the number of events, or the latest value). Both bounds are floored to the minute, so a
+ * minute's usage belongs to the range its start falls in: consecutive billing periods share no minute and
+ * miss none.
+ */
+export interface UsageReader {
+  aggregate(scope: Scope, meter: Pick<Meter, 'id' | 'formula'>, customerId: string, from: number, to: number): Promise<number>;
+}
+
 /** How a stored event changes when processing counts or cancels it; `value` is what it adds to (or takes from) its minute. */
 export type RecordChange =
   /** A stream event, written for the first time as `processed` (its identifier may not be taken): under the lease or with its batch's mark. */

@@ -5,7 +5,8 @@ import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { MeterEventStore, MinuteUsage } from './meter-event.ts';
+import { minuteOf } from './rules.ts';
+import type { MeterEventStore, MinuteUsage, UsageReader } from './meter-event.ts';
 
 export interface UsageSummary {
   id: string;
@@ -48,12 +49,21 @@ function windowsOf({ start, end, grouping }: SummaryQuery): Array<[number, numbe
 }
 
 /** A window's value by the meter's formula: the sum, the number of events, or the latest value. */
-function aggregate(formula: Meter['formula'], minutes: MinuteUsage[]): number {
+function aggregate(formula: Pick<Meter, 'formula'>['formula'], minutes: MinuteUsage[]): number {
   if (formula === 'sum') return minutes.reduce((sum, minute) => sum + minute.total, 0);
   if (formula === 'count') return minutes.reduce((sum, minute) => sum + minute.events, 0);
   const latest = minutes.filter((minute) => minute.last).sort((a, b) => b.last!.timestamp - a.last!.timestamp)[0];
   return latest?.last?.value ?? 0;
 }
+
+/** `UsageReader` over the minute items themselves: every minute of the range is read (one Query page holds about 10,000). */
+export const minuteUsageReader = (store: Pick<MeterEventStore, 'usage'>): UsageReader => ({
+  async aggregate(scope, meter, customerId, from, to) {
+    const [start, end] = [minuteOf(from), minuteOf(to)];
+    if (end <= start) return 0;
+    return aggregate(meter.formula, await store.usage(scope, meter.id, customerId, start, end));
+  },
+});
 
 const summaryId = (meterId: string, customer: string, start: number, end: number) =>
   `mtrusg_${createHash('sha256').update(`${meterId}|${customer}|${start}|${end}`).digest('base64url').slice(0, 24)}`;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { PageRequest } from '#shared/wire/paging.ts';
 import type { MinuteUsage } from '#shared/meter-events/meter-event.ts';
-import { serializeUsageSummary, type SummaryQuery, usageSummaries } from '#shared/meter-events/summaries.ts';
+import { minuteUsageReader, serializeUsageSummary, type SummaryQuery, usageSummaries } from '#shared/meter-events/summaries.ts';
 import type { Meter } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { meterFixture } from '../../support/fakes.ts';
@@ -255,5 +255,28 @@ describe('serializeUsageSummary', () => {
       livemode: true,
       meter: 'mtr_1',
     });
+  });
+});
+
+describe('the minute usage reader', () => {
+  const rows = [
+    row(at(10, 0), 3, 1, { value: 3, timestamp: at(10, 0) }),
+    row(at(10, 0, 1), 4, 1, { value: 4, timestamp: at(10, 0, 1) }),
+    row(at(10, 0, 2), 9, 1),
+  ];
+  const reader = minuteUsageReader({
+    usage: async (_scope, _meterId, _customerId, from, to) =>
+      rows.filter((entry) => entry.usage.minute >= from && entry.usage.minute < to).map((entry) => entry.usage),
+  });
+
+  it('aggregates the minutes whose start falls in [from, to), both bounds floored to the minute', async () => {
+    // Given a period from 10:00:30 to 10:02:10, When it is read, Then minutes 10:00 and 10:01 count and 10:02 does not.
+    await expect(reader.aggregate(scope, meter(), 'cus_1', at(10, 0) + 30_000, at(10, 0, 2) + 10_000)).resolves.toBe(7);
+    await expect(reader.aggregate(scope, meter({ formula: 'count' }), 'cus_1', at(10, 0), at(10, 0, 3))).resolves.toBe(3);
+    await expect(reader.aggregate(scope, meter({ formula: 'last' }), 'cus_1', at(10, 0), at(10, 0, 3))).resolves.toBe(4);
+  });
+
+  it('reads nothing for a range shorter than its first minute', async () => {
+    await expect(reader.aggregate(scope, meter(), 'cus_1', at(10, 0) + 1_000, at(10, 0) + 59_000)).resolves.toBe(0);
   });
 });

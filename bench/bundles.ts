@@ -28,7 +28,7 @@ const environment = {
   AWS_REGION: 'us-east-1',
   EVENT_BUS_NAME: 'service-bus',
   POWERTOOLS_METRICS_DISABLED: 'true',
-  // As on Lambda: the X-Ray SDK loads (shared/core/observability.ts).
+  // As on Lambda.
   AWS_LAMBDA_FUNCTION_NAME: 'bench',
   ...Object.fromEntries(Object.values(queues).map((queue) => [queue.urlVariable, `https://sqs.us-east-1.amazonaws.com/123456789012/${queue.name}`])),
 };

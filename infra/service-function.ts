@@ -58,7 +58,9 @@ export interface ServiceFunctionProps {
    */
   logLevel?: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /**
-   * Active X-Ray tracing through Powertools Tracer; off, the X-Ray SDK is not even loaded.
+   * Lambda's active X-Ray tracing: Lambda itself records each sampled invocation (its init, duration and
+   * outcome) and the trace header the API passes; no tracing SDK is in the bundle (the X-Ray SDKs reach end
+   * of support on 2027-02-25, docs/operations.md#tracing).
    * @default true
    */
   tracing?: boolean;
@@ -79,10 +81,27 @@ export const lambdaRuntime = Runtime.NODEJS_24_X;
 export const bundleTarget = 'node24';
 
 /**
+ * Credential providers a function never reaches on Lambda, where the default chain stops at the first one,
+ * the environment's variables (the role's session): SSO, shared ini files, credential processes, web
+ * identity tokens and console logins, with the STS and SSO clients they bring (about 70 KiB of each bundle).
+ * Left out of the bundle, a chain that somehow got past the environment would fail to import them and say so.
+ */
+const unusedOnLambda = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-login',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/nested-clients',
+  '@aws-sdk/token-providers',
+];
+
+/**
  * How every function is bundled, in esbuild's own terms: the stack passes these to NodejsFunction and
- * `npm run bundles` to esbuild, so the sizes it prints are those of the deployed zips. Whitespace and
- * syntax are minified but identifiers keep their names, so a stack trace names the functions it passed
- * through without a source map (none ships: it would double the asset and slow every cold start).
+ * `npm run bundles` to esbuild, so the sizes it prints are those of the deployed zips. Fully minified,
+ * but `keepNames` sets every function's and class's `name` to its source name, which V8 prints in stack
+ * traces, so a trace names the functions it passed through without a source map (none ships: it would
+ * double the asset and slow every cold start).
  */
 export const bundling = {
   format: 'esm',
@@ -90,7 +109,9 @@ export const bundling = {
   target: bundleTarget,
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   keepNames: true,
+  external: unusedOnLambda,
   sourcemap: false,
   mainFields: ['module', 'main'],
   // Bundled CommonJS dependencies still call require() for Node built-ins, which ESM lacks.
@@ -98,12 +119,18 @@ export const bundling = {
 } as const;
 
 /** `bundling` as esbuild's own build options, for the tests and `npm run bundles`. */
-export const esbuildOptions = { ...bundling, bundle: true, mainFields: [...bundling.mainFields], banner: { js: bundling.banner } };
+export const esbuildOptions = {
+  ...bundling,
+  bundle: true,
+  mainFields: [...bundling.mainFields],
+  external: [...bundling.external],
+  banner: { js: bundling.banner },
+};
 
 /**
  * A Lambda function of this service with the defaults every function shares: Node.js 24 on arm64, an ESM
  * bundle built by the local esbuild (no Docker, settings in `bundling`), its own retained log group
- * receiving JSON logs, active X-Ray tracing (Powertools Tracer, shared/core/observability.ts), a role that
+ * receiving JSON logs, Lambda's active X-Ray tracing (no SDK in the bundle), a role that
  * starts with nothing but that log group and the trace daemon, and the environment `shared/core/config.ts` parses.
  *
  * The AWS SDK is bundled rather than taken from the runtime, so the deployed code runs the SDK version
@@ -147,13 +174,17 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',
         POWERTOOLS_LOG_LEVEL: props.logLevel ?? 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
-        ...(props.tracing === false ? { POWERTOOLS_TRACE_ENABLED: 'false' } : {}),
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
         target: bundling.target,
-        esbuildArgs: { '--minify-whitespace': bundling.minifyWhitespace, '--minify-syntax': bundling.minifySyntax },
+        esbuildArgs: {
+          '--minify-whitespace': bundling.minifyWhitespace,
+          '--minify-syntax': bundling.minifySyntax,
+          '--minify-identifiers': bundling.minifyIdentifiers,
+        },
+        externalModules: [...bundling.external],
         keepNames: bundling.keepNames,
         sourceMap: bundling.sourcemap,
         mainFields: [...bundling.mainFields],

@@ -4,7 +4,6 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
 import { config } from '#shared/core/config.ts';
 import { guardItemSizes } from '#shared/data/item-size.ts';
-import { traced } from '#shared/core/observability.ts';
 
 /** The part of an AWS SDK v3 client this module touches. */
 export interface SdkClient {
@@ -14,11 +13,11 @@ export interface SdkClient {
 
 /**
  * What every client of the service carries, whatever its service: no call logging, its calls recorded and
- * (locally) authorized as IAM would (`shared/aws/aws-calls.ts`), X-Ray subsegments on Lambda.
+ * (locally) authorized as IAM would (`shared/aws/aws-calls.ts`).
  */
 const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(client: T, service: Parameters<typeof meterAwsCalls>[1]): T => {
   runtime?.prepare(client);
-  return traced(meterAwsCalls(withoutCallLogging(client), service));
+  return meterAwsCalls(withoutCallLogging(client), service);
 };
 
 const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient } = {};

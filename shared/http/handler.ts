@@ -1,7 +1,6 @@
 import { systemClock } from '#shared/core/clock.ts';
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { config } from '#shared/core/config.ts';
@@ -15,7 +14,6 @@ import type { ExpansionPlan } from '#shared/expansion/plan.ts';
 import type { Expander } from '#shared/expansion/resolver.ts';
 import { randomBase62 } from '#shared/core/ids.ts';
 import { logger } from '#shared/core/logger.ts';
-import { tracer } from '#shared/core/observability.ts';
 import { derivedKey, type AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import type { PlatformStore, Caller } from '#shared/platform/types.ts';
 import { cachedAccountSecrets, wireApiKeys } from '#shared/platform/wiring.ts';
@@ -345,8 +343,6 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     // Never log the event, whatever POWERTOOLS_LOGGER_LOG_EVENT says: bodies carry card numbers and secrets.
     .use(injectLambdaContext(logger, { logEvent: false }))
-    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
     .handler((event) => serveRequest(event, options, operation, pipelinePorts()));
   return withContract(handler, {
     kind: 'api',

@@ -1,9 +1,7 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
-import { tracer } from '#shared/core/observability.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { newRequestId } from './handler.ts';
 import { htmlHeaders, messagePage, type HtmlRequest, type HtmlResult } from '#shared/wire/html.ts';
@@ -86,8 +84,6 @@ export function htmlHandler(text: OperationText, operation: (request: HtmlReques
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     // Never log the event: hosted forms carry identity numbers.
     .use(injectLambdaContext(logger, { logEvent: false }))
-    // Responses may carry secrets (a webhook's signing secret): traces keep timings, not bodies.
-    .use(tracer ? [captureLambdaHandler(tracer, { captureResponse: false })] : [])
     .handler((event) => serveHtml(event, operation));
   return withContract(handler, { kind: 'html', ...text });
 }

@@ -524,7 +524,7 @@ describe('stateless stack', () => {
 });
 
 describe('the handlers of the route table', () => {
-  it('each bundle as the stack bundles them (ES modules for Node 24, AWS SDK included, no source map)', async () => {
+  it('each bundle as the stack bundles them (ES modules for Node 24, AWS SDK included, no tracing SDK, no source map)', async () => {
     // Given every entry file of the route table
     const entries = [...new Set([...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs].map((entry) => entry.handler))];
 
@@ -534,6 +534,7 @@ describe('the handlers of the route table', () => {
       ...esbuildOptions,
       outdir: 'out',
       write: false,
+      metafile: true,
       logLevel: 'silent',
     });
 
@@ -541,6 +542,9 @@ describe('the handlers of the route table', () => {
     expect(result.errors).toEqual([]);
     expect(result.outputFiles.filter((file) => file.path.endsWith('.js'))).toHaveLength(entries.length);
     for (const file of result.outputFiles) expect(file.text, file.path).toMatch(/export\s*\{[^}]*\bhandler\b/);
+    // And none carries the X-Ray SDK (end of support 2027-02-25) or a credential provider Lambda never reaches
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((input) => /aws-xray-sdk|powertools\/tracer|credential-provider-(sso|ini|web-identity)|nested-clients/.test(input))).toEqual([]);
   });
 });
 

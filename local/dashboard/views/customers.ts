@@ -14,6 +14,20 @@ interface Customer {
   test_clock?: string | null;
   description: string | null;
 }
+interface Price {
+  id: string;
+  unit_amount: number | null;
+  currency: string;
+  recurring: { interval: string; interval_count: number; usage_type?: string; meter?: string | null } | null;
+}
+interface SubscriptionItem {
+  id: string;
+  /** Absent on a metered item: its quantity is its meter's usage. */
+  quantity?: number;
+  current_period_start: number;
+  current_period_end: number;
+  price: Price;
+}
 interface Subscription {
   id: string;
   status: string;
@@ -21,14 +35,15 @@ interface Subscription {
   cancel_at_period_end: boolean;
   cancel_at?: number | null;
   trial_end?: number | null;
-  items: {
-    data: Array<{
-      id: string;
-      quantity: number;
-      current_period_end: number;
-      price: { id: string; unit_amount: number | null; currency: string; recurring: { interval: string; interval_count: number } | null };
-    }>;
-  };
+  items: { data: SubscriptionItem[] };
+}
+interface InvoiceLine {
+  id: string;
+  description: string | null;
+  amount: number;
+  quantity: number | null;
+  period: { start: number; end: number };
+  pricing?: { price_details: { price: string } | null } | null;
 }
 interface Invoice {
   id: string;
@@ -43,7 +58,7 @@ interface Invoice {
   billing_reason: string | null;
   period_start?: number;
   period_end?: number;
-  lines?: { data: Array<{ id: string; description: string | null; amount: number; quantity: number | null; period: { start: number; end: number } }> };
+  lines?: { data: InvoiceLine[] };
 }
 interface List<T> {
   data: T[];
@@ -102,7 +117,7 @@ function subscriptionTable(subscriptions: Subscription[]): Html {
         subscription.cancel_at_period_end ? html`<br><small>cancels at period end</small>` : ''
       }${subscription.trial_end ? html`<br><small>trial ends ${when(subscription.trial_end)}</small>` : ''}</td><td><ul>${subscription.items.data.map(
         (item) =>
-          html`<li>${item.quantity} × ${money(item.price.unit_amount, item.price.currency)}${
+          html`<li>${metered(item.price) ? 'usage' : item.quantity} × ${item.price.unit_amount === null ? 'tiered' : money(item.price.unit_amount, item.price.currency)}${
             item.price.recurring
               ? html` / ${item.price.recurring.interval_count > 1 ? `${item.price.recurring.interval_count} ` : ''}${item.price.recurring.interval}`
               : ''
@@ -111,7 +126,73 @@ function subscriptionTable(subscriptions: Subscription[]): Html {
   )}</tbody></table>`;
 }
 
-function invoiceTable(invoices: Invoice[]): Html {
+const metered = (price: Price): boolean => price.recurring?.usage_type === 'metered' && typeof price.recurring.meter === 'string';
+const minute = 60;
+
+/** Where a meter's chart shows a customer's usage by day over the 30 days up to `until` (seconds). */
+const chartLink = (base: string, meter: string, customer: string, until: number) => `${base}/metering/${meter}?customer=${customer}&window=day&until=${until}`;
+
+/** Usage lines of an invoice (lines of metered prices), each linked to its meter's chart up to the line's period end. */
+function usageLines(base: string, customer: string, invoice: Invoice, meterOf: ReadonlyMap<string, string>): Html {
+  const lines = (invoice.lines?.data ?? []).filter((line) => line.pricing?.price_details && meterOf.has(line.pricing.price_details.price));
+  if (lines.length === 0) return html``;
+  return html`<ul class="usage-lines">${lines.map((line) => {
+    const meter = meterOf.get(line.pricing!.price_details!.price)!;
+    return html`<li data-line="${line.id}">${line.quantity ?? 0} used ${when(line.period.start)} – ${when(line.period.end)}: ${money(line.amount, invoice.currency)} <a href="${chartLink(
+      base,
+      meter,
+      customer,
+      line.period.end,
+    )}">${meter} chart</a></li>`;
+  })}</ul>`;
+}
+
+/** The running usage of each metered item of a live subscription this period, next to what the upcoming invoice charges for it. */
+async function usageThisPeriod(context: ViewContext, customer: string, subscriptions: Subscription[], preview: Invoice | { refused: string }): Promise<Html> {
+  const items = subscriptions
+    .filter((subscription) => ['active', 'trialing', 'past_due'].includes(subscription.status))
+    .flatMap((subscription) => subscription.items.data.filter((item) => metered(item.price)));
+  if (items.length === 0) return html`<p class="empty" id="usage-this-period">No metered prices on this customer's subscriptions.</p>`;
+  const now = Math.floor(Date.parse(context.clock.iso) / 1000);
+  const rows = await Promise.all(
+    items.map(async (item) => {
+      const meter = item.price.recurring!.meter!;
+      const start = Math.floor(item.current_period_start / minute) * minute;
+      const end = Math.max(start + minute, Math.ceil(Math.min(now, item.current_period_end) / minute) * minute);
+      const summary = await readOr(
+        context.api.get<List<{ aggregated_value: number }>>(`/v1/billing/meters/${meter}/event_summaries`, {
+          customer,
+          start_time: start,
+          end_time: end,
+          limit: 1,
+        }),
+      );
+      const usage = refused(summary) ? summary.refused : String(summary.data[0]?.aggregated_value ?? 0);
+      const line = refused(preview) ? undefined : preview.lines?.data.find((candidate) => candidate.pricing?.price_details?.price === item.price.id);
+      return html`<tr data-item="${item.id}"><td><a href="${chartLink(context.base, meter, customer, end)}">${meter}</a><br><small>${item.price.id}</small></td><td class="usage">${usage}</td><td>${when(
+        item.current_period_start,
+      )} – ${when(item.current_period_end)}</td><td class="cost">${line ? money(line.amount, refused(preview) ? null : preview.currency) : '—'}</td></tr>`;
+    }),
+  );
+  return html`<table id="usage-this-period"><thead><tr><th>Meter</th><th>Usage so far</th><th>Period</th><th>On the upcoming invoice</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The meter of each metered price the invoices' lines name (one price read per distinct price). */
+async function metersOfLines(context: ViewContext, invoices: Invoice[]): Promise<Map<string, string>> {
+  const prices = new Set(
+    invoices.flatMap((invoice) => (invoice.lines?.data ?? []).flatMap((line) => (line.pricing?.price_details ? [line.pricing.price_details.price] : []))),
+  );
+  const meters = new Map<string, string>();
+  await Promise.all(
+    [...prices].slice(0, 20).map(async (id) => {
+      const price = await readOr(context.api.get<Price>(`/v1/prices/${id}`));
+      if (!refused(price) && metered(price)) meters.set(id, price.recurring!.meter!);
+    }),
+  );
+  return meters;
+}
+
+function invoiceTable(invoices: Invoice[], usage: (invoice: Invoice) => Html = () => html``): Html {
   if (invoices.length === 0) return html`<p class="empty">No invoices.</p>`;
   return html`<table id="invoices"><thead><tr><th>Invoice</th><th>Status</th><th>Total</th><th>Due</th><th>Created</th></tr></thead><tbody>${invoices.map(
     (invoice) =>
@@ -119,7 +200,7 @@ function invoiceTable(invoices: Invoice[]): Html {
         invoice.status,
       )}</td><td>${money(invoice.total, invoice.currency)}${
         invoice.amount_remaining > 0 && invoice.status === 'open' ? html`<br><small>${money(invoice.amount_remaining, invoice.currency)} remaining</small>` : ''
-      }</td><td>${when(invoice.due_date)}</td><td>${when(invoice.created)}</td></tr>`,
+      }${usage(invoice)}</td><td>${when(invoice.due_date)}</td><td>${when(invoice.created)}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -151,6 +232,10 @@ export async function customerPage(context: ViewContext): Promise<ViewAnswer> {
     (subscription) => ['active', 'trialing', 'past_due'].includes(subscription.status) && !subscription.cancel_at_period_end,
   );
   const preview = await readOr(context.api.post<Invoice>('/v1/invoices/create_preview', { customer: id, ...(renewing ? { subscription: renewing.id } : {}) }));
+  const [usage, meterOf] = await Promise.all([
+    usageThisPeriod(context, id, subscriptions.data, preview),
+    refused(invoices) ? new Map<string, string>() : metersOfLines(context, invoices.data),
+  ]);
   const body = html`<dl class="facts"><dt>Id</dt><dd>${customer.id}</dd><dt>Email</dt><dd>${customer.email ?? '—'}</dd><dt>Balance</dt><dd>${money(
     customer.balance,
     customer.currency,
@@ -158,7 +243,8 @@ export async function customerPage(context: ViewContext): Promise<ViewAnswer> {
     customer.test_clock ? html`<a href="${context.base}/time#${customer.test_clock}">${customer.test_clock}</a>` : 'none (the stack’s clock)'
   }</dd><dt>Created</dt><dd>${when(customer.created)}</dd></dl>
 <h2>Subscriptions</h2>${subscriptionTable(subscriptions.data)}
+<h2>Usage this period</h2>${usage}
 <h2>Upcoming invoice</h2>${upcoming(preview)}
-<h2>Invoices</h2>${refused(invoices) ? html`<p class="empty">${invoices.refused}</p>` : invoiceTable(invoices.data)}`;
+<h2>Invoices</h2>${refused(invoices) ? html`<p class="empty">${invoices.refused}</p>` : invoiceTable(invoices.data, (invoice) => usageLines(context.base, id, invoice, meterOf))}`;
   return { page: { section: 'customers', title: customer.name ?? customer.email ?? customer.id, body } };
 }

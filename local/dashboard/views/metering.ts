@@ -104,7 +104,10 @@ export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
   const choices = unlisted ? [await api.get<(typeof customers.data)[number]>(`/v1/customers/${customer}`), ...customers.data] : customers.data;
 
   const { size, count } = ranges[window];
-  const end = Math.ceil((Date.parse(context.clock.iso) + 1) / size) * size;
+  // `until` (seconds, from an invoice's usage line) ends the chart at that line's period end instead of now.
+  const until = Number(query.get('until'));
+  const endAt = Number.isSafeInteger(until) && until > 0 ? until * 1000 : Date.parse(context.clock.iso) + 1;
+  const end = Math.ceil(endAt / size) * size;
   const start = end - size * count;
   const points = Array.from({ length: count }, (_, index) => ({ start: start + index * size, value: 0 }));
   if (customer) {

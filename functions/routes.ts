@@ -299,6 +299,6 @@ export const scheduledJobs: ScheduledJob[] = [
     name: 'sweepBilling',
     handler: 'functions/schedules/sweep-billing.ts',
     everyMinutes: 1,
-    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
+    permissions: ['table:read', 'table:write', 'queue:billing:send'],
   },
 ];

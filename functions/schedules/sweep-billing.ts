@@ -3,9 +3,9 @@ import { logger } from '#shared/core/logger.ts';
 
 const runner = wireDueRunner();
 
-/** Every minute: runs the processors of billing objects due on the stack's clock, and resumes test clock advances. */
+/** Every minute: puts the billing objects due on the stack's clock (and test clock advances left unfinished) on the billing queue. */
 export const handler = async () => {
   const swept = await runner.sweep();
-  if (swept.processed + swept.failed > 0) logger.info('Swept due billing objects', swept);
+  if (swept.dispatched + swept.unhandled > 0) logger.info('Swept due billing objects', swept);
   return swept;
 };

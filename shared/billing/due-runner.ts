@@ -29,11 +29,17 @@ export interface DueRunnerPorts {
   clock?: () => number;
   /** Waits between reads of a lagging index. */
   pause?: (millis: number) => Promise<void>;
+  /** Puts due objects on the `billing` queue, whose workers run them (`runOne`): the sweep's way. */
+  dispatch?: (entries: DueEntry[]) => Promise<void>;
 }
 
-/** Entries one sweep reads (across the shards) and processes, a few at a time. */
-export const sweepLimit = 100;
-const sweepConcurrency = 8;
+/**
+ * Entries one sweep (each minute) reads across the shards and puts on the `billing` queue: 200 a second,
+ * about what the billing workers at their configured concurrency run against one platform's partition
+ * (docs/capacity.md, *Month-end*). An entry its worker has not run by the next sweep is put on the queue
+ * again; running an object that is no longer due does nothing, so a duplicate costs a message and a read.
+ */
+export const sweepLimit = 12_000;
 /**
  * Steps one advance may take: far above what three customers with their subscriptions reach in two
  * intervals, so reaching it means a processor keeps its object due just ahead (a loop), not real work.
@@ -51,7 +57,7 @@ const sleep = (millis: number) => new Promise<void>((resolve) => setTimeout(reso
  * Processors are idempotent and write with versions, so two runs racing, or a run resumed after a crash,
  * never do a step twice.
  */
-export function dueRunner({ processors, index, clock = systemClock, pause = sleep }: DueRunnerPorts) {
+export function dueRunner({ processors, index, clock = systemClock, pause = sleep, dispatch }: DueRunnerPorts) {
   const processorOf = (kind: string) => processors[kind as BillingObjectKind];
 
   return {
@@ -63,33 +69,20 @@ export function dueRunner({ processors, index, clock = systemClock, pause = slee
       return true;
     },
 
-    /** Processes what is due on the stack's clock by now; a failed object is logged and stays due (the next sweep tries again). */
-    async sweep(limit = sweepLimit): Promise<{ processed: number; failed: number }> {
-      const now = clock();
-      const entries = (await index.stackDue(now, limit)).sort((a, b) => a.at - b.at);
-      let processed = 0;
-      let failed = 0;
-      let next = 0;
-      const work = async () => {
-        while (next < entries.length) {
-          const entry = entries[next++]!;
-          const processor = processorOf(entry.kind);
-          if (!processor) {
-            logger.error('A billing object is due but no processor handles its kind', { kind: entry.kind, id: entry.id });
-            failed++;
-            continue;
-          }
-          try {
-            await processor(entry.scope, entry.id, now);
-            processed++;
-          } catch (error) {
-            failed++;
-            logger.error('A due billing object failed; the next sweep tries again', { kind: entry.kind, id: entry.id, error: error as Error });
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(sweepConcurrency, entries.length) }, work));
-      return { processed, failed };
+    /**
+     * Puts what is due on the stack's clock by now on the `billing` queue, earliest first, for the billing
+     * workers to run in parallel; an object no processor handles stays due and is counted `unhandled`. A
+     * failed run stays due too: its message is retried, and the next sweep puts it on the queue again.
+     */
+    async sweep(limit = sweepLimit): Promise<{ dispatched: number; unhandled: number }> {
+      if (!dispatch) throw new Error('The sweep puts due objects on the billing queue: the runner needs dispatch');
+      const entries = (await index.stackDue(clock(), limit)).sort((a, b) => a.at - b.at);
+      const handled = entries.filter((entry) => processorOf(entry.kind) !== undefined);
+      for (const entry of entries) {
+        if (!processorOf(entry.kind)) logger.error('A billing object is due but no processor handles its kind', { kind: entry.kind, id: entry.id });
+      }
+      await dispatch(handled);
+      return { dispatched: handled.length, unhandled: entries.length - handled.length };
     },
 
     /**

@@ -66,18 +66,28 @@ export const dueEntry = (queue: DueQueue, id: string, dueAt: number, shardBy = i
  * `limit` (at least 10), earliest first within a shard. Deliveries and meter work are swept through this.
  */
 export async function dueItems(table: Table, queue: DueQueue, dueBy: number, limit: number): Promise<Item[]> {
+  const share = perShardLimit(limit);
   const shards = await Promise.all(
-    Array.from({ length: dueShards }, (_, shard) =>
-      table.query({
-        TableName: table.name,
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
-        ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':by': sortKeyOf[queue](dueBy, '~') },
-        Limit: perShardLimit(limit),
-      }),
-    ),
+    Array.from({ length: dueShards }, async (_, shard) => {
+      // A share of large items (GSI2 projects them whole) may take more than one 1 MB page.
+      const items: Item[] = [];
+      let start: Item | undefined;
+      do {
+        const page = await table.query({
+          TableName: table.name,
+          IndexName: 'GSI2',
+          KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+          ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':by': sortKeyOf[queue](dueBy, '~') },
+          Limit: share - items.length,
+          ExclusiveStartKey: start,
+        });
+        items.push(...page.items);
+        start = page.lastKey;
+      } while (start && items.length < share);
+      return items;
+    }),
   );
-  return shards.flatMap((page) => page.items);
+  return shards.flat();
 }
 
 /**

@@ -219,28 +219,39 @@ describe('the due runner (in memory)', () => {
     expect(memory.get('subscription', 'sub_late').at).toBe(10);
   });
 
-  it('Given objects due on the stack clock, When the sweeper runs, Then each due one is processed at now, a failure does not stop the others and a kind without processor is counted failed', async () => {
+  it('Given objects due on the stack clock, When the sweeper runs, Then those due by now go on the billing queue earliest first, and a kind without processor stays due, counted unhandled', async () => {
     const memory = memoryObjects();
-    const seen: Array<[string, number]> = [];
+    const dispatched: string[] = [];
     memory.put('subscription', 'sub_due', null, 900);
     memory.put('subscription', 'sub_later', null, 5_000);
-    memory.put('invoice', 'in_broken', null, 800);
-    memory.put('test_clock', 'clock_due', null, 950);
+    memory.put('invoice', 'in_first', null, 800);
+    memory.put('unknown_kind', 'x_1', null, 950);
+    const ran: string[] = [];
     const runner = dueRunner({
       processors: {
-        subscription: async (_s, id, at) => {
-          seen.push([id, at]);
+        subscription: async (_s, id) => {
+          ran.push(id);
         },
-        invoice: async () => {
-          throw new Error('boom');
+        invoice: async (_s, id) => {
+          ran.push(id);
         },
       },
       index: memory.index,
       clock: () => 1_000,
+      dispatch: async (entries) => {
+        dispatched.push(...entries.map((entry) => `${entry.kind}:${entry.id}`));
+      },
     });
 
-    expect(await runner.sweep()).toEqual({ processed: 1, failed: 2 });
-    expect(seen).toEqual([['sub_due', 1_000]]);
+    expect(await runner.sweep()).toEqual({ dispatched: 2, unhandled: 1 });
+    expect(dispatched).toEqual(['invoice:in_first', 'subscription:sub_due']);
+    // Nothing runs in the sweep itself: the billing workers run what it put on the queue.
+    expect(ran).toEqual([]);
+  });
+
+  it('Given a runner without dispatch, When it sweeps, Then it refuses instead of dropping the due work', async () => {
+    const runner = dueRunner({ processors: {}, index: memoryObjects().index });
+    await expect(runner.sweep()).rejects.toThrow(/dispatch/);
   });
 
   it('Given a message for one object, When it is run, Then its processor runs at the time given, and an unknown kind is refused', async () => {

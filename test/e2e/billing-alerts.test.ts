@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { api, newPlatform, sdk } from '../support/stack.ts';
+import { alertEvaluator } from '#shared/billing-alerts/evaluator.ts';
+import { callScope, callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
+import { dynamoBillingAlertRepository } from '#shared/data/billing-alert-repository.ts';
+import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
+import { eventEmitter } from '#shared/events/emitter.ts';
+import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
+import { api, meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 import { quiesce } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -8,6 +14,7 @@ type Hook = { type: string; data: { object: Record<string, any> } };
 
 describe('v1 billing alerts through the official SDK', () => {
   let key: string;
+  let account: string;
   let client: Stripe;
   let receiver: WebhookReceiver;
   let endpoint: Stripe.WebhookEndpoint;
@@ -39,7 +46,7 @@ describe('v1 billing alerts through the official SDK', () => {
   }
 
   beforeAll(async () => {
-    key = (await newPlatform()).secret_key;
+    ({ secret_key: key, account } = await newPlatform());
     client = sdk(key);
     receiver = await startWebhookReceiver();
     endpoint = await client.webhookEndpoints.create({ url: receiver.url, enabled_events: ['billing.alert.triggered'] });
@@ -107,6 +114,41 @@ describe('v1 billing alerts through the official SDK', () => {
     await client.billing.alerts.activate(asleep.id);
     const [event] = await firings(asleep.id);
     expect(event!.data.object).toMatchObject({ customer: quiet.id, value: 4, alert: { id: asleep.id, status: 'active' } });
+  });
+
+  it('fires once when evaluators race on the table, reading one usage Query and writing nothing below the threshold', async () => {
+    // Given evaluators of this test on the stack's table (besides the stack's own), and a pending alert as they read it
+    const table = meteredStackTable();
+    const repository = dynamoBillingAlertRepository(table);
+    const evaluator = alertEvaluator({
+      repository,
+      usage: minuteUsageReader(dynamoMeterEventStore(table)),
+      // The outbox is written by the firing's transaction; the fan-out sweeper enqueues it
+      events: eventEmitter({ store: { commit: async () => undefined }, queue: { enqueue: async () => undefined } }),
+    });
+    const raced = await client.customers.create({ name: 'Raced' });
+    const alert = await alertFor(raced.id, 3, 'Raced');
+    const pending = (await repository.get({ accountId: account, livemode: false }, alert.id))!;
+
+    // When it is evaluated below its threshold, it costs one usage Query and no write
+    const below = callScope({ measure: true });
+    expect(await withCallScope(below, () => evaluator.evaluate(pending))).toBe('below');
+    expect(callTotals(below)).toMatchObject({ calls: 1, writeUnits: 0 });
+    expect(callTotals(below).readUnits).toBeLessThanOrEqual(0.5);
+
+    // And when usage reaches it and six evaluators fire it at once
+    await usage(raced.id, 5);
+    const firing = callScope({ measure: true });
+    const outcomes = await withCallScope(firing, () => Promise.all(Array.from({ length: 6 }, () => evaluator.evaluate(pending))));
+
+    // Then at most one of them fired it (the stack's own evaluator may have been first), and one event arrives
+    expect(outcomes.filter((outcome) => outcome === 'triggered').length).toBeLessThanOrEqual(1);
+    expect(await firings(alert.id)).toHaveLength(1);
+    const again = await alertFor(raced.id, 6, 'Raced witness');
+    await usage(raced.id, 1);
+    await firings(again.id);
+    await quiesce({ queues: ['deliveries'] });
+    expect(triggered().filter((hook) => hook.data.object.alert.id === alert.id)).toHaveLength(1);
   });
 
   it('retrieves, lists by meter, deactivates, activates and archives with the reference’s transitions', async () => {

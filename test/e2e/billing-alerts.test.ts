@@ -206,7 +206,9 @@ describe('v1 billing alerts through the official SDK', () => {
 
     const retired = await client.billing.meters.create({ display_name: 'Retired', event_name: 'retired_calls', default_aggregation: { formula: 'sum' } });
     await client.billing.meters.deactivate(retired.id);
-    await expect(client.billing.alerts.create({ ...base, usage_threshold: { gte: 1, meter: retired.id, recurrence: 'one_time', filters } })).rejects.toMatchObject({
+    await expect(
+      client.billing.alerts.create({ ...base, usage_threshold: { gte: 1, meter: retired.id, recurrence: 'one_time', filters } }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       code: 'archived_meter',
       param: 'usage_threshold[meter]',

@@ -105,7 +105,10 @@ describe('creating billing alerts', () => {
   it('refuses an alert without a customer, on a missing or inactive meter, or for a missing customer', async () => {
     const { service } = await withMeter(setup(() => 0));
     const origin = originOf(scope);
-    await expect(service.create(origin, params({ filters: undefined }))).rejects.toMatchObject({ code: 'parameter_missing', param: 'usage_threshold[filters]' });
+    await expect(service.create(origin, params({ filters: undefined }))).rejects.toMatchObject({
+      code: 'parameter_missing',
+      param: 'usage_threshold[filters]',
+    });
     await expect(service.create(origin, params({ filters: [{ type: 'customer' }] }))).rejects.toMatchObject({
       param: 'usage_threshold[filters][0][customer]',
     });
@@ -114,7 +117,10 @@ describe('creating billing alerts', () => {
       code: 'resource_missing',
       param: 'usage_threshold[filters][0][customer]',
     });
-    const inactive = await withMeter(setup(() => 0), 'inactive');
+    const inactive = await withMeter(
+      setup(() => 0),
+      'inactive',
+    );
     await expect(inactive.service.create(origin, params())).rejects.toMatchObject({ code: 'archived_meter', param: 'usage_threshold[meter]' });
   });
 

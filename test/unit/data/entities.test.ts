@@ -1065,7 +1065,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ExpressionAttributeValues: { ':version': 1 },
     });
   });
-  it('caps a meter and customer\'s billing alerts with a counter, keeps pending alerts in the due index, and fires one once in a transaction conditional on the trigger record and the version', () => {
+  it("caps a meter and customer's billing alerts with a counter, keeps pending alerts in the due index, and fires one once in a transaction conditional on the trigger record and the version", () => {
     const scope = { accountId: 'acct_1', livemode: false };
     const alert: BillingAlert = {
       id: 'alrt_1',
@@ -1084,15 +1084,22 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
       ExpressionAttributeValues: { ':delta': 1, ':limit': 25 },
     });
-    expect(put!.Put).toMatchObject({ Item: { PK: 'OWNER#acct_1#test', SK: 'BILLING_ALERT#alrt_1', entity: 'billing_alert' }, ConditionExpression: 'attribute_not_exists(PK)' });
+    expect(put!.Put).toMatchObject({
+      Item: { PK: 'OWNER#acct_1#test', SK: 'BILLING_ALERT#alrt_1', entity: 'billing_alert' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
     expect(put!.Put!.Item!.GSI2PK).toMatch(/^BILLING_ALERTS_PENDING#\d+$/);
     expect(put!.Put!.Item!.GSI2SK).toMatch(/^0+5000#alrt_1$/);
     // Inactive, fired or archived alerts leave the index; an archive gives its place under the cap back and leaves the list
     expect(billingAlertEntity.replace('t', { ...alert, status: 'inactive', version: 4 }, 'active')).toHaveLength(1);
     expect(billingAlertEntity.replace('t', { ...alert, status: 'inactive', version: 4 }, 'active')[0]!.Put!.Item!.GSI2PK).toBeUndefined();
-    expect(billingAlertEntity.item({ ...alert, triggeredAt: 6_000 }).GSI2PK).toBeUndefined();
+    expect(billingAlertEntity.item({ ...alert, triggeredAt: 6_000 })).not.toHaveProperty('GSI2PK');
     const [archived, freed] = billingAlertEntity.replace('t', { ...alert, status: 'archived', version: 4 }, 'inactive');
-    expect(archived!.Put).toMatchObject({ Item: { archived: 'true' }, ConditionExpression: 'attribute_exists(PK) AND version = :previous', ExpressionAttributeValues: { ':previous': 3 } });
+    expect(archived!.Put).toMatchObject({
+      Item: { archived: 'true' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 3 },
+    });
     expect(freed!.Update).toMatchObject({ Key: { SK: 'COUNTER#billing_alerts#mtr_1#cus_1' }, ExpressionAttributeValues: { ':delta': -1 } });
     expect(freed!.Update!.ConditionExpression).toBeUndefined();
 

@@ -55,7 +55,8 @@ export interface BillingAlertRepository {
   /**
    * In one transaction: the trigger record, put only if this alert never fired for this customer; the alert
    * marked fired (leaving the pending set), only if still active at the version read; and the event's outbox.
-   * False when either condition failed (fired already, or changed meanwhile): nothing was written.
+   * False when either condition failed (fired already, or changed meanwhile) or another transaction collided
+   * with it: nothing was written.
    */
   trigger(alert: BillingAlert, trigger: AlertTrigger, outbox: Outbox): Promise<boolean>;
 }

@@ -18,7 +18,7 @@ export interface AlertEvaluatorPorts {
 /** Alerts evaluated at once: each is one usage read, then (rarely) one transaction. */
 const concurrency = 16;
 
-export type Evaluation = 'below' | 'triggered' | 'fired-already';
+export type Evaluation = 'below' | 'triggered' | 'not-fired';
 
 /** The `billing.alert.triggered` event of a firing; its thin mirror (`v1.billing.alert.triggered`) relates to the alert. */
 export const alertTriggeredEvent = (alert: BillingAlert, trigger: AlertTrigger): EventInput => ({
@@ -47,7 +47,7 @@ export function alertEvaluator({ repository, usage, events, clock = systemClock 
     const fired: BillingAlert = { ...alert, triggeredAt: now, version: alert.version + 1 };
     const origin = { scope: alert.scope, platformId: alert.platformId, request: null, apiVersion: defaultServiceVersion };
     const outbox = events.prepare(origin, [alertTriggeredEvent(fired, trigger)]);
-    if (!(await repository.trigger(alert, trigger, outbox))) return 'fired-already';
+    if (!(await repository.trigger(alert, trigger, outbox))) return 'not-fired';
     await events.dispatch(outbox);
     return 'triggered';
   }

@@ -7,7 +7,7 @@ import { billingAlert as keys, counter } from './keys.ts';
 import { ownedEntity, ownedListQuery } from './owned-resources.ts';
 import { queryOwnerPage } from './owner-page.ts';
 import type { Table, TransactItem } from './table.ts';
-import { transactGuarded } from './transactions.ts';
+import { transactChecked, transactGuarded } from './transactions.ts';
 
 const alertSchema = z.object({
   ...ownedItem,
@@ -118,6 +118,8 @@ export function dynamoBillingAlertRepository(table: Table): BillingAlertReposito
     async *pending() {
       for await (const items of allDueItems(table, 'billing-alerts', table.clock())) yield items.map(parseAlert);
     },
-    trigger: (alert, trigger, outbox) => transactGuarded(table, billingAlertEntity.trigger(name, alert, trigger), outbox, { guarded: 2 }),
+    // Both actions are conditions on what the evaluator read; a transaction that collided with another (racing
+    // evaluators, an API change) is not fired either: the alert is still pending if it must be, and the next run sees.
+    trigger: (alert, trigger, outbox) => transactChecked(table, billingAlertEntity.trigger(name, alert, trigger), outbox),
   };
 }

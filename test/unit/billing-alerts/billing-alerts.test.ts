@@ -200,7 +200,7 @@ describe('evaluating billing alerts exactly once', () => {
     const [pending] = (await world.repository.pending()[Symbol.asyncIterator]().next()).value as BillingAlert[];
     await world.service.deactivate(scope, alert.id);
 
-    expect(await world.evaluator().evaluate(pending!)).toBe('fired-already');
+    expect(await world.evaluator().evaluate(pending!)).toBe('not-fired');
     expect(world.committed).toHaveLength(0);
     // Once activated again it fires
     await world.service.activate(scope, alert.id);

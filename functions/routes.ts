@@ -94,6 +94,12 @@ export const routes: Route[] = [
   { name: 'deactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/deactivate', handler: 'functions/http/v1/billing/meters/deactivate.ts', permissions: emits },
   { name: 'reactivateMeter', method: 'POST', path: '/v1/billing/meters/{id}/reactivate', handler: 'functions/http/v1/billing/meters/reactivate.ts', permissions: emits },
   { name: 'listMeterEventSummaries', method: 'GET', path: '/v1/billing/meters/{id}/event_summaries', handler: 'functions/http/v1/billing/meters/event-summaries.ts', permissions: reads },
+  { name: 'createBillingAlert', method: 'POST', path: '/v1/billing/alerts', handler: 'functions/http/v1/billing/alerts/create.ts', permissions: writes },
+  { name: 'listBillingAlerts', method: 'GET', path: '/v1/billing/alerts', handler: 'functions/http/v1/billing/alerts/list.ts', permissions: reads },
+  { name: 'retrieveBillingAlert', method: 'GET', path: '/v1/billing/alerts/{id}', handler: 'functions/http/v1/billing/alerts/retrieve.ts', permissions: reads },
+  { name: 'activateBillingAlert', method: 'POST', path: '/v1/billing/alerts/{id}/activate', handler: 'functions/http/v1/billing/alerts/activate.ts', permissions: writes },
+  { name: 'deactivateBillingAlert', method: 'POST', path: '/v1/billing/alerts/{id}/deactivate', handler: 'functions/http/v1/billing/alerts/deactivate.ts', permissions: writes },
+  { name: 'archiveBillingAlert', method: 'POST', path: '/v1/billing/alerts/{id}/archive', handler: 'functions/http/v1/billing/alerts/archive.ts', permissions: writes },
 
   // v1 meter events: the v2 routes' service, permissions and rate limits, on the v1 wire.
   { name: 'createV1MeterEvent', method: 'POST', path: '/v1/billing/meter_events', handler: 'functions/http/v1/billing/meter-events/create.ts', permissions: meters },
@@ -291,6 +297,13 @@ export const scheduledJobs: ScheduledJob[] = [
   {
     name: 'reportMeterErrors',
     handler: 'functions/schedules/report-meter-errors.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
+  },
+  /** Fires billing alerts whose customer's usage reached their threshold (reads usage; writes only a firing). */
+  {
+    name: 'evaluateBillingAlerts',
+    handler: 'functions/schedules/evaluate-billing-alerts.ts',
     everyMinutes: 1,
     permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
   },

@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import { billingDue, delivery, fanOut, meterWorkDue } from './keys.ts';
+import { billingAlert, billingDue, delivery, fanOut, meterWorkDue } from './keys.ts';
 import type { Item, Table } from './table.ts';
 
 /**
@@ -32,9 +32,9 @@ function dueShardOf(id: string): number {
 
 /**
  * The queues of the due index: pending deliveries and fan-outs, unfinished meter work, meter error windows
- * to report, and billing objects on the stack's clock that fall due.
+ * to report, billing objects on the stack's clock that fall due, and billing alerts waiting for their threshold.
  */
-export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports' | 'billing';
+export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports' | 'billing' | 'billing-alerts';
 
 const partitionOf: Record<DueQueue, (shard: number) => string> = {
   deliveries: delivery.gsi2pk,
@@ -42,6 +42,7 @@ const partitionOf: Record<DueQueue, (shard: number) => string> = {
   'meter-work': (shard) => meterWorkDue.gsi2pk('work', shard),
   'meter-reports': (shard) => meterWorkDue.gsi2pk('report', shard),
   billing: billingDue.gsi2pk,
+  'billing-alerts': billingAlert.gsi2pk,
 };
 const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
   deliveries: delivery.gsi2sk,
@@ -50,6 +51,7 @@ const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
   'meter-reports': meterWorkDue.gsi2sk,
   // Its ids are `<kind>#<id>` (see billingDueEntry).
   billing: meterWorkDue.gsi2sk,
+  'billing-alerts': billingAlert.gsi2sk,
 };
 
 /**
@@ -88,6 +90,27 @@ export async function dueItems(table: Table, queue: DueQueue, dueBy: number, lim
     }),
   );
   return shards.flat();
+}
+
+/**
+ * Every item of `queue` due by `dueBy`, a page at a time: each shard read to its end (the shards one after
+ * another, so a run holds one page in memory). For queues whose items stay due until done, not claimed.
+ */
+export async function* allDueItems(table: Table, queue: DueQueue, dueBy: number): AsyncGenerator<Item[]> {
+  for (let shard = 0; shard < dueShards; shard++) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await table.query({
+        TableName: table.name,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK <= :by',
+        ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':by': sortKeyOf[queue](dueBy, '~') },
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      });
+      if (page.items.length > 0) yield page.items;
+      start = page.lastKey;
+    } while (start);
+  }
 }
 
 /**

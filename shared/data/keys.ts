@@ -254,6 +254,21 @@ export const billingDue = {
   gsi2sk: (dueAt: number, kind: string, id: string) => `${String(dueAt).padStart(15, '0')}#${kind}#${id}`,
 };
 
+/**
+ * A v1 billing alert, in its owner's partition, beside the record of each firing (`one_time`: one per alert
+ * and customer, ever; its conditional put is what makes the firing happen once) and the counter that caps a
+ * meter and customer's alerts. GSI2, sparse: the alerts still waiting for their threshold, by shard, which
+ * the evaluator reads each run.
+ */
+export const billingAlert = {
+  ...ownedKind('BILLING_ALERT'),
+  triggerSk: (alertId: string, customerId: string) => `BILLING_ALERT_TRIGGER#${alertId}#${customerId}`,
+  /** The name of the counter (`counter.sk`) of a meter and customer's alerts not archived. */
+  counterName: (meterId: string, customerId: string) => `billing_alerts#${meterId}#${customerId}`,
+  gsi2pk: (shard: number) => `BILLING_ALERTS_PENDING#${shard}`,
+  gsi2sk: (since: number, id: string) => `${String(since).padStart(15, '0')}#${id}`,
+};
+
 /** A v2 account, in the partition of the platform that created it. */
 export const v2Account = {
   pk: ownerPk,

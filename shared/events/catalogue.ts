@@ -5,6 +5,7 @@ import { referenceSnapshotEventTypes, referenceThinEventTypes } from './referenc
  */
 export const snapshotEventTypes = [
   'account.updated',
+  'billing.alert.triggered',
   'billing.meter.created',
   'billing.meter.deactivated',
   'billing.meter.reactivated',

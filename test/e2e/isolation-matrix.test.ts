@@ -54,6 +54,7 @@ describe('the isolation matrix over the route table', () => {
       ['/v1/tokens/', 'token'],
       ['/v2/core/account_tokens/', 'accountToken'],
       ['/v1/billing/meters/', 'meter'],
+      ['/v1/billing/alerts/', 'alert'],
       ['/v2/billing/meter_event_adjustments/', 'adjustment'],
       ['/v1/products/', 'product'],
       ['/v1/prices/', 'price'],
@@ -155,6 +156,11 @@ describe('the isolation matrix over the route table', () => {
       identifier: 'isolation-1',
       payload: { service_customer_id: customer.id, value: '1' },
     });
+    const alert = await client.billing.alerts.create({
+      alert_type: 'usage_threshold',
+      title: marker,
+      usage_threshold: { gte: 1_000_000_000, meter: meter.id, recurrence: 'one_time', filters: [{ type: 'customer', customer: customer.id }] },
+    });
     const adjustment = await client.v2.billing.meterEventAdjustments.create({
       event_name: 'isolation_calls',
       type: 'cancel',
@@ -190,6 +196,7 @@ describe('the isolation matrix over the route table', () => {
       transaction: transaction.id,
       token: token.id,
       meter: meter.id,
+      alert: alert.id,
       adjustment: adjustment.id,
       product: product.id,
       price: price.id,

@@ -28,6 +28,8 @@ import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
+import { billingAlertEntity } from '#shared/data/billing-alert-repository.ts';
+import type { BillingAlert } from '#shared/billing-alerts/alert.ts';
 import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
 import { customerSourceEntity } from '#shared/data/customer-repository.ts';
 import { testClockEntity } from '#shared/data/test-clock-repository.ts';
@@ -1061,6 +1063,56 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       Key: { SK: 'INVOICE#in_1' },
       ConditionExpression: 'version = :version',
       ExpressionAttributeValues: { ':version': 1 },
+    });
+  });
+  it("caps a meter and customer's billing alerts with a counter, keeps pending alerts in the due index, and fires one once in a transaction conditional on the trigger record and the version", () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const alert: BillingAlert = {
+      id: 'alrt_1',
+      scope,
+      version: 3,
+      platformId: 'acct_1',
+      created: 5_000,
+      title: 'At ten',
+      status: 'active',
+      usageThreshold: { meterId: 'mtr_1', formula: 'sum', gte: 10, customerId: 'cus_1', recurrence: 'one_time' },
+      triggeredAt: null,
+    };
+    const [cap, put] = billingAlertEntity.create('t', alert, 25);
+    expect(cap!.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_1#test', SK: 'COUNTER#billing_alerts#mtr_1#cus_1' },
+      ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+      ExpressionAttributeValues: { ':delta': 1, ':limit': 25 },
+    });
+    expect(put!.Put).toMatchObject({
+      Item: { PK: 'OWNER#acct_1#test', SK: 'BILLING_ALERT#alrt_1', entity: 'billing_alert' },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(put!.Put!.Item!.GSI2PK).toMatch(/^BILLING_ALERTS_PENDING#\d+$/);
+    expect(put!.Put!.Item!.GSI2SK).toMatch(/^0+5000#alrt_1$/);
+    // Inactive, fired or archived alerts leave the index; an archive gives its place under the cap back and leaves the list
+    expect(billingAlertEntity.replace('t', { ...alert, status: 'inactive', version: 4 }, 'active')).toHaveLength(1);
+    expect(billingAlertEntity.replace('t', { ...alert, status: 'inactive', version: 4 }, 'active')[0]!.Put!.Item!.GSI2PK).toBeUndefined();
+    expect(billingAlertEntity.item({ ...alert, triggeredAt: 6_000 })).not.toHaveProperty('GSI2PK');
+    const [archived, freed] = billingAlertEntity.replace('t', { ...alert, status: 'archived', version: 4 }, 'inactive');
+    expect(archived!.Put).toMatchObject({
+      Item: { archived: 'true' },
+      ConditionExpression: 'attribute_exists(PK) AND version = :previous',
+      ExpressionAttributeValues: { ':previous': 3 },
+    });
+    expect(freed!.Update).toMatchObject({ Key: { SK: 'COUNTER#billing_alerts#mtr_1#cus_1' }, ExpressionAttributeValues: { ':delta': -1 } });
+    expect(freed!.Update!.ConditionExpression).toBeUndefined();
+
+    const [record, mark] = billingAlertEntity.trigger('t', alert, { alertId: 'alrt_1', customerId: 'cus_1', value: 12, at: 7_000 });
+    expect(record!.Put).toMatchObject({
+      Item: { PK: 'OWNER#acct_1#test', SK: 'BILLING_ALERT_TRIGGER#alrt_1#cus_1', entity: 'billing_alert_trigger', value: 12, at: 7_000 },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    });
+    expect(mark!.Update).toMatchObject({
+      Key: { PK: 'OWNER#acct_1#test', SK: 'BILLING_ALERT#alrt_1' },
+      UpdateExpression: 'SET triggeredAt = :at, version = :next REMOVE GSI2PK, GSI2SK',
+      ConditionExpression: '#status = :active AND version = :read',
+      ExpressionAttributeValues: { ':at': 7_000, ':next': 4, ':active': 'active', ':read': 3 },
     });
   });
 });

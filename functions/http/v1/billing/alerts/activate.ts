@@ -1,0 +1,17 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { alertParams } from '#shared/billing-alerts/schemas.ts';
+import { alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
+
+const service = wireBillingAlertService();
+
+/** POST /v1/billing/alerts/{id}/activate */
+export const handler = httpHandler(
+  {
+    summary: 'Activate a billing alert',
+    description: 'Reactivates an inactive alert, allowing it to trigger again.',
+    params: alertParams,
+    response: alertObject,
+  },
+  async ({ caller, pathParameters }) => ({ body: serializeAlert(await service.activate(caller.scope, pathParameters.id!)) }),
+);

@@ -1,0 +1,17 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { alertParams } from '#shared/billing-alerts/schemas.ts';
+import { alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
+
+const service = wireBillingAlertService();
+
+/** POST /v1/billing/alerts/{id}/archive */
+export const handler = httpHandler(
+  {
+    summary: 'Archive a billing alert',
+    description: 'Archives the alert for good: it leaves the list and never triggers.',
+    params: alertParams,
+    response: alertObject,
+  },
+  async ({ caller, pathParameters }) => ({ body: serializeAlert(await service.archive(caller.scope, pathParameters.id!)) }),
+);

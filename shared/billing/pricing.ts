@@ -37,7 +37,7 @@ export function termsOf(stored: Price, currency: string = stored.currency): Pric
     billingScheme: tiered ? 'tiered' : 'per_unit',
     tiersMode: tiered ? price.tiersMode : null,
     tiers: tiered ? (option ? option.tiers : price.tiers) : null,
-    unitAmountDecimal: tiered ? null : (option ? option.unitAmountDecimal : price.unitAmountDecimal),
+    unitAmountDecimal: tiered ? null : option ? option.unitAmountDecimal : price.unitAmountDecimal,
     transformQuantity: tiered ? null : price.transformQuantity,
   };
 }

@@ -94,7 +94,8 @@ export function prorateChange(change: { period: Period; at: number; from: Billed
   }
   if (to) {
     const charge = proratedAmount(to, period, at);
-    if (charge !== 0) lines.push({ kind: 'remaining', amount: charge, quantity: to.quantity, unitAmountDecimal: shownUnitAmount(to.terms), period: linePeriod });
+    if (charge !== 0)
+      lines.push({ kind: 'remaining', amount: charge, quantity: to.quantity, unitAmountDecimal: shownUnitAmount(to.terms), period: linePeriod });
   }
   return lines;
 }

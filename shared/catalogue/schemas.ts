@@ -118,21 +118,27 @@ const taxBehaviorParam = () => z.enum(['exclusive', 'inclusive', 'unspecified'])
 const tierParam = z.strictObject({
   up_to: z
     .union([z.literal('inf'), integerParam(1, 999_999_999_999)])
-    .describe('Specifies the upper bound of this tier. The lower bound of a tier is the upper bound of the previous tier adding one. Use `inf` to define a fallback tier.'),
+    .describe(
+      'Specifies the upper bound of this tier. The lower bound of a tier is the upper bound of the previous tier adding one. Use `inf` to define a fallback tier.',
+    ),
   unit_amount: integerParam(0, 99_999_999).optional().describe('The per unit billing amount for each individual unit for which this tier applies.'),
   unit_amount_decimal: unitAmountDecimalParam()
     .optional()
-    .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places. Only one of `unit_amount` and `unit_amount_decimal` can be set.'),
+    .describe(
+      'Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places. Only one of `unit_amount` and `unit_amount_decimal` can be set.',
+    ),
   flat_amount: integerParam(0, 99_999_999).optional().describe('The flat billing amount for an entire tier, regardless of the number of units in the tier.'),
   flat_amount_decimal: unitAmountDecimalParam()
     .optional()
-    .describe('Same as `flat_amount`, but accepts a decimal value representing an integer in the minor units of the currency. Only one of `flat_amount` and `flat_amount_decimal` can be set.'),
+    .describe(
+      'Same as `flat_amount`, but accepts a decimal value representing an integer in the minor units of the currency. Only one of `flat_amount` and `flat_amount_decimal` can be set.',
+    ),
 });
 
 export type TierParams = z.output<typeof tierParam>;
 
-/** `tiers`: up to 250 tiers, as the reference takes (checked in order by the service). */
-const tiersParam = () => z.array(tierParam).min(1).max(250);
+/** `tiers`: up to 100 tiers (each is copied into every subscription item and invoice line of the price: a bound on their size); checked in order by the service. */
+const tiersParam = () => z.array(tierParam).min(1).max(100);
 
 /** Customer-chosen amounts take part in the schema only to be refused with a clear message by the service. */
 const currencyOptionParams = z.strictObject({
@@ -147,9 +153,7 @@ const currencyOptionParams = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
-  tiers: tiersParam()
-    .optional()
-    .describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
+  tiers: tiersParam().optional().describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
 });
 
 /** `currency_options`: up to 50 more currencies, by ISO code (lowercased). */
@@ -191,9 +195,7 @@ export const createPriceParams = z.strictObject({
     .describe(
       'Describes how to compute the price per period. Either `per_unit` or `tiered`. `per_unit` charges the fixed `unit_amount` per unit; `tiered` computes the amount from `tiers` in `tiers_mode`.',
     ),
-  tiers: tiersParam()
-    .optional()
-    .describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
+  tiers: tiersParam().optional().describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
   tiers_mode: z
     .enum(['graduated', 'volume'])
     .optional()

@@ -102,14 +102,13 @@ const currencyOptionObject = z.object({
     .null()
     .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
   tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
-  tiers: z
-    .array(tierObject)
-    .optional()
-    .describe('Each element represents a pricing tier: on the options of a tiered price, shown with `currency_options`.'),
+  tiers: z.array(tierObject).optional().describe('Each element represents a pricing tier: on the options of a tiered price, shown with `currency_options`.'),
   unit_amount: z
     .int()
     .nullable()
-    .describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.'),
+    .describe(
+      'The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.',
+    ),
   unit_amount_decimal: z
     .string()
     .nullable()
@@ -167,7 +166,9 @@ export const priceObject = z
     unit_amount: z
       .int()
       .nullable()
-      .describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.'),
+      .describe(
+        'The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.',
+      ),
     unit_amount_decimal: z
       .string()
       .nullable()
@@ -304,7 +305,11 @@ export function serializePrice(stored: Price, show: { currencyOptions?: boolean 
     unit_amount: price.unitAmount,
     unit_amount_decimal: price.unitAmountDecimal,
   };
-  return includedFields(rendered, { currency_options: currencyOptions, ...(price.tiers && { tiers: serializeTiers(price.tiers) }) }, show.currencyOptions === true);
+  return includedFields(
+    rendered,
+    { currency_options: currencyOptions, ...(price.tiers && { tiers: serializeTiers(price.tiers) }) },
+    show.currencyOptions === true,
+  );
 }
 
 /** The legacy `plan` a subscription item shows beside its recurring price. */

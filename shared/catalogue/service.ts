@@ -82,7 +82,8 @@ function tiersOf(given: readonly TierParams[], at: string): Tier[] {
     if (tier.up_to === 'inf' && !last) throw invalidParam(`Only the last tier can have up_to=inf; ${param}[up_to] is not the last tier.`, `${param}[up_to]`);
     if (tier.up_to !== 'inf' && last) throw invalidParam(`The last tier must have up_to=inf, so that every quantity falls in a tier.`, `${param}[up_to]`);
     if (tier.up_to !== 'inf') {
-      if (tier.up_to <= below) throw invalidParam(`The tiers' up_to must be strictly ascending: ${param}[up_to] (${tier.up_to}) is not above ${below}.`, `${param}[up_to]`);
+      if (tier.up_to <= below)
+        throw invalidParam(`The tiers' up_to must be strictly ascending: ${param}[up_to] (${tier.up_to}) is not above ${below}.`, `${param}[up_to]`);
       below = tier.up_to;
     }
     return {
@@ -110,13 +111,21 @@ function schemeOf(params: CreatePriceParams): Pick<Price, 'unitAmount' | 'unitAm
       transformQuantity: transform ? { divideBy: transform.divide_by, round: transform.round } : null,
     };
   }
-  if (params.transform_quantity !== undefined) throw invalidParam('You may only specify one of these parameters: tiers, transform_quantity.', 'transform_quantity');
+  if (params.transform_quantity !== undefined)
+    throw invalidParam('You may only specify one of these parameters: tiers, transform_quantity.', 'transform_quantity');
   for (const field of ['unit_amount', 'unit_amount_decimal'] as const) {
     if (params[field] !== undefined) throw invalidParam(`${field} cannot be used with billing_scheme=tiered: the amounts are the tiers'.`, field);
   }
   if (params.tiers === undefined) throw invalidParam('Missing required param: tiers.', 'tiers', 'parameter_missing');
   if (params.tiers_mode === undefined) throw invalidParam('Missing required param: tiers_mode.', 'tiers_mode', 'parameter_missing');
-  return { unitAmount: null, unitAmountDecimal: null, billingScheme: 'tiered', tiersMode: params.tiers_mode, tiers: tiersOf(params.tiers, 'tiers'), transformQuantity: null };
+  return {
+    unitAmount: null,
+    unitAmountDecimal: null,
+    billingScheme: 'tiered',
+    tiersMode: params.tiers_mode,
+    tiers: tiersOf(params.tiers, 'tiers'),
+    transformQuantity: null,
+  };
 }
 
 /**

@@ -45,14 +45,23 @@ describe('tiered prices and transform_quantity, through the official SDK', () =>
       tiers_mode: 'graduated',
       tiers: fontTiers,
     });
-    expect(graduated).toMatchObject({ billing_scheme: 'tiered', tiers_mode: 'graduated', unit_amount: null, unit_amount_decimal: null, transform_quantity: null });
+    expect(graduated).toMatchObject({
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      unit_amount: null,
+      unit_amount_decimal: null,
+      transform_quantity: null,
+    });
     expect(graduated).not.toHaveProperty('tiers');
     const volume = await client.prices.create({
       product: product.id,
       currency: 'usd',
       billing_scheme: 'tiered',
       tiers_mode: 'volume',
-      tiers: [{ up_to: 10, unit_amount: 500, flat_amount: 1000 }, { up_to: 'inf', unit_amount_decimal: '450.5' as unknown as Stripe.Decimal }],
+      tiers: [
+        { up_to: 10, unit_amount: 500, flat_amount: 1000 },
+        { up_to: 'inf', unit_amount_decimal: '450.5' as unknown as Stripe.Decimal },
+      ],
       expand: ['tiers'],
     });
     expect(plainTiers(volume.tiers)).toEqual([
@@ -99,11 +108,24 @@ describe('tiered prices and transform_quantity, through the official SDK', () =>
       billing_scheme: 'tiered',
       tiers_mode: 'graduated',
       tiers: fontTiers,
-      currency_options: { eur: { tiers: [{ up_to: 5, unit_amount: 650 }, { up_to: 'inf', unit_amount: 600 }] } },
+      currency_options: {
+        eur: {
+          tiers: [
+            { up_to: 5, unit_amount: 650 },
+            { up_to: 'inf', unit_amount: 600 },
+          ],
+        },
+      },
       expand: ['currency_options'],
     });
     expect(price.currency_options!.usd).toMatchObject({ unit_amount: null, unit_amount_decimal: null, tiers: [{ up_to: 5 }, { up_to: 10 }, { up_to: null }] });
-    expect(price.currency_options!.eur).toMatchObject({ unit_amount: null, tiers: [{ up_to: 5, unit_amount: 650 }, { up_to: null, unit_amount: 600 }] });
+    expect(price.currency_options!.eur).toMatchObject({
+      unit_amount: null,
+      tiers: [
+        { up_to: 5, unit_amount: 650 },
+        { up_to: null, unit_amount: 600 },
+      ],
+    });
     const updated = await client.prices.update(price.id, {
       currency_options: { gbp: { tiers: [{ up_to: 'inf', unit_amount: 550 }] } },
       expand: ['currency_options'],
@@ -121,7 +143,12 @@ describe('tiered prices and transform_quantity, through the official SDK', () =>
       form: `product=${product.id}&currency=usd&billing_scheme=tiered&tiers_mode=volume&tiers[0][up_to]=3&tiers[0][flat_amount]=900&tiers[1][up_to]=inf&tiers[1][unit_amount]=250&expand[]=tiers`,
     });
     expect(made.status).toBe(200);
-    expect(made.body).toMatchObject({ billing_scheme: 'tiered', tiers_mode: 'volume', unit_amount_decimal: null, tiers: [{ up_to: 3, flat_amount: 900 }, { up_to: null }] });
+    expect(made.body).toMatchObject({
+      billing_scheme: 'tiered',
+      tiers_mode: 'volume',
+      unit_amount_decimal: null,
+      tiers: [{ up_to: 3, flat_amount: 900 }, { up_to: null }],
+    });
     const refused: Array<[string, string]> = [
       ['billing_scheme=tiered&tiers_mode=volume&tiers[0][up_to]=3&tiers[0][unit_amount]=1', 'tiers[0][up_to]'],
       ['billing_scheme=tiered&tiers_mode=volume&tiers[0][up_to]=inf&tiers[0][amount]=1', 'tiers[0]'],
@@ -129,10 +156,16 @@ describe('tiered prices and transform_quantity, through the official SDK', () =>
       ['billing_scheme=tiered&tiers_mode=volume&unit_amount=5&tiers[0][up_to]=inf&tiers[0][unit_amount]=1', 'unit_amount'],
       ['billing_scheme=tiered&tiers[0][up_to]=inf&tiers[0][unit_amount]=1', 'tiers_mode'],
       ['unit_amount=5&tiers[0][up_to]=inf&tiers[0][unit_amount]=1', 'tiers'],
-      ['billing_scheme=tiered&tiers_mode=graduated&tiers[0][up_to]=inf&tiers[0][unit_amount]=1&transform_quantity[divide_by]=2&transform_quantity[round]=up', 'transform_quantity'],
+      [
+        'billing_scheme=tiered&tiers_mode=graduated&tiers[0][up_to]=inf&tiers[0][unit_amount]=1&transform_quantity[divide_by]=2&transform_quantity[round]=up',
+        'transform_quantity',
+      ],
       ['unit_amount=5&transform_quantity[divide_by]=0&transform_quantity[round]=up', 'transform_quantity[divide_by]'],
       ['unit_amount=5&transform_quantity[divide_by]=2', 'transform_quantity[round]'],
-      ['billing_scheme=tiered&tiers_mode=volume&tiers[0][up_to]=5&tiers[0][unit_amount]=1&tiers[1][up_to]=4&tiers[1][unit_amount]=1&tiers[2][up_to]=inf&tiers[2][unit_amount]=1', 'tiers[1][up_to]'],
+      [
+        'billing_scheme=tiered&tiers_mode=volume&tiers[0][up_to]=5&tiers[0][unit_amount]=1&tiers[1][up_to]=4&tiers[1][unit_amount]=1&tiers[2][up_to]=inf&tiers[2][unit_amount]=1',
+        'tiers[1][up_to]',
+      ],
     ];
     for (const [form, param] of refused) {
       const answer = await api('POST', '/v1/prices', { key, form: `product=${product.id}&currency=usd&${form}` });
@@ -212,6 +245,9 @@ describe('a subscription on a licensed graduated price, through the official SDK
       [-2565, 12, null],
       [1339, 6, null],
     ]);
+    // The preview of the renewal prices the 6 seats through the same tiers.
+    const preview = await client.invoices.createPreview({ subscription: subscription.id });
+    expect(preview.total).toBe(4150 - 2565 + 1339);
     await advanceTo(renewal + 2 * 3600);
     const invoices = (await client.invoices.list({ subscription: subscription.id, limit: 10 })).data;
     const cycle = invoices.find((invoice) => invoice.billing_reason === 'subscription_cycle')!;

@@ -58,7 +58,7 @@ describe('the amount of a price for a quantity (shared/billing/pricing.ts)', () 
     expect(priceAmount(tiered('volume', tiers), 3)).toBe(2000);
   });
 
-  it("Given a quantity of 0, when priced, then it falls in the first tier: its flat amount is charged (a graduated or volume base fee), nothing more", () => {
+  it('Given a quantity of 0, when priced, then it falls in the first tier: its flat amount is charged (a graduated or volume base fee), nothing more', () => {
     const tiers = [tier(10, '100', '2000'), tier(null, '50', '700')];
     expect(priceAmount(tiered('graduated', tiers), 0)).toBe(2000);
     expect(priceAmount(tiered('volume', tiers), 0)).toBe(2000);
@@ -130,15 +130,13 @@ describe('the amount of a price for a quantity (shared/billing/pricing.ts)', () 
 
 /** Tiers with ascending bounds (the last `inf`), non-negative unit and flat amounts, some absent. */
 const amount = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 100_000 }).map(String), fc.constantFrom('0.5', '12.345678901234', '0.000000000001'));
-const tiersArbitrary = fc
-  .array(fc.tuple(fc.integer({ min: 1, max: 50 }), amount, amount), { minLength: 1, maxLength: 6 })
-  .map((steps) => {
-    let upTo = 0;
-    return steps.map(([step, unit, flat], index) => {
-      upTo += step;
-      return tier(index === steps.length - 1 ? null : upTo, unit, flat);
-    });
+const tiersArbitrary = fc.array(fc.tuple(fc.integer({ min: 1, max: 50 }), amount, amount), { minLength: 1, maxLength: 6 }).map((steps) => {
+  let upTo = 0;
+  return steps.map(([step, unit, flat], index) => {
+    upTo += step;
+    return tier(index === steps.length - 1 ? null : upTo, unit, flat);
   });
+});
 const quantity = fc.integer({ min: 0, max: 400 });
 const unitOf = (found: Tier) => Number(found.unitAmountDecimal ?? 0);
 
@@ -179,11 +177,17 @@ describe('pricing properties', () => {
       fc.tuple(fc.integer({ min: 0, max: 99_999 }), fc.integer({ min: 0, max: 999_999_999_999 })).map(([a, b]) => `${a}.${String(b).padStart(12, '0')}`),
     );
     fc.assert(
-      fc.property(unit, fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 1, max: 5000 }), fc.constantFrom('up' as const, 'down' as const), (decimal, q, divideBy, round) => {
-        expect(priceAmount(perUnitTerms(decimal), q)).toBe(lineAmount(decimal, q));
-        const transformed = round === 'up' ? Math.ceil(q / divideBy) : Math.floor(q / divideBy);
-        expect(priceAmount({ ...perUnitTerms(decimal), transformQuantity: { divideBy, round } }, q)).toBe(lineAmount(decimal, transformed));
-      }),
+      fc.property(
+        unit,
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 5000 }),
+        fc.constantFrom('up' as const, 'down' as const),
+        (decimal, q, divideBy, round) => {
+          expect(priceAmount(perUnitTerms(decimal), q)).toBe(lineAmount(decimal, q));
+          const transformed = round === 'up' ? Math.ceil(q / divideBy) : Math.floor(q / divideBy);
+          expect(priceAmount({ ...perUnitTerms(decimal), transformQuantity: { divideBy, round } }, q)).toBe(lineAmount(decimal, transformed));
+        },
+      ),
     );
   });
 });

@@ -67,9 +67,7 @@ describe('proration arithmetic', () => {
     const same = perUnit('1000', 2);
     expect(prorateChange({ period: january, at: january.end, from: same, to: perUnit('5', 1) })).toEqual([]);
     expect(prorateChange({ period: january, at: january.start + day, from: same, to: { ...same } })).toEqual([]);
-    expect(
-      prorateChange({ period: january, at: january.start + day, from: perUnit('0', 1), to: perUnit('0', 5) }),
-    ).toEqual([]);
+    expect(prorateChange({ period: january, at: january.start + day, from: perUnit('0', 1), to: perUnit('0', 5) })).toEqual([]);
   });
 
   it('Given a change outside its period, when prorated, then it is refused', () => {

@@ -42,7 +42,13 @@ describe('tiered prices and transform_quantity (service with the shared fakes)',
       { upTo: null, unitAmount: 600, unitAmountDecimal: '600', flatAmount: 50, flatAmountDecimal: '50' },
     ]);
     const rendered = serializePrice(price);
-    expect(rendered).toMatchObject({ billing_scheme: 'tiered', tiers_mode: 'graduated', unit_amount: null, unit_amount_decimal: null, transform_quantity: null });
+    expect(rendered).toMatchObject({
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      unit_amount: null,
+      unit_amount_decimal: null,
+      transform_quantity: null,
+    });
     expect(rendered).not.toHaveProperty('tiers');
     expect(fieldWhenExpanded(rendered, 'tiers')).toEqual([
       { flat_amount: null, flat_amount_decimal: null, unit_amount: 700, unit_amount_decimal: '700', up_to: 5 },
@@ -52,7 +58,13 @@ describe('tiered prices and transform_quantity (service with the shared fakes)',
     // Events cannot expand: they carry the tiers.
     const event = written.at(-1)!.snapshotEvents.at(-1)!;
     expect(event).toMatchObject({ type: 'price.created', object: { tiers: expect.any(Array) } });
-    expect(serializePlan(price)).toMatchObject({ billing_scheme: 'tiered', tiers_mode: 'graduated', amount: null, amount_decimal: null, transform_usage: null });
+    expect(serializePlan(price)).toMatchObject({
+      billing_scheme: 'tiered',
+      tiers_mode: 'graduated',
+      amount: null,
+      amount_decimal: null,
+      transform_usage: null,
+    });
   });
 
   it('Given transform_quantity on a per_unit price, when created, then it is kept and shown as transform_quantity (transform_usage on the plan)', async () => {
@@ -72,13 +84,46 @@ describe('tiered prices and transform_quantity (service with the shared fakes)',
       [{ billing_scheme: 'tiered', tiers: graduated.tiers }, 'tiers_mode', 'Missing required param: tiers_mode.'],
       [{ ...graduated, unit_amount: '5' }, 'unit_amount', 'cannot be used with billing_scheme=tiered'],
       [{ ...graduated, unit_amount_decimal: '5' }, 'unit_amount_decimal', 'cannot be used with billing_scheme=tiered'],
-      [{ ...graduated, transform_quantity: { divide_by: '2', round: 'up' } }, 'transform_quantity', 'You may only specify one of these parameters: tiers, transform_quantity.'],
+      [
+        { ...graduated, transform_quantity: { divide_by: '2', round: 'up' } },
+        'transform_quantity',
+        'You may only specify one of these parameters: tiers, transform_quantity.',
+      ],
       [{ ...graduated, tiers: [{ up_to: '5', unit_amount: '1' }] }, 'tiers[0][up_to]', 'The last tier must have up_to=inf'],
-      [{ ...graduated, tiers: [{ up_to: 'inf', unit_amount: '1' }, { up_to: 'inf', unit_amount: '1' }] }, 'tiers[0][up_to]', 'Only the last tier'],
-      [{ ...graduated, tiers: [{ up_to: '5', unit_amount: '1' }, { up_to: '5', unit_amount: '1' }, { up_to: 'inf', unit_amount: '1' }] }, 'tiers[1][up_to]', 'strictly ascending'],
+      [
+        {
+          ...graduated,
+          tiers: [
+            { up_to: 'inf', unit_amount: '1' },
+            { up_to: 'inf', unit_amount: '1' },
+          ],
+        },
+        'tiers[0][up_to]',
+        'Only the last tier',
+      ],
+      [
+        {
+          ...graduated,
+          tiers: [
+            { up_to: '5', unit_amount: '1' },
+            { up_to: '5', unit_amount: '1' },
+            { up_to: 'inf', unit_amount: '1' },
+          ],
+        },
+        'tiers[1][up_to]',
+        'strictly ascending',
+      ],
       [{ ...graduated, tiers: [{ up_to: 'inf' }] }, 'tiers[0]', 'An entry in the tiers array is missing an amount.'],
-      [{ ...graduated, tiers: [{ up_to: 'inf', unit_amount: '1', unit_amount_decimal: '1' }] }, 'tiers[0][unit_amount_decimal]', 'You may only specify one of these parameters'],
-      [{ ...graduated, tiers: [{ up_to: 'inf', flat_amount: '1', flat_amount_decimal: '1' }] }, 'tiers[0][flat_amount_decimal]', 'You may only specify one of these parameters'],
+      [
+        { ...graduated, tiers: [{ up_to: 'inf', unit_amount: '1', unit_amount_decimal: '1' }] },
+        'tiers[0][unit_amount_decimal]',
+        'You may only specify one of these parameters',
+      ],
+      [
+        { ...graduated, tiers: [{ up_to: 'inf', flat_amount: '1', flat_amount_decimal: '1' }] },
+        'tiers[0][flat_amount_decimal]',
+        'You may only specify one of these parameters',
+      ],
       [{ ...graduated, currency_options: { eur: { unit_amount: '1' } } }, 'currency_options[eur][unit_amount]', 'cannot be used with billing_scheme=tiered'],
       [{ ...graduated, currency_options: { eur: {} } }, 'currency_options[eur][tiers]', 'Missing required param'],
       [{ ...graduated, currency_options: { eur: { tiers: [{ up_to: '3', unit_amount: '1' }] } } }, 'currency_options[eur][tiers][0][up_to]', 'The last tier'],
@@ -109,7 +154,17 @@ describe('tiered prices and transform_quantity (service with the shared fakes)',
 
   it('Given a tiered price with currency options, when created and updated, then each option keeps its own tiers and the update takes tiers again', async () => {
     const { service, create } = await setup();
-    const price = await create({ ...graduated, currency_options: { eur: { tiers: [{ up_to: '5', unit_amount: '600' }, { up_to: 'inf', unit_amount: '550' }] } } });
+    const price = await create({
+      ...graduated,
+      currency_options: {
+        eur: {
+          tiers: [
+            { up_to: '5', unit_amount: '600' },
+            { up_to: 'inf', unit_amount: '550' },
+          ],
+        },
+      },
+    });
     expect(price.currencyOptions.eur).toEqual({
       unitAmount: null,
       unitAmountDecimal: null,
@@ -121,7 +176,13 @@ describe('tiered prices and transform_quantity (service with the shared fakes)',
     });
     const options = fieldWhenExpanded(serializePrice(price), 'currency_options') as Record<string, { tiers?: unknown[]; unit_amount_decimal: string | null }>;
     expect(options.usd!.tiers).toHaveLength(3);
-    expect(options.eur).toMatchObject({ unit_amount_decimal: null, tiers: [{ up_to: 5, unit_amount: 600 }, { up_to: null, unit_amount: 550 }] });
+    expect(options.eur).toMatchObject({
+      unit_amount_decimal: null,
+      tiers: [
+        { up_to: 5, unit_amount: 600 },
+        { up_to: null, unit_amount: 550 },
+      ],
+    });
 
     const updated = await service.updatePrice(
       originOf(scope),

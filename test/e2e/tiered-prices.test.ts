@@ -254,4 +254,35 @@ describe('a subscription on a licensed graduated price, through the official SDK
     expect(cycle).toMatchObject({ status: 'paid', total: 4150 - 2565 + 1339 });
     expect(cycle.lines.data.find((line) => !line.parent?.subscription_item_details?.proration)).toMatchObject({ amount: 4150, quantity: 6 });
   });
+
+  it('Given a price whose amount for the quantity is beyond what a line can hold, when subscribed, then it is a 400 naming the item, never a failure later', async () => {
+    const huge = await client.prices.create({
+      product: price.product as string,
+      currency: 'usd',
+      recurring: { interval: 'month' },
+      billing_scheme: 'tiered',
+      tiers_mode: 'volume',
+      tiers: [{ up_to: 'inf', unit_amount_decimal: '999999999999' as unknown as Stripe.Decimal }],
+    });
+    await expect(client.subscriptions.create({ customer: customer.id, items: [{ price: huge.id, quantity: 2 }] })).rejects.toMatchObject({
+      statusCode: 400,
+      param: 'items[0]',
+    });
+    await expect(
+      client.subscriptions.create({
+        customer: customer.id,
+        items: [
+          {
+            price_data: {
+              currency: 'usd',
+              product: price.product as string,
+              unit_amount_decimal: '999999999999' as unknown as Stripe.Decimal,
+              recurring: { interval: 'month' },
+            },
+            quantity: 1_000_000,
+          },
+        ],
+      }),
+    ).rejects.toMatchObject({ statusCode: 400, param: 'items[0]' });
+  });
 });

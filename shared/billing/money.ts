@@ -41,7 +41,7 @@ export function currencyExponent(currency: string): 0 | 2 | 3 {
  * decimal.js at a precision no product of the API's inputs reaches (24-digit unit amounts × quantities ×
  * seconds of a period stay exact), so an amount is rounded once, from its exact value.
  */
-const Exact = Decimal.clone({ precision: 80 });
+export const Exact = Decimal.clone({ precision: 80 });
 
 /**
  * A unit amount in the currency's smallest unit (a decimal string of up to 12 places) times a quantity,
@@ -58,7 +58,11 @@ export function lineAmount(unitAmountDecimal: string, quantity: number): number 
  */
 export function fractionOfAmount(unitAmountDecimal: string, quantity: number, numerator: number, denominator: number): number {
   if (!(denominator > 0)) throw new RangeError('A fraction needs a positive denominator.');
-  const exact = new Exact(unitAmountDecimal).times(quantity).times(numerator).dividedBy(denominator);
+  return roundAmount(new Exact(unitAmountDecimal).times(quantity).times(numerator).dividedBy(denominator));
+}
+
+/** An exact amount rounded once to an integer amount, half away from zero; throws beyond what an integer amount holds exactly. */
+export function roundAmount(exact: Decimal): number {
   const rounded = exact.toDecimalPlaces(0, Decimal.ROUND_HALF_UP);
   if (!rounded.abs().lte(Number.MAX_SAFE_INTEGER)) throw new RangeError(`Amount out of range: ${exact.toFixed()}`);
   return rounded.toNumber();

@@ -49,21 +49,55 @@ export interface Recurring extends Cadence {
 
 export type TaxBehavior = 'exclusive' | 'inclusive' | 'unspecified';
 
-/** The amount of a price in one more currency (`currency_options`). */
+/**
+ * One tier of a tiered price: the units up to and including `upTo` (null: every unit above the tier before,
+ * the reference's `inf`), each at `unitAmountDecimal`, plus `flatAmountDecimal` once for the tier. Amounts
+ * are exact decimal strings of the currency's smallest unit; the integer forms are the reference's
+ * `unit_amount` / `flat_amount` (null when not given, or not whole).
+ */
+export interface Tier {
+  upTo: number | null;
+  unitAmount: number | null;
+  unitAmountDecimal: string | null;
+  flatAmount: number | null;
+  flatAmountDecimal: string | null;
+}
+
+/** `transform_quantity`: the quantity divided by `divideBy`, rounded `up` or `down`, before it is priced. */
+export interface TransformQuantity {
+  divideBy: number;
+  round: 'up' | 'down';
+}
+
+export type BillingScheme = 'per_unit' | 'tiered';
+export type TiersMode = 'graduated' | 'volume';
+
+/** The amount of a price in one more currency (`currency_options`): a unit amount (per_unit) or tiers (tiered, in the price's `tiersMode`). */
 export interface CurrencyOption {
   unitAmount: number | null;
-  unitAmountDecimal: string;
+  unitAmountDecimal: string | null;
+  tiers: Tier[] | null;
   taxBehavior: TaxBehavior;
 }
 
-/** A v1 price. `unitAmountDecimal` is the exact amount in minor units; `unitAmount` its integer form when whole. */
+/**
+ * A v1 price. `unitAmountDecimal` is the exact amount in minor units, `unitAmount` its integer form when
+ * whole; both null for a tiered price, whose amount is its `tiers` in `tiersMode` (shared/billing/pricing.ts).
+ */
 export interface Price extends OwnedResource {
   created: number;
   product: string;
   active: boolean;
   currency: string;
   unitAmount: number | null;
-  unitAmountDecimal: string;
+  unitAmountDecimal: string | null;
+  billingScheme: BillingScheme;
+  /** Set exactly when `billingScheme` is `tiered`. */
+  tiersMode: TiersMode | null;
+  /** Ascending `upTo`, the last one null; set exactly when `billingScheme` is `tiered`. */
+  tiers: Tier[] | null;
+  /** Only on per_unit prices. */
+  transformQuantity: TransformQuantity | null;
   recurring: Recurring | null;
   /** `recurring` when `recurring` is set (kept as its own attribute so that lists can filter on it). */
   type: 'one_time' | 'recurring';
@@ -117,3 +151,12 @@ export interface CatalogueRepository {
  * product (false when the product does not exist).
  */
 export type PriceRepository = Pick<OwnedResourceStore<Price>, 'get' | 'create'>;
+
+/**
+ * A price as kept, with the fields of tiered pricing filled in: a copy of a price kept inside a subscription
+ * item or an invoice item before tiers existed has none of them, and is a plain per_unit price.
+ */
+export function completePrice(price: Price): Price {
+  if (price.billingScheme !== undefined) return price;
+  return { ...price, billingScheme: 'per_unit', tiersMode: null, tiers: null, transformQuantity: null };
+}

@@ -114,7 +114,33 @@ export const unitAmountDecimalParam = () => z.string().regex(/^\d{1,12}(\.\d{1,1
 
 const taxBehaviorParam = () => z.enum(['exclusive', 'inclusive', 'unspecified']);
 
-/** Tiers and customer-chosen amounts take part in the schema only to be refused with a clear message by the service. */
+/** One tier of `tiers`: `up_to` an integer or `inf` (the last tier), a unit amount and/or a flat amount. */
+const tierParam = z.strictObject({
+  up_to: z
+    .union([z.literal('inf'), integerParam(1, 999_999_999_999)])
+    .describe(
+      'Specifies the upper bound of this tier. The lower bound of a tier is the upper bound of the previous tier adding one. Use `inf` to define a fallback tier.',
+    ),
+  unit_amount: integerParam(0, 99_999_999).optional().describe('The per unit billing amount for each individual unit for which this tier applies.'),
+  unit_amount_decimal: unitAmountDecimalParam()
+    .optional()
+    .describe(
+      'Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places. Only one of `unit_amount` and `unit_amount_decimal` can be set.',
+    ),
+  flat_amount: integerParam(0, 99_999_999).optional().describe('The flat billing amount for an entire tier, regardless of the number of units in the tier.'),
+  flat_amount_decimal: unitAmountDecimalParam()
+    .optional()
+    .describe(
+      'Same as `flat_amount`, but accepts a decimal value representing an integer in the minor units of the currency. Only one of `flat_amount` and `flat_amount_decimal` can be set.',
+    ),
+});
+
+export type TierParams = z.output<typeof tierParam>;
+
+/** `tiers`: up to 100 tiers (each is copied into every subscription item and invoice line of the price: a bound on their size); checked in order by the service. */
+const tiersParam = () => z.array(tierParam).min(1).max(100);
+
+/** Customer-chosen amounts take part in the schema only to be refused with a clear message by the service. */
 const currencyOptionParams = z.strictObject({
   unit_amount: integerParam(0, 99_999_999)
     .optional()
@@ -127,11 +153,7 @@ const currencyOptionParams = z.strictObject({
     .record(z.string(), z.unknown())
     .optional()
     .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
-  tiers: z
-    .array(z.unknown())
-    .max(100)
-    .optional()
-    .describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
+  tiers: tiersParam().optional().describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
 });
 
 /** `currency_options`: up to 50 more currencies, by ISO code (lowercased). */
@@ -167,6 +189,26 @@ export const createPriceParams = z.strictObject({
     .optional()
     .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places.'),
   recurring: recurringParam().optional().describe('The recurring components of a price such as `interval` and `usage_type`.'),
+  billing_scheme: z
+    .enum(['per_unit', 'tiered'])
+    .optional()
+    .describe(
+      'Describes how to compute the price per period. Either `per_unit` or `tiered`. `per_unit` charges the fixed `unit_amount` per unit; `tiered` computes the amount from `tiers` in `tiers_mode`.',
+    ),
+  tiers: tiersParam().optional().describe('Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`.'),
+  tiers_mode: z
+    .enum(['graduated', 'volume'])
+    .optional()
+    .describe(
+      'Defines if the tiering price should be `graduated` or `volume` based. In `volume`-based tiering, the maximum quantity within a period determines the per unit price, in `graduated` tiering pricing can successively change as the quantity grows.',
+    ),
+  transform_quantity: z
+    .strictObject({
+      divide_by: integerParam(1, 999_999_999_999).describe('Divide usage by this number.'),
+      round: z.enum(['up', 'down']).describe('After division, either round the result `up` or `down`.'),
+    })
+    .optional()
+    .describe('Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with `tiers`.'),
   active: booleanParam().optional().describe('Whether the price can be used for new purchases. Defaults to `true`.'),
   lookup_key: z.string().min(1).max(200).optional().describe('A lookup key used to retrieve prices dynamically from a static string.'),
   transfer_lookup_key: booleanParam()

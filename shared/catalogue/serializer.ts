@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { deletedObject, metadataObject, unixTime } from '#shared/wire/objects.ts';
 import { unixSeconds } from '#shared/wire/timestamps.ts';
 import { withFieldsWhenExpanded } from '#shared/expansion/resolver.ts';
-import type { CurrencyOption, Price, Product } from './catalogue.ts';
+import { completePrice, type CurrencyOption, type Price, type Product, type Tier } from './catalogue.ts';
 
 const taxBehavior = z.enum(['exclusive', 'inclusive', 'unspecified']);
 const interval = z.enum(['day', 'week', 'month', 'year']);
@@ -68,15 +68,53 @@ export const deletedProductObject = deletedObject('product').meta({ id: 'Deleted
 /** A price's or plan's product: its id, or (expanded) the product, or the reference's deleted product for one gone. */
 const productOrId = z.union([z.string(), productObject, deletedProductObject]);
 
+const billingScheme = z
+  .enum(['per_unit', 'tiered'])
+  .describe(
+    'Describes how to compute the price per period. Either `per_unit` or `tiered`. `per_unit` indicates that the fixed amount (specified in `unit_amount` or `unit_amount_decimal`) will be charged per unit in `quantity`; `tiered` indicates that the unit pricing will be computed using a tiering strategy as defined using the `tiers` and `tiers_mode` attributes.',
+  );
+const tiersMode = z
+  .enum(['graduated', 'volume'])
+  .nullable()
+  .describe(
+    'Defines if the tiering price should be `graduated` or `volume` based. In `volume`-based tiering, the maximum quantity within a period determines the per unit price. In `graduated` tiering, pricing can change as the quantity grows.',
+  );
+const tierObject = z.object({
+  flat_amount: z.int().nullable().describe('Price for the entire tier.'),
+  flat_amount_decimal: z.string().nullable().describe('Same as `flat_amount`, but contains a decimal value with at most 12 decimal places.'),
+  unit_amount: z.int().nullable().describe('Per unit price for units relevant to the tier.'),
+  unit_amount_decimal: z.string().nullable().describe('Same as `unit_amount`, but contains a decimal value with at most 12 decimal places.'),
+  up_to: z.int().nullable().describe('Up to and including to this quantity will be contained in the tier (null: every quantity above the tier before).'),
+});
+const tiersField = z
+  .array(tierObject)
+  .optional()
+  .describe(
+    'Each element represents a pricing tier. This parameter requires `billing_scheme` to be set to `tiered`. Only when expanded (`expand[]=tiers`), and only on tiered prices.',
+  );
+const transformObject = z.object({
+  divide_by: z.int().describe('Divide usage by this number.'),
+  round: z.enum(['up', 'down']).describe('After division, either round the result `up` or `down`.'),
+});
+
 const currencyOptionObject = z.object({
   custom_unit_amount: z
     .null()
     .describe('When set, provides configuration for the amount to be adjusted by the customer during Checkout Sessions and Payment Links.'),
   tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
-  unit_amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
+  tiers: z.array(tierObject).optional().describe('Each element represents a pricing tier: on the options of a tiered price, shown with `currency_options`.'),
+  unit_amount: z
+    .int()
+    .nullable()
+    .describe(
+      'The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.',
+    ),
   unit_amount_decimal: z
     .string()
-    .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
+    .nullable()
+    .describe(
+      'The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places. Only set if `billing_scheme=per_unit`.',
+    ),
 });
 
 export const priceObject = z
@@ -84,7 +122,7 @@ export const priceObject = z
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('price').describe("String representing the object's type. Objects of the same type share the same value."),
     active: z.boolean().describe('Whether the price can be used for new purchases.'),
-    billing_scheme: z.literal('per_unit').describe('Describes how to compute the price per period. Either `per_unit` or `tiered`.'),
+    billing_scheme: billingScheme,
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     currency: z.string().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
     /** Only when expanded. */
@@ -117,15 +155,26 @@ export const priceObject = z
       .nullable()
       .describe('The recurring components of a price such as `interval` and `usage_type`.'),
     tax_behavior: taxBehavior.describe('Whether the price is inclusive or exclusive of taxes (`inclusive`, `exclusive`, `unspecified`).'),
-    tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
-    transform_quantity: z.null().describe('Apply a transformation to the reported usage or set quantity before computing the amount billed.'),
+    tiers: tiersField,
+    tiers_mode: tiersMode,
+    transform_quantity: transformObject
+      .nullable()
+      .describe('Apply a transformation to the reported usage or set quantity before computing the amount billed. Cannot be combined with `tiers`.'),
     type: z
       .enum(['one_time', 'recurring'])
       .describe('One of `one_time` or `recurring` depending on whether the price is for a one-time purchase or a recurring (subscription) purchase.'),
-    unit_amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
+    unit_amount: z
+      .int()
+      .nullable()
+      .describe(
+        'The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible. Only set if `billing_scheme=per_unit`.',
+      ),
     unit_amount_decimal: z
       .string()
-      .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
+      .nullable()
+      .describe(
+        'The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places. Only set if `billing_scheme=per_unit`.',
+      ),
   })
   .meta({ id: 'Price' });
 
@@ -138,8 +187,11 @@ export const planObject = z
     amount: z.int().nullable().describe('The unit amount in cents (or local equivalent) to be charged, represented as a whole integer if possible.'),
     amount_decimal: z
       .string()
-      .describe('The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places.'),
-    billing_scheme: z.literal('per_unit').describe('Describes how to compute the price per period. Either `per_unit` or `tiered`.'),
+      .nullable()
+      .describe(
+        'The unit amount in cents (or local equivalent) to be charged, represented as a decimal string with at most 12 decimal places. Only set if `billing_scheme=per_unit`.',
+      ),
+    billing_scheme: billingScheme,
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     currency: z.string().describe('Three-letter ISO currency code, in lowercase. Must be a supported currency.'),
     interval: interval.nullable().describe('The frequency at which a subscription is billed. One of `day`, `week`, `month` or `year`.'),
@@ -150,8 +202,11 @@ export const planObject = z
     nickname: z.string().nullable().describe('A brief description of the price, hidden from customers.'),
     /** The product's id, or the product when expanded. */
     product: productOrId.describe('The ID of the product this plan is associated with, or the product when expanded.'),
-    tiers_mode: z.null().describe('Defines if the tiering price should be `graduated` or `volume` based.'),
-    transform_usage: z.null().describe('Always null: this service does not transform usage.'),
+    tiers: tiersField,
+    tiers_mode: tiersMode,
+    transform_usage: transformObject
+      .nullable()
+      .describe('Apply a transformation to the reported usage or set quantity before computing the amount billed. Cannot be combined with `tiers`.'),
     trial_period_days: z.null().describe('Default number of trial days when subscribing a customer to this price using `trial_from_plan=true`.'),
     usage_type: usageType,
   })
@@ -184,19 +239,37 @@ export function serializeProduct(product: Product): z.input<typeof productObject
 
 export const serializeDeletedProduct = (id: string): z.input<typeof deletedProductObject> => ({ id, object: 'product', deleted: true });
 
-const currencyOption = (option: CurrencyOption): z.input<typeof currencyOptionObject> => ({
+const serializeTiers = (tiers: readonly Tier[]): z.input<typeof tierObject>[] =>
+  tiers.map((tier) => ({
+    flat_amount: tier.flatAmount,
+    flat_amount_decimal: tier.flatAmountDecimal,
+    unit_amount: tier.unitAmount,
+    unit_amount_decimal: tier.unitAmountDecimal,
+    up_to: tier.upTo,
+  }));
+
+/** An option (or the price's own currency); a tiered price's options carry their tiers (shown whenever `currency_options` is). */
+const currencyOption = (option: Pick<CurrencyOption, 'taxBehavior' | 'unitAmount' | 'unitAmountDecimal' | 'tiers'>): z.input<typeof currencyOptionObject> => ({
   custom_unit_amount: null,
   tax_behavior: option.taxBehavior,
+  ...(option.tiers && { tiers: serializeTiers(option.tiers) }),
   unit_amount: option.unitAmount,
   unit_amount_decimal: option.unitAmountDecimal,
 });
 
+const transformOf = (price: Price) => price.transformQuantity && { divide_by: price.transformQuantity.divideBy, round: price.transformQuantity.round };
+
+/** `tiers`, shown only when expanded (on tiered prices): with `show` (events, which cannot expand), else kept aside for the expander. */
+const includedFields = <T extends object>(rendered: T, fields: Record<string, unknown>, show: boolean): T =>
+  show ? Object.assign(rendered, fields) : withFieldsWhenExpanded(rendered, fields);
+
 /**
- * The v1 price object. `currency_options` (the price's own currency first, then by code) is shown only
- * when expanded, as the reference does: with `show.currencyOptions` (events, which cannot expand), else
- * kept aside for the expander (`withFieldsWhenExpanded`).
+ * The v1 price object. `currency_options` (the price's own currency first, then by code) and `tiers` are
+ * shown only when expanded, as the reference does: with `show.currencyOptions` (events, which cannot
+ * expand), else kept aside for the expander (`withFieldsWhenExpanded`).
  */
-export function serializePrice(price: Price, show: { currencyOptions?: boolean } = {}): z.input<typeof priceObject> {
+export function serializePrice(stored: Price, show: { currencyOptions?: boolean } = {}): z.input<typeof priceObject> {
+  const price = completePrice(stored);
   const currencyOptions = Object.fromEntries([
     [price.currency, currencyOption(price)],
     ...Object.entries(price.currencyOptions)
@@ -207,10 +280,9 @@ export function serializePrice(price: Price, show: { currencyOptions?: boolean }
     id: price.id,
     object: 'price',
     active: price.active,
-    billing_scheme: 'per_unit',
+    billing_scheme: price.billingScheme,
     created: unixSeconds(price.created),
     currency: price.currency,
-    ...(show.currencyOptions && { currency_options: currencyOptions }),
     custom_unit_amount: null,
     livemode: price.scope.livemode,
     lookup_key: price.lookupKey,
@@ -227,24 +299,29 @@ export function serializePrice(price: Price, show: { currencyOptions?: boolean }
         }
       : null,
     tax_behavior: price.taxBehavior,
-    tiers_mode: null,
-    transform_quantity: null,
+    tiers_mode: price.tiersMode,
+    transform_quantity: transformOf(price),
     type: price.type,
     unit_amount: price.unitAmount,
     unit_amount_decimal: price.unitAmountDecimal,
   };
-  return show.currencyOptions ? rendered : withFieldsWhenExpanded(rendered, { currency_options: currencyOptions });
+  return includedFields(
+    rendered,
+    { currency_options: currencyOptions, ...(price.tiers && { tiers: serializeTiers(price.tiers) }) },
+    show.currencyOptions === true,
+  );
 }
 
 /** The legacy `plan` a subscription item shows beside its recurring price. */
-export function serializePlan(price: Price): z.input<typeof planObject> {
-  return {
+export function serializePlan(stored: Price): z.input<typeof planObject> {
+  const price = completePrice(stored);
+  const rendered: z.input<typeof planObject> = {
     id: price.id,
     object: 'plan',
     active: price.active,
     amount: price.unitAmount,
     amount_decimal: price.unitAmountDecimal,
-    billing_scheme: 'per_unit',
+    billing_scheme: price.billingScheme,
     created: unixSeconds(price.created),
     currency: price.currency,
     interval: price.recurring?.interval ?? null,
@@ -254,9 +331,10 @@ export function serializePlan(price: Price): z.input<typeof planObject> {
     meter: price.recurring?.meter ?? null,
     nickname: price.nickname,
     product: price.product,
-    tiers_mode: null,
-    transform_usage: null,
+    tiers_mode: price.tiersMode,
+    transform_usage: transformOf(price),
     trial_period_days: null,
     usage_type: price.recurring?.usageType ?? 'licensed',
   };
+  return price.tiers ? withFieldsWhenExpanded(rendered, { tiers: serializeTiers(price.tiers) }) : rendered;
 }

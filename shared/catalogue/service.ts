@@ -8,8 +8,8 @@ import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import { pageOf, type Page, type PageRequest, type TimeRange } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior } from './catalogue.ts';
-import type { CreatePriceParams, CreateProductParams, CurrencyOptionParams, UpdatePriceParams, UpdateProductParams } from './schemas.ts';
+import type { BillingScheme, CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior, Tier } from './catalogue.ts';
+import type { CreatePriceParams, CreateProductParams, CurrencyOptionParams, TierParams, UpdatePriceParams, UpdateProductParams } from './schemas.ts';
 import { serializePrice, serializeProduct } from './serializer.ts';
 
 export interface CatalogueServicePorts {
@@ -56,14 +56,88 @@ function amountOf(
   throw new InvalidRequestError(`Missing required param: ${name('unit_amount')}.`, 'parameter_missing', name('unit_amount'));
 }
 
+const invalidParam = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
+
+/** One of `integer` and `decimal` (not both), as an exact decimal string and its whole form; null when neither is given. */
+function decimalOf(integer: number | undefined, decimal: string | undefined, names: [string, string]): { whole: number | null; decimal: string | null } {
+  if (integer !== undefined && decimal !== undefined) throw invalidParam(`You may only specify one of these parameters: ${names.join(', ')}.`, names[1]);
+  if (integer !== undefined) return { whole: integer, decimal: String(integer) };
+  if (decimal !== undefined) return { whole: wholeAmount(decimal), decimal };
+  return { whole: null, decimal: null };
+}
+
 /**
- * `currency_options`: one amount per further currency. The price's own currency is its `unit_amount`,
- * not an option; tiers and customer-chosen amounts are not modelled here (every price is `per_unit`).
+ * `tiers` as the reference checks them: each with an amount (unit, flat or both; one form of each), `up_to`
+ * strictly ascending, and only the last one (and the last one always) `inf`. `at` spells the parameter
+ * (`tiers`, `currency_options[eur][tiers]`).
+ */
+function tiersOf(given: readonly TierParams[], at: string): Tier[] {
+  let below = 0;
+  return given.map((tier, index) => {
+    const param = `${at}[${index}]`;
+    const last = index === given.length - 1;
+    const unit = decimalOf(tier.unit_amount, tier.unit_amount_decimal, [`${param}[unit_amount]`, `${param}[unit_amount_decimal]`]);
+    const flat = decimalOf(tier.flat_amount, tier.flat_amount_decimal, [`${param}[flat_amount]`, `${param}[flat_amount_decimal]`]);
+    if (unit.decimal === null && flat.decimal === null) throw invalidParam('An entry in the tiers array is missing an amount.', param, 'parameter_missing');
+    if (tier.up_to === 'inf' && !last) throw invalidParam(`Only the last tier can have up_to=inf; ${param}[up_to] is not the last tier.`, `${param}[up_to]`);
+    if (tier.up_to !== 'inf' && last) throw invalidParam(`The last tier must have up_to=inf, so that every quantity falls in a tier.`, `${param}[up_to]`);
+    if (tier.up_to !== 'inf') {
+      if (tier.up_to <= below)
+        throw invalidParam(`The tiers' up_to must be strictly ascending: ${param}[up_to] (${tier.up_to}) is not above ${below}.`, `${param}[up_to]`);
+      below = tier.up_to;
+    }
+    return {
+      upTo: tier.up_to === 'inf' ? null : tier.up_to,
+      unitAmount: unit.whole,
+      unitAmountDecimal: unit.decimal,
+      flatAmount: flat.whole,
+      flatAmountDecimal: flat.decimal,
+    };
+  });
+}
+
+/** How a price's amount is given: a unit amount (per_unit, possibly transformed) or tiers in a mode (tiered), as the reference checks them. */
+function schemeOf(params: CreatePriceParams): Pick<Price, 'unitAmount' | 'unitAmountDecimal' | 'billingScheme' | 'tiersMode' | 'tiers' | 'transformQuantity'> {
+  const scheme: BillingScheme = params.billing_scheme ?? 'per_unit';
+  if (scheme === 'per_unit') {
+    if (params.tiers !== undefined) throw invalidParam('tiers requires billing_scheme=tiered.', 'tiers');
+    if (params.tiers_mode !== undefined) throw invalidParam('tiers_mode requires billing_scheme=tiered.', 'tiers_mode');
+    const transform = params.transform_quantity;
+    return {
+      ...amountOf(params),
+      billingScheme: 'per_unit',
+      tiersMode: null,
+      tiers: null,
+      transformQuantity: transform ? { divideBy: transform.divide_by, round: transform.round } : null,
+    };
+  }
+  if (params.transform_quantity !== undefined)
+    throw invalidParam('You may only specify one of these parameters: tiers, transform_quantity.', 'transform_quantity');
+  for (const field of ['unit_amount', 'unit_amount_decimal'] as const) {
+    if (params[field] !== undefined) throw invalidParam(`${field} cannot be used with billing_scheme=tiered: the amounts are the tiers'.`, field);
+  }
+  if (params.tiers === undefined) throw invalidParam('Missing required param: tiers.', 'tiers', 'parameter_missing');
+  if (params.tiers_mode === undefined) throw invalidParam('Missing required param: tiers_mode.', 'tiers_mode', 'parameter_missing');
+  return {
+    unitAmount: null,
+    unitAmountDecimal: null,
+    billingScheme: 'tiered',
+    tiersMode: params.tiers_mode,
+    tiers: tiersOf(params.tiers, 'tiers'),
+    transformQuantity: null,
+  };
+}
+
+/**
+ * `currency_options`: one amount per further currency, given as the price's own is: a unit amount for a
+ * per_unit price, tiers (in the price's `tiers_mode`) for a tiered one. The price's own currency is its own
+ * amount, not an option; customer-chosen amounts are not modelled here.
  */
 function currencyOptionsOf(
   given: Record<string, CurrencyOptionParams>,
   currency: string,
   taxBehavior: TaxBehavior,
+  scheme: BillingScheme,
   current: Record<string, CurrencyOption> = {},
 ): Record<string, CurrencyOption> {
   const options: Record<string, CurrencyOption> = {};
@@ -74,14 +148,10 @@ function currencyOptionsOf(
       throw new InvalidRequestError(`${at} repeats the price's own currency (${currency}), whose amount is the price's unit_amount.`, 'parameter_invalid', at);
     }
     if (options[lower]) throw new InvalidRequestError(`${at} names the currency ${lower} a second time.`, 'parameter_invalid', at);
-    if (option.tiers !== undefined || option.custom_unit_amount !== undefined) {
-      const field = option.tiers !== undefined ? 'tiers' : 'custom_unit_amount';
-      throw new InvalidRequestError(
-        `${at}[${field}] is not supported here: prices have one fixed unit amount per currency (billing_scheme per_unit).`,
-        'parameter_invalid',
-        `${at}[${field}]`,
-      );
+    if (option.custom_unit_amount !== undefined) {
+      throw invalidParam(`${at}[custom_unit_amount] is not supported here: customer-chosen amounts are not modelled.`, `${at}[custom_unit_amount]`);
     }
+    if (scheme === 'per_unit' && option.tiers !== undefined) throw invalidParam(`${at}[tiers] requires billing_scheme=tiered.`, `${at}[tiers]`);
     // An option's tax_behavior follows the price's own rule: set once, from unspecified (kept when not given).
     const was = current[lower]?.taxBehavior ?? 'unspecified';
     if (option.tax_behavior !== undefined && option.tax_behavior !== was && was !== 'unspecified') {
@@ -92,7 +162,15 @@ function currencyOptionsOf(
       );
     }
     const behavior = option.tax_behavior ?? (was === 'unspecified' ? taxBehavior : was);
-    options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), taxBehavior: behavior };
+    if (scheme === 'tiered') {
+      for (const field of ['unit_amount', 'unit_amount_decimal'] as const) {
+        if (option[field] !== undefined) throw invalidParam(`${at}[${field}] cannot be used with billing_scheme=tiered: give ${at}[tiers].`, `${at}[${field}]`);
+      }
+      if (option.tiers === undefined) throw invalidParam(`Missing required param: ${at}[tiers].`, `${at}[tiers]`, 'parameter_missing');
+      options[lower] = { unitAmount: null, unitAmountDecimal: null, tiers: tiersOf(option.tiers, `${at}[tiers]`), taxBehavior: behavior };
+    } else {
+      options[lower] = { ...amountOf(option, (field) => `${at}[${field}]`), tiers: null, taxBehavior: behavior };
+    }
   }
   return options;
 }
@@ -258,9 +336,9 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
       if ((params.product === undefined) === (params.product_data === undefined)) {
         throw new InvalidRequestError('Exactly one of product and product_data is required.', 'parameter_missing', 'product');
       }
-      const amount = amountOf(params);
+      const amount = schemeOf(params);
       const taxBehavior = params.tax_behavior ?? 'unspecified';
-      const currencyOptions = currencyOptionsOf(params.currency_options ?? {}, params.currency, taxBehavior);
+      const currencyOptions = currencyOptionsOf(params.currency_options ?? {}, params.currency, taxBehavior, amount.billingScheme);
       return withOptimisticRetries(async () => {
         const now = clock();
         const [owner, holder] = await Promise.all([
@@ -345,7 +423,7 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
           currencyOptions:
             params.currency_options === undefined
               ? current.currencyOptions
-              : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior, current.currencyOptions),
+              : currencyOptionsOf(params.currency_options ?? {}, current.currency, taxBehavior, current.billingScheme, current.currencyOptions),
           lookupKey: newKey === undefined ? current.lookupKey : newKey || null,
         };
         const moves: LookupKeyMove[] = [];

@@ -37,6 +37,14 @@ const productItem = z.object({
   priceCount: orNull(z.number()),
 });
 
+const tierItem = z.object({
+  upTo: orNull(z.number()),
+  unitAmount: orNull(z.number()),
+  unitAmountDecimal: orNull(z.string()),
+  flatAmount: orNull(z.number()),
+  flatAmountDecimal: orNull(z.string()),
+});
+
 const priceItem = z.object({
   ...ownedItem,
   created: z.number(),
@@ -44,7 +52,12 @@ const priceItem = z.object({
   active: z.boolean(),
   currency: z.string(),
   unitAmount: orNull(z.number()),
-  unitAmountDecimal: z.string(),
+  unitAmountDecimal: orNull(z.string()),
+  // Prices stored before tiers existed are per_unit, untransformed.
+  billingScheme: z.enum(['per_unit', 'tiered']).default('per_unit'),
+  tiersMode: orNull(z.enum(['graduated', 'volume'])),
+  tiers: orNull(z.array(tierItem)),
+  transformQuantity: orNull(z.object({ divideBy: z.number(), round: z.enum(['up', 'down']) })),
   // Prices stored before metered prices existed are licensed.
   recurring: orNull(
     z.object({
@@ -60,7 +73,10 @@ const priceItem = z.object({
   taxBehavior: taxBehaviorItem,
   metadata: metadataItem,
   currencyOptions: z
-    .record(z.string(), z.object({ unitAmount: orNull(z.number()), unitAmountDecimal: z.string(), taxBehavior: taxBehaviorItem }))
+    .record(
+      z.string(),
+      z.object({ unitAmount: orNull(z.number()), unitAmountDecimal: orNull(z.string()), tiers: orNull(z.array(tierItem)), taxBehavior: taxBehaviorItem }),
+    )
     .optional()
     .transform((options) => options ?? {}),
 });

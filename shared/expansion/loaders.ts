@@ -113,6 +113,9 @@ export function expansionLoaders(ports: ExpansionPorts): ExpansionLoaders {
           }),
         ),
       'price.currency_options': async (_scope, holders) => holders.map((holder) => fieldWhenExpanded(holder, 'currency_options')),
+      // Only a tiered price (or plan) has tiers: on a per_unit one the field stays absent, as the reference's.
+      'price.tiers': async (_scope, holders) => holders.map((holder) => fieldWhenExpanded(holder, 'tiers')),
+      'plan.tiers': async (_scope, holders) => holders.map((holder) => fieldWhenExpanded(holder, 'tiers')),
     },
   };
 }

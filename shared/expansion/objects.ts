@@ -61,8 +61,8 @@ export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldD
   customer_source: { customer: id('customer') },
   invoice: {},
   product: { default_price: id('price') },
-  price: { product: id('product'), currency_options: { kind: 'included' } },
-  plan: { product: id('product') },
+  price: { product: id('product'), currency_options: { kind: 'included' }, tiers: { kind: 'included' } },
+  plan: { product: id('product'), tiers: { kind: 'included' } },
   subscription: {
     customer: id('customer'),
     default_source: id('customer_source'),
@@ -79,4 +79,4 @@ export const expandableFields: Record<ObjectType, Readonly<Record<string, FieldD
 };
 
 /** The included fields that read something per holder, by `type.field`. */
-export type IncludedField = 'customer.sources' | 'price.currency_options';
+export type IncludedField = 'customer.sources' | 'price.currency_options' | 'price.tiers' | 'plan.tiers';

@@ -15,9 +15,10 @@ export interface InvoiceItem extends OwnedResource {
   created: number;
   customer: string;
   currency: string;
-  /** Integer amount (quantity × unit amount, rounded by shared/billing/money.ts). */
+  /** Integer amount (its price's amount for the quantity, or quantity × unit amount; shared/billing/pricing.ts). */
   amount: number;
-  unitAmountDecimal: string;
+  /** Null when the amount is not unit × quantity (a tiered or transformed price). */
+  unitAmountDecimal: string | null;
   quantity: number;
   /** The price the amount came from (as it was then), null for a bare `amount`. */
   price: Price | null;
@@ -42,7 +43,8 @@ export interface InvoiceLine {
   amount: number;
   currency: string;
   quantity: number;
-  unitAmountDecimal: string;
+  /** Null when the amount is not unit × quantity (a tiered or transformed price). */
+  unitAmountDecimal: string | null;
   price: Price | null;
   description: string | null;
   metadata: Record<string, string>;

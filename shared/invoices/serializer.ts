@@ -14,7 +14,7 @@ const pricingObject = z
   .describe('The pricing information of the item.');
 
 const period = (value: Period) => ({ start: unixSeconds(value.start), end: unixSeconds(value.end) });
-const pricing = (source: { price: InvoiceItem['price']; unitAmountDecimal: string }) => ({
+const pricing = (source: { price: InvoiceItem['price']; unitAmountDecimal: string | null }) => ({
   type: 'price_details' as const,
   price_details: source.price ? { price: source.price.id, product: source.price.product } : null,
   unit_amount_decimal: source.unitAmountDecimal,

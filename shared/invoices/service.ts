@@ -1,5 +1,6 @@
 import type { BillingTime, PaymentGateway } from '#shared/billing/ports.ts';
-import { applyBalance, lineAmount, unitAmountOf } from '#shared/billing/money.ts';
+import { applyBalance, unitAmountOf } from '#shared/billing/money.ts';
+import { perUnitTerms, type PriceTerms, priceAmount, shownUnitAmount, termsOf } from '#shared/billing/pricing.ts';
 import { nextPaymentAttempt } from '#shared/billing/retry-schedule.ts';
 import type { Price } from '#shared/catalogue/catalogue.ts';
 import { systemClock } from '#shared/core/clock.ts';
@@ -58,16 +59,16 @@ const maxAmount = 999_999_999_999;
 /** What an invoice's lines may take of its stored item, well under DynamoDB's 400 KB (lines carry metadata and a price). */
 const maxLinesBytes = 300_000;
 
-/** `unit × quantity` as an integer amount, refused with a clear error beyond what an amount can be. */
-function boundedAmount(unitAmountDecimal: string, quantity: number, param: string): number {
+/** The amount of `quantity` under `terms` (shared/billing/pricing.ts), refused with a clear error beyond what an amount can be. */
+function boundedAmount(terms: PriceTerms, quantity: number, param: string): number {
   let amount: number | undefined;
   try {
-    amount = lineAmount(unitAmountDecimal, quantity);
+    amount = priceAmount(terms, quantity);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
   }
   if (amount === undefined || Math.abs(amount) > maxAmount)
-    throw invalid(`The amount (unit amount × quantity) must be at most ${maxAmount} in absolute value.`, param);
+    throw invalid(`The amount (the price's amount for the quantity) must be at most ${maxAmount} in absolute value.`, param);
   return amount;
 }
 
@@ -211,7 +212,9 @@ export function invoiceService({
       if (!current) throw invalid('Missing required param: one of amount, price, price_data or unit_amount_decimal.', 'amount', 'parameter_missing');
       if (params.currency !== undefined && params.currency !== current.currency) throw invalid('The currency of an invoice item cannot change.', 'currency');
       if (params.quantity === undefined) return current;
-      return { ...current, quantity, amount: boundedAmount(current.unitAmountDecimal, quantity, 'quantity') };
+      // An item of a price is priced again by its price (tiers apply); a bare unit amount is unit × quantity.
+      const terms = current.price ? termsOf(current.price) : perUnitTerms(current.unitAmountDecimal ?? unitAmountOf(current.amount, current.quantity || 1));
+      return { ...current, quantity, amount: boundedAmount(terms, quantity, 'quantity') };
     }
     if (source === 'amount') {
       if (params.quantity !== undefined && params.quantity !== 1)
@@ -224,7 +227,7 @@ export function invoiceService({
       const currency = params.currency ?? current?.currency;
       if (!currency) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
       return {
-        amount: boundedAmount(params.unit_amount_decimal!, quantity, 'unit_amount_decimal'),
+        amount: boundedAmount(perUnitTerms(params.unit_amount_decimal!), quantity, 'unit_amount_decimal'),
         unitAmountDecimal: params.unit_amount_decimal!,
         quantity,
         price: null,
@@ -254,6 +257,10 @@ export function invoiceService({
         currency: data.currency,
         unitAmount: /^\d+$/.test(decimal) ? Number(decimal) : null,
         unitAmountDecimal: decimal,
+        billingScheme: 'per_unit',
+        tiersMode: null,
+        tiers: null,
+        transformQuantity: null,
         recurring: null,
         type: 'one_time',
         nickname: null,
@@ -265,9 +272,10 @@ export function invoiceService({
     }
     if (params.currency !== undefined && params.currency !== price.currency) throw invalid(`The currency must be the price's (${price.currency}).`, 'currency');
     if (current && current.currency !== price.currency) throw invalid('The currency of an invoice item cannot change.', 'price');
+    const terms = termsOf(price);
     return {
-      amount: boundedAmount(price.unitAmountDecimal, quantity, 'quantity'),
-      unitAmountDecimal: price.unitAmountDecimal,
+      amount: boundedAmount(terms, quantity, 'quantity'),
+      unitAmountDecimal: shownUnitAmount(terms),
       quantity,
       price,
       currency: price.currency,
@@ -1022,7 +1030,7 @@ function periodLine(input: PeriodLineInput, currency: string, now: number): Invo
     amount: input.amount,
     currency,
     quantity: input.quantity,
-    unitAmountDecimal: input.price?.unitAmountDecimal ?? unitAmountOf(input.amount, input.quantity || 1),
+    unitAmountDecimal: input.price ? shownUnitAmount(termsOf(input.price)) : unitAmountOf(input.amount, input.quantity || 1),
     price: input.price,
     description: input.description,
     metadata: {},

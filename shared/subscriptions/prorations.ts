@@ -1,4 +1,4 @@
-import { lineAmount } from '#shared/billing/money.ts';
+import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import { type Debit, type Period, prorateChange, prorationDescription } from '#shared/billing/proration.ts';
 import { newId } from '#shared/core/ids.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
@@ -51,7 +51,7 @@ function itemPeriodAt(subscription: Subscription, item: SubscriptionItem, at: nu
  */
 function debitOf(item: SubscriptionItem, period: Period): Debit {
   if (item.billed && item.billed.period.end === period.end && item.billed.period.start >= period.start) return item.billed;
-  return { amount: lineAmount(item.price.unitAmountDecimal, item.quantity), period };
+  return { amount: priceAmount(termsOf(item.price), item.quantity), period };
 }
 
 /** Whether a subscription prorates at all now: not while trialing (nothing was billed for the trial), nor once ended. */
@@ -115,8 +115,8 @@ export function prorationsOf(input: {
     const lines = prorateChange({
       period,
       at,
-      from: { unitAmountDecimal: old.price.unitAmountDecimal, quantity: old.quantity },
-      to: next ? { unitAmountDecimal: next.price.unitAmountDecimal, quantity: next.quantity } : null,
+      from: { terms: termsOf(old.price), quantity: old.quantity },
+      to: next ? { terms: termsOf(next.price), quantity: next.quantity } : null,
       ...(flexible ? { debit } : {}),
     });
     for (const line of lines) invoiceItems.push(make(line.kind === 'unused' ? old : next!, line));
@@ -128,7 +128,7 @@ export function prorationsOf(input: {
       if (flexible) added.billed = { amount: 0, period: { start: at, end: period.end } };
       continue;
     }
-    const lines = prorateChange({ period, at, from: null, to: { unitAmountDecimal: added.price.unitAmountDecimal, quantity: added.quantity } });
+    const lines = prorateChange({ period, at, from: null, to: { terms: termsOf(added.price), quantity: added.quantity } });
     for (const line of lines) invoiceItems.push(make(added, line));
     if (flexible) added.billed = { amount: lines[0]?.amount ?? 0, period: { start: at, end: period.end } };
   }

@@ -3,6 +3,7 @@ import type { Price, PriceRepository } from '#shared/catalogue/catalogue.ts';
 import { wholeAmount } from '#shared/catalogue/service.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
+import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import { CardError, InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -140,9 +141,23 @@ export interface SubscriptionRequest {
 
 type PriceParams = Pick<NonNullable<CreateSubscriptionParams['items']>[number], 'price' | 'price_data'>;
 
+/** The largest amount one line may come to (12 digits, as an invoice item's). */
+const maxLineAmount = 999_999_999_999;
+
+/** Whether an item's period amount (its price's, tiers applied, for its quantity) is one an invoice line can hold. */
+function billable(item: SubscriptionItem): boolean {
+  try {
+    return priceAmount(termsOf(item.price), item.quantity) <= maxLineAmount;
+  } catch (error) {
+    if (error instanceof RangeError) return false;
+    throw error;
+  }
+}
+
 /**
  * What a subscription's items must keep after any change: at least one, at most 20, each price once, one
- * currency, and one billing interval unless the billing mode is flexible. `param` names the entry that broke it.
+ * currency, one billing interval unless the billing mode is flexible, and a period amount an invoice line can
+ * hold. `param` names the entry that broke it.
  */
 function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param: string): void {
   if (items.length === 0) throw invalid('A subscription must have at least one item; cancel the subscription to end it.', param);
@@ -155,6 +170,7 @@ function checkItems(items: readonly SubscriptionItem[], flexible: boolean, param
     if (!flexible && intervalOf(item.price) !== intervalOf(first!.price)) {
       throw invalid('Items with different billing intervals need the flexible billing mode (billing_mode[type]=flexible).', param);
     }
+    if (!billable(item)) throw invalid(`The amount of the price ${item.price.id} for a quantity of ${item.quantity} must be at most ${maxLineAmount}.`, param);
   }
 }
 
@@ -281,6 +297,10 @@ export function subscriptionService({
       currency: data.currency,
       unitAmount: wholeAmount(decimal),
       unitAmountDecimal: decimal,
+      billingScheme: 'per_unit',
+      tiersMode: null,
+      tiers: null,
+      transformQuantity: null,
       recurring: { interval: data.recurring.interval, intervalCount: data.recurring.interval_count ?? 1, usageType: 'licensed', meter: null },
       type: 'recurring',
       nickname: null,

@@ -1,4 +1,4 @@
-import { lineAmount } from '#shared/billing/money.ts';
+import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
 import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
@@ -21,14 +21,14 @@ import type { Subscription } from './subscription.ts';
 
 type InvoiceService = ReturnType<typeof invoiceService>;
 
-/** The lines of a step's invoice: each planned item's period at its price × quantity, zero inside a trial. */
+/** The lines of a step's invoice: each planned item's period at its price's amount for its quantity (tiers applied), zero inside a trial. */
 function periodLines(subscription: Subscription, plan: Pick<InvoicePlan, 'items'>): PeriodLineInput[] {
   return plan.items.map(({ id, period }) => {
     const item = subscription.items.find((found) => found.id === id)!;
     const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
     return {
       kind: 'subscription',
-      amount: trial ? 0 : lineAmount(item.price.unitAmountDecimal, item.quantity),
+      amount: trial ? 0 : priceAmount(termsOf(item.price), item.quantity),
       quantity: item.quantity,
       price: item.price,
       period,

@@ -18,6 +18,8 @@ interface Price {
   id: string;
   unit_amount: number | null;
   currency: string;
+  billing_scheme?: string;
+  tiers_mode?: string | null;
   recurring: { interval: string; interval_count: number; usage_type?: string; meter?: string | null } | null;
 }
 interface SubscriptionItem {
@@ -117,7 +119,9 @@ function subscriptionTable(subscriptions: Subscription[]): Html {
         subscription.cancel_at_period_end ? html`<br><small>cancels at period end</small>` : ''
       }${subscription.trial_end ? html`<br><small>trial ends ${when(subscription.trial_end)}</small>` : ''}</td><td><ul>${subscription.items.data.map(
         (item) =>
-          html`<li>${metered(item.price) ? 'usage' : item.quantity} × ${item.price.unit_amount === null ? 'tiered' : money(item.price.unit_amount, item.price.currency)}${
+          html`<li>${metered(item.price) ? 'usage' : item.quantity} × ${
+            item.price.billing_scheme === 'tiered' ? `tiered (${item.price.tiers_mode})` : money(item.price.unit_amount, item.price.currency)
+          }${
             item.price.recurring
               ? html` / ${item.price.recurring.interval_count > 1 ? `${item.price.recurring.interval_count} ` : ''}${item.price.recurring.interval}`
               : ''

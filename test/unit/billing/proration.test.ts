@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fractionOfAmount } from '#shared/billing/money.ts';
+import { perUnitTerms, type PriceTerms } from '#shared/billing/pricing.ts';
 import { type Billed, prorateChange, proratedAmount, proratedDebit, prorationDescription, remainingFraction } from '#shared/billing/proration.ts';
 
 const day = 86_400_000;
@@ -11,19 +12,24 @@ const whole = fc.integer({ min: 0, max: 99_999_999 }).map(String);
 const decimal = fc
   .tuple(fc.integer({ min: 0, max: 99_999_999 }), fc.integer({ min: 0, max: 999_999_999_999 }))
   .map(([units, fraction]) => `${units}.${String(fraction).padStart(12, '0')}`);
-const billed: fc.Arbitrary<Billed> = fc.record({ unitAmountDecimal: fc.oneof(whole, decimal), quantity: fc.integer({ min: 0, max: 1_000_000 }) });
+/** A per_unit billing of a unit amount and a quantity. */
+const perUnit = (unitAmountDecimal: string, quantity: number): Billed => ({ terms: perUnitTerms(unitAmountDecimal), quantity });
+const unitOf = (line: Billed) => Number(line.terms.unitAmountDecimal);
+const billed: fc.Arbitrary<Billed> = fc
+  .record({ unitAmountDecimal: fc.oneof(whole, decimal), quantity: fc.integer({ min: 0, max: 1_000_000 }) })
+  .map(({ unitAmountDecimal, quantity }) => perUnit(unitAmountDecimal, quantity));
 /** A period of whole seconds, from 1 second to 5 years, and a change inside it. */
 const periodAndChange = fc
   .tuple(fc.integer({ min: 1_500_000_000, max: 2_000_000_000 }), fc.integer({ min: 1, max: 5 * 366 * 86_400 }), fc.double({ min: 0, max: 1, noNaN: true }))
   .map(([start, length, where]) => ({ period: { start: start * 1000, end: (start + length) * 1000 }, at: (start + Math.floor(length * where)) * 1000 }));
 
 /** The exact value of a line, as a float only for comparing within the rounding. */
-const exact = (line: Billed, fraction: number) => Number(line.unitAmountDecimal) * line.quantity * fraction;
+const exact = (line: Billed, fraction: number) => unitOf(line) * line.quantity * fraction;
 
 describe('proration arithmetic', () => {
   it('Given a change halfway through a 31-day month from 1000 to 2000 (the reference docs example: half of $10 credited, half of $20 charged), when prorated, then it credits 500 and charges 1000', () => {
     const at = january.start + 15.5 * day;
-    expect(prorateChange({ period: january, at, from: { unitAmountDecimal: '1000', quantity: 1 }, to: { unitAmountDecimal: '2000', quantity: 1 } })).toEqual([
+    expect(prorateChange({ period: january, at, from: perUnit('1000', 1), to: perUnit('2000', 1) })).toEqual([
       { kind: 'unused', amount: -500, quantity: 1, unitAmountDecimal: '1000', period: { start: at, end: january.end } },
       { kind: 'remaining', amount: 1000, quantity: 1, unitAmountDecimal: '2000', period: { start: at, end: january.end } },
     ]);
@@ -34,8 +40,8 @@ describe('proration arithmetic', () => {
   });
 
   it('Given a third of a period left on 1000, when prorated, then 333.33… rounds to 333, and a half rounds away from zero either way', () => {
-    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, { start: 0, end: 3000 }, 2000)).toBe(333);
-    expect(proratedAmount({ unitAmountDecimal: '1', quantity: 1 }, { start: 0, end: 2000 }, 1000)).toBe(1);
+    expect(proratedAmount(perUnit('1000', 1), { start: 0, end: 3000 }, 2000)).toBe(333);
+    expect(proratedAmount(perUnit('1', 1), { start: 0, end: 2000 }, 1000)).toBe(1);
     expect(fractionOfAmount('-1', 1, 1, 2)).toBe(-1);
     expect(fractionOfAmount('-4', 1, 1, 3)).toBe(-1);
   });
@@ -43,38 +49,36 @@ describe('proration arithmetic', () => {
   it('Given a zero-decimal (JPY) and a three-decimal (KWD) price, when prorated, then the amounts are whole units of each currency’s smallest unit', () => {
     const at = january.start + 21 * day; // 10 of 31 days left
     // ¥1,000 a month: 1000 × 10/31 = 322.58 → ¥323.
-    expect(proratedAmount({ unitAmountDecimal: '1000', quantity: 1 }, january, at)).toBe(323);
+    expect(proratedAmount(perUnit('1000', 1), january, at)).toBe(323);
     // 5.124 KWD a month (5124 fils) × 3: 15372 × 10/31 = 4958.71 → 4959 fils.
-    expect(proratedAmount({ unitAmountDecimal: '5124', quantity: 3 }, january, at)).toBe(4959);
+    expect(proratedAmount(perUnit('5124', 3), january, at)).toBe(4959);
   });
 
   it('Given a unit_amount_decimal of a fraction of a cent, when prorated by quantity, then the line is rounded once, not per unit', () => {
     // 0.5 cent × 3 units × the whole period is 1.5: 2, where rounding each unit first would give 3.
-    expect(proratedAmount({ unitAmountDecimal: '0.5', quantity: 3 }, january, january.start)).toBe(2);
+    expect(proratedAmount(perUnit('0.5', 3), january, january.start)).toBe(2);
   });
 
   it('Given a 24-digit unit amount just under a half, when prorated over a whole period, then it is rounded from its exact value (down)', () => {
-    expect(proratedAmount({ unitAmountDecimal: '123456789012.499999999999', quantity: 1 }, january, january.start)).toBe(123_456_789_012);
+    expect(proratedAmount(perUnit('123456789012.499999999999', 1), january, january.start)).toBe(123_456_789_012);
   });
 
   it('Given a change at the very end of the period, one that changes nothing, or a free price, when prorated, then there are no lines', () => {
-    const same = { unitAmountDecimal: '1000', quantity: 2 };
-    expect(prorateChange({ period: january, at: january.end, from: same, to: { unitAmountDecimal: '5', quantity: 1 } })).toEqual([]);
+    const same = perUnit('1000', 2);
+    expect(prorateChange({ period: january, at: january.end, from: same, to: perUnit('5', 1) })).toEqual([]);
     expect(prorateChange({ period: january, at: january.start + day, from: same, to: { ...same } })).toEqual([]);
-    expect(
-      prorateChange({ period: january, at: january.start + day, from: { unitAmountDecimal: '0', quantity: 1 }, to: { unitAmountDecimal: '0', quantity: 5 } }),
-    ).toEqual([]);
+    expect(prorateChange({ period: january, at: january.start + day, from: perUnit('0', 1), to: perUnit('0', 5) })).toEqual([]);
   });
 
   it('Given a change outside its period, when prorated, then it is refused', () => {
-    expect(() => prorateChange({ period: january, at: january.end + 1000, from: null, to: { unitAmountDecimal: '1', quantity: 1 } })).toThrow(RangeError);
+    expect(() => prorateChange({ period: january, at: january.end + 1000, from: null, to: perUnit('1', 1) })).toThrow(RangeError);
     expect(() => remainingFraction({ start: 1000, end: 1000 }, 1000)).toThrow(RangeError);
   });
 
   it('Given an item removed or added, when prorated, then only the credit or only the charge is made', () => {
     const at = january.start + 10 * day;
-    expect(prorateChange({ period: january, at, from: { unitAmountDecimal: '3100', quantity: 1 }, to: null }).map((line) => line.amount)).toEqual([-2100]);
-    expect(prorateChange({ period: january, at, from: null, to: { unitAmountDecimal: '3100', quantity: 2 } }).map((line) => line.amount)).toEqual([4200]);
+    expect(prorateChange({ period: january, at, from: perUnit('3100', 1), to: null }).map((line) => line.amount)).toEqual([-2100]);
+    expect(prorateChange({ period: january, at, from: null, to: perUnit('3100', 2) }).map((line) => line.amount)).toEqual([4200]);
   });
 
   it('Given a debit (the flexible mode), when credited, then the credit is counted from what was debited over the time it covered, and a backdated change credits all of it', () => {
@@ -85,11 +89,30 @@ describe('proration arithmetic', () => {
     const lines = prorateChange({
       period: january,
       at: january.start + 5 * day,
-      from: { unitAmountDecimal: '9999', quantity: 1 },
+      from: perUnit('9999', 1),
       to: null,
       debit,
     });
     expect(lines.map((line) => line.amount)).toEqual([-1001]);
+  });
+
+  it('Given seats on a graduated price (5 at 700, then 650) going from 6 to 12 halfway through January, when prorated, then each line is half of the tiered amount for its quantity, with no unit amount shown', () => {
+    const graduated: PriceTerms = {
+      billingScheme: 'tiered',
+      tiersMode: 'graduated',
+      tiers: [
+        { upTo: 5, unitAmount: 700, unitAmountDecimal: '700', flatAmount: null, flatAmountDecimal: null },
+        { upTo: null, unitAmount: 650, unitAmountDecimal: '650', flatAmount: null, flatAmountDecimal: null },
+      ],
+      unitAmountDecimal: null,
+      transformQuantity: null,
+    };
+    const at = january.start + 15.5 * day;
+    // 6 seats: 3500 + 650 = 4150, half 2075; 12 seats: 3500 + 7 × 650 = 8050, half 4025.
+    expect(prorateChange({ period: january, at, from: { terms: graduated, quantity: 6 }, to: { terms: graduated, quantity: 12 } })).toEqual([
+      { kind: 'unused', amount: -2075, quantity: 6, unitAmountDecimal: null, period: { start: at, end: january.end } },
+      { kind: 'remaining', amount: 4025, quantity: 12, unitAmountDecimal: null, period: { start: at, end: january.end } },
+    ]);
   });
 
   it('Given lines of a change, when described, then they read as the reference writes them, the quantity shown unless it is 1', () => {
@@ -104,7 +127,7 @@ describe('proration arithmetic', () => {
         const lines = prorateChange({ period, at: period.start, from, to });
         const full = (line: Billed) => proratedAmount(line, period, period.start);
         const sum = lines.reduce((total, line) => total + line.amount, 0);
-        const same = from.unitAmountDecimal === to.unitAmountDecimal && from.quantity === to.quantity;
+        const same = from.terms.unitAmountDecimal === to.terms.unitAmountDecimal && from.quantity === to.quantity;
         expect(sum).toBe(same ? 0 : full(to) - full(from));
       }),
     );

@@ -293,8 +293,8 @@ describe('products and prices (service with the shared fakes)', () => {
       }),
     );
     expect(price.currencyOptions).toEqual({
-      eur: { unitAmount: 90, unitAmountDecimal: '90', taxBehavior: 'exclusive' },
-      gbp: { unitAmount: null, unitAmountDecimal: '80.5', taxBehavior: 'inclusive' },
+      eur: { unitAmount: 90, unitAmountDecimal: '90', tiers: null, taxBehavior: 'exclusive' },
+      gbp: { unitAmount: null, unitAmountDecimal: '80.5', tiers: null, taxBehavior: 'inclusive' },
     });
     expect(serializePrice(price)).not.toHaveProperty('currency_options');
     const { catalogue } = services;

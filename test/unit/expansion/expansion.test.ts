@@ -67,7 +67,7 @@ describe('expand[] paths, checked against what each object declares', () => {
       [one('customer'), 'default_source.'],
       [one('product'), 'tax_code'],
       [one('price'), 'currency_options.usd'],
-      [one('price'), 'tiers'],
+      [one('price'), 'tiers.up_to'],
       [one('issuing.transaction'), 'balance_transaction'],
       [one('issuing.transaction'), 'dispute'],
       [one('issuing.card'), 'cardholder'],
@@ -145,6 +145,8 @@ function countingLoaders(known: Record<string, Record<string, unknown>>) {
     included: {
       'customer.sources': async (_scope, holders) => holders.map(() => ({ object: 'list', data: [] })),
       'price.currency_options': async (_scope, holders) => holders.map(() => ({ usd: {} })),
+      'price.tiers': async (_scope, holders) => holders.map(() => []),
+      'plan.tiers': async (_scope, holders) => holders.map(() => []),
     },
   };
   return { loaders, calls };

@@ -87,7 +87,12 @@ describe('metered prices billed from meters, through the official SDK', () => {
   });
 
   it('Given no meter, another account’s meter, an inactive meter or a licensed price with a meter, when creating the price, then each is refused naming recurring[meter]', async () => {
-    const recurring = (extra: Record<string, string>) => ({ product: product.id, currency: 'usd', unit_amount: 50, recurring: { interval: 'month' as const, ...extra } });
+    const recurring = (extra: Record<string, string>) => ({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 50,
+      recurring: { interval: 'month' as const, ...extra },
+    });
     const missing = await sdkError(client.prices.create(recurring({ usage_type: 'metered' })));
     expect(missing).toMatchObject({ type: 'StripeInvalidRequestError', code: 'parameter_missing', param: 'recurring[meter]' });
 
@@ -134,7 +139,12 @@ describe('metered prices billed from meters, through the official SDK', () => {
   });
 
   it('Given a small user with 3 units at 10 each, when subscribed on the same clock, then its first invoice is a zero line', async () => {
-    const tenCents = await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 10, recurring: { interval: 'month', usage_type: 'metered', meter: meter.id } });
+    const tenCents = await client.prices.create({
+      product: product.id,
+      currency: 'usd',
+      unit_amount: 10,
+      recurring: { interval: 'month', usage_type: 'metered', meter: meter.id },
+    });
     const smallCustomer = await client.customers.create({ name: 'Small', test_clock: clock.id, source: await card() });
     small = { customer: smallCustomer, subscription: await client.subscriptions.create({ customer: smallCustomer.id, items: [{ price: tenCents.id }] }) };
     await report(smallCustomer.id, 3, 'small-1');

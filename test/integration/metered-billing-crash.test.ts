@@ -53,7 +53,12 @@ describe('kill -9 of the local stack while usage is invoiced, and a restart on t
         const subscription = await call(first, 'POST', '/v1/subscriptions', `customer=${customer.id}&items[0][price]=${price.id}`);
         const events = 1 + c * 3 + n;
         for (let e = 0; e < events; e++)
-          await call(first, 'POST', '/v1/billing/meter_events', `event_name=calls&payload[service_customer_id]=${customer.id}&payload[value]=1&timestamp=${nowSeconds() - 5}`);
+          await call(
+            first,
+            'POST',
+            '/v1/billing/meter_events',
+            `event_name=calls&payload[service_customer_id]=${customer.id}&payload[value]=1&timestamp=${nowSeconds() - 5}`,
+          );
         sent.set(subscription.id, { customer: customer.id, events });
       }
     }

@@ -10,6 +10,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Sweepers every half second: an advance a crash cut short is found again quickly. */
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '500' };
+/** A whole stack (DynamoDB Local, the queues) starting on a busy machine may take longer than the default 30 s. */
+const startTimeout = 120_000;
 
 async function call(service: ServiceProcess, method: string, path: string, form?: string): Promise<any> {
   const response = await fetch(`${service.baseUrl}${path}`, {
@@ -27,7 +29,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 describe('kill -9 of the local stack while usage is invoiced, and a restart on the same data', () => {
   it('bills every customer exactly the usage it reported: the invoiced quantity equals the events sent, none lost, none doubled', async () => {
-    const first = await startServiceProcess([], env);
+    const first = await startServiceProcess([], env, startTimeout);
     // Near now: meter event timestamps are checked against the stack's clock and must fall in the first period.
     const start = nowSeconds() - 120;
     await call(first, 'POST', '/v1/billing/meters', 'display_name=Calls&event_name=calls&default_aggregation[formula]=sum');
@@ -84,7 +86,7 @@ describe('kill -9 of the local stack while usage is invoiced, and a restart on t
     );
     await first.crash();
 
-    const second = await startServiceProcess([], env);
+    const second = await startServiceProcess([], env, startTimeout);
     try {
       for (const clock of clocks)
         await eventually(async () => ((await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`)).status === 'ready' ? true : undefined), 120_000);
@@ -104,5 +106,5 @@ describe('kill -9 of the local stack while usage is invoiced, and a restart on t
     } finally {
       await second.stop();
     }
-  }, 300_000);
+  }, 600_000);
 });

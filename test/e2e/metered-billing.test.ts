@@ -182,4 +182,37 @@ describe('metered prices billed from meters, through the official SDK', () => {
     expect(next).toMatchObject({ status: 'paid', total: 100, starting_balance: 30, amount_due: 130, amount_paid: 130, ending_balance: 0 });
     expect((await client.customers.retrieve(small.customer.id)) as Stripe.Customer).toMatchObject({ balance: 0 });
   });
+
+  it('Given usage of 4 on a second clock, when the subscription is cancelled at once with invoice_now, then a final invoice bills the usage so far, paid', async () => {
+    const second = await client.testHelpers.testClocks.create({ frozen_time: nowSeconds() - 120, name: 'Final usage' });
+    const buyer = await client.customers.create({ name: 'Leaving now', test_clock: second.id, source: await card() });
+    const made = await client.subscriptions.create({ customer: buyer.id, items: [{ price: price.id }] });
+    await report(buyer.id, 4, 'leaving-1');
+    await usageBecomes(buyer.id, 4);
+    // The clock's time passes the event's (a frozen clock has not reached it yet: nothing of it would be billed).
+    const until = nowSeconds() + 60;
+    await client.testHelpers.testClocks.advance(second.id, { frozen_time: until });
+    await eventually(async () => ((await client.testHelpers.testClocks.retrieve(second.id)).status === 'ready' ? true : undefined), 120_000);
+    const canceled = await client.subscriptions.cancel(made.id, { invoice_now: true });
+    expect(canceled.status).toBe('canceled');
+    const finals = (await client.invoices.list({ subscription: made.id, limit: 10 })).data.filter((invoice) => invoice.billing_reason === 'subscription_cycle');
+    expect(finals).toHaveLength(1);
+    expect(finals[0]).toMatchObject({ status: 'paid', amount_paid: 200 });
+    expect(finals[0]!.lines.data.map((line) => [line.quantity, line.amount, line.period.start, line.period.end])).toEqual([[4, 200, made.start_date, until]]);
+  });
+
+  it('Given usage of 2 and cancel_at_period_end, when the period ends, then the subscription ends with a final invoice of that usage, paid', async () => {
+    const third = await client.testHelpers.testClocks.create({ frozen_time: nowSeconds() - 120, name: 'Period end' });
+    const buyer = await client.customers.create({ name: 'Leaving later', test_clock: third.id, source: await card() });
+    const made = await client.subscriptions.create({ customer: buyer.id, items: [{ price: price.id }], cancel_at_period_end: true });
+    await report(buyer.id, 2, 'later-1');
+    await usageBecomes(buyer.id, 2);
+    const end = made.items.data[0]!.current_period_end;
+    await client.testHelpers.testClocks.advance(third.id, { frozen_time: end + 2 * 3600 });
+    await eventually(async () => ((await client.testHelpers.testClocks.retrieve(third.id)).status === 'ready' ? true : undefined), 120_000);
+    expect(await client.subscriptions.retrieve(made.id)).toMatchObject({ status: 'canceled', ended_at: end });
+    const [final] = await cycleInvoices(made.id);
+    expect(final).toMatchObject({ status: 'paid', amount_paid: 100 });
+    expect(final!.lines.data.map((line) => [line.quantity, line.amount, line.period.end])).toEqual([[2, 100, end]]);
+  });
 });

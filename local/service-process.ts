@@ -19,7 +19,7 @@ export interface ServiceProcess {
  * Runs `local/start.ts` (what `npm start` runs) in its own process and waits for its banner: for tests
  * of the command itself and for benchmarks that must not share an event loop with the service.
  */
-export function startServiceProcess(args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+export function startServiceProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,7 +35,7 @@ export function startServiceProcess(args: string[], env: Record<string, string> 
     }),
   );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`The service did not start within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`The service did not start within ${startTimeoutMs / 1000} s:\n${output}`)), startTimeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (!/Ready in/.test(output)) return;

@@ -109,6 +109,17 @@ export const recurringParam = () =>
       .describe('Configures how the quantity per period should be determined.'),
   });
 
+/**
+ * A price's `recurring`: a metered price (`usage_type=metered`) bills in arrears what its `meter` counted
+ * for the customer over the period. `aggregate_usage` went with legacy usage-based billing (2025-03-31.basil,
+ * before the SDK's version): refused as an unknown parameter.
+ */
+export const priceRecurringParam = () =>
+  recurringParam().extend({
+    usage_type: z.enum(['licensed', 'metered']).optional().describe('Configures how the quantity per period should be determined. Defaults to `licensed`.'),
+    meter: idParam().optional().describe('The meter tracking the usage of a metered price.'),
+  });
+
 /** Minor units with up to 12 decimal places, as the reference's `unit_amount_decimal`. */
 export const unitAmountDecimalParam = () => z.string().regex(/^\d{1,12}(\.\d{1,12})?$/, 'must be a decimal with at most 12 decimal places');
 
@@ -188,7 +199,7 @@ export const createPriceParams = z.strictObject({
   unit_amount_decimal: unitAmountDecimalParam()
     .optional()
     .describe('Same as `unit_amount`, but accepts a decimal value in cents (or local equivalent) with at most 12 decimal places.'),
-  recurring: recurringParam().optional().describe('The recurring components of a price such as `interval` and `usage_type`.'),
+  recurring: priceRecurringParam().optional().describe('The recurring components of a price such as `interval` and `usage_type`.'),
   billing_scheme: z
     .enum(['per_unit', 'tiered'])
     .optional()

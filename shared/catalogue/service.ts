@@ -8,13 +8,27 @@ import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import { pageOf, type Page, type PageRequest, type TimeRange } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import type { BillingScheme, CatalogueChange, CatalogueRepository, CurrencyOption, LookupKeyMove, Price, Product, TaxBehavior, Tier } from './catalogue.ts';
+import type { MeterRepository } from '#shared/meters/meter.ts';
+import type {
+  BillingScheme,
+  CatalogueChange,
+  CatalogueRepository,
+  CurrencyOption,
+  LookupKeyMove,
+  Price,
+  Product,
+  Recurring,
+  TaxBehavior,
+  Tier,
+} from './catalogue.ts';
 import type { CreatePriceParams, CreateProductParams, CurrencyOptionParams, TierParams, UpdatePriceParams, UpdateProductParams } from './schemas.ts';
 import { serializePrice, serializeProduct } from './serializer.ts';
 
 export interface CatalogueServicePorts {
   catalogue: CatalogueRepository;
   events: EventEmitter;
+  /** The meters a metered price may name (in the price's account and mode). */
+  meters: Pick<MeterRepository, 'get'>;
   clock?: () => number;
 }
 
@@ -183,8 +197,41 @@ const lookupKeyTaken = (holder: string) =>
   );
 
 /** v1 products and prices: the small catalogue subscriptions are made of. */
-export function catalogueService({ catalogue, events, clock = systemClock }: CatalogueServicePorts) {
+export function catalogueService({ catalogue, events, meters, clock = systemClock }: CatalogueServicePorts) {
   const { products, prices } = catalogue;
+
+  /**
+   * A price's recurring terms. A metered price needs its meter, which must exist in the price's account and
+   * mode and be active; a licensed price takes none.
+   */
+  async function recurringOf(scope: Scope, params: NonNullable<CreatePriceParams['recurring']>): Promise<Recurring> {
+    const usageType = params.usage_type ?? 'licensed';
+    const cadence = { interval: params.interval, intervalCount: params.interval_count ?? 1 };
+    if (usageType === 'licensed') {
+      if (params.meter !== undefined)
+        throw new InvalidRequestError(
+          'A meter can only be set on a price whose `recurring[usage_type]` is `metered`.',
+          'parameter_invalid',
+          'recurring[meter]',
+        );
+      return { ...cadence, usageType, meter: null };
+    }
+    if (params.meter === undefined)
+      throw new InvalidRequestError(
+        'Metered prices must be backed by a meter: pass `recurring[meter]` with the ID of an active billing meter.',
+        'parameter_missing',
+        'recurring[meter]',
+      );
+    const meter = await meters.get(scope, params.meter);
+    if (!meter) throw new InvalidRequestError(`No such billing meter: '${params.meter}'`, 'resource_missing', 'recurring[meter]');
+    if (meter.status !== 'active')
+      throw new InvalidRequestError(
+        `The billing meter ${meter.id} is inactive; a price can only use an active meter.`,
+        'parameter_invalid',
+        'recurring[meter]',
+      );
+    return { ...cadence, usageType, meter: meter.id };
+  }
 
   const newProduct = (scope: Scope, params: ProductFields, now: number): Product => ({
     id: newId('prod', now),
@@ -337,6 +384,7 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
         throw new InvalidRequestError('Exactly one of product and product_data is required.', 'parameter_missing', 'product');
       }
       const amount = schemeOf(params);
+      const recurring = params.recurring ? await recurringOf(origin.scope, params.recurring) : null;
       const taxBehavior = params.tax_behavior ?? 'unspecified';
       const currencyOptions = currencyOptionsOf(params.currency_options ?? {}, params.currency, taxBehavior, amount.billingScheme);
       return withOptimisticRetries(async () => {
@@ -358,9 +406,7 @@ export function catalogueService({ catalogue, events, clock = systemClock }: Cat
           active: params.active ?? true,
           currency: params.currency,
           ...amount,
-          recurring: params.recurring
-            ? { interval: params.recurring.interval, intervalCount: params.recurring.interval_count ?? 1, usageType: 'licensed', meter: null }
-            : null,
+          recurring,
           type: params.recurring ? 'recurring' : 'one_time',
           nickname: params.nickname ?? null,
           lookupKey: params.lookup_key ?? null,

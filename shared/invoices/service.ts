@@ -1,5 +1,6 @@
 import type { BillingTime, PaymentGateway } from '#shared/billing/ports.ts';
-import { applyBalance, unitAmountOf } from '#shared/billing/money.ts';
+import { unitAmountOf } from '#shared/billing/money.ts';
+import { amountDueAfterBalance } from '#shared/billing/minimum-charge.ts';
 import { perUnitTerms, type PriceTerms, priceAmount, shownUnitAmount, termsOf } from '#shared/billing/pricing.ts';
 import { nextPaymentAttempt } from '#shared/billing/retry-schedule.ts';
 import type { Price } from '#shared/catalogue/catalogue.ts';
@@ -22,6 +23,7 @@ import type { Invoice, InvoiceChange, InvoiceItem, InvoiceLine, InvoiceRepositor
 import type { CreateInvoiceItemParams, CreateInvoiceParams, PayInvoiceParams, UpdateInvoiceItemParams, UpdateInvoiceParams } from './schemas.ts';
 import { serializeInvoice, serializeInvoiceItem } from './serializer.ts';
 import { invoiceTotals } from './totals.ts';
+import { type MeteredUsage, recountUsage } from './usage.ts';
 
 export interface InvoiceServicePorts {
   repository: InvoiceRepository;
@@ -43,6 +45,11 @@ export interface InvoiceServicePorts {
       at: number,
     ): Promise<{ subscription: Subscription; events: EventInput[] } | undefined>;
   };
+  /**
+   * The usage metered lines bill: recounted when a draft finalizes. Without it (offline tests of invoices
+   * alone) no line is recounted.
+   */
+  usage?: MeteredUsage;
   /** Real time: ids, and event stamps (billing times come from `billingTime`). */
   clock?: () => number;
 }
@@ -144,6 +151,7 @@ export function invoiceService({
   billingTime,
   gateway,
   subscriptionPayments,
+  usage,
   clock = systemClock,
 }: InvoiceServicePorts) {
   const itemEvent = (type: string, item: InvoiceItem, before?: InvoiceItem): EventInput =>
@@ -377,7 +385,8 @@ export function invoiceService({
    */
   function finalized(invoice: Invoice, customer: Customer, now: number): { invoice: Invoice; customer: Customer } {
     const { total } = invoiceTotals(invoice);
-    const { amountDue, endingBalance } = applyBalance(total, customer.balance);
+    // An amount due under the currency's minimum is carried to the balance: the invoice is paid at zero.
+    const { amountDue, endingBalance } = amountDueAfterBalance(total, customer.balance, invoice.currency);
     const dueDate = invoice.collectionMethod === 'send_invoice' ? (invoice.dueDate ?? now + (invoice.daysUntilDue ?? 30) * day) : null;
     const open: Invoice = {
       ...invoice,
@@ -460,7 +469,9 @@ export function invoiceService({
         throw new InvalidRequestError(`This invoice is already finalized; its status is ${current.status}.`, 'invoice_not_editable');
       const at = await now(current);
       const customer = await liveCustomer(origin.scope, current.customer);
-      const base = { ...current, autoAdvance: autoAdvance ?? current.autoAdvance, version: current.version + 1 };
+      // Metered lines bill the usage counted by now (late usage and cancellations of the draft's hour included).
+      const recounted = usage ? withLines(current, await recountUsage(usage, current)) : current;
+      const base = { ...recounted, autoAdvance: autoAdvance ?? current.autoAdvance, version: current.version + 1 };
       const { invoice, customer: numbered } = finalized(base, customer, at);
       const eventInputs = [invoiceEvent('invoice.finalized', invoice, current)];
       if (invoice.status === 'paid')
@@ -869,7 +880,7 @@ export function invoiceService({
         ...lines.map((line) => periodLine(line, currency, clock())),
         ...pending.filter((item) => item.currency === currency).map((item) => lineOfItem(item, clock())),
       ]);
-      const { amountDue, endingBalance } = applyBalance(invoiceTotals(built).total, customer.balance);
+      const { amountDue, endingBalance } = amountDueAfterBalance(invoiceTotals(built).total, customer.balance, currency);
       return { ...built, startingBalance: customer.balance, endingBalance, amountDue };
     },
 
@@ -973,6 +984,7 @@ export function invoiceService({
       origin: EventOrigin,
       subscription: Subscription,
       billingReason: 'subscription_update' | 'subscription_cycle',
+      lines: PeriodLineInput[] = [],
     ): Promise<Invoice | undefined> {
       let now = 0;
       let read: Subscription | undefined = subscription;
@@ -981,11 +993,13 @@ export function invoiceService({
         const current = read ?? (await subscriptions.get(origin.scope, subscription.id));
         read = undefined;
         if (!current) return null;
+        // `lines` (a final invoice's usage) are billed once: not when a racing request's invoice came first.
+        const periodLines = current.latestInvoice === subscription.latestInvoice ? lines : [];
         const customer = await liveCustomer(origin.scope, current.customer);
         const at = await billingTime.forCustomer(origin.scope, customer.id);
         now = at.now;
-        const drafted = await this.draftForPeriod(origin, current, customer, at, [], billingReason);
-        if (!drafted.change.items?.length) return null;
+        const drafted = await this.draftForPeriod(origin, current, customer, at, periodLines, billingReason);
+        if (!drafted.change.items?.length && !periodLines.length) return null;
         const draft = drafted.change.newInvoice!;
         // The draft is the subscription's latest invoice from the same write, so its payment's outcome moves the subscription as the reference's does.
         const change = { ...drafted.change, subscription: { ...current, latestInvoice: draft.id, version: current.version + 1 } };

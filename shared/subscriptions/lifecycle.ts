@@ -47,7 +47,8 @@ export interface LifecycleState {
   cancelAt: number | null;
   cancelAtPeriodEnd: boolean;
   pauseCollection: PauseCollection | null;
-  items: ReadonlyArray<{ id: string; recurring: Cadence }>;
+  /** Its items' cadences; a metered item (`usageType`) bills its usage in arrears, so its last period is invoiced as it ends. */
+  items: ReadonlyArray<{ id: string; recurring: Cadence & { usageType?: 'licensed' | 'metered' } }>;
   /** The trial end whose `trial_will_end` was sent, and the renewal whose `invoice.upcoming` was (so each goes once). */
   notices: { trialWillEnd: number | null; upcoming: number | null };
 }
@@ -149,8 +150,18 @@ export function applyStep(state: LifecycleState, step: LifecycleStep, context: {
   switch (step.kind) {
     case 'expire':
       return { state: { ...state, status: 'incomplete_expired' }, invoice: null, ended: true };
-    case 'cancel':
-      return { state: { ...state, status: 'canceled' }, invoice: null, ended: true };
+    case 'cancel': {
+      // The usage of the metered items' last period is invoiced as it ends (none of a trial is billed).
+      const metered = state.status === 'trialing' ? [] : state.items.filter((item) => item.recurring.usageType === 'metered');
+      const invoice: InvoicePlan | null = metered.length
+        ? {
+            billingReason: 'subscription_cycle',
+            items: metered.map((item) => ({ id: item.id, period: { start: step.at, end: step.at } })),
+            collection: collectionOf(state),
+          }
+        : null;
+      return { state: { ...state, status: 'canceled' }, invoice, ended: true };
+    }
     case 'resume_collection':
       return { state: { ...state, pauseCollection: null }, invoice: null, ended: false };
     case 'notify_trial_end':

@@ -25,9 +25,15 @@ export interface ProrationInvoicing {
    * Invoices the subscription's pending invoice items now (`always_invoice`: `subscription_update`; `cancel`
    * with `invoice_now`: `subscription_cycle`): a draft taking them, finalized (the customer's balance
    * applied; a negative total becomes a credit on it) and, collecting automatically, charged. Nothing when
-   * none are pending (a racing request invoiced them first).
+   * none are pending (a racing request invoiced them first). `usageUntil` (a cancellation at once with
+   * `invoice_now`): the invoice also bills the metered items' usage of their current period up to then.
    */
-  invoicePending(origin: EventOrigin, subscription: Subscription, billingReason: 'subscription_update' | 'subscription_cycle'): Promise<void>;
+  invoicePending(
+    origin: EventOrigin,
+    subscription: Subscription,
+    billingReason: 'subscription_update' | 'subscription_cycle',
+    usageUntil?: number,
+  ): Promise<void>;
   /** The subscription's pending proration items (read before a cancellation that removes them). */
   pendingProrations(scope: Scope, subscription: Subscription): Promise<InvoiceItem[]>;
   /** The names of products (by id; a product gone is left out), for the lines' descriptions. */
@@ -53,6 +59,9 @@ function debitOf(item: SubscriptionItem, period: Period): Debit {
   if (item.billed && item.billed.period.end === period.end && item.billed.period.start >= period.start) return item.billed;
   return { amount: priceAmount(termsOf(item.price), item.quantity), period };
 }
+
+/** What an item prorates as: a metered item bills its usage in arrears, so nothing of it is prorated. */
+const prorated = (item: SubscriptionItem) => (item.price.recurring?.usageType === 'metered' ? null : { terms: termsOf(item.price), quantity: item.quantity });
 
 /** Whether a subscription prorates at all now: not while trialing (nothing was billed for the trial), nor once ended. */
 const prorates = (subscription: Subscription) => subscription.status !== 'trialing' && subscription.endedAt === null;
@@ -115,8 +124,8 @@ export function prorationsOf(input: {
     const lines = prorateChange({
       period,
       at,
-      from: { terms: termsOf(old.price), quantity: old.quantity },
-      to: next ? { terms: termsOf(next.price), quantity: next.quantity } : null,
+      from: prorated(old),
+      to: next ? prorated(next) : null,
       ...(flexible ? { debit } : {}),
     });
     for (const line of lines) invoiceItems.push(make(line.kind === 'unused' ? old : next!, line));
@@ -128,7 +137,7 @@ export function prorationsOf(input: {
       if (flexible) added.billed = { amount: 0, period: { start: at, end: period.end } };
       continue;
     }
-    const lines = prorateChange({ period, at, from: null, to: { terms: termsOf(added.price), quantity: added.quantity } });
+    const lines = prorateChange({ period, at, from: null, to: prorated(added) });
     for (const line of lines) invoiceItems.push(make(added, line));
     if (flexible) added.billed = { amount: lines[0]?.amount ?? 0, period: { start: at, end: period.end } };
   }

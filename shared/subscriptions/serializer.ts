@@ -22,7 +22,7 @@ export const subscriptionItemObject = z
     metadata: metadataObject.describe('Set of key-value pairs that you can attach to an object.'),
     plan: planObject.describe("The item's price in the reference's older plan shape."),
     price: priceObject.describe('Prices define the unit cost, currency, and (optional) billing cycle for both recurring and one-time purchases of products.'),
-    quantity: z.int().describe('The quantity of the plan to which the customer should be subscribed.'),
+    quantity: z.int().optional().describe('The quantity of the plan to which the customer should be subscribed (absent for a metered price).'),
     subscription: z.string().describe('The `subscription` this `subscription_item` belongs to.'),
     tax_rates: z.array(z.unknown()).describe('The tax rates which apply to this `subscription_item`.'),
   })
@@ -231,7 +231,7 @@ export function serializeItem(subscription: Subscription, item: SubscriptionItem
     metadata: item.metadata,
     plan: serializePlan(item.price),
     price: serializePrice(item.price),
-    quantity: item.quantity,
+    ...(item.price.recurring?.usageType === 'metered' ? {} : { quantity: item.quantity }),
     subscription: subscription.id,
     tax_rates: [],
   };

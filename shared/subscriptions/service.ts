@@ -211,6 +211,20 @@ type ItemChange =
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 
+/**
+ * An item's quantity: a metered price's usage comes from its meter, so it takes none (the reference's error)
+ * and keeps 0; a licensed one takes the given quantity, else `fallback`.
+ */
+function quantityOf(price: Price, given: number | undefined, fallback: number, param: string): number {
+  if (price.recurring?.usageType !== 'metered') return given ?? fallback;
+  if (given !== undefined)
+    throw invalid(
+      `Quantity should not be specified where usage_type is \`metered\`. Remove quantity from \`${param || 'quantity'}\``,
+      param ? `${param}[quantity]` : 'quantity',
+    );
+  return 0;
+}
+
 /** A subscription another request canceled while a customer's were being canceled: nothing left to do. */
 const alreadyCanceled = new Error('already canceled');
 
@@ -320,7 +334,13 @@ export function subscriptionService({
     const items: SubscriptionItem[] = [];
     for (const [index, item] of given.entries()) {
       const price = await itemPrice(origin, item, `items[${index}]`, now);
-      items.push({ id: newId('si', now), created: now, price, quantity: item.quantity ?? 1, metadata: item.metadata ? mergeMetadata({}, item.metadata) : {} });
+      items.push({
+        id: newId('si', now),
+        created: now,
+        price,
+        quantity: quantityOf(price, item.quantity, 1, `items[${index}]`),
+        metadata: item.metadata ? mergeMetadata({}, item.metadata) : {},
+      });
       checkItems(items, flexible, `items[${index}]`);
     }
     return items;
@@ -380,7 +400,7 @@ export function subscriptionService({
         }),
       (next) => [event('customer.subscription.deleted', next), ...prorationEvents(credits, removed)],
     );
-    if (params.invoice_now) await prorationInvoicing.invoicePending(origin, canceled, 'subscription_cycle');
+    if (params.invoice_now) await prorationInvoicing.invoicePending(origin, canceled, 'subscription_cycle', now);
     return canceled;
   };
 
@@ -445,7 +465,7 @@ export function subscriptionService({
           id: newId('si', now),
           created: now,
           price: made.get(change)!,
-          quantity: change.quantity ?? 1,
+          quantity: quantityOf(made.get(change)!, change.quantity, 1, change.param),
           metadata: change.metadata ? mergeMetadata({}, change.metadata) : {},
         };
         items.push(item);
@@ -468,7 +488,7 @@ export function subscriptionService({
       items[index] = {
         ...item,
         price: made.get(change) ?? item.price,
-        quantity: change.quantity ?? item.quantity,
+        quantity: quantityOf(made.get(change) ?? item.price, change.quantity, item.quantity || 1, change.param),
         metadata: change.metadata === undefined ? item.metadata : mergeMetadata(item.metadata, change.metadata),
       };
     }

@@ -10,34 +10,54 @@ import type { EventEmitter } from '#shared/events/emitter.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.ts';
-import { wireInvoiceService } from '#shared/invoices/wiring.ts';
+import { wireInvoiceService, wireMeteredUsage } from '#shared/invoices/wiring.ts';
+import { isMetered, type MeteredUsage, usageLineAmount } from '#shared/invoices/usage.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
 import { applyStep, type InvoicePlan } from './lifecycle.ts';
+import { currentPeriod } from './periods.ts';
 import { productNamesOf } from './prorations.ts';
 import { lifecycleOf, type SubscriptionServicePorts, subscriptionService } from './service.ts';
 import type { Subscription } from './subscription.ts';
 
 type InvoiceService = ReturnType<typeof invoiceService>;
 
-/** The lines of a step's invoice: each planned item's period at its price's amount for its quantity (tiers applied), zero inside a trial. */
-function periodLines(subscription: Subscription, plan: Pick<InvoicePlan, 'items'>): PeriodLineInput[] {
-  return plan.items.map(({ id, period }) => {
-    const item = subscription.items.find((found) => found.id === id)!;
-    const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
-    return {
-      kind: 'subscription',
-      amount: trial ? 0 : priceAmount(termsOf(item.price), item.quantity),
-      quantity: item.quantity,
-      price: item.price,
-      period,
-      proration: false,
-      subscription: subscription.id,
-      subscriptionItem: item.id,
-      description: trial ? `Trial period for ${item.price.nickname ?? item.price.product}` : null,
-    };
-  });
+/**
+ * The lines of a step's invoice: each planned licensed item's period at its price × quantity (zero inside a
+ * trial); each metered item's usage in arrears, over the period that ends where the planned one starts (from
+ * when the item and any trial began), counted now and recounted when the invoice finalizes (usage.ts). A
+ * metered item with no period behind it (a subscription's first invoice, a trial's end) shows a zero line for
+ * the period ahead, as the reference does. `trialEnd`: where usage starts counting (a preview prices the
+ * period after a trial as if it were over, but no usage of the trial is billed).
+ */
+async function periodLines(
+  usage: MeteredUsage,
+  subscription: Subscription,
+  plan: Pick<InvoicePlan, 'items'>,
+  trialEnd = subscription.trialEnd,
+): Promise<PeriodLineInput[]> {
+  return Promise.all(
+    plan.items.map(async ({ id, period }): Promise<PeriodLineInput> => {
+      const item = subscription.items.find((found) => found.id === id)!;
+      const line = { kind: 'subscription' as const, price: item.price, proration: false, subscription: subscription.id, subscriptionItem: item.id };
+      if (isMetered(item.price)) {
+        const behind = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, period.start - 1);
+        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0), end: period.start };
+        if (arrears.start >= arrears.end) return { ...line, amount: 0, quantity: 0, period, description: null };
+        const quantity = await usage.quantity(subscription.scope, item.price, subscription.customer, arrears);
+        return { ...line, amount: usageLineAmount(item.price, quantity), quantity, period: arrears, description: null };
+      }
+      const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
+      return {
+        ...line,
+        amount: trial ? 0 : priceAmount(termsOf(item.price), item.quantity),
+        quantity: item.quantity,
+        period,
+        description: trial ? `Trial period for ${item.price.nickname ?? item.price.product}` : null,
+      };
+    }),
+  );
 }
 
 /**
@@ -64,11 +84,13 @@ export function subscriptionInvoicing({
   invoices,
   customers,
   events,
+  usage,
 }: {
   table: Table;
   invoices: Pick<InvoiceService, 'draftForPeriod' | 'settlePeriodDraft' | 'preview' | 'voidChange'>;
   customers: Pick<CustomerRepository, 'get'>;
   events: EventEmitter;
+  usage: MeteredUsage;
 }): SubscriptionInvoicing {
   /** The next period's invoice as `POST /v1/invoices/create_preview` shows it: the renewal's lines (or the trial end's) and the pending items. */
   const preview = async (subscription: Subscription, now: number) => {
@@ -80,7 +102,7 @@ export function subscriptionInvoicing({
     return invoices.preview(
       subscription.scope,
       { customer: subscription.customer, currency: subscription.currency, subscription: subscription.id, at: { now, testClock: subscription.testClock } },
-      next.invoice ? periodLines(priced, next.invoice) : [],
+      next.invoice ? await periodLines(usage, priced, next.invoice, subscription.trialEnd) : [],
     );
   };
 
@@ -91,7 +113,7 @@ export function subscriptionInvoicing({
         const customer = round === 0 && read ? read : await customers.get(origin.scope, subscription.customer);
         if (!customer) return undefined;
         const at = { now, testClock: subscription.testClock };
-        const drafted = await invoices.draftForPeriod(origin, subscription, customer, at, periodLines(subscription, plan), plan.billingReason);
+        const drafted = await invoices.draftForPeriod(origin, subscription, customer, at, await periodLines(usage, subscription, plan), plan.billingReason);
         const settled = await invoices.settlePeriodDraft(origin, drafted, customer, settlement, now);
         const written = { id: settled.invoice.id, status: settled.invoice.status, failure: settled.failure };
         const decided = decide(written);
@@ -125,10 +147,16 @@ export function subscriptionInvoicing({
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 /** What prorations need of invoicing: the subscription's pending items, invoicing them at once, and product names for their lines. */
-export function prorationInvoicing(table: Table, invoices: ReturnType<typeof invoiceService>): SubscriptionServicePorts['prorationInvoicing'] {
+export function prorationInvoicing(
+  table: Table,
+  invoices: ReturnType<typeof invoiceService>,
+  usage: MeteredUsage,
+): SubscriptionServicePorts['prorationInvoicing'] {
   return {
-    invoicePending: async (origin, subscription, billingReason) => {
-      await invoices.invoicePending(origin, subscription, billingReason);
+    invoicePending: async (origin, subscription, billingReason, usageUntil) => {
+      const metered = usageUntil === undefined ? [] : subscription.items.filter((item) => isMetered(item.price));
+      const plan = { items: metered.map((item) => ({ id: item.id, period: { start: usageUntil!, end: usageUntil! } })) };
+      await invoices.invoicePending(origin, subscription, billingReason, await periodLines(usage, subscription, plan));
     },
     pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
     productNames: productNamesOf(dynamoCatalogueRepository(table)),
@@ -140,14 +168,15 @@ export const wireSubscriptionService = () => {
   const customers = dynamoCustomerRepository(table);
   const events = wireEventEmitter();
   const invoices = wireInvoiceService();
+  const usage = wireMeteredUsage();
   return subscriptionService({
     subscriptions: dynamoSubscriptionRepository(table),
     prices: dynamoPriceRepository(table),
     customers,
     events,
     billingTime: wireBillingTime(),
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
-    prorationInvoicing: prorationInvoicing(table, invoices),
+    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage }),
+    prorationInvoicing: prorationInvoicing(table, invoices, usage),
   });
 };
 

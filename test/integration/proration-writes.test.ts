@@ -37,8 +37,8 @@ function meteredService() {
     customers,
     events,
     billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
-    prorationInvoicing: prorationInvoicing(table, invoices),
+    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage: { quantity: async () => 0 } }),
+    prorationInvoicing: prorationInvoicing(table, invoices, { quantity: async () => 0 }),
   });
 }
 

@@ -38,8 +38,8 @@ function realServices(table: Table, time: { now: number }) {
     customers,
     events,
     billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events }),
-    prorationInvoicing: prorationInvoicing(table, invoices),
+    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage: { quantity: async () => 0 } }),
+    prorationInvoicing: prorationInvoicing(table, invoices, { quantity: async () => 0 }),
     clock: () => time.now,
   });
   return { service, subscriptions, invoices };

@@ -23,7 +23,7 @@ function setup() {
   const catalogue = memoryCatalogue();
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
-  const service = catalogueService({ catalogue, events: recorded.events, clock: () => now++ });
+  const service = catalogueService({ catalogue, events: recorded.events, meters: { get: async () => undefined }, clock: () => now++ });
   return { service, catalogue, products: catalogue.products, prices: catalogue.prices, written: recorded.written };
 }
 

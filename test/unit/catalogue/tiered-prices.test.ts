@@ -13,7 +13,7 @@ async function setup() {
   const catalogue = memoryCatalogue();
   const recorded = recordingEmitter();
   let now = 1_700_000_000_000;
-  const service = catalogueService({ catalogue, events: recorded.events, clock: () => now++ });
+  const service = catalogueService({ catalogue, events: recorded.events, meters: { get: async () => undefined }, clock: () => now++ });
   const product = await service.createProduct(originOf(scope), createProductParams.parse({ name: 'Fonts' }));
   const create = (params: Record<string, unknown>) =>
     service.createPrice(originOf(scope), createPriceParams.parse({ product: product.id, currency: 'usd', recurring: { interval: 'month' }, ...params }));

@@ -257,7 +257,7 @@ describe('the loaders on the repositories', () => {
     const { events } = recordingEmitter();
     let now = 1_700_000_000_000;
     const clock = () => now++;
-    const shop = catalogueService({ catalogue, events, clock });
+    const shop = catalogueService({ catalogue, events, meters: { get: async () => undefined }, clock });
     const people = customerService({ repository: customers, subscriptions: { cancelAllOf: async () => undefined }, tokens, events, clock });
     const tokenMaker = tokenService({ repository: tokens, fingerprintKeys: fakeAccountSecretStore(), ttlMillis: 600_000, clock });
     const card = async (owner: Scope) =>

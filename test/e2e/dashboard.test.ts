@@ -354,6 +354,47 @@ describe('the local dashboard in a browser', () => {
     await expect(page.locator('#upcoming-invoice').textContent()).resolves.toContain('$4.50');
   });
 
+  it("shows a metered customer's usage this period next to its cost, and an invoice's usage line linked to the meter's chart", async () => {
+    // Given a customer with a card on a test clock, subscribed to a metered price of 50 per unit, with usage 3 + 4
+    const meter = await client.billing.meters.create({ display_name: 'Dashboard API calls', event_name: 'dash_billed_calls', default_aggregation: { formula: 'sum' } });
+    const start = Math.floor(Date.now() / 1000);
+    const clock = await client.testHelpers.testClocks.create({ frozen_time: start });
+    const customer = await client.customers.create({ name: 'Metered Mo', source: 'tok_visa', test_clock: clock.id });
+    const price = await client.prices.create({
+      product_data: { name: 'API calls' },
+      currency: 'usd',
+      unit_amount: 50,
+      recurring: { interval: 'month', usage_type: 'metered', meter: meter.id },
+    });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id }] });
+    for (const value of ['3', '4']) {
+      await client.v2.billing.meterEvents.create({ event_name: 'dash_billed_calls', payload: { service_customer_id: customer.id, value } });
+    }
+
+    // When the developer opens the customer's page mid-period
+    await page.goto(`${base()}/customers/${customer.id}`);
+
+    // Then the metered item shows 7 used so far and $3.50 on the upcoming invoice, linked to the meter's chart
+    const row = page.locator(`#usage-this-period tr[data-item="${subscription.items.data[0]!.id}"]`);
+    await expect(row.locator('.usage').textContent()).resolves.toBe('7');
+    await expect(row.locator('.cost').textContent()).resolves.toBe('$3.50');
+    await expect(row.getByRole('link', { name: meter.id }).getAttribute('href')).resolves.toContain(`/metering/${meter.id}?customer=${customer.id}`);
+
+    // And once the clock passes the period and its invoice's grace, that invoice's usage line links to the chart
+    await client.testHelpers.testClocks.advance(clock.id, { frozen_time: start + 32 * 86_400 });
+    await eventually(async () => ((await client.testHelpers.testClocks.retrieve(clock.id)).status === 'ready' ? true : undefined), 120_000);
+    await page.goto(`${base()}/customers/${customer.id}`);
+    const usageLine = page.locator('#invoices .usage-lines li').first();
+    await expect(usageLine.textContent()).resolves.toContain('$3.50');
+    await usageLine.getByRole('link').click();
+    await page.waitForFunction(() => (globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart('usage-chart') !== undefined);
+    const total = await page.evaluate(() =>
+      (globalThis as unknown as { Chart: { getChart(id: string): { data: { datasets: Array<{ data: number[] }> } } } }).Chart.getChart('usage-chart')
+        .data.datasets[0]!.data.reduce((sum, value) => sum + value, 0),
+    );
+    expect(total).toBe(7);
+  });
+
   it("shows a paying customer's upcoming invoice as its subscription's next period with the pending items", async () => {
     // Given a customer with a card, a monthly subscription paid on creation and a pending invoice item
     const customer = await client.customers.create({ name: 'Renewing Ro', source: 'tok_visa' });

@@ -133,8 +133,9 @@ function subscriptionTable(subscriptions: Subscription[]): Html {
 const metered = (price: Price): boolean => price.recurring?.usage_type === 'metered' && typeof price.recurring.meter === 'string';
 const minute = 60;
 
-/** Where a meter's chart shows a customer's usage by day over the 30 days up to `until` (seconds). */
-const chartLink = (base: string, meter: string, customer: string, until: number) => `${base}/metering/${meter}?customer=${customer}&window=day&until=${until}`;
+/** Where a meter's chart shows a customer's usage by day from `since` to `until` (seconds). */
+const chartLink = (base: string, meter: string, customer: string, since: number, until: number) =>
+  `${base}/metering/${meter}?customer=${customer}&window=day&since=${since}&until=${until}`;
 
 /** Usage lines of an invoice (lines of metered prices), each linked to its meter's chart up to the line's period end. */
 function usageLines(base: string, customer: string, invoice: Invoice, meterOf: ReadonlyMap<string, string>): Html {
@@ -142,12 +143,7 @@ function usageLines(base: string, customer: string, invoice: Invoice, meterOf: R
   if (lines.length === 0) return html``;
   return html`<ul class="usage-lines">${lines.map((line) => {
     const meter = meterOf.get(line.pricing!.price_details!.price)!;
-    return html`<li data-line="${line.id}">${line.quantity ?? 0} used ${when(line.period.start)} – ${when(line.period.end)}: ${money(line.amount, invoice.currency)} <a href="${chartLink(
-      base,
-      meter,
-      customer,
-      line.period.end,
-    )}">${meter} chart</a></li>`;
+    return html`<li data-line="${line.id}">${line.quantity ?? 0} used ${when(line.period.start)} – ${when(line.period.end)}: ${money(line.amount, invoice.currency)} <a href="${chartLink(base, meter, customer, line.period.start, line.period.end)}">${meter} chart</a></li>`;
   })}</ul>`;
 }
 
@@ -173,7 +169,7 @@ async function usageThisPeriod(context: ViewContext, customer: string, subscript
       );
       const usage = refused(summary) ? summary.refused : String(summary.data[0]?.aggregated_value ?? 0);
       const line = refused(preview) ? undefined : preview.lines?.data.find((candidate) => candidate.pricing?.price_details?.price === item.price.id);
-      return html`<tr data-item="${item.id}"><td><a href="${chartLink(context.base, meter, customer, end)}">${meter}</a><br><small>${item.price.id}</small></td><td class="usage">${usage}</td><td>${when(
+      return html`<tr data-item="${item.id}"><td><a href="${chartLink(context.base, meter, customer, start, end)}">${meter}</a><br><small>${item.price.id}</small></td><td class="usage">${usage}</td><td>${when(
         item.current_period_start,
       )} – ${when(item.current_period_end)}</td><td class="cost">${line ? money(line.amount, refused(preview) ? null : preview.currency) : '—'}</td></tr>`;
     }),

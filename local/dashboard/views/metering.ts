@@ -85,6 +85,8 @@ const hourMillis = 3_600_000;
 const dayMillis = 24 * hourMillis;
 /** What the chart covers: the last 24 hours by the hour, or the last 30 days by the day (UTC). */
 const ranges = { hour: { size: hourMillis, count: 24 }, day: { size: dayMillis, count: 30 } } as const;
+/** The most windows a chart of a given period shows (the event summaries' page is 100). */
+const maxWindows = 100;
 
 /** One meter: a customer's usage as a chart (from the meter's event summaries), and the meter's error reports. */
 export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
@@ -103,11 +105,16 @@ export async function meterPage(context: ViewContext): Promise<ViewAnswer> {
   const unlisted = customer !== undefined && !customers.data.some((known) => known.id === customer);
   const choices = unlisted ? [await api.get<(typeof customers.data)[number]>(`/v1/customers/${customer}`), ...customers.data] : customers.data;
 
-  const { size, count } = ranges[window];
-  // `until` (seconds, from an invoice's usage line) ends the chart at that line's period end instead of now.
-  const until = Number(query.get('until'));
-  const endAt = Number.isSafeInteger(until) && until > 0 ? until * 1000 : Date.parse(context.clock.iso) + 1;
-  const end = Math.ceil(endAt / size) * size;
+  const { size } = ranges[window];
+  // `since` and `until` (seconds, from an invoice's usage line) chart that line's period instead of the last 24 hours or 30 days.
+  const seconds = (name: string) => {
+    const value = Number(query.get(name));
+    return Number.isSafeInteger(value) && value > 0 ? value * 1000 : undefined;
+  };
+  const until = seconds('until');
+  const end = Math.ceil((until ?? Date.parse(context.clock.iso) + 1) / size) * size;
+  const since = seconds('since');
+  const count = since !== undefined && since < end ? Math.min(Math.ceil((end - since) / size), maxWindows) : ranges[window].count;
   const start = end - size * count;
   const points = Array.from({ length: count }, (_, index) => ({ start: start + index * size, value: 0 }));
   if (customer) {

@@ -4,6 +4,7 @@ import { backOff, cancellationCodes, epochSeconds, failedCondition, isConditionF
 import { meterEventBatch as batchKeys, meterUsage as usageKeys } from '../keys.ts';
 import type { Table } from '../table.ts';
 import { batchRetentionMillis, claimable, eventItem } from './items.ts';
+import { markLateHours } from './rollups.ts';
 import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
 
 /**
@@ -15,6 +16,7 @@ import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
 export function dynamoUsageStore(table: Table): UsageStore {
   const { name } = table;
   const { changeActions, usageAction, pack, bounded } = usagePlanner(name);
+  const minuteOf = ({ scope, meter, customerId, minute }: UsageGroup) => ({ scope, meterId: meter.id, customerId, minute });
 
   async function queryAll(input: Parameters<Table['query']>[0]): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
@@ -41,6 +43,10 @@ export function dynamoUsageStore(table: Table): UsageStore {
         }
       }
     }
+    await markLateHours(
+      table,
+      planned.map((entry) => minuteOf(entry.group)),
+    );
     try {
       await table.transact(actions);
       return 'ok';
@@ -147,6 +153,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
       },
     };
     let keepLast = false;
+    await markLateHours(table, [minuteOf(group)]);
     for (let round = 0; ; round++) {
       if (round > 50) throw new Error('Usage could not be applied: transactions kept conflicting');
       try {
@@ -168,6 +175,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
     countMarked: (groups, now) => applyClaimed(groups, now),
 
     async forgetLast(scope, meterId, customerId, minute, identifier) {
+      await markLateHours(table, [{ scope, meterId, customerId, minute }]);
       await whenConditionHolds(() =>
         table.update({
           TableName: name,

@@ -219,6 +219,7 @@ export const meterUsage = {
   minutePrefix: () => 'MINUTE#',
   /** The rollup of one hour of event time (or only its late marker), in the same partition as its minutes. */
   hourSk: (hourStart: number) => `HOUR#${String(hourStart).padStart(15, '0')}`,
+  hourOf: (hourSk: string) => Number(hourSk.slice('HOUR#'.length)),
   /** The partition's roll watermark (and its scheduled roll): sorts after every `hourSk`. */
   watermarkSk: () => 'HOUR#~',
   prefix: () => 'METER_USAGE#',

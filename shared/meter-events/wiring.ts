@@ -89,8 +89,7 @@ export function wireUsageRollups(table: Table = serviceTable()) {
   return usageRollups({ store: { ...dynamoUsageRollupStore(table), usage: store.usage }, clock: table.clock });
 }
 
-/** The scheduled roll of registered usage partitions (functions/schedules/roll-usage.ts). */
-export function wireUsageRollSweeper() {
-  const table = serviceTable();
+/** The scheduled roll of registered usage partitions (functions/schedules/roll-usage.ts), on `table` (the service table unless given). */
+export function wireUsageRollSweeper(table: Table = serviceTable()) {
   return usageRollSweeper({ schedule: dynamoUsageRollupStore(table), rollups: wireUsageRollups(table), clock: table.clock });
 }

@@ -38,14 +38,14 @@ export const usageRollupEntity = {
     return {
       TableName: tableName,
       Key: hourKey(partition, hour),
-      UpdateExpression: 'SET entity = :entity, hourStart = :hour, dirtyAt = :at',
+      UpdateExpression: 'SET entity = :entity, dirtyAt = :at',
       ConditionExpression: 'attribute_not_exists(dirtyAt) OR dirtyAt < :at',
-      ExpressionAttributeValues: { ':entity': 'meter_usage_hour', ':hour': hour, ':at': now },
+      ExpressionAttributeValues: { ':entity': 'meter_usage_hour', ':at': now },
     };
   },
   /** An hour's rollup computed at `asOf`, unless the item holds one computed later; `dirtyAt` is left as it is. */
   writeRollup(tableName: string, partition: UsagePartition, rollup: HourRollup, asOf: number): UpdateCommandInput {
-    const sets = ['entity = :entity', 'hourStart = :hour', '#total = :total', '#events = :events', 'asOf = :asOf'];
+    const sets = ['entity = :entity', '#total = :total', '#events = :events', 'asOf = :asOf'];
     if (rollup.last) sets.push('lastValue = :lastValue', 'lastTimestamp = :lastTimestamp');
     return {
       TableName: tableName,
@@ -55,7 +55,6 @@ export const usageRollupEntity = {
       ExpressionAttributeNames: { '#total': 'total', '#events': 'events' },
       ExpressionAttributeValues: {
         ':entity': 'meter_usage_hour',
-        ':hour': rollup.hour,
         ':total': rollup.total,
         ':events': rollup.events,
         ':asOf': asOf,
@@ -131,8 +130,9 @@ export async function markLateHours(table: Table, minutes: Array<UsagePartition 
   await Promise.all([...marks.values()].map((mark) => whenConditionHolds(() => table.update(mark))));
 }
 
+/** An hour item as read (its hour from its key: the item stays small, as a month of them is one page). */
 function toStoredHour(item: Record<string, unknown>): StoredHour {
-  const hour = item.hourStart as number;
+  const hour = usageKeys.hourOf(item.SK as string);
   const rolled = typeof item.asOf === 'number';
   return {
     hour,

@@ -12,7 +12,8 @@ import { hourMillis, lateAfterMillis, writerBoundMillis } from '#shared/meter-ev
 import type { MeterEventRecord, MeterWork } from '#shared/meter-events/meter-event.ts';
 import { meterEventProcessor } from '#shared/meter-events/processor.ts';
 import { meterEventService } from '#shared/meter-events/service.ts';
-import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
+import { minuteUsageReader, usageSummaries } from '#shared/meter-events/summaries.ts';
+import type { Meter } from '#shared/meters/meter.ts';
 import { usageLeases } from '#shared/meter-events/usage-lease.ts';
 import { wireUsageRollSweeper, wireUsageRollups } from '#shared/meter-events/wiring.ts';
 import type { Caller, Scope } from '#shared/platform/types.ts';
@@ -87,6 +88,16 @@ describe('usage read through hour rollups on DynamoDB Local', () => {
     );
     expect(edged).toBe(3 * (44_640 - 30));
     expect(queries(edgedRead)).toBe(3);
+
+    // And the summaries by day and by hour (composed from the hour rollups) are the minute reader's, window by window
+    const meters = { get: async () => ({ id: partition.meterId, formula: 'sum' }) as Meter };
+    const throughRollups = usageSummaries({ store: { usage: rollups.usage }, meters });
+    const throughMinutes = usageSummaries({ store: dynamoMeterEventStore(table), meters });
+    for (const grouping of ['day', 'hour'] as const) {
+      const query = { customer: partition.customerId, start: monthStart + 7 * minuteMillis, end: monthEnd - 3 * hourMillis, grouping };
+      const page = { limit: 100 };
+      expect((await throughRollups.list(scope, partition.meterId, query, page)).items).toEqual((await throughMinutes.list(scope, partition.meterId, query, page)).items);
+    }
 
     // When an event arrives late for an hour already rolled (through the lease path: a late marker first)
     now += hourMillis;

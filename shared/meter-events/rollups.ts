@@ -118,33 +118,46 @@ export function usageRollups({ store, clock = systemClock }: { store: UsageRollu
     }
     // Before any read: a rollup written from what this read finds is computed as of now.
     const asOf = clock();
-    const { hours, rolledThrough } = await store.hours(partition, firstHour, lastHour);
-    stats.rollupQueries = 1;
-    const watermark = await watermarkOf(partition, rolledThrough, asOf);
-    const byHour = new Map(hours.map((item) => [item.hour, item]));
+    const minutesOf = ([a, b]: [number, number]) => store.usage(partition.scope, partition.meterId, partition.customerId, a, b);
+    // Read from minutes whatever the rollups say, so in the same round trip as the rollups: the partial
+    // hours at the edges, and the hours that may not be rolled yet (none of them can have a trusted rollup).
+    const rolledPart = Math.max(firstHour, Math.min(lastHour, rollableBefore(asOf)));
+    const certain: Array<[number, number]> = [];
+    if (start < firstHour) certain.push([start, firstHour]);
+    if (rolledPart < end) {
+      const last = certain.at(-1);
+      if (last && last[1] === rolledPart) last[1] = end;
+      else certain.push([rolledPart, end]);
+    }
+    const noHours = { hours: [] as StoredHour[], rolledThrough: undefined };
+    const [{ hours, rolledThrough }, certainMinutes] = await Promise.all([
+      rolledPart > firstHour ? store.hours(partition, firstHour, rolledPart) : noHours,
+      Promise.all(certain.map(minutesOf)),
+    ]);
+    stats.rollupQueries = rolledPart > firstHour ? 1 : 0;
     const pieces: MinuteUsage[] = [];
     const ranges: Array<[number, number]> = [];
-    const fromMinutes = (a: number, b: number) => {
-      const last = ranges.at(-1);
-      if (last && last[1] === a) last[1] = b;
-      else ranges.push([a, b]);
-    };
     const unrolled: number[] = [];
-    if (start < firstHour) fromMinutes(start, firstHour);
-    for (let hour = firstHour; hour < lastHour; hour += hourMillis) {
+    const byHour = new Map(hours.map((item) => [item.hour, item]));
+    const watermark = rolledPart > firstHour ? await watermarkOf(partition, rolledThrough, asOf) : { at: firstHour, fresh: false };
+    for (let hour = firstHour; hour < rolledPart; hour += hourMillis) {
       const item = byHour.get(hour);
       if (item && trusted(item)) pieces.push(pieceOf(item.rollup));
       else if (!item && hour < watermark.at) continue;
       else {
-        fromMinutes(hour, hour + hourMillis);
+        const last = ranges.at(-1);
+        if (last && last[1] === hour) last[1] = hour + hourMillis;
+        else ranges.push([hour, hour + hourMillis]);
         unrolled.push(hour);
       }
     }
-    if (lastHour < end) fromMinutes(lastHour, end);
-    const minutes = (await Promise.all(ranges.map(([a, b]) => store.usage(partition.scope, partition.meterId, partition.customerId, a, b)))).flat();
-    stats.minuteQueries = ranges.length;
+    const unrolledMinutes = (await Promise.all(ranges.map(minutesOf))).flat();
+    const minutes = [...certainMinutes.flat(), ...unrolledMinutes];
+    stats.minuteQueries = certain.length + ranges.length;
     stats.minutesRead = minutes.length;
-    stats.hoursRolled = await rollOnRead(partition, { asOf, byHour, unrolled, minutes, watermark, firstHour, lastHour });
+    if (rolledPart > firstHour) {
+      stats.hoursRolled = await rollOnRead(partition, { asOf, byHour, unrolled, minutes: unrolledMinutes, watermark, firstHour, lastHour: rolledPart });
+    }
     return { usage: [...pieces, ...minutes].sort((a, b) => a.minute - b.minute), stats };
   }
 

@@ -96,7 +96,9 @@ describe('usage read through hour rollups on DynamoDB Local', () => {
     for (const grouping of ['day', 'hour'] as const) {
       const query = { customer: partition.customerId, start: monthStart + 7 * minuteMillis, end: monthEnd - 3 * hourMillis, grouping };
       const page = { limit: 100 };
-      expect((await throughRollups.list(scope, partition.meterId, query, page)).items).toEqual((await throughMinutes.list(scope, partition.meterId, query, page)).items);
+      expect((await throughRollups.list(scope, partition.meterId, query, page)).items).toEqual(
+        (await throughMinutes.list(scope, partition.meterId, query, page)).items,
+      );
     }
 
     // When an event arrives late for an hour already rolled (through the lease path: a late marker first)

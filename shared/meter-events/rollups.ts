@@ -247,8 +247,14 @@ export interface UsageRollSchedule {
 /** A day between scheduled rolls of a registered partition (stack time: event timestamps follow the stack's clock). */
 export const rollEveryMillis = 24 * 60 * 60 * 1000;
 
-/** Rolls at once per sweep. */
-const sweepConcurrency = 8;
+/** Rolls at once per sweep: a sweep of 1,000 daily rolls (~100 ms each) takes a few seconds of the job's 30. */
+const sweepConcurrency = 16;
+
+/**
+ * Rolls claimed per sweep (each of the 32 due shards gives its share): one sweep a minute rolls up to
+ * 1.4 million partitions a day, a million registered partitions with room to catch up.
+ */
+const rollsPerSweep = 1000;
 
 /**
  * The scheduled roll: partitions a metered subscription item registered are rolled once a day (stack
@@ -265,7 +271,7 @@ export function usageRollSweeper({
   clock?: Clock;
 }) {
   return {
-    async sweep(limit = 200): Promise<{ rolled: number; hours: number }> {
+    async sweep(limit = rollsPerSweep): Promise<{ rolled: number; hours: number }> {
       const now = clock();
       const due = await schedule.claimDue(now, limit);
       let hours = 0;

@@ -136,7 +136,7 @@ describe('usage read through hour rollups on DynamoDB Local', () => {
     expect(await rollups.reader.aggregate(scope, meter, partition.customerId, monthStart, monthEnd)).toBe(3 * 44_640 + 100);
     const { scope: healed } = await measured(() => rollups.reader.aggregate(scope, meter, partition.customerId, monthStart, monthEnd));
     expect(queries(healed)).toBe(1);
-  });
+  }, 300_000);
 
   it('rolls a registered partition on the schedule, daily, until its registration lapses', async () => {
     const partition = { scope, meterId: 'mtr_scheduled', customerId: `cus_${randomUUID().slice(0, 8)}` };

@@ -192,6 +192,8 @@ export function dynamoUsageStore(table: Table): UsageStore {
         TableName: name,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },
+        // A roll must see every change committed before it began, and an invoice every event counted before it.
+        ConsistentRead: true,
       });
       // A minute only leased (its events refused or not counted yet) holds no usage.
       return items

@@ -1,4 +1,5 @@
 import { systemClock, type Clock } from '#shared/core/clock.ts';
+import { logger } from '#shared/core/logger.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { hourMillis, hourOf, lateAfterMillis, writerBoundMillis } from './counting-plan.ts';
 import type { MeterEventStore, MinuteUsage, UsageReader } from './meter-event.ts';
@@ -97,7 +98,7 @@ export interface UsageReadStats {
  * from minutes and may roll (at most `maxHoursPerRoll` hours), so the next read is cheaper. The pieces
  * aggregate exactly as the minutes do: sums and counts add, and `last` is the latest of the latest.
  */
-export function usageRollups({ store, clock = systemClock }: { store: UsageRollupStore; clock?: Clock }) {
+export function usageRollups({ store, clock = systemClock, rollOnRead = true }: { store: UsageRollupStore; clock?: Clock; rollOnRead?: boolean }) {
   /** The watermark to read by: the stored one, or for a partition never rolled, the first hour that may hold usage. */
   async function watermarkOf(partition: UsagePartition, stored: number | undefined, asOf: number): Promise<{ at: number; fresh: boolean }> {
     if (stored !== undefined) return { at: stored, fresh: false };
@@ -155,8 +156,13 @@ export function usageRollups({ store, clock = systemClock }: { store: UsageRollu
     const minutes = [...certainMinutes.flat(), ...unrolledMinutes];
     stats.minuteQueries = certain.length + ranges.length;
     stats.minutesRead = minutes.length;
-    if (rolledPart > firstHour) {
-      stats.hoursRolled = await rollOnRead(partition, { asOf, byHour, unrolled, minutes: unrolledMinutes, watermark, firstHour, lastHour: rolledPart });
+    if (rollOnRead && rolledPart > firstHour) {
+      try {
+        stats.hoursRolled = await rollRead(partition, { asOf, byHour, unrolled, minutes: unrolledMinutes, watermark, firstHour, lastHour: rolledPart });
+      } catch (error) {
+        // The answer stands: rolling is only to make the next read cheaper (the scheduled roll does it too).
+        logger.warn('Usage read could not roll what it read', { error: error as Error, meterId: partition.meterId });
+      }
     }
     return { usage: [...pieces, ...minutes].sort((a, b) => a.minute - b.minute), stats };
   }
@@ -165,7 +171,7 @@ export function usageRollups({ store, clock = systemClock }: { store: UsageRollu
    * Rolls the hours a read took from their minutes that may be rolled (the earliest `maxHoursPerRoll`), and
    * moves the watermark over them when the read began at or before it. Returns the hours written.
    */
-  async function rollOnRead(
+  async function rollRead(
     partition: UsagePartition,
     read: {
       asOf: number;

@@ -74,19 +74,23 @@ export const wireErrorReporter = () => errorReporter({ store: ports().store, eve
 
 export const wireMeterWorkSweeper = () => meterWorkSweeper({ store: ports().store, queue: meterWorkQueue(), graceMillis: config().SWEEP_GRACE_SECONDS * 1000 });
 
-/** Summaries read through the hour rollups: whole hours (and so days) compose from them. */
+/**
+ * Summaries read through the hour rollups: whole hours (and so days) compose from them. Their route only
+ * reads, so they do not roll (the scheduled roll and the invoicing reads do).
+ */
 export const wireUsageSummaries = () => {
   const { table, meters } = ports();
-  return usageSummaries({ store: { usage: wireUsageRollups(table).usage }, meters });
+  return usageSummaries({ store: { usage: wireUsageRollups(table, { rollOnRead: false }).usage }, meters });
 };
 
 /**
  * Usage read through the hour rollups (the `UsageReader` invoices and previews read, and the summaries'
- * pieces), on `table` (the service table unless given), rolling what it reads.
+ * pieces), on `table` (the service table unless given). A read rolls what it read from minutes (that needs
+ * `table:write`); `rollOnRead: false` for a function that may only read.
  */
-export function wireUsageRollups(table: Table = serviceTable()) {
+export function wireUsageRollups(table: Table = serviceTable(), { rollOnRead = true }: { rollOnRead?: boolean } = {}) {
   const store = dynamoMeterEventStore(table);
-  return usageRollups({ store: { ...dynamoUsageRollupStore(table), usage: store.usage }, clock: table.clock });
+  return usageRollups({ store: { ...dynamoUsageRollupStore(table), usage: store.usage }, clock: table.clock, rollOnRead });
 }
 
 /** The scheduled roll of registered usage partitions (functions/schedules/roll-usage.ts), on `table` (the service table unless given). */

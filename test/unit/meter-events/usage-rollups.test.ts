@@ -242,6 +242,22 @@ describe('usage rollups (offline)', () => {
     expect((await rollups.read(partition, t0, t0 + 14 * 24 * hourMillis)).stats).toMatchObject({ minuteQueries: 0, hoursRolled: 0 });
   });
 
+  it('answers without writing when reading only, and answers even when its roll on read fails', async () => {
+    const memory = memoryPartition();
+    for (let minute = t0; minute < t0 + 24 * hourMillis; minute += 10 * minuteMillis) memory.commit({ kind: 'count', timestamp: minute, value: 2 });
+    const now = t0 + 2 * 24 * hourMillis;
+    const readOnly = usageRollups({ store: memory.store, clock: () => now, rollOnRead: false });
+    expect((await readOnly.read(partition, t0, t0 + 24 * hourMillis)).stats).toMatchObject({ hoursRolled: 0, minutesRead: 144 });
+    expect(memory.calls.writes).toBe(0);
+    expect(memory.hours.size).toBe(0);
+    const refused = usageRollups({
+      store: { ...memory.store, writeRollups: async () => Promise.reject(new Error('AccessDenied')) },
+      clock: () => now,
+    });
+    const meter = { id: partition.meterId, formula: 'sum' as const };
+    expect(await refused.reader.aggregate(partition.scope, meter, partition.customerId, t0, t0 + 24 * hourMillis)).toBe(2 * 144);
+  });
+
   it('rolls registered partitions daily until their registration ends, sooner while a roll has not caught up', async () => {
     const memory = memoryPartition();
     memory.commit({ kind: 'count', timestamp: t0, value: 1 });

@@ -307,6 +307,13 @@ export const scheduledJobs: ScheduledJob[] = [
     everyMinutes: 1,
     permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
   },
+  /** Rolls the hour rollups of the usage partitions metered subscription items registered, daily each. */
+  {
+    name: 'rollUsage',
+    handler: 'functions/schedules/roll-usage.ts',
+    everyMinutes: 1,
+    permissions: ['table:read', 'table:write'],
+  },
   /** The due engine: billing objects due on the stack's clock, test clock advances left unfinished, and expired test clocks. */
   {
     name: 'sweepBilling',

@@ -1,9 +1,8 @@
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoBillingAlertRepository } from '#shared/data/billing-alert-repository.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
-import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
+import { wireUsageRollups } from '#shared/meter-events/wiring.ts';
 import { wireMeterRepository } from '#shared/meters/wiring.ts';
 import { alertEvaluator } from './evaluator.ts';
 import { billingAlertService } from './service.ts';
@@ -22,6 +21,5 @@ export function wireBillingAlertService() {
 /** The scheduled evaluator on its real adapters. */
 export function wireAlertEvaluator() {
   const table = serviceTable();
-  const store = dynamoMeterEventStore(table);
-  return alertEvaluator({ repository: dynamoBillingAlertRepository(table), usage: minuteUsageReader(store), events: wireEventEmitter() });
+  return alertEvaluator({ repository: dynamoBillingAlertRepository(table), usage: wireUsageRollups(table).reader, events: wireEventEmitter() });
 }

@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import { billingAlert, billingDue, delivery, fanOut, meterWorkDue } from './keys.ts';
+import { billingAlert, billingDue, delivery, fanOut, meterRollDue, meterWorkDue } from './keys.ts';
 import type { Item, Table } from './table.ts';
 
 /**
@@ -32,15 +32,17 @@ function dueShardOf(id: string): number {
 
 /**
  * The queues of the due index: pending deliveries and fan-outs, unfinished meter work, meter error windows
- * to report, billing objects on the stack's clock that fall due, and billing alerts waiting for their threshold.
+ * to report, usage partitions to roll, billing objects on the stack's clock that fall due, and billing alerts
+ * waiting for their threshold.
  */
-export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports' | 'billing' | 'billing-alerts';
+export type DueQueue = 'deliveries' | 'fan-outs' | 'meter-work' | 'meter-reports' | 'meter-rolls' | 'billing' | 'billing-alerts';
 
 const partitionOf: Record<DueQueue, (shard: number) => string> = {
   deliveries: delivery.gsi2pk,
   'fan-outs': fanOut.gsi2pk,
   'meter-work': (shard) => meterWorkDue.gsi2pk('work', shard),
   'meter-reports': (shard) => meterWorkDue.gsi2pk('report', shard),
+  'meter-rolls': meterRollDue.gsi2pk,
   billing: billingDue.gsi2pk,
   'billing-alerts': billingAlert.gsi2pk,
 };
@@ -49,6 +51,8 @@ const sortKeyOf: Record<DueQueue, (dueAt: number, id: string) => string> = {
   'fan-outs': fanOut.gsi2sk,
   'meter-work': meterWorkDue.gsi2sk,
   'meter-reports': meterWorkDue.gsi2sk,
+  // Its ids are usage partition keys.
+  'meter-rolls': meterWorkDue.gsi2sk,
   // Its ids are `<kind>#<id>` (see billingDueEntry).
   billing: meterWorkDue.gsi2sk,
   'billing-alerts': billingAlert.gsi2sk,

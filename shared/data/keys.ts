@@ -216,14 +216,25 @@ export const meterEventSession = {
 export const meterUsage = {
   pk: (scope: Scope, meterId: string, customerId: string) => `METER_USAGE#${scope.accountId}#${mode(scope.livemode)}#${meterId}#${customerId}`,
   sk: (minuteStart: number) => `MINUTE#${String(minuteStart).padStart(15, '0')}`,
+  minutePrefix: () => 'MINUTE#',
+  /** The rollup of one hour of event time (or only its late marker), in the same partition as its minutes. */
+  hourSk: (hourStart: number) => `HOUR#${String(hourStart).padStart(15, '0')}`,
+  hourOf: (hourSk: string) => Number(hourSk.slice('HOUR#'.length)),
+  /** The partition's roll watermark (and its scheduled roll): sorts after every `hourSk`. */
+  watermarkSk: () => 'HOUR#~',
   prefix: () => 'METER_USAGE#',
-  /** The scope, meter, customer and minute a usage item's keys name (ids hold no `#`). */
-  parse(pk: string, sk: string): { scope: Scope; meterId: string; customerId: string; minute: number } | undefined {
+  /** The scope, meter and customer a usage partition key names (ids hold no `#`). */
+  partition(pk: string): { scope: Scope; meterId: string; customerId: string } | undefined {
     const [kind, accountId, itemMode, meterId, customerId, ...rest] = pk.split('#');
+    if (kind !== 'METER_USAGE' || !accountId || !meterId || !customerId || rest.length > 0) return undefined;
+    return { scope: { accountId, livemode: itemMode === 'live' }, meterId, customerId };
+  },
+  /** The scope, meter, customer and minute a usage item's keys name. */
+  parse(pk: string, sk: string): { scope: Scope; meterId: string; customerId: string; minute: number } | undefined {
+    const partition = meterUsage.partition(pk);
     const minute = Number(sk.slice('MINUTE#'.length));
-    if (kind !== 'METER_USAGE' || !accountId || !meterId || !customerId || rest.length > 0 || !sk.startsWith('MINUTE#') || !Number.isInteger(minute))
-      return undefined;
-    return { scope: { accountId, livemode: itemMode === 'live' }, meterId, customerId, minute };
+    if (!partition || !sk.startsWith('MINUTE#') || !Number.isInteger(minute)) return undefined;
+    return { ...partition, minute };
   },
 };
 
@@ -241,6 +252,11 @@ export const meterErrorWindow = {
 export const meterWorkDue = {
   gsi2pk: (kind: 'work' | 'report', shard: number) => `METER_${kind === 'work' ? 'WORK' : 'REPORTS'}_DUE#${shard}`,
   gsi2sk: (dueAt: number, id: string) => `${String(dueAt).padStart(15, '0')}#${id}`,
+};
+
+/** GSI2, sparse: usage partitions whose scheduled roll is due (their watermark items), by shard and due time. */
+export const meterRollDue = {
+  gsi2pk: (shard: number) => `METER_ROLLS_DUE#${shard}`,
 };
 
 /**

@@ -7,8 +7,7 @@ import { serviceTable } from '#shared/data/table.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { subscriptionPayments } from '#shared/subscriptions/service.ts';
 import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
-import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
-import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
+import { wireUsageRollups } from '#shared/meter-events/wiring.ts';
 import { wireMeterRepository } from '#shared/meters/wiring.ts';
 import { invoiceService } from './service.ts';
 import { meteredUsage } from './usage.ts';
@@ -17,7 +16,7 @@ import { meteredUsage } from './usage.ts';
  * The usage metered lines bill: the meter (cached, for its formula) and the usage reader over the meter's
  * summaries (one line to swap for another `UsageReader`).
  */
-export const wireMeteredUsage = () => meteredUsage({ meters: wireMeterRepository(), reader: minuteUsageReader(dynamoMeterEventStore(serviceTable())) });
+export const wireMeteredUsage = () => meteredUsage({ meters: wireMeterRepository(), reader: wireUsageRollups().reader });
 
 /** The invoice service on its real adapters; handlers call this once at module scope (cold start). */
 export const wireInvoiceService = () => {

@@ -110,3 +110,32 @@ export function planBatch(groups: readonly UsageGroup[]): BatchCountingPlan {
   }
   return plan;
 }
+
+/** An hour of event time (usage is rolled up per hour: TABLE_DESIGN.md, *Usage rollups*). */
+export const hourMillis = 60 * 60 * 1000;
+export const hourOf = (time: number): number => Math.floor(time / hourMillis) * hourMillis;
+
+/**
+ * A change of a minute's usage decided this long after the minute's hour ended is late: it first marks the
+ * hour's rollup dirty (one more write unit). Usage is on time almost always (events arrive within seconds),
+ * so the ordinary path pays nothing.
+ */
+export const lateAfterMillis = 5 * 60 * 1000;
+
+/**
+ * The longest a writer takes from deciding whether its change is late to committing it: the Lambda maximum
+ * timeout (15 minutes). A roll waits this long past lateness before it reads an hour, and a rollup is
+ * trusted only when it was computed this long after the hour's latest late marker, so a change decided on
+ * time has always committed before the roll reads, and a late one is never missed.
+ */
+export const writerBoundMillis = 15 * 60 * 1000;
+
+/**
+ * The hour whose rollup a change of `minute`'s usage, decided at `now` (the writer's clock), must mark
+ * dirty before it is written, or undefined when the change is on time. Every path that changes a minute's
+ * usage (a lease's release, a batch's mark, the usage transaction, forgetting a cancelled `last`) asks this.
+ */
+export function lateHourOf(minute: number, now: number): number | undefined {
+  const hour = hourOf(minute);
+  return hour + hourMillis + lateAfterMillis <= now ? hour : undefined;
+}

@@ -255,6 +255,7 @@ export interface UsageStore {
   /** Clears a cancelled event's value as its minute's `last` value, if it was. */
   forgetLast(scope: Scope, meterId: string, customerId: string, minute: number, identifier: string): Promise<void>;
 
+  /** The minutes of `[from, to)` that hold usage, strongly consistent (the rollups rely on it). */
   usage(scope: Scope, meterId: string, customerId: string, from: number, to: number): Promise<MinuteUsage[]>;
 }
 

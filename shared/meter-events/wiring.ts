@@ -4,6 +4,7 @@ import { config } from '#shared/core/config.ts';
 import { serviceTable, type Table } from '#shared/data/table.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
+import { dynamoUsageRollupStore } from '#shared/data/metering/rollups.ts';
 import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -14,6 +15,7 @@ import type { MeterWork } from './meter-event.ts';
 import { meterEventProcessor } from './processor.ts';
 import type { MeterWorkQueue } from './meter-event.ts';
 import { meterEventService } from './service.ts';
+import { usageRollSweeper, usageRollups } from './rollups.ts';
 import { usageSummaries } from './summaries.ts';
 import { meterWorkSweeper } from './sweeper.ts';
 
@@ -72,7 +74,26 @@ export const wireErrorReporter = () => errorReporter({ store: ports().store, eve
 
 export const wireMeterWorkSweeper = () => meterWorkSweeper({ store: ports().store, queue: meterWorkQueue(), graceMillis: config().SWEEP_GRACE_SECONDS * 1000 });
 
+/**
+ * Summaries read through the hour rollups: whole hours (and so days) compose from them. Their route only
+ * reads, so they do not roll (the scheduled roll and the invoicing reads do).
+ */
 export const wireUsageSummaries = () => {
-  const { store, meters } = ports();
-  return usageSummaries({ store, meters });
+  const { table, meters } = ports();
+  return usageSummaries({ store: { usage: wireUsageRollups(table, { rollOnRead: false }).usage }, meters });
 };
+
+/**
+ * Usage read through the hour rollups (the `UsageReader` invoices and previews read, and the summaries'
+ * pieces), on `table` (the service table unless given). A read rolls what it read from minutes (that needs
+ * `table:write`); `rollOnRead: false` for a function that may only read.
+ */
+export function wireUsageRollups(table: Table = serviceTable(), { rollOnRead = true }: { rollOnRead?: boolean } = {}) {
+  const store = dynamoMeterEventStore(table);
+  return usageRollups({ store: { ...dynamoUsageRollupStore(table), usage: store.usage }, clock: table.clock, rollOnRead });
+}
+
+/** The scheduled roll of registered usage partitions (functions/schedules/roll-usage.ts), on `table` (the service table unless given). */
+export function wireUsageRollSweeper(table: Table = serviceTable()) {
+  return usageRollSweeper({ schedule: dynamoUsageRollupStore(table), rollups: wireUsageRollups(table), clock: table.clock });
+}

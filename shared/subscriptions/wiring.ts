@@ -4,6 +4,7 @@ import type { CustomerRepository } from '#shared/customers/customer.ts';
 import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
+import { registerUsageRoll } from '#shared/data/metering/rollups.ts';
 import { type Table, type TransactItem, serviceTable } from '#shared/data/table.ts';
 import { transactChecked } from '#shared/data/transactions.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
@@ -65,13 +66,26 @@ async function periodLines(
  * the draft or settled invoice, the pending items it takes, the customer numbered or checked unchanged) and
  * the subscription's create (with its item pointers) or versioned replace. A new subscription's claim on
  * its customer is the customer's own versioned write here (one transaction cannot touch an item twice).
+ * While the subscription lives, each meter its metered items bill is registered for the daily usage roll
+ * until a day past the period (`registerUsageRoll`), so its invoice reads hour rollups, not a month of minutes.
  */
-function periodWrite(tableName: string, subscription: Subscription, creating: boolean, change: Parameters<typeof invoiceEntity.commit>[1]): TransactItem[] {
+function periodWrite(
+  table: Pick<Table, 'name' | 'clock'>,
+  subscription: Subscription,
+  creating: boolean,
+  change: Parameters<typeof invoiceEntity.commit>[1],
+): TransactItem[] {
+  const tableName = table.name;
   const invoiceActions = invoiceEntity.commit(tableName, change);
-  if (!creating) return [...subscriptionEntity.subscriptions.replace(tableName, subscription), ...invoiceActions];
+  const meters =
+    subscription.endedAt === null ? [...new Set(subscription.items.filter((item) => isMetered(item.price)).map((item) => item.price.recurring!.meter!))] : [];
+  const rolls = meters.map((meterId) =>
+    registerUsageRoll(table, { scope: subscription.scope, meterId, customerId: subscription.customer }, subscription.currentPeriodEnd),
+  );
+  if (!creating) return [...subscriptionEntity.subscriptions.replace(tableName, subscription), ...invoiceActions, ...rolls];
   const made = subscriptionEntity.create(tableName, subscription);
   const claimsCustomer = change.customer !== undefined || change.customerRead !== undefined;
-  return [...(claimsCustomer ? made.filter((action) => action !== made[0]) : made), ...invoiceActions];
+  return [...(claimsCustomer ? made.filter((action) => action !== made[0]) : made), ...invoiceActions, ...rolls];
 }
 
 /**
@@ -119,7 +133,7 @@ export function subscriptionInvoicing({
         const decided = decide(written);
         if (decided instanceof Error) throw decided;
         const outbox = events.prepare(origin, [...decided.events, ...settled.events]);
-        if (await transactChecked(table, periodWrite(table.name, decided.subscription, creating, settled.change), outbox)) {
+        if (await transactChecked(table, periodWrite(table, decided.subscription, creating, settled.change), outbox)) {
           await events.dispatch(outbox);
           return { subscription: decided.subscription, invoice: written };
         }

@@ -6,6 +6,7 @@ import { backOff, epochSeconds, isConditionFailure, isTransactionConflict, oldIt
 import { meterUsage as usageKeys } from '../keys.ts';
 import type { Table } from '../table.ts';
 import { claimable, eventItem, eventKey, eventRetentionMillis } from './items.ts';
+import { markLateHours } from './rollups.ts';
 
 /** A usage lease is released by its request; this bounds it when the request dies. */
 const leaseMillis = 5_000;
@@ -148,6 +149,7 @@ export function dynamoUsageLeaseStore(table: Table): UsageLeaseStore {
 
     async releaseLease(lease, counted, owners) {
       let setsLast = true;
+      if (counted.length > 0) await markLateHours(table, [{ scope: lease.scope, meterId: lease.meter.id, customerId: lease.customerId, minute: lease.minute }]);
       for (let round = 0; ; round++) {
         try {
           await table.update(usageLeaseEntity.release(name, lease, counted, owners, setsLast));

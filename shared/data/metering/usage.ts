@@ -4,6 +4,7 @@ import { backOff, cancellationCodes, epochSeconds, failedCondition, isConditionF
 import { meterEventBatch as batchKeys, meterUsage as usageKeys } from '../keys.ts';
 import type { Table } from '../table.ts';
 import { batchRetentionMillis, claimable, eventItem } from './items.ts';
+import { markLateHours } from './rollups.ts';
 import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
 
 /**
@@ -15,6 +16,7 @@ import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
 export function dynamoUsageStore(table: Table): UsageStore {
   const { name } = table;
   const { changeActions, usageAction, pack, bounded } = usagePlanner(name);
+  const minuteOf = ({ scope, meter, customerId, minute }: UsageGroup) => ({ scope, meterId: meter.id, customerId, minute });
 
   async function queryAll(input: Parameters<Table['query']>[0]): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
@@ -41,6 +43,10 @@ export function dynamoUsageStore(table: Table): UsageStore {
         }
       }
     }
+    await markLateHours(
+      table,
+      planned.map((entry) => minuteOf(entry.group)),
+    );
     try {
       await table.transact(actions);
       return 'ok';
@@ -147,6 +153,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
       },
     };
     let keepLast = false;
+    await markLateHours(table, [minuteOf(group)]);
     for (let round = 0; ; round++) {
       if (round > 50) throw new Error('Usage could not be applied: transactions kept conflicting');
       try {
@@ -168,6 +175,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
     countMarked: (groups, now) => applyClaimed(groups, now),
 
     async forgetLast(scope, meterId, customerId, minute, identifier) {
+      await markLateHours(table, [{ scope, meterId, customerId, minute }]);
       await whenConditionHolds(() =>
         table.update({
           TableName: name,
@@ -184,6 +192,8 @@ export function dynamoUsageStore(table: Table): UsageStore {
         TableName: name,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },
+        // A roll must see every change committed before it began, and an invoice every event counted before it.
+        ConsistentRead: true,
       });
       // A minute only leased (its events refused or not counted yet) holds no usage.
       return items

@@ -16,6 +16,7 @@ import { accountEntity, apiKeyEntity } from '#shared/data/platform-store.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 import { tokenEntity } from '#shared/data/token-repository.ts';
 import { usageLeaseEntity } from '#shared/data/metering/leases.ts';
+import { registerUsageRoll, usageRollupEntity } from '#shared/data/metering/rollups.ts';
 import { errorWindowEntity } from '#shared/data/metering/error-windows.ts';
 import { meterEventRecordEntity } from '#shared/data/metering/event-records.ts';
 import { rateWindowEntity } from '#shared/data/rate-counter.ts';
@@ -1114,5 +1115,50 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       ConditionExpression: '#status = :active AND version = :read',
       ExpressionAttributeValues: { ':at': 7_000, ':next': 4, ':active': 'active', ':read': 3 },
     });
+  });
+
+  it('marks a late change’s hour before its write and only then, keeps rollups newest-first and the watermark monotone, and registers a partition for the daily roll (E20a, E20b)', () => {
+    const partition = { scope: { accountId: 'acct_1', livemode: false }, meterId: 'mtr_1', customerId: 'cus_1' };
+    const hour = 1_800_000_000_000 - (1_800_000_000_000 % 3_600_000);
+    const pk = 'METER_USAGE#acct_1#test#mtr_1#cus_1';
+    // Given a change of a minute of that hour: on time up to five minutes after the hour ended, late from then on
+    expect(usageRollupEntity.markLate('t', partition, hour + 60_000, hour + 3_600_000 + 299_999)).toBeUndefined();
+    expect(usageRollupEntity.markLate('t', partition, hour + 60_000, hour + 3_600_000 + 300_000)).toEqual({
+      TableName: 't',
+      Key: { PK: pk, SK: `HOUR#${String(hour).padStart(15, '0')}` },
+      UpdateExpression: 'SET entity = :entity, dirtyAt = :at',
+      ConditionExpression: 'attribute_not_exists(dirtyAt) OR dirtyAt < :at',
+      ExpressionAttributeValues: { ':entity': 'meter_usage_hour', ':at': hour + 3_600_000 + 300_000 },
+    });
+    // A rollup replaces only an older one and leaves the marker; without a `last` it removes the old one
+    const rollup = usageRollupEntity.writeRollup('t', partition, { hour, total: 9, events: 3, last: { value: 4, timestamp: hour + 5 } }, 77);
+    expect(rollup).toMatchObject({
+      Key: { PK: pk, SK: `HOUR#${String(hour).padStart(15, '0')}` },
+      UpdateExpression: 'SET entity = :entity, #total = :total, #events = :events, asOf = :asOf, lastValue = :lastValue, lastTimestamp = :lastTimestamp',
+      ConditionExpression: 'attribute_not_exists(asOf) OR asOf < :asOf',
+    });
+    expect(usageRollupEntity.writeRollup('t', partition, { hour, total: 0, events: 0, last: null }, 77).UpdateExpression).toBe(
+      'SET entity = :entity, #total = :total, #events = :events, asOf = :asOf REMOVE lastValue, lastTimestamp',
+    );
+    // The watermark sorts after every hour of the partition and never moves back
+    expect(usageRollupEntity.watermarkKey(partition).SK > usageRollupEntity.hourKey(partition, 999_999_999_999_999).SK).toBe(true);
+    expect(usageRollupEntity.advance('t', partition, hour)).toMatchObject({
+      UpdateExpression: 'SET entity = :entity, rolledThrough = :to',
+      ConditionExpression: 'attribute_not_exists(rolledThrough) OR rolledThrough < :to',
+    });
+    // Registered: due a day later in a shard of the rolls' due index unless scheduled already, until a day past the period
+    const registration = registerUsageRoll({ name: 't', clock: () => 1_000 }, partition, 5_000).Update!;
+    expect(registration.Key).toEqual({ PK: pk, SK: 'HOUR#~' });
+    expect(registration.UpdateExpression).toBe(
+      'SET entity = :entity, rollUntil = :until, GSI2PK = if_not_exists(GSI2PK, :pk), GSI2SK = if_not_exists(GSI2SK, :sk)',
+    );
+    expect(registration.ExpressionAttributeValues).toMatchObject({
+      ':until': 5_000 + 86_400_000,
+      ':sk': `${String(1_000 + 86_400_000).padStart(15, '0')}#${pk}`,
+    });
+    expect(registration.ExpressionAttributeValues![':pk']).toMatch(/^METER_ROLLS_DUE#\d+$/);
+    // A sweep claims a due roll only if no other sweep moved it since, and lapses it only if nobody registered it again
+    expect(usageRollupEntity.claim('t', { PK: pk, SK: 'HOUR#~' }, 'read-sk', 0)).toMatchObject({ ConditionExpression: 'GSI2SK = :read' });
+    expect(usageRollupEntity.lapse('t', partition, 9)).toMatchObject({ UpdateExpression: 'REMOVE GSI2PK, GSI2SK', ConditionExpression: 'rollUntil <= :now' });
   });
 });

@@ -356,7 +356,11 @@ describe('the local dashboard in a browser', () => {
 
   it("shows a metered customer's usage this period next to its cost, and an invoice's usage line linked to the meter's chart", async () => {
     // Given a customer with a card on a test clock, subscribed to a metered price of 50 per unit, with usage 3 + 4
-    const meter = await client.billing.meters.create({ display_name: 'Dashboard API calls', event_name: 'dash_billed_calls', default_aggregation: { formula: 'sum' } });
+    const meter = await client.billing.meters.create({
+      display_name: 'Dashboard API calls',
+      event_name: 'dash_billed_calls',
+      default_aggregation: { formula: 'sum' },
+    });
     const start = Math.floor(Date.now() / 1000);
     const clock = await client.testHelpers.testClocks.create({ frozen_time: start });
     const customer = await client.customers.create({ name: 'Metered Mo', source: 'tok_visa', test_clock: clock.id });
@@ -389,8 +393,9 @@ describe('the local dashboard in a browser', () => {
     await usageLine.getByRole('link').click();
     await page.waitForFunction(() => (globalThis as unknown as { Chart?: { getChart(id: string): unknown } }).Chart?.getChart('usage-chart') !== undefined);
     const total = await page.evaluate(() =>
-      (globalThis as unknown as { Chart: { getChart(id: string): { data: { datasets: Array<{ data: number[] }> } } } }).Chart.getChart('usage-chart')
-        .data.datasets[0]!.data.reduce((sum, value) => sum + value, 0),
+      (globalThis as unknown as { Chart: { getChart(id: string): { data: { datasets: Array<{ data: number[] }> } } } }).Chart.getChart(
+        'usage-chart',
+      ).data.datasets[0]!.data.reduce((sum, value) => sum + value, 0),
     );
     expect(total).toBe(7);
   });

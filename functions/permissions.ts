@@ -20,10 +20,21 @@ export type Permission =
   | 'table:count-requests'
   /** PutItem on account secrets only (`ACCOUNT_SECRET#…`): a read-only route's first v2 page token creates one. */
   | 'table:create-account-secrets'
+  /** The secrets key's GenerateDataKey: seal a new or rolled webhook signing secret (shared/secrets/). */
+  | 'secrets:seal'
+  /** The secrets key's Decrypt: open a sealed signing secret (the delivery worker, to sign). */
+  | 'secrets:open'
   | `queue:${QueueName}:send`
   | 'bus:put';
 
 export type TablePermission = Extract<Permission, `table:${string}`>;
+export type SecretsPermission = Extract<Permission, `secrets:${string}`>;
+
+/** The KMS action each secrets permission grants, on the secrets key only, with the secret's encryption context. */
+export const secretsActions: Record<SecretsPermission, string> = {
+  'secrets:seal': 'kms:GenerateDataKey',
+  'secrets:open': 'kms:Decrypt',
+};
 
 export interface TableStatement {
   /** DynamoDB actions, without the `dynamodb:` prefix. */
@@ -73,6 +84,7 @@ export function allows(permissions: readonly Permission[], { action, resource }:
     return name === 'SendMessage' && queue !== undefined && permissions.includes(`queue:${queue}:send` as Permission);
   }
   if (service === 'events') return name === 'PutEvents' && permissions.includes('bus:put');
+  if (service === 'kms') return permissions.some((permission) => secretsActions[permission as SecretsPermission] === action);
   return permissions.some((permission) => {
     const statement = tableStatements[permission as TablePermission];
     if (!statement?.actions.includes(name)) return false;

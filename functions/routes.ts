@@ -14,6 +14,8 @@ const reads: Permission[] = ['table:read', 'table:count-requests', 'table:create
 const writes: Permission[] = [...reads, 'table:write'];
 /** A change that emits events writes them with their deliveries, then puts the deliveries on the queue. */
 const emits: Permission[] = [...writes, 'queue:deliveries:send'];
+/** A route that creates a webhook signing secret seals it (and one stored in the clear before sealing existed, on its next write). */
+const sealsSecrets: Permission[] = [...writes, 'secrets:seal'];
 /** A route that removes a resource deletes its item. */
 const deletes: Permission[] = [...writes, 'table:delete'];
 const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
@@ -29,10 +31,10 @@ const meters: Permission[] = [...writes, 'queue:meter-events:send'];
  */
 // biome-ignore format: one route per line is the map of the API
 export const routes: Route[] = [
-  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: writes },
+  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: sealsSecrets },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   { name: 'retrieveWebhookEndpoint', method: 'GET', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/retrieve.ts', permissions: reads },
-  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: writes },
+  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: sealsSecrets },
   { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: deletes },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
@@ -154,13 +156,13 @@ export const routes: Route[] = [
   /** The reference's command-line tool's `stripe events resend evt_… --webhook-endpoint we_…`: a new delivery, linked to its event, then queued. */
   { name: 'retryEvent', method: 'POST', path: '/v1/events/{id}/retry', handler: 'functions/http/v1/events/retry.ts', permissions: emits },
 
-  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: writes },
+  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: sealsSecrets },
   { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: reads },
   { name: 'retrieveEventDestination', method: 'GET', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/retrieve.ts', permissions: reads },
-  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: writes },
+  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: sealsSecrets },
   { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: deletes },
-  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: writes },
-  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
+  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: sealsSecrets },
+  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: sealsSecrets },
   { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: [...emits, 'table:batch-write'] },
 
   { name: 'createAccount', method: 'POST', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/create.ts', permissions: emits },
@@ -238,7 +240,8 @@ export const queueWorkers: QueueWorker[] = [
     name: 'deliverEvent',
     queue: 'deliveries',
     handler: 'functions/queues/deliver-event.ts',
-    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send', 'bus:put'],
+    // It signs webhooks: the one function that opens sealed signing secrets.
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send', 'bus:put', 'secrets:open'],
     batchSize: 10,
     maxConcurrency: 50,
   },

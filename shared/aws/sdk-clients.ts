@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
 import { config } from '#shared/core/config.ts';
@@ -20,7 +21,7 @@ const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>
   return meterAwsCalls(withoutCallLogging(client), service);
 };
 
-const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient } = {};
+const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient; kms?: KMSClient } = {};
 
 /**
  * The service's AWS clients: one factory per service, one client per process (reused across warm
@@ -52,6 +53,11 @@ export const serviceClients = {
     clients.events ??= instrumented(new EventBridgeClient(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
     return clients.events;
   },
+  /** Data keys of the secrets key (shared/aws/kms-data-keys.ts); locally the runtime answers its calls (`local/local-kms.ts`). */
+  kms(): KMSClient {
+    clients.kms ??= instrumented(new KMSClient({ ...serviceClientOptions(undefined), ...reusedHandlers }), 'kms');
+    return clients.kms;
+  },
 };
 
 /**
@@ -82,6 +88,7 @@ export function useClientRuntime(next: ClientRuntime): void {
   delete clients.dynamodb;
   delete clients.sqs;
   delete clients.events;
+  delete clients.kms;
 }
 
 /**

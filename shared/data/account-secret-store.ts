@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactItem } from './table.ts';
 import * as z from 'zod';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import { isConditionFailure, oldItemOf } from './conditions.ts';
@@ -21,6 +22,14 @@ export const accountSecretEntity = {
     ConditionExpression: 'attribute_not_exists(PK)',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   }),
+  /** A new account's secret, written in the transaction that creates the account (so a read-only route always finds one). */
+  createWithAccount: (tableName: string, accountId: string): TransactItem => ({
+    Put: {
+      TableName: tableName,
+      Item: { ...accountSecretEntity.key(accountId), entity: 'account_secret', accountId, secret: randomBytes(32).toString('base64') },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  }),
 };
 
 /**
@@ -31,6 +40,13 @@ export const accountSecretEntity = {
  * idempotency records and page tokens made with it stay valid.
  */
 export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
+  /** Read-only: the secret, or the legacy copy (not copied over: that is a write), or nothing. */
+  async function existing(accountId: string): Promise<Buffer | undefined> {
+    const [found, legacy] = await Promise.all([table.get(accountSecretEntity.key(accountId)), table.get(accountSecretEntity.legacyKey(accountId))]);
+    if (found) return accountSecretEntity.parse(found);
+    return legacy ? accountSecretEntity.parse(legacy) : undefined;
+  }
+
   async function load(accountId: string): Promise<Buffer> {
     const [existing, legacy] = await Promise.all([table.get(accountSecretEntity.key(accountId)), table.get(accountSecretEntity.legacyKey(accountId))]);
     if (existing) return accountSecretEntity.parse(existing);
@@ -45,5 +61,5 @@ export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
     }
   }
 
-  return { keyFor: load };
+  return { keyFor: load, existingKeyFor: existing };
 }

@@ -63,3 +63,34 @@ export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
 
   return { keyFor: load, existingKeyFor: existing };
 }
+
+/**
+ * The one-off upgrade step for accounts made before accounts got their secret at creation
+ * (`npm run admin -- ensure-account-secrets`): every account record (one Scan of the table, filtered) gets
+ * its secret, created or copied over from its legacy place, as its first write request would. Safe to run
+ * again, and while the service runs (each creation is the same conditional put).
+ */
+export async function ensureAccountSecrets(table: Table): Promise<{ accounts: number; created: number }> {
+  const store = dynamoAccountSecretStore(table);
+  let accounts = 0;
+  let created = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.scan({
+      TableName: table.name,
+      FilterExpression: 'entity = :account',
+      ExpressionAttributeValues: { ':account': 'account' },
+      ProjectionExpression: 'id',
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    for (const item of page.items) {
+      const { id } = z.object({ id: z.string() }).parse(item);
+      accounts++;
+      if (await table.get(accountSecretEntity.key(id))) continue;
+      await store.keyFor(id);
+      created++;
+    }
+    start = page.lastKey;
+  } while (start);
+  return { accounts, created };
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
+import { ensureAccountSecrets } from '#shared/data/account-secret-store.ts';
 import { accountSecret, eventDestination, webhookEndpoint } from '#shared/data/keys.ts';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { api, newPlatform, sdk, stackTable } from '../support/stack.ts';
@@ -123,5 +124,22 @@ describe('signing secrets stored sealed', () => {
     expect(await table.get({ PK: accountSecret.pk(old.account), SK: accountSecret.sk() })).toBeDefined();
     const list = await api('GET', '/v2/core/event_destinations', { key: old.secret_key });
     expect(list.status).toBe(200);
+  });
+
+  it("gives every account without a secret its own with the operator's one-off ensure-account-secrets step", async () => {
+    // Given an account whose secret is missing
+    const old = await newPlatform();
+    const table = stackTable();
+    await table.delete({ TableName: table.name, Key: { PK: accountSecret.pk(old.account), SK: accountSecret.sk() } });
+
+    // When the operator's step runs (npm run admin -- ensure-account-secrets)
+    const outcome = await ensureAccountSecrets(table);
+
+    // Then it created that account's secret (and left the others' alone), and its read-only requests answer
+    expect(outcome.created).toBeGreaterThanOrEqual(1);
+    expect(outcome.accounts).toBeGreaterThan(outcome.created);
+    expect(await table.get({ PK: accountSecret.pk(old.account), SK: accountSecret.sk() })).toBeDefined();
+    expect((await api('GET', '/v2/core/event_destinations', { key: old.secret_key })).status).toBe(200);
+    expect((await ensureAccountSecrets(table)).created).toBe(0);
   });
 });

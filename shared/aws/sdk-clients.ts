@@ -1,6 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
-import { KMSClient } from '@aws-sdk/client-kms';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
 import { config } from '#shared/core/config.ts';
@@ -21,7 +20,7 @@ const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>
   return meterAwsCalls(withoutCallLogging(client), service);
 };
 
-const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient; kms?: KMSClient } = {};
+const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient; kms?: unknown } = {};
 
 /**
  * The service's AWS clients: one factory per service, one client per process (reused across warm
@@ -53,10 +52,14 @@ export const serviceClients = {
     clients.events ??= instrumented(new EventBridgeClient(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
     return clients.events;
   },
-  /** Data keys of the secrets key (shared/aws/kms-data-keys.ts); locally the runtime answers its calls (`local/local-kms.ts`). */
-  kms(): KMSClient {
-    clients.kms ??= instrumented(new KMSClient({ ...serviceClientOptions(undefined), ...reusedHandlers }), 'kms');
-    return clients.kms;
+  /**
+   * The KMS client (data keys of the secrets key, shared/aws/kms-data-keys.ts), made by `make` from the
+   * shared options: the few functions that seal or open secrets pass the SDK's constructor, so only their
+   * bundles hold the KMS SDK. Locally the runtime answers its calls (`local/local-kms.ts`).
+   */
+  kms<T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(make: (options: ReturnType<typeof serviceClientOptions> & typeof reusedHandlers) => T): T {
+    clients.kms ??= instrumented(make({ ...serviceClientOptions(undefined), ...reusedHandlers }), 'kms');
+    return clients.kms as T;
   },
 };
 

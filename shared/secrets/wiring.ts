@@ -1,3 +1,4 @@
+import { KMSClient } from '@aws-sdk/client-kms';
 import { cacheWindows, readThrough } from '#shared/core/cache.ts';
 import { config } from '#shared/core/config.ts';
 import { kmsDataKeys } from '#shared/aws/kms-data-keys.ts';
@@ -19,7 +20,14 @@ function stackBox(): SecretBox {
   if (!box) {
     const keyId = config().SECRETS_KEY_ID;
     if (!keyId) throw new Error('Invalid configuration: SECRETS_KEY_ID is required to seal or open secrets');
-    box = cachedSecretBox(envelopeSecretBox(kmsDataKeys(serviceClients.kms(), keyId)));
+    box = cachedSecretBox(
+      envelopeSecretBox(
+        kmsDataKeys(
+          serviceClients.kms((options) => new KMSClient(options)),
+          keyId,
+        ),
+      ),
+    );
   }
   return box;
 }

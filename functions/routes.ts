@@ -21,6 +21,8 @@ const sealsSecrets: Permission[] = [...writes, 'secrets:seal'];
 /** A route that removes a resource deletes its item. */
 const deletes: Permission[] = [...writes, 'table:delete'];
 const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
+/** The hosted account-link pages: no API key, no idempotency record or page token, so no account secret. */
+const hostedPages: Permission[] = [...reads, 'table:write', 'queue:deliveries:send'];
 /** Metering stores its work, then puts it on the meter-events queue. */
 const meters: Permission[] = [...writes, 'queue:meter-events:send'];
 
@@ -190,8 +192,8 @@ export const routes: Route[] = [
    * The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). A first
    * visit with nothing left to collect completes the link, which emits v2.core.account_link.returned.
    */
-  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: emits },
-  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: emits },
+  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: hostedPages },
+  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: hostedPages },
 
   /** This API's OpenAPI document: no API key, no table call. */
   { name: 'retrieveOpenApiDocument', method: 'GET', path: '/openapi.json', handler: 'functions/http/openapi.ts', permissions: [] },

@@ -372,6 +372,7 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
     status: options.status ?? 200,
     credential: options.authenticate ? 'meter_event_session' : options.allowPublishableKey ? 'secret_or_publishable_key' : 'secret_key',
     v2List: options.v2List ?? false,
+    pagesWithAccountSecret: (options.v2List ?? false) || (options.v1Search ?? false),
   });
 }
 

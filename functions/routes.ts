@@ -5,18 +5,24 @@ import type { Permission } from './permissions.ts';
 /** A route of this table: its permissions are the table's words (./permissions.ts). */
 export type Route = HttpRoute<Permission>;
 
+/** Every request authenticates (a table read) and counts against its key's rate limit. */
+const reads: Permission[] = ['table:read', 'table:count-requests'];
+/** A v2 list's page tokens and a v1 search's `page` are keyed by the account's secret. */
+const pagedReads: Permission[] = [...reads, 'table:read-account-secrets'];
 /**
- * Every request authenticates (a table read) and counts against its key's rate limit; a v2 list's page
- * token may need the account's secret created.
+ * Every POST and DELETE may write an idempotency record, whose fingerprint is keyed by the account's secret
+ * (created then for an account made before accounts got theirs at creation).
  */
-const reads: Permission[] = ['table:read', 'table:count-requests', 'table:create-account-secrets'];
-/** Every POST and DELETE may write an idempotency record. */
-const writes: Permission[] = [...reads, 'table:write'];
+const writes: Permission[] = [...pagedReads, 'table:create-account-secrets', 'table:write'];
 /** A change that emits events writes them with their deliveries, then puts the deliveries on the queue. */
 const emits: Permission[] = [...writes, 'queue:deliveries:send'];
+/** A route that creates a webhook signing secret seals it (and one stored in the clear before sealing existed, on its next write). */
+const sealsSecrets: Permission[] = [...writes, 'secrets:seal'];
 /** A route that removes a resource deletes its item. */
 const deletes: Permission[] = [...writes, 'table:delete'];
 const deletesAndEmits: Permission[] = [...emits, 'table:delete'];
+/** The hosted account-link pages: no API key, no idempotency record or page token, so no account secret. */
+const hostedPages: Permission[] = [...reads, 'table:write', 'queue:deliveries:send'];
 /** Metering stores its work, then puts it on the meter-events queue. */
 const meters: Permission[] = [...writes, 'queue:meter-events:send'];
 
@@ -29,15 +35,15 @@ const meters: Permission[] = [...writes, 'queue:meter-events:send'];
  */
 // biome-ignore format: one route per line is the map of the API
 export const routes: Route[] = [
-  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: writes },
+  { name: 'createWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/create.ts', permissions: sealsSecrets },
   { name: 'listWebhookEndpoints', method: 'GET', path: '/v1/webhook_endpoints', handler: 'functions/http/v1/webhook-endpoints/list.ts', permissions: reads },
   { name: 'retrieveWebhookEndpoint', method: 'GET', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/retrieve.ts', permissions: reads },
-  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: writes },
+  { name: 'updateWebhookEndpoint', method: 'POST', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/update.ts', permissions: sealsSecrets },
   { name: 'deleteWebhookEndpoint', method: 'DELETE', path: '/v1/webhook_endpoints/{id}', handler: 'functions/http/v1/webhook-endpoints/delete.ts', permissions: deletes },
 
   { name: 'createCustomer', method: 'POST', path: '/v1/customers', handler: 'functions/http/v1/customers/create.ts', permissions: emits },
   { name: 'listCustomers', method: 'GET', path: '/v1/customers', handler: 'functions/http/v1/customers/list.ts', permissions: reads },
-  { name: 'searchCustomers', method: 'GET', path: '/v1/customers/search', handler: 'functions/http/v1/customers/search.ts', permissions: reads },
+  { name: 'searchCustomers', method: 'GET', path: '/v1/customers/search', handler: 'functions/http/v1/customers/search.ts', permissions: pagedReads },
   { name: 'retrieveCustomer', method: 'GET', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/retrieve.ts', permissions: reads },
   // `source` replaces the default source: the old one is deleted.
   { name: 'updateCustomer', method: 'POST', path: '/v1/customers/{id}', handler: 'functions/http/v1/customers/update.ts', permissions: deletesAndEmits },
@@ -113,20 +119,20 @@ export const routes: Route[] = [
 
   { name: 'createProduct', method: 'POST', path: '/v1/products', handler: 'functions/http/v1/products/create.ts', permissions: emits },
   { name: 'listProducts', method: 'GET', path: '/v1/products', handler: 'functions/http/v1/products/list.ts', permissions: reads },
-  { name: 'searchProducts', method: 'GET', path: '/v1/products/search', handler: 'functions/http/v1/products/search.ts', permissions: reads },
+  { name: 'searchProducts', method: 'GET', path: '/v1/products/search', handler: 'functions/http/v1/products/search.ts', permissions: pagedReads },
   { name: 'retrieveProduct', method: 'GET', path: '/v1/products/{id}', handler: 'functions/http/v1/products/retrieve.ts', permissions: reads },
   { name: 'updateProduct', method: 'POST', path: '/v1/products/{id}', handler: 'functions/http/v1/products/update.ts', permissions: emits },
   { name: 'deleteProduct', method: 'DELETE', path: '/v1/products/{id}', handler: 'functions/http/v1/products/delete.ts', permissions: deletesAndEmits },
   { name: 'createPrice', method: 'POST', path: '/v1/prices', handler: 'functions/http/v1/prices/create.ts', permissions: emits },
   { name: 'listPrices', method: 'GET', path: '/v1/prices', handler: 'functions/http/v1/prices/list.ts', permissions: reads },
-  { name: 'searchPrices', method: 'GET', path: '/v1/prices/search', handler: 'functions/http/v1/prices/search.ts', permissions: reads },
+  { name: 'searchPrices', method: 'GET', path: '/v1/prices/search', handler: 'functions/http/v1/prices/search.ts', permissions: pagedReads },
   { name: 'retrievePrice', method: 'GET', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/retrieve.ts', permissions: reads },
   // A lookup key given up is deleted.
   { name: 'updatePrice', method: 'POST', path: '/v1/prices/{id}', handler: 'functions/http/v1/prices/update.ts', permissions: deletesAndEmits },
 
   { name: 'createSubscription', method: 'POST', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/create.ts', permissions: emits },
   { name: 'listSubscriptions', method: 'GET', path: '/v1/subscriptions', handler: 'functions/http/v1/subscriptions/list.ts', permissions: reads },
-  { name: 'searchSubscriptions', method: 'GET', path: '/v1/subscriptions/search', handler: 'functions/http/v1/subscriptions/search.ts', permissions: reads },
+  { name: 'searchSubscriptions', method: 'GET', path: '/v1/subscriptions/search', handler: 'functions/http/v1/subscriptions/search.ts', permissions: pagedReads },
   { name: 'retrieveSubscription', method: 'GET', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/retrieve.ts', permissions: reads },
   { name: 'updateSubscription', method: 'POST', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/update.ts', permissions: deletesAndEmits },
   { name: 'cancelSubscription', method: 'DELETE', path: '/v1/subscriptions/{id}', handler: 'functions/http/v1/subscriptions/cancel.ts', permissions: deletesAndEmits },
@@ -160,22 +166,22 @@ export const routes: Route[] = [
   /** The reference's command-line tool's `stripe events resend evt_… --webhook-endpoint we_…`: a new delivery, linked to its event, then queued. */
   { name: 'retryEvent', method: 'POST', path: '/v1/events/{id}/retry', handler: 'functions/http/v1/events/retry.ts', permissions: emits },
 
-  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: writes },
-  { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: reads },
+  { name: 'createEventDestination', method: 'POST', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/create.ts', permissions: sealsSecrets },
+  { name: 'listEventDestinations', method: 'GET', path: '/v2/core/event_destinations', handler: 'functions/http/v2/core/event-destinations/list.ts', permissions: pagedReads },
   { name: 'retrieveEventDestination', method: 'GET', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/retrieve.ts', permissions: reads },
-  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: writes },
+  { name: 'updateEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/update.ts', permissions: sealsSecrets },
   { name: 'deleteEventDestination', method: 'DELETE', path: '/v2/core/event_destinations/{id}', handler: 'functions/http/v2/core/event-destinations/delete.ts', permissions: deletes },
-  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: writes },
-  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: writes },
+  { name: 'enableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/enable', handler: 'functions/http/v2/core/event-destinations/enable.ts', permissions: sealsSecrets },
+  { name: 'disableEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/disable', handler: 'functions/http/v2/core/event-destinations/disable.ts', permissions: sealsSecrets },
   { name: 'pingEventDestination', method: 'POST', path: '/v2/core/event_destinations/{id}/ping', handler: 'functions/http/v2/core/event-destinations/ping.ts', permissions: [...emits, 'table:batch-write'] },
 
   { name: 'createAccount', method: 'POST', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/create.ts', permissions: emits },
-  { name: 'listAccounts', method: 'GET', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/list.ts', permissions: reads },
+  { name: 'listAccounts', method: 'GET', path: '/v2/core/accounts', handler: 'functions/http/v2/core/accounts/list.ts', permissions: pagedReads },
   { name: 'retrieveAccount', method: 'GET', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/retrieve.ts', permissions: reads },
   { name: 'updateAccount', method: 'POST', path: '/v2/core/accounts/{account_id}', handler: 'functions/http/v2/core/accounts/update.ts', permissions: emits },
   { name: 'closeAccount', method: 'POST', path: '/v2/core/accounts/{account_id}/close', handler: 'functions/http/v2/core/accounts/close.ts', permissions: emits },
   { name: 'createPerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/create.ts', permissions: emits },
-  { name: 'listPersons', method: 'GET', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/list.ts', permissions: reads },
+  { name: 'listPersons', method: 'GET', path: '/v2/core/accounts/{account_id}/persons', handler: 'functions/http/v2/core/accounts/persons/list.ts', permissions: pagedReads },
   { name: 'retrievePerson', method: 'GET', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/retrieve.ts', permissions: reads },
   { name: 'updatePerson', method: 'POST', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/update.ts', permissions: emits },
   { name: 'deletePerson', method: 'DELETE', path: '/v2/core/accounts/{account_id}/persons/{id}', handler: 'functions/http/v2/core/accounts/persons/delete.ts', permissions: deletesAndEmits },
@@ -192,13 +198,13 @@ export const routes: Route[] = [
    * The hosted flow behind an account link: HTML pages, no API key (the link's secret is in the path). A first
    * visit with nothing left to collect completes the link, which emits v2.core.account_link.returned.
    */
-  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: emits },
-  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: emits },
+  { name: 'showAccountLink', method: 'GET', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/show.ts', permissions: hostedPages },
+  { name: 'submitAccountLink', method: 'POST', path: '/hosted/account_links/{secret}', handler: 'functions/http/hosted/account-links/submit.ts', permissions: hostedPages },
 
   /** This API's OpenAPI document: no API key, no table call. */
   { name: 'retrieveOpenApiDocument', method: 'GET', path: '/openapi.json', handler: 'functions/http/openapi.ts', permissions: [] },
 
-  { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: reads },
+  { name: 'listThinEvents', method: 'GET', path: '/v2/core/events', handler: 'functions/http/v2/core/events/list.ts', permissions: pagedReads },
   { name: 'retrieveThinEvent', method: 'GET', path: '/v2/core/events/{id}', handler: 'functions/http/v2/core/events/retrieve.ts', permissions: reads },
 
   /**
@@ -207,8 +213,8 @@ export const routes: Route[] = [
    */
   { name: 'listEventDeliveries', method: 'GET', path: '/v2/service/events/{id}/deliveries', handler: 'functions/http/v2/service/events/deliveries.ts', permissions: reads },
   { name: 'resendEvent', method: 'POST', path: '/v2/service/events/{id}/resend', handler: 'functions/http/v2/service/events/resend.ts', permissions: emits },
-  { name: 'listEventDestinationDeliveries', method: 'GET', path: '/v2/service/event_destinations/{id}/deliveries', handler: 'functions/http/v2/service/event-destinations/deliveries.ts', permissions: reads },
-  { name: 'listWebhookEndpointDeliveries', method: 'GET', path: '/v2/service/webhook_endpoints/{id}/deliveries', handler: 'functions/http/v2/service/webhook-endpoints/deliveries.ts', permissions: reads },
+  { name: 'listEventDestinationDeliveries', method: 'GET', path: '/v2/service/event_destinations/{id}/deliveries', handler: 'functions/http/v2/service/event-destinations/deliveries.ts', permissions: pagedReads },
+  { name: 'listWebhookEndpointDeliveries', method: 'GET', path: '/v2/service/webhook_endpoints/{id}/deliveries', handler: 'functions/http/v2/service/webhook-endpoints/deliveries.ts', permissions: pagedReads },
 ];
 
 /** Answers every request no route matches: 405 when the path exists with other methods, else 404. */
@@ -244,7 +250,8 @@ export const queueWorkers: QueueWorker[] = [
     name: 'deliverEvent',
     queue: 'deliveries',
     handler: 'functions/queues/deliver-event.ts',
-    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send', 'bus:put'],
+    // It signs webhooks: the one function that opens sealed signing secrets.
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send', 'bus:put', 'secrets:open'],
     batchSize: 10,
     maxConcurrency: 50,
   },

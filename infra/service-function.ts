@@ -3,14 +3,25 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { queueOf, tableStatements, type Permission, type TablePermission } from '#functions/permissions.ts';
+import {
+  guardedActions,
+  guardedPartitions,
+  queueOf,
+  secretsActions,
+  tableStatements,
+  type Permission,
+  type SecretsPermission,
+  type TablePermission,
+} from '#functions/permissions.ts';
 import { tableSchema } from '#shared/data/table-schema.ts';
+import { encryptionContext } from '#shared/secrets/secret-box.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import { queues as queueDefinitions } from '#shared/messaging/queues.ts';
 
@@ -29,6 +40,8 @@ export interface ServiceResources {
   backupVaultName?: string;
   eventBus: IEventBus;
   queues: Record<QueueName, ServiceQueue>;
+  /** The key that seals webhook signing secrets (`SECRETS_KEY_ID`); `secrets:*` permissions need it. */
+  secretsKey?: IKey;
 }
 
 export interface ServiceFunctionProps {
@@ -197,6 +210,7 @@ export class ServiceFunction extends Construct {
     for (const permission of props.permissions ?? []) {
       grant(this.function, permission, props.resources);
     }
+    denyGuardedPartitions(this.function, props.permissions ?? [], props.resources);
   }
 }
 
@@ -205,6 +219,7 @@ function commonEnvironment(resources: ServiceResources): Record<string, string> 
   const environment: Record<string, string> = {
     TABLE_NAME: resources.table.tableName,
     EVENT_BUS_NAME: resources.eventBus.eventBusName,
+    ...(resources.secretsKey ? { SECRETS_KEY_ID: resources.secretsKey.keyArn } : {}),
   };
   for (const [name, definition] of Object.entries(queueDefinitions)) {
     environment[definition.urlVariable] = resources.queues[name as QueueName].queue.queueUrl;
@@ -224,6 +239,22 @@ export const metricsNamespace = 'ServiceApi';
 function grant(fn: NodejsFunction, permission: Permission, resources: ServiceResources): void {
   if (permission === 'bus:put') {
     resources.eventBus.grantPutEventsTo(fn);
+    return;
+  }
+  const secretsAction = secretsActions[permission as SecretsPermission];
+  if (secretsAction) {
+    if (!resources.secretsKey) throw new Error(`Permission ${permission} needs the secrets key in the service's resources`);
+    // Only with the context the box binds every data key to (shared/secrets/secret-box.ts): no other use of the key.
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [secretsAction],
+        resources: [resources.secretsKey.keyArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': secretContextKeys },
+          Null: { 'kms:EncryptionContextKeys': 'false' },
+        },
+      }),
+    );
     return;
   }
   const queueName = queueOf(permission);
@@ -257,6 +288,33 @@ function grant(fn: NodejsFunction, permission: Permission, resources: ServiceRes
     );
   }
 }
+
+/**
+ * The explicit Deny that keeps a function out of the guarded partitions (account secrets) it has no
+ * permission for, whatever its `table:read` and `table:write` allow: reads where it lacks the read
+ * permission, writes where it lacks the write permission (`dynamodb:LeadingKeys`, on the table and its indexes).
+ */
+function denyGuardedPartitions(fn: NodejsFunction, permissions: readonly Permission[], { table }: ServiceResources): void {
+  if (!permissions.some((permission) => permission.startsWith('table:'))) return;
+  for (const partition of guardedPartitions) {
+    const actions = [
+      ...(permissions.includes(partition.read) ? [] : guardedActions.read),
+      ...(permissions.includes(partition.write) ? [] : guardedActions.write),
+    ];
+    if (actions.length === 0) continue;
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        effect: Effect.DENY,
+        actions: actions.map((action) => `dynamodb:${action}`),
+        resources: [table.tableArn, ...tableSchema.globalIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`)],
+        conditions: { 'ForAnyValue:StringLike': { 'dynamodb:LeadingKeys': [`${partition.prefix}*`] } },
+      }),
+    );
+  }
+}
+
+/** The encryption context keys of every sealed secret, as the box names them. */
+const secretContextKeys = Object.keys(encryptionContext({ accountId: '', livemode: false, objectId: '' }));
 
 /** What DynamoDB needs of a caller's key permissions to read and to write an encrypted table; no wildcard. */
 const keyActions = {

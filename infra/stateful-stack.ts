@@ -9,6 +9,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as z from 'zod';
 import { tableNamePattern, tableSchema } from '#shared/data/table-schema.ts';
+import { SecretsKey } from './secrets-key.ts';
 import { queues as queueDefinitions, type QueueName } from '#shared/messaging/queues.ts';
 
 /**
@@ -76,8 +77,10 @@ export class StatefulStack extends Stack {
    * the backup plan then selects too. The original table stays, retained, until it is deleted by hand.
    */
   readonly servedTable: ITable;
-  /** Encrypts the table, which holds webhook signing secrets and fingerprint keys; rotated yearly. */
+  /** Encrypts the table, which holds webhook signing secrets (sealed) and fingerprint keys; rotated yearly. */
   readonly tableKey: Key;
+  /** Seals webhook signing secrets (infra/secrets-key.ts): used only by the functions that seal or open them. */
+  readonly secretsKey: Key;
   readonly queues: Record<QueueName, StatefulQueue>;
   readonly eventBus: EventBus;
   /** The daily backup of the table (AWS Backup), kept in this stack's vault and, when configured, copied out. */
@@ -95,6 +98,8 @@ export class StatefulStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       pendingWindow: Duration.days(30),
     });
+
+    this.secretsKey = new SecretsKey(this, 'SecretsKey').key;
 
     const settings = statefulSettingsOf(this);
     const warm = { table: warmThroughput(settings.tableWarmWriteUnits, settings.tableWarmReadUnits), index: warmThroughput(settings.indexWarmWriteUnits) };

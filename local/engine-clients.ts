@@ -1,5 +1,6 @@
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { useClientRuntime, type SdkClient } from '#shared/aws/sdk-clients.ts';
+import { answerKmsLocally, isKmsClient } from './local-kms.ts';
 
 /** The access key id and secret the local stack generated at its start (the engines refuse any other key id). */
 export interface EmulatorCredentials {
@@ -41,8 +42,15 @@ export function forEngines<T extends SdkClient>(client: T): T {
 /**
  * The local runtime's one hook into the service's AWS clients, made once per process or thread that loads
  * handler modules, before it loads them: every client the service makes from then on reaches the engines
- * with this start's credentials, unsigned. On AWS nothing calls it.
+ * with this start's credentials, unsigned, and a KMS client is answered by the stack's stand-in with
+ * `kmsMasterKey` (`local/local-kms.ts`). On AWS nothing calls it.
  */
-export function useLocalEngines(credentials: EmulatorCredentials): void {
-  useClientRuntime({ options: emulatorClientOptions(credentials), prepare: forEngines });
+export function useLocalEngines(credentials: EmulatorCredentials, kmsMasterKey: Buffer): void {
+  useClientRuntime({
+    options: emulatorClientOptions(credentials),
+    prepare: (client) => {
+      forEngines(client);
+      if (isKmsClient(client)) answerKmsLocally(client as Parameters<typeof answerKmsLocally>[0], kmsMasterKey);
+    },
+  });
 }

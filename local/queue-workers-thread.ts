@@ -14,7 +14,7 @@ const load = createModuleLoader();
 // Before any handler module loads, so that every clock it wires follows the stack's and every client it
 // makes reaches the engines with the start's credentials.
 followLocalClock(setup.clockOffset);
-useLocalEngines(setup.sqsCredentials);
+useLocalEngines(setup.sqsCredentials, Buffer.from(setup.kmsMasterKey));
 
 /** A response crosses to the parent as text: it may hold what a thread cannot post (functions, cycles). */
 function asText(response: unknown): string {

@@ -23,6 +23,8 @@ export interface QueueWorkersSetup {
   concurrency: number;
   /** The local clock's offset (`local/clock.ts`), which the handlers in the thread follow. */
   clockOffset: BigInt64Array;
+  /** The master key of the stack's KMS stand-in (`local/local-kms.ts`). */
+  kmsMasterKey: Uint8Array;
 }
 
 export interface QueueWorkersOptions extends QueueWorkersSetup {

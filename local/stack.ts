@@ -27,6 +27,7 @@ import { leftSettleWork } from './lease-recovery.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { cacheWindows, readThrough } from '#shared/core/cache.ts';
 import { useLocalEngines, type EmulatorCredentials } from './engine-clients.ts';
+import { localKmsKeyFileName, localKmsMasterKey, localSecretsKeyId } from './local-kms.ts';
 import { followLocalClock } from '#shared/core/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
@@ -79,6 +80,8 @@ export interface LocalStack {
   eventGrid: EventGridReceiver;
   /** The stack's clock (`/_local/clock`), ahead of the machine's once moved. */
   clock: LocalClock;
+  /** The master key of the stack's KMS stand-in (`local/local-kms.ts`): what opens its sealed secrets. */
+  kmsMasterKey: Buffer;
   stop(): Promise<void>;
 }
 
@@ -146,6 +149,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       chmodSync(options.dataDir, 0o700);
     }
     const engineCredentials = newEngineCredentials();
+    const kmsMasterKey = localKmsMasterKey(options.dataDir && join(options.dataDir, localKmsKeyFileName));
     // One clock for the whole stack: this thread's handlers and jobs, the queue workers' thread and the SQS
     // emulator all follow its shared offset; with a data directory it is kept there across restarts.
     const clock = createLocalClock(options.dataDir && join(options.dataDir, localClockFileName));
@@ -171,6 +175,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       EVENTBRIDGE_ENDPOINT: eventBridge.endpoint,
       EVENT_BUS_NAME: localEventBusName,
       CLOUDTWO_EVENT_GRID_ENDPOINT: eventGrid.endpoint,
+      SECRETS_KEY_ID: localSecretsKeyId,
       // Test-mode webhooks may reach receivers on this machine; live mode never reaches private addresses.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? 'true',
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
@@ -182,7 +187,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The handler modules read their configuration from the environment at cold start, as on Lambda, and
     // reach the engines with this start's credentials (the runtime's one hook into their clients).
     Object.assign(process.env, env);
-    useLocalEngines(engineCredentials);
+    useLocalEngines(engineCredentials, kmsMasterKey);
 
     const localTable = makeTable(dynamoClient, tableName);
     const platformStore = dynamoPlatformStore(localTable);
@@ -221,6 +226,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       workers,
       concurrency: options.workerConcurrency ?? 8,
       clockOffset: clock.offset,
+      kmsMasterKey,
       onInvalidResponse: options.onInvalidBatchResponse,
     });
     stops.push(queueWorkerThread.stop);
@@ -327,7 +333,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const file = options.stateFile;
       stops.push(async () => rmSync(file, { force: true }));
     }
-    return { baseUrl: gateway.url, env, defaultPlatform, dynamodbEndpoint: dynamodb.endpoint, engineCredentials, sqs, eventBridge, eventGrid, clock, stop };
+    return {
+      baseUrl: gateway.url,
+      env,
+      defaultPlatform,
+      dynamodbEndpoint: dynamodb.endpoint,
+      engineCredentials,
+      sqs,
+      eventBridge,
+      eventGrid,
+      clock,
+      kmsMasterKey,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { makeTable, tableClient, type Table } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { dynamoPlatformStore } from '#shared/data/platform-store.ts';
+import { ensureAccountSecrets } from '#shared/data/account-secret-store.ts';
 import { createPlatform, issueApiKeys, maxRollGraceMillis, revokeApiKey, rollApiKey } from '#shared/platform/platform-service.ts';
 import { localDataDir, localStackStateFile, type LocalStackState } from '#local/state-file.ts';
 import { localClockFileName, readClockOffset } from '#local/clock.ts';
@@ -31,6 +32,11 @@ Commands:
   authorize-cloudtwo <account id> --subscription-id <id> --resource-group <name> [--expires-at <ISO date>]
       Registers a cloudtwo Event Grid partner authorization, without which the platform cannot create
       cloudtwo_event_grid destinations (default expiry: one year from now).
+  ensure-account-secrets
+      Gives every account made before accounts got their secret at creation its secret (one Scan of the
+      table): until then a read-only request of such an account that needs it (a v2 list, a v1 search) gets
+      409 account_secret_missing, which its first POST also cures. Safe to run again. Run it once after the
+      upgrade that narrowed account secrets (docs/operations.md, Security).
   table-export <file>    (local stack only)
       Writes every item of the local stack's table to <file>, one JSON object a line. Stop the traffic first.
   table-restore <file> <new table>    (local stack only)
@@ -252,6 +258,10 @@ async function main(): Promise<void> {
       case 'revoke-key': {
         const key = rest[0] ?? fail('revoke-key needs the key (or its SHA-256).');
         process.stdout.write(`${JSON.stringify(await revokeApiKey(store, key, now()))}\n`);
+        return;
+      }
+      case 'ensure-account-secrets': {
+        process.stdout.write(`${JSON.stringify(await ensureAccountSecrets(table))}\n`);
         return;
       }
       case 'authorize-cloudtwo': {

@@ -7,9 +7,9 @@ import { tableSchema } from '#shared/data/table-schema.ts';
  * wire but one authorization per item, so it is recorded as one {@link AwsAction} per item.
  */
 export interface AwsAction {
-  /** IAM's name: `dynamodb:PutItem`, `sqs:SendMessage`, `events:PutEvents`. */
+  /** IAM's name: `dynamodb:PutItem`, `sqs:SendMessage`, `events:PutEvents`, `kms:Decrypt`. */
   action: string;
-  /** The item's partition key (DynamoDB), the queue URL (SQS) or the bus name (EventBridge); absent for a query. */
+  /** The item's partition key (DynamoDB), the queue URL (SQS), the bus name (EventBridge) or the key (KMS); absent for a query. */
   resource?: string;
 }
 
@@ -57,7 +57,7 @@ export function callTotals(scope: CallScope): { calls: number; readUnits: number
 }
 
 type Input = Record<string, unknown>;
-type Service = 'dynamodb' | 'sqs' | 'events';
+type Service = 'dynamodb' | 'sqs' | 'events' | 'kms';
 
 /** A key attribute as the document client (`'x'`) or a plain command (`{ S: 'x' }`) carries it. */
 const text = (value: unknown): string | undefined =>
@@ -100,6 +100,7 @@ function dynamoActions(operation: string, input: Input): AwsAction[] {
 
 function actionsOf(service: Service, operation: string, input: Input): AwsAction[] {
   if (service === 'dynamodb') return dynamoActions(operation, input);
+  if (service === 'kms') return [{ action: `kms:${operation}`, ...(typeof input.KeyId === 'string' ? { resource: input.KeyId } : {}) }];
   if (service === 'sqs') {
     // SendMessageBatch is authorized as sqs:SendMessage.
     const action = operation === 'SendMessageBatch' ? 'SendMessage' : operation;

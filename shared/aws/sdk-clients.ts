@@ -20,7 +20,7 @@ const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>
   return meterAwsCalls(withoutCallLogging(client), service);
 };
 
-const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient } = {};
+const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient; kms?: unknown } = {};
 
 /**
  * The service's AWS clients: one factory per service, one client per process (reused across warm
@@ -52,6 +52,15 @@ export const serviceClients = {
     clients.events ??= instrumented(new EventBridgeClient(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
     return clients.events;
   },
+  /**
+   * The KMS client (data keys of the secrets key, shared/aws/kms-data-keys.ts), made by `make` from the
+   * shared options: the few functions that seal or open secrets pass the SDK's constructor, so only their
+   * bundles hold the KMS SDK. Locally the runtime answers its calls (`local/local-kms.ts`).
+   */
+  kms<T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(make: (options: ReturnType<typeof serviceClientOptions> & typeof reusedHandlers) => T): T {
+    clients.kms ??= instrumented(make({ ...serviceClientOptions(undefined), ...reusedHandlers }), 'kms');
+    return clients.kms as T;
+  },
 };
 
 /**
@@ -82,6 +91,7 @@ export function useClientRuntime(next: ClientRuntime): void {
   delete clients.dynamodb;
   delete clients.sqs;
   delete clients.events;
+  delete clients.kms;
 }
 
 /**

@@ -21,6 +21,12 @@ export const cacheWindows = {
   foundCustomers: () => 10_000,
   /** Per-account secrets never change once written. */
   accountSecrets: () => Number.POSITIVE_INFINITY,
+  /**
+   * Opened webhook signing secrets, per sealed value and context (one KMS Decrypt per secret per process per
+   * window). A sealed value never changes meaning; the window bounds how long a plaintext stays in memory
+   * and how long a process still signs with a key KMS would now refuse (a disabled key, a revoked grant).
+   */
+  openedSecrets: () => 300_000,
   /** The service secret (the key of queue messages' seals) never changes once written. */
   serviceSecret: () => Number.POSITIVE_INFINITY,
   /**

@@ -15,6 +15,11 @@ const schema = z.object({
   SQS_ENDPOINT: optionalUrl,
   EVENTBRIDGE_ENDPOINT: optionalUrl,
   EVENT_BUS_NAME: z.string().min(1).optional(),
+  /**
+   * The KMS key (ARN) that seals webhook signing secrets (shared/secrets/): set on every function by the
+   * stack; only the functions granted `secrets:seal` or `secrets:open` may use it. Locally the stack's own key.
+   */
+  SECRETS_KEY_ID: z.string().min(1).optional(),
   DELIVERIES_QUEUE_URL: optionalUrl,
   METER_EVENTS_QUEUE_URL: optionalUrl,
   BILLING_QUEUE_URL: optionalUrl,

@@ -8,6 +8,7 @@ import { account, accountPerson, accountUpdateSlot, v2Account } from './keys.ts'
 import { envelopeOf } from './item-schemas.ts';
 import { ownedResourceStore } from './owned-resources.ts';
 import { transactGuarded } from './transactions.ts';
+import { accountSecretEntity } from './account-secret-store.ts';
 
 /**
  * v2 accounts live in their platform's partition. Creating one also writes its account record
@@ -37,6 +38,8 @@ export function dynamoAccountRepository(table: Table): AccountRepository {
               ConditionExpression: 'attribute_not_exists(PK)',
             },
           },
+          // Its secret now, so that the read-only routes (which may not create one) always find it.
+          accountSecretEntity.createWithAccount(table.name, created.id),
         ],
         outbox,
         { using },

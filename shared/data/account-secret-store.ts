@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { PutCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { TransactItem } from './table.ts';
 import * as z from 'zod';
 import type { AccountSecretStore } from '#shared/platform/account-secrets.ts';
 import { isConditionFailure, oldItemOf } from './conditions.ts';
@@ -21,6 +22,14 @@ export const accountSecretEntity = {
     ConditionExpression: 'attribute_not_exists(PK)',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   }),
+  /** A new account's secret, written in the transaction that creates the account (so a read-only route always finds one). */
+  createWithAccount: (tableName: string, accountId: string): TransactItem => ({
+    Put: {
+      TableName: tableName,
+      Item: { ...accountSecretEntity.key(accountId), entity: 'account_secret', accountId, secret: randomBytes(32).toString('base64') },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    },
+  }),
 };
 
 /**
@@ -31,6 +40,13 @@ export const accountSecretEntity = {
  * idempotency records and page tokens made with it stay valid.
  */
 export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
+  /** Read-only: the secret, or the legacy copy (not copied over: that is a write), or nothing. */
+  async function existing(accountId: string): Promise<Buffer | undefined> {
+    const [found, legacy] = await Promise.all([table.get(accountSecretEntity.key(accountId)), table.get(accountSecretEntity.legacyKey(accountId))]);
+    if (found) return accountSecretEntity.parse(found);
+    return legacy ? accountSecretEntity.parse(legacy) : undefined;
+  }
+
   async function load(accountId: string): Promise<Buffer> {
     const [existing, legacy] = await Promise.all([table.get(accountSecretEntity.key(accountId)), table.get(accountSecretEntity.legacyKey(accountId))]);
     if (existing) return accountSecretEntity.parse(existing);
@@ -45,5 +61,36 @@ export function dynamoAccountSecretStore(table: Table): AccountSecretStore {
     }
   }
 
-  return { keyFor: load };
+  return { keyFor: load, existingKeyFor: existing };
+}
+
+/**
+ * The one-off upgrade step for accounts made before accounts got their secret at creation
+ * (`npm run admin -- ensure-account-secrets`): every account record (one Scan of the table, filtered) gets
+ * its secret, created or copied over from its legacy place, as its first write request would. Safe to run
+ * again, and while the service runs (each creation is the same conditional put).
+ */
+export async function ensureAccountSecrets(table: Table): Promise<{ accounts: number; created: number }> {
+  const store = dynamoAccountSecretStore(table);
+  let accounts = 0;
+  let created = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.scan({
+      TableName: table.name,
+      FilterExpression: 'entity = :account',
+      ExpressionAttributeValues: { ':account': 'account' },
+      ProjectionExpression: 'id',
+      ...(start ? { ExclusiveStartKey: start } : {}),
+    });
+    for (const item of page.items) {
+      const { id } = z.object({ id: z.string() }).parse(item);
+      accounts++;
+      if (await table.get(accountSecretEntity.key(id))) continue;
+      await store.keyFor(id);
+      created++;
+    }
+    start = page.lastKey;
+  } while (start);
+  return { accounts, created };
 }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { AccountRecord, ApiKeyRecord, PlatformStore } from '#shared/platform/types.ts';
 import { whenConditionHolds } from './conditions.ts';
 import { account, apiKey } from './keys.ts';
+import { accountSecretEntity } from './account-secret-store.ts';
 import type { Table } from './table.ts';
 
 /** An account item, parsed (keys and bookkeeping attributes dropped). */
@@ -87,8 +88,9 @@ export const apiKeyEntity = {
 export function dynamoPlatformStore(table: Table): PlatformStore {
   const { name } = table;
   return {
+    /** The account record and its secret, together (the read-only routes, which may not create a secret, always find one). */
     async createAccount(record) {
-      await table.put(accountEntity.create(name, record));
+      await table.transact([{ Put: accountEntity.create(name, record) }, accountSecretEntity.createWithAccount(name, record.id)]);
     },
     async getAccount(id) {
       const item = await table.get(accountEntity.key(id));

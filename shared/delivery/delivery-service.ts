@@ -17,6 +17,7 @@ import { isoTimestamp } from '#shared/wire/timestamps.ts';
 import { logger } from '#shared/core/logger.ts';
 import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import type { SecretBox, SecretContext } from '#shared/secrets/secret-box.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import type { DeliveryAttempt } from './attempt.ts';
 import type { DeliveryStore } from './delivery-store.ts';
@@ -36,6 +37,8 @@ export interface DeliveryServicePorts {
   targets: (ref: DestinationRef) => Promise<EventDestination | WebhookEndpoint | undefined>;
   queue: DeliveryQueue;
   webhooks: WebhookSender;
+  /** Opens the sealed signing secret a webhook is signed with. */
+  secrets: Pick<SecretBox, 'open'>;
   /** Absent when the deployment has no event bus configured. */
   eventBridge?: EventBridgePublisher;
   /** Absent when no cloudtwo Event Grid endpoint is configured. */
@@ -72,7 +75,7 @@ const sameRef = (a: { kind?: string; id: string; scope: Scope }, b: { kind?: str
   a.id === b.id && (a.kind === undefined || b.kind === undefined || a.kind === b.kind) && sameScope(a.scope, b.scope);
 
 type Target =
-  | { kind: 'webhook'; url: string; secret: string; body: string; livemode: boolean }
+  | { kind: 'webhook'; url: string; secret: { stored: string; context: SecretContext }; body: string; livemode: boolean }
   | { kind: 'cloudone'; destination: EventDestination; source: string; detailType: string; detail: string }
   | { kind: 'cloudtwo'; destination: EventDestination; topicName: string; body: unknown; event: ThinEvent | SnapshotEvent };
 
@@ -81,7 +84,12 @@ type Target =
  * failures are retried with exponential backoff and jitter; the sweeper re-enqueues what is overdue.
  */
 export function deliveryService(ports: DeliveryServicePorts) {
-  const { deliveries, events, destinations, targets, queue, webhooks, clock = systemClock, random = Math.random } = ports;
+  const { deliveries, events, destinations, targets, queue, webhooks, secrets, clock = systemClock, random = Math.random } = ports;
+  /** A target's stored signing secret, with the context it was sealed with (its owner, mode and id). */
+  const secretOf = (found: { id: string; scope: Scope }, stored: string) => ({
+    stored,
+    context: { accountId: found.scope.accountId, livemode: found.scope.livemode, objectId: found.id },
+  });
   const count = (outcome: DeliveryOutcome) => ports.outcomes?.count(outcome);
 
   /** The event a message names: the thin event it carries while retained, else the stored one. */
@@ -125,7 +133,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
     if (found.status !== 'enabled' && !delivery.explicit) return 'destination_disabled';
     if ('secret' in found) {
       const body = JSON.stringify(serializeSnapshotEvent(event as SnapshotEvent, found.apiVersion ?? undefined));
-      return { kind: 'webhook', url: found.url, secret: found.secret, body, livemode: found.scope.livemode };
+      return { kind: 'webhook', url: found.url, secret: secretOf(found, found.secret), body, livemode: found.scope.livemode };
     }
     const payload =
       delivery.event.kind === 'thin'
@@ -135,7 +143,7 @@ export function deliveryService(ports: DeliveryServicePorts) {
       return {
         kind: 'webhook',
         url: found.webhookEndpoint.url,
-        secret: found.webhookEndpoint.signingSecret,
+        secret: secretOf(found, found.webhookEndpoint.signingSecret),
         body: JSON.stringify(payload),
         livemode: found.scope.livemode,
       };
@@ -184,7 +192,12 @@ export function deliveryService(ports: DeliveryServicePorts) {
   async function send(target: Target): Promise<DeliveryAttempt> {
     switch (target.kind) {
       case 'webhook':
-        return webhooks.send({ url: target.url, body: target.body, secret: target.secret, livemode: target.livemode });
+        return webhooks.send({
+          url: target.url,
+          body: target.body,
+          secret: await secrets.open(target.secret.stored, target.secret.context),
+          livemode: target.livemode,
+        });
       case 'cloudone':
         if (!ports.eventBridge) return unavailable('no event bus is configured for cloudone destinations');
         return ports.eventBridge.put({ source: target.source, detailType: target.detailType, detail: target.detail });

@@ -11,6 +11,7 @@ import type { DestinationRef } from '#shared/events/event.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { sqsDeliveryQueue } from '#shared/messaging/sqs-delivery-queue.ts';
 import { wireQueueSeal } from '#shared/messaging/wiring.ts';
+import { wireSecretBox } from '#shared/secrets/wiring.ts';
 import { wireWebhookEndpointRepository } from '#shared/webhook-endpoints/wiring.ts';
 import { deliveryAttemptsService } from './attempts-service.ts';
 import { deliveryOutcomeMetrics, deliveryService } from './delivery-service.ts';
@@ -51,6 +52,8 @@ export function wireDeliveryService() {
     ),
     queue: sqsDeliveryQueue(settings.DELIVERIES_QUEUE_URL, wireQueueSeal('deliveries')),
     webhooks: webhookSender({ timeoutMs: settings.DELIVERY_TIMEOUT_MS, egress: { allowPrivateInTestMode: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS } }),
+    // Opened secrets are kept for `cacheWindows.openedSecrets`: one KMS Decrypt per secret per warm worker per window.
+    secrets: wireSecretBox(),
     eventBridge,
     eventGrid,
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },

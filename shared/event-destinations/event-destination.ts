@@ -22,6 +22,11 @@ export interface EventDestination {
   metadata: Record<string, string> | null;
   status: 'enabled' | 'disabled';
   disabledReason: DisabledReason | null;
+  /**
+   * `signingSecret` as stored: sealed (shared/secrets/, opened only by the delivery worker to sign), or in
+   * the clear in a destination written before sealing existed (sealed on its next write). Only the create
+   * call holds it in the clear, for its answer.
+   */
   webhookEndpoint: { url: string; signingSecret: string } | null;
   cloudoneEventbridge: {
     accountId: string;

@@ -12,6 +12,7 @@ import { isServiceVersion, unknownVersionMessage } from '#shared/wire/api-versio
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import { newId } from '#shared/core/ids.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { isSealed, type SecretBox } from '#shared/secrets/secret-box.ts';
 import type { CloudtwoAuthorizationStore, DestinationType, EventDestination, EventDestinationRepository } from './event-destination.ts';
 import type { CreateEventDestinationParams, UpdateEventDestinationParams } from './schemas.ts';
 
@@ -27,6 +28,8 @@ export interface EventDestinationServicePorts {
   pinged?: (scope: Scope, id: string) => Promise<EventDestination | undefined>;
   /** Which webhook targets may be registered (live mode: public addresses only). */
   egress: EgressPolicy;
+  /** Seals each new signing secret (and, on the destination's next write, one stored in the clear before sealing existed). */
+  secrets: Pick<SecretBox, 'seal'>;
   clock?: () => number;
 }
 
@@ -56,7 +59,15 @@ function checkEnabledEvents(events: string[], payload: 'thin' | 'snapshot'): str
 }
 
 export function eventDestinationService(ports: EventDestinationServicePorts) {
-  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pinged = repository.get, egress, clock = systemClock } = ports;
+  const { repository, authorizations, events, maxDestinations, eventSourcePrefix, pinged = repository.get, egress, secrets, clock = systemClock } = ports;
+
+  /** The destination with its signing secret sealed (it may have been stored in the clear before sealing existed). */
+  async function sealed(destination: EventDestination): Promise<EventDestination> {
+    const webhook = destination.webhookEndpoint;
+    if (!webhook || isSealed(webhook.signingSecret)) return destination;
+    const context = { accountId: destination.scope.accountId, livemode: destination.scope.livemode, objectId: destination.id };
+    return { ...destination, webhookEndpoint: { ...webhook, signingSecret: await secrets.seal(webhook.signingSecret, context) } };
+  }
 
   async function existing(scope: Scope, id: string, find = repository.get): Promise<EventDestination> {
     const destination = await find(scope, id);
@@ -92,12 +103,13 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
     changeAndEmit(
       { repository, events },
       origin,
-      () => existing(origin.scope, id),
+      async () => sealed(await existing(origin.scope, id)),
       (current) => ({ ...apply(current), updated: clock() }),
       () => [],
     );
 
   return {
+    /** The destination as created, with its signing secret in the clear: the one answer that may show it (the table keeps it sealed). */
     async create(origin: EventOrigin, params: CreateEventDestinationParams): Promise<EventDestination> {
       const { scope } = origin;
       const needed = configurations[params.type];
@@ -180,7 +192,7 @@ export function eventDestinationService(ports: EventDestinationServicePorts) {
           },
         };
       }
-      if (!(await repository.create(destination, { limit: maxDestinations }))) {
+      if (!(await repository.create(await sealed(destination), { limit: maxDestinations }))) {
         throw new InvalidRequestError(
           `You have reached the maximum of ${maxDestinations} event destinations in ${scope.livemode ? 'live' : 'test'} mode. Delete one before adding another.`,
           'event_destination_limit_reached',

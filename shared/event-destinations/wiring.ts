@@ -3,6 +3,7 @@ import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
+import { wireSecretBox } from '#shared/secrets/wiring.ts';
 import { eventDestinationService } from './service.ts';
 
 /** Event destinations whose writes invalidate this process's cached copies (`cacheTopics.eventDestinations`). */
@@ -22,5 +23,6 @@ export function wireEventDestinationService() {
     maxDestinations: config().MAX_EVENT_DESTINATIONS,
     eventSourcePrefix: config().CLOUDONE_EVENT_SOURCE_PREFIX,
     egress: { allowPrivateInTestMode: config().WEBHOOK_ALLOW_PRIVATE_TARGETS },
+    secrets: wireSecretBox(),
   });
 }

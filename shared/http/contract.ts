@@ -20,6 +20,11 @@ export type HandlerContract = OperationText &
         credential: Credential;
         /** A v2 list: `page` may stand for every other parameter. */
         v2List: boolean;
+        /**
+         * Whether a GET reads the account's secret (v2 page tokens, v1 search pages): its function then needs
+         * `table:read-account-secrets` (test/unit/secrets/route-permissions.test.ts).
+         */
+        pagesWithAccountSecret: boolean;
       }
     /** A hosted HTML page: no API key, form posts, redirects. */
     | { kind: 'html' }

@@ -4,7 +4,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as z from 'zod';
 import { config } from '#shared/core/config.ts';
-import { AuthenticationError } from '#shared/core/errors.ts';
+import { AuthenticationError, ConflictError } from '#shared/core/errors.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
@@ -189,6 +189,22 @@ const lowerCaseHeaders = (headers: APIGatewayProxyEventV2['headers']): Record<st
   Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 
 /**
+ * The secret of an account, for a read-only request: every account gets one when it is created, and an older
+ * account gets one with its first write request (or from `npm run admin -- ensure-account-secrets`); one
+ * without any yet cannot have been handed a page token, so the request is refused until then, with a 409.
+ */
+async function existingAccountSecret(secrets: AccountSecretStore, accountId: string): Promise<Buffer> {
+  const key = await secrets.existingKeyFor(accountId);
+  if (!key) {
+    throw new ConflictError(
+      'This account has no secret to sign page tokens with yet: it gets one with its first POST request (or when the operator runs `npm run admin -- ensure-account-secrets`). Retry after that.',
+      'account_secret_missing',
+    );
+  }
+  return key;
+}
+
+/**
  * Serves one API Gateway (payload 2.0) request: authentication, `Service-Version`, decoding, validation,
  * idempotency, the operation, and the documented error bodies. Exported for tests that pass fake ports.
  */
@@ -234,7 +250,10 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
       isBase64Encoded: event.isBase64Encoded,
       maxBodyBytes: ports.maxBodyBytes,
     });
-    const secret = (purpose: Parameters<typeof derivedKey>[1]) => ports.secrets.keyFor(caller.scope.accountId).then((key) => derivedKey(key, purpose));
+    // A GET is served by a read-only function, which may read the account's secret but never create it.
+    const accountSecret = () =>
+      method === 'GET' ? existingAccountSecret(ports.secrets, caller.scope.accountId) : ports.secrets.keyFor(caller.scope.accountId);
+    const secret = (purpose: Parameters<typeof derivedKey>[1]) => accountSecret().then((key) => derivedKey(key, purpose));
     const resumed = options.v2List
       ? resumeV2List(decoded, await secret('page-token'), `${caller.scope.accountId}:${caller.scope.livemode}:${path}`, path)
       : { params: decoded, paging: undefined };
@@ -353,6 +372,7 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
     status: options.status ?? 200,
     credential: options.authenticate ? 'meter_event_session' : options.allowPublishableKey ? 'secret_or_publishable_key' : 'secret_key',
     v2List: options.v2List ?? false,
+    pagesWithAccountSecret: (options.v2List ?? false) || (options.v1Search ?? false),
   });
 }
 

@@ -24,4 +24,6 @@ export const wireApiKeys = (): PlatformStore => {
 /** Account secrets cached for the life of the process (`cacheWindows.accountSecrets`): they never change. */
 export const cachedAccountSecrets = (store: AccountSecretStore): AccountSecretStore => ({
   keyFor: readThrough(store.keyFor, (accountId) => accountId, { ttlMillis: cacheWindows.accountSecrets() }),
+  // Only found secrets are kept: one created later is read again.
+  existingKeyFor: readThrough(store.existingKeyFor, (accountId) => accountId, { ttlMillis: cacheWindows.accountSecrets() }),
 });

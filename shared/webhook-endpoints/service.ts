@@ -7,6 +7,7 @@ import { mergeMetadata } from '#shared/wire/metadata.ts';
 import { withOptimisticRetries } from '#shared/platform/owned-resource.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { isSealed, type SecretBox } from '#shared/secrets/secret-box.ts';
 import type { CreateWebhookEndpointParams, UpdateWebhookEndpointParams } from './schemas.ts';
 import type { WebhookEndpoint, WebhookEndpointRepository } from './webhook-endpoint.ts';
 
@@ -16,6 +17,8 @@ export interface WebhookEndpointServicePorts {
   maxEndpoints: number;
   /** Which webhook targets may be registered (live mode: public addresses only). */
   egress: EgressPolicy;
+  /** Seals each new signing secret (and, on its next write, one stored in the clear before sealing existed). */
+  secrets: Pick<SecretBox, 'seal'>;
   clock?: () => number;
 }
 
@@ -27,7 +30,10 @@ const uniqueEvents = (events: string[]) => [...new Set(events)];
  * v1 webhook endpoints. Their changes emit no events: the reference defines no `webhook_endpoint.*` type, so
  * an endpoint's own create, update and delete reach no subscriber (not even a `*` endpoint).
  */
-export function webhookEndpointService({ repository, maxEndpoints, egress, clock = systemClock }: WebhookEndpointServicePorts) {
+export function webhookEndpointService({ repository, maxEndpoints, egress, secrets, clock = systemClock }: WebhookEndpointServicePorts) {
+  const sealFor = (endpoint: Pick<WebhookEndpoint, 'id' | 'scope'>, secret: string) =>
+    isSealed(secret) ? secret : secrets.seal(secret, { accountId: endpoint.scope.accountId, livemode: endpoint.scope.livemode, objectId: endpoint.id });
+
   async function existing(scope: Scope, id: string): Promise<WebhookEndpoint> {
     const endpoint = await repository.get(scope, id);
     if (!endpoint) throw new NotFoundError(resource, id);
@@ -35,11 +41,14 @@ export function webhookEndpointService({ repository, maxEndpoints, egress, clock
   }
 
   return {
+    /** The endpoint as created, with its signing secret in the clear: the one answer that shows it (the table keeps it sealed). */
     async create(scope: Scope, params: CreateWebhookEndpointParams): Promise<WebhookEndpoint> {
       await checkWebhookTarget(params.url, scope.livemode, 'url', egress);
       const now = clock();
+      const id = newId('we', now);
+      const secret = `whsec_${randomBase62(32)}`;
       const endpoint: WebhookEndpoint = {
-        id: newId('we', now),
+        id,
         scope,
         created: now,
         url: params.url,
@@ -50,7 +59,7 @@ export function webhookEndpointService({ repository, maxEndpoints, egress, clock
         application: null,
         connect: params.connect ?? false,
         status: 'enabled',
-        secret: `whsec_${randomBase62(32)}`,
+        secret: await sealFor({ id, scope }, secret),
         version: 1,
       };
       if (!(await repository.create(endpoint, { limit: maxEndpoints }))) {
@@ -60,7 +69,7 @@ export function webhookEndpointService({ repository, maxEndpoints, egress, clock
           'url',
         );
       }
-      return endpoint;
+      return { ...endpoint, secret };
     },
 
     retrieve: existing,
@@ -76,6 +85,7 @@ export function webhookEndpointService({ repository, maxEndpoints, egress, clock
           description: params.description === undefined ? current.description : params.description,
           metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
           status: params.disabled === undefined ? current.status : params.disabled ? 'disabled' : 'enabled',
+          secret: await sealFor(current, current.secret),
           version: current.version + 1,
         };
         return (await repository.replace(next)) ? next : undefined;

@@ -16,7 +16,11 @@ export interface WebhookEndpoint {
   /** Also receive events from the owner's connected accounts. */
   connect: boolean;
   status: 'enabled' | 'disabled';
-  /** The `whsec_…` signing secret. Shown once, in the create response; kept to sign deliveries. */
+  /**
+   * The `whsec_…` signing secret as stored: sealed (shared/secrets/, opened only by the delivery worker to
+   * sign), or in the clear in an endpoint written before sealing existed (sealed on its next update). Only
+   * the create call holds it in the clear, for its answer, the one that shows it.
+   */
   secret: string;
   /** Optimistic-lock counter, bumped by every write. */
   version: number;

@@ -263,6 +263,7 @@ describe('SQS emulator and queue poller', () => {
       ],
       concurrency: 1,
       clockOffset: new BigInt64Array(new SharedArrayBuffer(8)),
+      kmsMasterKey: Buffer.alloc(32),
       onInvalidResponse: (report) => reports.push(report),
     });
 

@@ -123,7 +123,7 @@ export function fakePipelinePorts(platformStore: PlatformStore): PipelinePorts {
   };
 }
 
-/** In-memory AccountSecretStore: one random secret per account, made on first use. */
+/** In-memory AccountSecretStore: one random secret per account, made on first use (by `keyFor`; `existingKeyFor` only finds). */
 export function fakeAccountSecretStore(): AccountSecretStore {
   const secrets = new Map<string, Buffer>();
   return {
@@ -131,6 +131,7 @@ export function fakeAccountSecretStore(): AccountSecretStore {
       if (!secrets.has(accountId)) secrets.set(accountId, randomBytes(32));
       return secrets.get(accountId)!;
     },
+    existingKeyFor: async (accountId) => secrets.get(accountId),
   };
 }
 

@@ -19,6 +19,8 @@ export interface StackInfo {
   eventGridEndpoint: string;
   /** How often the stack's scheduled jobs (outbox and delivery sweepers) run, in milliseconds. */
   jobIntervalMs: number;
+  /** The master key of the stack's KMS stand-in, base64: handlers run in a test's process open secrets with it. */
+  kmsMasterKey: string;
 }
 
 const jobIntervalMs = 500;
@@ -75,6 +77,7 @@ export default async function setup(project: TestProject) {
     eventBridgeEndpoint: stack.eventBridge.endpoint,
     eventGridEndpoint: stack.eventGrid.endpoint,
     jobIntervalMs,
+    kmsMasterKey: stack.kmsMasterKey.toString('base64'),
   });
   return async () => {
     await stack.stop();

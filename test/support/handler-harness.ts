@@ -9,7 +9,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 // Handler modules read their configuration at cold start: point them at the shared local stack first, with
 // its engines' credentials, as the stack does for its own handlers.
 Object.assign(process.env, stack.env);
-useLocalEngines({ accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! });
+useLocalEngines({ accessKeyId: stack.env.AWS_ACCESS_KEY_ID!, secretAccessKey: stack.env.AWS_SECRET_ACCESS_KEY! }, Buffer.from(stack.kmsMasterKey, 'base64'));
 
 /** Loads a handler module (once, like a warm Lambda) and invokes it with a real API Gateway event. */
 export async function invoke(entry: string, input: EventInput) {

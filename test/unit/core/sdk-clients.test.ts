@@ -31,7 +31,7 @@ describe('serviceClients', () => {
 
   it('makes one client per service and process, each on its configured endpoint, metered, without call logging, and unsigned against the engines once the local runtime hooks in', async () => {
     // Given the local stack's configuration, and its one hook into the service's clients
-    useLocalEngines({ accessKeyId: 'LOCALKEY', secretAccessKey: 'secret' });
+    useLocalEngines({ accessKeyId: 'LOCALKEY', secretAccessKey: 'secret' }, Buffer.alloc(32));
     for (const [name, value] of Object.entries({
       TABLE_NAME: 'service',
       AWS_REGION: 'eu-west-1',

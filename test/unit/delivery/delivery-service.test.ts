@@ -5,6 +5,7 @@ import { maxSweepsWithoutAttempt } from '#shared/events/parking.ts';
 import type { DeliveryStore, DeliveryUpdate } from '#shared/delivery/delivery-store.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { Delivery, DestinationRef, ThinEvent } from '#shared/events/event.ts';
+import { memorySecretBox } from '../../support/secret-box.ts';
 import { deliveryMessage, type DeliveriesQueueMessage, type DeliveryMessage } from '#shared/events/ports.ts';
 
 const scope = { accountId: 'acct_1', livemode: false };
@@ -99,6 +100,7 @@ function harness(options: {
     createResend: async () => 'created',
   };
   const service = deliveryService({
+    secrets: memorySecretBox(),
     deliveries,
     events: {
       getThin: async () => {

@@ -7,6 +7,7 @@ import type { Delivery, DestinationRef, ThinEvent } from '#shared/events/event.t
 import { deliveryMessage, type DeliveriesQueueMessage, type FanOutMessage } from '#shared/events/ports.ts';
 import { openRecord, queueSeal } from '#shared/messaging/message-seal.ts';
 import type { Scope } from '#shared/platform/types.ts';
+import { memorySecretBox } from '../../support/secret-box.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 
 const now = 1_800_000_000_000;
@@ -107,6 +108,7 @@ function harness() {
     createResend: async () => 'created',
   };
   const service = deliveryService({
+    secrets: memorySecretBox(),
     deliveries,
     events: {
       getThin: async (scope, id) => (id === eventA.id && sameScope(scope, eventA.scope) ? eventA : undefined),

@@ -5,6 +5,7 @@ import { createEventDestinationParams, updateEventDestinationParams } from '#sha
 import { eventDestinationService } from '#shared/event-destinations/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
+import { memorySecretBox } from '../../support/secret-box.ts';
 
 const scope: Scope = { accountId: 'acct_destinations', livemode: false };
 const other: Scope = { accountId: 'acct_other', livemode: false };
@@ -20,6 +21,7 @@ function setup(maxDestinations = 16) {
     maxDestinations,
     eventSourcePrefix: 'aws.partner/service.test',
     egress: { allowPrivateInTestMode: true },
+    secrets: memorySecretBox(),
     clock: () => now++,
   });
   return { service, repository, written: recorded.written };

@@ -4,9 +4,15 @@ import type { Scope } from '#shared/platform/types.ts';
 import { webhookEndpointService } from '#shared/webhook-endpoints/service.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';
 import { memoryOwnedStore } from '../../support/fakes.ts';
+import { memorySecretBox } from '../../support/secret-box.ts';
 
 const serviceWith = (maxEndpoints = 16) => ({
-  service: webhookEndpointService({ repository: memoryOwnedStore<WebhookEndpoint>(), maxEndpoints, egress: { allowPrivateInTestMode: true } }),
+  service: webhookEndpointService({
+    repository: memoryOwnedStore<WebhookEndpoint>(),
+    maxEndpoints,
+    egress: { allowPrivateInTestMode: true },
+    secrets: memorySecretBox(),
+  }),
 });
 
 const test: Scope = { accountId: 'acct_a', livemode: false };

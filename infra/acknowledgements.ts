@@ -1,6 +1,7 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { StatefulStack } from './stateful-stack.ts';
+import type { EdgeStack } from './edge-stack.ts';
 import type { StatelessStack } from './stateless-stack.ts';
 
 /**
@@ -53,6 +54,11 @@ const reasons = {
     id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
     reason: "AWS Backup's own service-role policy, which AWS maintains for the services it backs up; the selection names the one table it may back up",
   },
+  codeDeployRole: {
+    id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+    reason:
+      "CodeDeploy's own policy for Lambda deployments, which AWS keeps in step with what a traffic shift needs: it may update aliases and invoke only functions named CodeDeployHook_*, and read alarms",
+  },
   deadLetterQueue: {
     id: 'Serverless::Serverless-SQSRedrivePolicy',
     reason: 'This is a dead-letter queue; the DLQ alarm watches it',
@@ -62,7 +68,7 @@ const reasons = {
 const acknowledge = (construct: IConstruct, ...rules: { id: string; reason: string }[]) => Validations.of(construct).acknowledge(...rules);
 
 /** Applies the accepted findings to the constructs they are about, and nowhere else. */
-export function acknowledgeFindings(stateful: StatefulStack, stateless: StatelessStack): void {
+export function acknowledgeFindings(stateful: StatefulStack, stateless: StatelessStack, edge?: EdgeStack): void {
   for (const { deadLetterQueue } of Object.values(stateful.queues)) acknowledge(deadLetterQueue, reasons.deadLetterQueue);
   acknowledge(stateful.backupPlan, reasons.backupRole);
   for (const [name, fn] of Object.entries(stateless.functions)) {
@@ -73,8 +79,9 @@ export function acknowledgeFindings(stateful: StatefulStack, stateless: Stateles
     } else {
       acknowledge(fn.function, reasons.synchronousFunction);
     }
-    if (stateless.queueWorkers[name]) acknowledge(fn.function, reasons.eventSourceMapping);
+    if (stateless.queueWorkers[name]) acknowledge(fn, reasons.eventSourceMapping);
   }
+  acknowledge(stateless.deploymentRole, reasons.codeDeployRole);
   for (const rule of stateless.scheduleRules) acknowledge(rule, reasons.scheduleTarget);
   if (stateless.monitoring.emailSubscription) acknowledge(stateless.monitoring.emailSubscription, reasons.alarmEmail);
   for (const route of stateless.httpRoutes) acknowledge(route, reasons.apiAuthorization);

@@ -4,7 +4,7 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -111,6 +111,11 @@ export const esbuildOptions = { ...bundling, bundle: true, mainFields: [...bundl
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
+  /**
+   * `live`: what API Gateway, the queues and the schedules invoke. Each deploy that changes the function
+   * publishes a version, and CodeDeploy shifts this alias to it (infra/stateless-stack.ts).
+   */
+  readonly alias: Alias;
   readonly logGroup: LogGroup;
   readonly role: Role;
 
@@ -142,6 +147,9 @@ export class ServiceFunction extends Construct {
       applicationLogLevelV2: ApplicationLogLevel[props.logLevel ?? 'INFO'],
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: props.tracing === false ? Tracing.DISABLED : Tracing.ACTIVE,
+      // A replaced version is deleted once the alias has left it (CloudFormation's cleanup, after the
+      // deployment), so versions do not pile up against Lambda's code storage quota.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.DESTROY },
       environment: {
         ...commonEnvironment(props.resources),
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',
@@ -163,11 +171,16 @@ export class ServiceFunction extends Construct {
       },
     });
 
+    this.alias = new Alias(this, 'LiveAlias', { aliasName: liveAliasName, version: this.function.currentVersion });
+
     for (const permission of props.permissions ?? []) {
       grant(this.function, permission, props.resources);
     }
   }
 }
+
+/** The alias every trigger invokes. */
+export const liveAliasName = 'live';
 
 /** The variables `shared/core/config.ts` reads to find the stateful resources. */
 function commonEnvironment(resources: ServiceResources): Record<string, string> {

@@ -59,6 +59,20 @@ const reasons = {
     reason:
       "CodeDeploy's own policy for Lambda deployments, which AWS keeps in step with what a traffic shift needs: it may update aliases and invoke only functions named CodeDeployHook_*, and read alarms",
   },
+  originSecretRotation: {
+    id: 'AwsSolutions::AwsSolutions-SMG4',
+    reason:
+      'CloudFront and the origin authorizer read the origin secret at deploy (a dynamic reference): a scheduled rotation would lock CloudFront out until the next deploy. It is rotated by a deploy instead (docs/operations.md, Rotating the origin secret)',
+  },
+  edgeAccessLogs: {
+    id: 'AwsSolutions::AwsSolutions-CFR3',
+    reason:
+      "Every request CloudFront forwards is in the API's access log (request id, route, status, latency); WAF's per-rule metrics and sampled requests cover those it blocks. CloudFront's own logs would add ~$4,500 a month at 10,000 requests a second for the same lines",
+  },
+  edgeGeoRestriction: {
+    id: 'AwsSolutions::AwsSolutions-CFR1',
+    reason: 'The API serves platforms wherever they run; a country rule is an operator decision for the web ACL, not a default',
+  },
   deadLetterQueue: {
     id: 'Serverless::Serverless-SQSRedrivePolicy',
     reason: 'This is a dead-letter queue; the DLQ alarm watches it',
@@ -82,6 +96,8 @@ export function acknowledgeFindings(stateful: StatefulStack, stateless: Stateles
     if (stateless.queueWorkers[name]) acknowledge(fn, reasons.eventSourceMapping);
   }
   acknowledge(stateless.deploymentRole, reasons.codeDeployRole);
+  if (stateless.originSecret) acknowledge(stateless.originSecret, reasons.originSecretRotation);
+  if (stateless.distribution) acknowledge(stateless.distribution, reasons.edgeAccessLogs, reasons.edgeGeoRestriction);
   for (const rule of stateless.scheduleRules) acknowledge(rule, reasons.scheduleTarget);
   if (stateless.monitoring.emailSubscription) acknowledge(stateless.monitoring.emailSubscription, reasons.alarmEmail);
   for (const route of stateless.httpRoutes) acknowledge(route, reasons.apiAuthorization);

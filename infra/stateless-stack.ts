@@ -259,6 +259,9 @@ export class StatelessStack extends Stack {
         : undefined;
     const publicBaseUrl = this.edge.publicBaseUrl ?? defaultPublicUrl;
     if (publicBaseUrl) this.functionEnvironment.PUBLIC_BASE_URL = publicBaseUrl;
+    // Behind CloudFront, API Gateway's source address is a CloudFront server's; the authorizer lets only
+    // CloudFront in, so the viewer address it writes is the client's (shared/http/client-address.ts).
+    if (this.edge.edge) this.functionEnvironment.CLIENT_ADDRESS_HEADER = 'cloudfront-viewer-address';
     this.publicUrl = publicBaseUrl ?? this.api.apiEndpoint;
 
     if (this.edge.edge) {

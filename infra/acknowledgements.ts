@@ -1,7 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import type { StatefulStack } from './stateful-stack.ts';
-import type { EdgeStack } from './edge-stack.ts';
 import type { StatelessStack } from './stateless-stack.ts';
 
 /**
@@ -69,6 +68,11 @@ const reasons = {
     reason:
       "Every request CloudFront forwards is in the API's access log (request id, route, status, latency); WAF's per-rule metrics and sampled requests cover those it blocks. CloudFront's own logs would add ~$4,500 a month at 10,000 requests a second for the same lines",
   },
+  edgeDefaultCertificate: {
+    id: 'AwsSolutions::AwsSolutions-CFR4',
+    reason:
+      "Without -c domainName the distribution answers on CloudFront's default certificate, whose TLS policy CloudFront fixes; the official SDKs negotiate TLS 1.2 or later anyway. Production gives a custom domain and certificate, which set TLSv1.2_2021 (docs/operations.md)",
+  },
   edgeGeoRestriction: {
     id: 'AwsSolutions::AwsSolutions-CFR1',
     reason: 'The API serves platforms wherever they run; a country rule is an operator decision for the web ACL, not a default',
@@ -82,7 +86,7 @@ const reasons = {
 const acknowledge = (construct: IConstruct, ...rules: { id: string; reason: string }[]) => Validations.of(construct).acknowledge(...rules);
 
 /** Applies the accepted findings to the constructs they are about, and nowhere else. */
-export function acknowledgeFindings(stateful: StatefulStack, stateless: StatelessStack, edge?: EdgeStack): void {
+export function acknowledgeFindings(stateful: StatefulStack, stateless: StatelessStack): void {
   for (const { deadLetterQueue } of Object.values(stateful.queues)) acknowledge(deadLetterQueue, reasons.deadLetterQueue);
   acknowledge(stateful.backupPlan, reasons.backupRole);
   for (const [name, fn] of Object.entries(stateless.functions)) {
@@ -98,6 +102,7 @@ export function acknowledgeFindings(stateful: StatefulStack, stateless: Stateles
   acknowledge(stateless.deploymentRole, reasons.codeDeployRole);
   if (stateless.originSecret) acknowledge(stateless.originSecret, reasons.originSecretRotation);
   if (stateless.distribution) acknowledge(stateless.distribution, reasons.edgeAccessLogs, reasons.edgeGeoRestriction);
+  if (stateless.distribution && !stateless.customDomain) acknowledge(stateless.distribution, reasons.edgeDefaultCertificate);
   for (const rule of stateless.scheduleRules) acknowledge(rule, reasons.scheduleTarget);
   if (stateless.monitoring.emailSubscription) acknowledge(stateless.monitoring.emailSubscription, reasons.alarmEmail);
   for (const route of stateless.httpRoutes) acknowledge(route, reasons.apiAuthorization);

@@ -12,12 +12,13 @@ export interface Throttle {
 }
 
 /**
- * Defaults sized in docs/capacity.md: every class below the account's regional quota (10,000 / 5,000), the
- * write-heavy classes so that together they stay within the table's 40,000 write units a second.
+ * Defaults sized in docs/capacity.md (*Per-route throttles*): every class below the account's regional quota
+ * (10,000 requests a second, 5,000 burst), each alone within the table's warm write throughput (30,000 units
+ * a second) at its measured write cost.
  */
 export const defaultRouteThrottles: Record<RouteThrottleClass, Throttle> = {
   meterEvents: { rate: 5_000, burst: 2_500 },
-  meterEventStream: { rate: 500, burst: 250 },
+  meterEventStream: { rate: 100, burst: 100 },
   writes: { rate: 1_000, burst: 500 },
   reads: { rate: 2_000, burst: 1_000 },
   hostedPages: { rate: 20, burst: 40 },
@@ -34,7 +35,12 @@ export const routeThrottleContextKeys: Record<RouteThrottleClass, string> = {
   document: 'routeThrottleDocument',
 };
 
-const meterEventPaths = new Set(['/v1/billing/meter_events', '/v2/billing/meter_events', '/v1/billing/meter_event_adjustments', '/v2/billing/meter_event_adjustments']);
+const meterEventPaths = new Set([
+  '/v1/billing/meter_events',
+  '/v2/billing/meter_events',
+  '/v1/billing/meter_event_adjustments',
+  '/v2/billing/meter_event_adjustments',
+]);
 
 /** The class of a route: meter events, the stream, hosted pages and the OpenAPI document by path; the rest by method. */
 export function routeThrottleClass(route: Pick<Route, 'method' | 'path'>): RouteThrottleClass {

@@ -147,9 +147,9 @@ export class ServiceFunction extends Construct {
       applicationLogLevelV2: ApplicationLogLevel[props.logLevel ?? 'INFO'],
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: props.tracing === false ? Tracing.DISABLED : Tracing.ACTIVE,
-      // A replaced version is deleted once the alias has left it (CloudFormation's cleanup, after the
-      // deployment), so versions do not pile up against Lambda's code storage quota.
-      currentVersionOptions: { removalPolicy: RemovalPolicy.DESTROY },
+      // A replaced version is kept, so `live` can be shifted back to it by hand (docs/operations.md, Deploys:
+      // rollout and rollback); each full release adds ~150 MB against Lambda's 75 GB code storage.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       environment: {
         ...commonEnvironment(props.resources),
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',

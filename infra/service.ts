@@ -57,7 +57,9 @@ export function buildService(app: App, entries: ServiceEntries = {}): Service {
   // the stateless stack reads through CDK's cross-region references (an SSM parameter in the stage's region).
   const edgeOn = edgeSettings(app, env.region ?? 'us-east-1').edge === 'cloudfront';
   if (edgeOn && (!env.account || !env.region)) {
-    throw new Error('-c edge=cloudfront needs an explicit account and region (-c account=… -c region=…): the edge stack is in us-east-1, the API in the stage region');
+    throw new Error(
+      '-c edge=cloudfront needs an explicit account and region (-c account=… -c region=…): the edge stack is in us-east-1, the API in the stage region',
+    );
   }
   const crossRegion = edgeOn && env.region !== 'us-east-1';
   const edge = edgeOn
@@ -85,7 +87,7 @@ export function buildService(app: App, entries: ServiceEntries = {}): Service {
   });
   stateless.addStackDependency(stateful, 'the functions use the table, queues and bus of the stateful stack');
   if (edge) stateless.addStackDependency(edge, 'the distribution uses the web ACL of the edge stack');
-  acknowledgeFindings(stateful, stateless, edge);
+  acknowledgeFindings(stateful, stateless);
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
   return { stage, env, stateful, stateless, ...(edge ? { edge } : {}) };

@@ -153,6 +153,8 @@ export class StatelessStack extends Stack {
   readonly originSecret?: Secret;
   /** The URL clients use: the custom domain, else the distribution, else the API's own. */
   readonly publicUrl: string;
+  /** The custom domain of `-c domainName`, on the distribution or on API Gateway. */
+  readonly customDomain?: string;
   /** Variables from the function settings, set on every function. */
   private readonly functionEnvironment: Record<string, string>;
   private readonly operations: ResolvedOperationsSettings;
@@ -209,6 +211,7 @@ export class StatelessStack extends Stack {
       },
     });
 
+    this.customDomain = this.edge.domainName;
     const certificate = this.edge.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', this.edge.certificateArn) : undefined;
     if (this.edge.edge) {
       if (this.edge.originSecretArn) {
@@ -242,8 +245,11 @@ export class StatelessStack extends Stack {
         },
         httpVersion: HttpVersion.HTTP2_AND_3,
         priceClass: PriceClass.PRICE_CLASS_ALL,
-        minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
-        ...(this.edge.domainName && certificate ? { domainNames: [this.edge.domainName], certificate } : {}),
+        // Viewers on the custom domain get TLS 1.2 at least; the default *.cloudfront.net certificate's policy
+        // is CloudFront's own (infra/acknowledgements.ts).
+        ...(this.edge.domainName && certificate
+          ? { domainNames: [this.edge.domainName], certificate, minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
+          : {}),
       });
     } else if (this.edge.domainName && certificate) {
       const domain = new DomainName(this, 'CustomDomain', { domainName: this.edge.domainName, certificate });

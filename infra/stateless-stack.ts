@@ -378,6 +378,10 @@ export class StatelessStack extends Stack {
     if (this.distribution) {
       new CfnOutput(this, 'DistributionDomainName', { value: this.distribution.distributionDomainName, description: 'Point the custom domain here' });
     }
+    new CfnOutput(this, 'DeploymentApplication', {
+      value: this.deployment.application.applicationName,
+      description: 'The CodeDeploy application of every function: aws deploy list-deployments --application-name <this>',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn, description: 'Subscribe a pager or an email to this topic' });
     new CfnOutput(this, 'TableName', { value: resources.table.tableName, description: 'The single DynamoDB table' });
   }

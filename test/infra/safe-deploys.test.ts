@@ -94,6 +94,7 @@ describe('safe deploys of the real route table', () => {
     }
     // One application and one service role for all of them, with CodeDeploy's Lambda policy
     expect(templates.count('AWS::CodeDeploy::Application')).toBe(1);
+    templates.parent.hasOutput('DeploymentApplication', { Value: { Ref: Match.stringLikeRegexp('^Deployments') } });
     templates.parent.hasResourceProperties('AWS::IAM::Role', {
       AssumeRolePolicyDocument: { Statement: [Match.objectLike({ Principal: { Service: 'codedeploy.amazonaws.com' } })] },
       ManagedPolicyArns: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited']] }],

@@ -3,8 +3,9 @@ import type { Construct } from 'constructs';
 import * as z from 'zod';
 
 /**
- * The public face of the API, from context (`-c edge=cloudfront -c domainName=api.example.com …`), checked
- * at synth: a malformed value stops `cdk synth` naming the key.
+ * How the API meets its clients, from context (`-c edge=cloudfront -c domainName=api.example.com …`): the
+ * edge, the domain, the public URL, and which routes a deploy leaves detached while they move between stacks.
+ * Checked at synth: a malformed value stops `cdk synth` naming the key.
  */
 export interface EdgeSettings {
   /** `cloudfront`: a CloudFront distribution with a WAF web ACL in front of the API, the only way in. */

@@ -9,6 +9,7 @@ import type { ServiceFunction } from '#infra/service-function.ts';
 import {
   aliasLogicalId,
   aliasQualifiedName,
+  aliasQualifier,
   fixtureEntries,
   functionLogicalId,
   serviceApp,
@@ -151,7 +152,7 @@ describe('safe deploys of the real route table', () => {
       template.hasResourceProperties('AWS::Lambda::Permission', { Principal: 'events.amazonaws.com', FunctionName: { Ref: aliasLogicalId(fn) } });
       template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
         FunctionName: { Ref: functionLogicalId(fn) },
-        Qualifier: 'live',
+        Qualifier: aliasQualifier(fn),
         MaximumRetryAttempts: 0,
       });
     }

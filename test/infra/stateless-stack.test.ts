@@ -17,6 +17,7 @@ import { tableStatements, type TablePermission } from '#functions/permissions.ts
 import {
   aliasLogicalId,
   aliasQualifiedName,
+  aliasQualifier,
   allowedActions,
   allowedStatements,
   fixtureEntries,
@@ -338,7 +339,7 @@ describe('stateless stack', () => {
       // When its timeout, its asynchronous invocation settings and its rule target are read
       const timeout = template.toJSON().Resources[logicalId].Properties.Timeout;
       const invokeConfigs = template.findResources('AWS::Lambda::EventInvokeConfig', {
-        Properties: { FunctionName: { Ref: logicalId }, Qualifier: 'live' },
+        Properties: { FunctionName: { Ref: logicalId }, Qualifier: aliasQualifier(fn) },
       });
       const rule = Object.values(
         template.findResources('AWS::Events::Rule', {

@@ -149,6 +149,11 @@ export function aliasQualifiedName(fn: ServiceFunction): unknown {
   return { 'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: aliasLogicalId(fn) }] }] }, ':live']] };
 }
 
+/** How an asynchronous invocation config names the `live` alias: the qualifier from the alias ARN. */
+export function aliasQualifier(fn: ServiceFunction): unknown {
+  return { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: aliasLogicalId(fn) }] }] };
+}
+
 /** The `Properties` of the function's `AWS::Lambda::Function`, from the template of its stack. */
 export function functionProperties(templates: StatelessTemplates, fn: ServiceFunction): { [key: string]: any } {
   return templates.of(fn).toJSON().Resources[functionLogicalId(fn)].Properties;

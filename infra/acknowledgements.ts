@@ -53,6 +53,30 @@ const reasons = {
     id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSBackupServiceRolePolicyForBackup]',
     reason: "AWS Backup's own service-role policy, which AWS maintains for the services it backs up; the selection names the one table it may back up",
   },
+  codeDeployRole: {
+    id: 'AwsSolutions::AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSCodeDeployRoleForLambdaLimited]',
+    reason:
+      "CodeDeploy's own policy for Lambda deployments, which AWS keeps in step with what a traffic shift needs: it may update aliases and invoke only functions named CodeDeployHook_*, and read alarms",
+  },
+  originSecretRotation: {
+    id: 'AwsSolutions::AwsSolutions-SMG4',
+    reason:
+      'CloudFront and the origin authorizer read the origin secret at deploy (a dynamic reference): a scheduled rotation would lock CloudFront out until the next deploy. It is rotated by a deploy instead (docs/operations.md, Rotating the origin secret)',
+  },
+  edgeAccessLogs: {
+    id: 'AwsSolutions::AwsSolutions-CFR3',
+    reason:
+      "Every request CloudFront forwards is in the API's access log (request id, route, status, latency); WAF's per-rule metrics and sampled requests cover those it blocks. CloudFront's own logs would add ~$4,500 a month at 10,000 requests a second for the same lines",
+  },
+  edgeDefaultCertificate: {
+    id: 'AwsSolutions::AwsSolutions-CFR4',
+    reason:
+      "Without -c domainName the distribution answers on CloudFront's default certificate, whose TLS policy CloudFront fixes; the official SDKs negotiate TLS 1.2 or later anyway. Production gives a custom domain and certificate, which set TLSv1.2_2021 (docs/operations.md)",
+  },
+  edgeGeoRestriction: {
+    id: 'AwsSolutions::AwsSolutions-CFR1',
+    reason: 'The API serves platforms wherever they run; a country rule is an operator decision for the web ACL, not a default',
+  },
   deadLetterQueue: {
     id: 'Serverless::Serverless-SQSRedrivePolicy',
     reason: 'This is a dead-letter queue; the DLQ alarm watches it',
@@ -73,8 +97,12 @@ export function acknowledgeFindings(stateful: StatefulStack, stateless: Stateles
     } else {
       acknowledge(fn.function, reasons.synchronousFunction);
     }
-    if (stateless.queueWorkers[name]) acknowledge(fn.function, reasons.eventSourceMapping);
+    if (stateless.queueWorkers[name]) acknowledge(fn, reasons.eventSourceMapping);
   }
+  acknowledge(stateless.deploymentRole, reasons.codeDeployRole);
+  if (stateless.originSecret) acknowledge(stateless.originSecret, reasons.originSecretRotation);
+  if (stateless.distribution) acknowledge(stateless.distribution, reasons.edgeAccessLogs, reasons.edgeGeoRestriction);
+  if (stateless.distribution && !stateless.customDomain) acknowledge(stateless.distribution, reasons.edgeDefaultCertificate);
   for (const rule of stateless.scheduleRules) acknowledge(rule, reasons.scheduleTarget);
   if (stateless.monitoring.emailSubscription) acknowledge(stateless.monitoring.emailSubscription, reasons.alarmEmail);
   for (const route of stateless.httpRoutes) acknowledge(route, reasons.apiAuthorization);

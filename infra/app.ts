@@ -11,8 +11,12 @@ import { buildService } from './service.ts';
  *   `deliveryRetryScheduleLive`, `webhookAllowPrivateTargets`, `rateLimitPerKeyLive`, `rateLimitPerKeyTest`,
  *   `rateLimitMeterEventsLive`, `rateLimitMeterEventsTest`, `rateLimitMeterEventStream`, `rateLimitSearchLive`,
  *   `rateLimitSearchTest`, `rateLimitAuthFailures`
- * - operations (infra/operations-settings.ts): `alarmEmail`, `apiThrottleRate`, `apiThrottleBurst`,
- *   `logRetentionDays`, `logLevel`, `tracing`
+ * - operations (infra/operations-settings.ts): `alarmEmail`, `alarmTopicArn`, `alarmDestination`, `apiThrottleRate`,
+ *   `apiThrottleBurst`, `logRetentionDays`, `logLevel`, `tracing`, `deploymentStrategy`, `deploymentAlarms`
+ * - per-route throttles (infra/route-throttles.ts): `routeThrottleMeterEvents`, `routeThrottleMeterEventStream`,
+ *   `routeThrottleWrites`, `routeThrottleReads`, `routeThrottleHostedPages`, `routeThrottleDocument`
+ * - the edge (infra/edge-settings.ts): `edge`, `wafRateLimit`, `originSecretArn`, `domainName`, `certificateArn`,
+ *   `hostedZoneId`, `publicBaseUrl`, `detachRoutes`; `-c edge=cloudfront` adds `ServiceEdge[-<stage>]` in us-east-1
  * - the table (infra/stateful-stack.ts): `tableWarmWriteUnits`, `tableWarmReadUnits`, `indexWarmWriteUnits`
  */
 buildService(new App());

@@ -38,8 +38,11 @@ export interface MonitoringProps {
   routeFunctions: Record<string, ServiceFunction>;
   /** The synthetic probe, whose ProbeSuccess metric alarms on a failure and on silence. */
   probe: ServiceFunction;
-  /** Route functions by API area (infra/api-areas.ts): their errors alarm per area. */
-  routeAreas: Array<{ id: string; area: string; functions: ServiceFunction[] }>;
+  /**
+   * Route functions by API area (infra/api-areas.ts): their errors alarm per area, in `scope` (the area's
+   * nested stack), where the area's deployment groups can roll back on them without a reference cycle.
+   */
+  routeAreas: Array<{ id: string; area: string; scope: Construct; functions: ServiceFunction[] }>;
   /** The table, whose throttles and system errors (and each index's throttles) alarm. */
   table: ITable;
   /** The backup vault, whose failed backup and copy jobs alarm. */
@@ -103,6 +106,13 @@ export class Monitoring extends Construct {
   readonly emailSubscription?: Subscription;
   readonly alarms: Alarm[] = [];
   readonly dashboard: Dashboard;
+  /** The API's 5xx rate and the synthetic probe: what every API function's deployment rolls back on. */
+  readonly apiServerErrors: Alarm;
+  readonly apiProbe: Alarm;
+  /** Each queue worker's and scheduled job's error alarm, by name. */
+  readonly functionErrorAlarms: Record<string, Alarm> = {};
+  /** Each route function's area error alarm, by function. */
+  private readonly routeErrorAlarms = new Map<ServiceFunction, Alarm>();
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
@@ -125,9 +135,14 @@ export class Monitoring extends Construct {
       threshold: number,
       description: string,
       evaluationPeriods = 1,
-      { below = false, silence = 'ok', datapointsToAlarm }: { below?: boolean; silence?: 'ok' | 'breaching'; datapointsToAlarm?: number } = {},
+      {
+        below = false,
+        silence = 'ok',
+        datapointsToAlarm,
+        scope = this,
+      }: { below?: boolean; silence?: 'ok' | 'breaching'; datapointsToAlarm?: number; scope?: Construct } = {},
     ) => {
-      const created = new Alarm(this, alarmId, {
+      const created = new Alarm(scope, alarmId, {
         metric,
         threshold,
         evaluationPeriods,
@@ -154,7 +169,7 @@ export class Monitoring extends Construct {
       period: fiveMinutes,
       label: '5xx %',
     });
-    alarm(
+    this.apiServerErrors = alarm(
       'ApiServerErrors',
       serverErrorPercent,
       alarmThresholds.apiServerErrorPercent,
@@ -190,7 +205,12 @@ export class Monitoring extends Construct {
     // Queue workers and scheduled jobs: any error or throttle.
     for (const [name, fn] of Object.entries({ ...props.queueWorkers, ...props.scheduledJobs })) {
       const id = pascal(name);
-      alarm(`${id}Errors`, fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' }), 1, `${name} failed (its log group has the error)`);
+      this.functionErrorAlarms[name] = alarm(
+        `${id}Errors`,
+        fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' }),
+        1,
+        `${name} failed (its log group has the error)`,
+      );
       alarm(
         `${id}Throttles`,
         fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
@@ -214,7 +234,7 @@ export class Monitoring extends Construct {
 
     // The synthetic probe (functions/schedules/probe-api.ts): a real read path through the public URL, every
     // minute. Two failed minutes of three, or no probe result at all, page.
-    alarm(
+    this.apiProbe = alarm(
       'ApiProbe',
       new Metric({
         namespace: metricsNamespace,
@@ -231,17 +251,20 @@ export class Monitoring extends Construct {
 
     // Route functions: an error (an unhandled failure or a timeout; handled errors answer 5xx and count in the
     // API's 5xx rate) in any function of an API area, at most 10 functions an alarm.
-    for (const { id, area, functions } of props.routeAreas) {
+    for (const { id, area, scope: areaScope, functions } of props.routeAreas) {
       for (let start = 0; start < functions.length; start += maxAlarmMetrics) {
         const watched = functions.slice(start, start + maxAlarmMetrics);
         const usingMetrics = Object.fromEntries(watched.map((fn, index) => [`e${index}`, fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })]));
         const part = start === 0 ? '' : `Part${start / maxAlarmMetrics + 1}`;
-        alarm(
+        const areaAlarm = alarm(
           `${id}${part}RouteErrors`,
           new MathExpression({ expression: filledSum(Object.keys(usingMetrics)), usingMetrics, period: fiveMinutes, label: `${area} errors` }),
           1,
           `A function under ${area} failed or timed out (its log group has the error): ${watched.map((fn) => fn.node.id).join(', ')}`,
+          1,
+          { scope: areaScope },
         );
+        for (const fn of watched) this.routeErrorAlarms.set(fn, areaAlarm);
       }
     }
 
@@ -411,6 +434,13 @@ export class Monitoring extends Construct {
       ),
       graph('Parked work', [parkedWork]),
     );
+  }
+
+  /** The error alarm of the area (or part of it) that watches route function `fn`. */
+  routeErrorAlarmOf(fn: ServiceFunction): Alarm {
+    const found = this.routeErrorAlarms.get(fn);
+    if (!found) throw new Error(`No route error alarm watches ${fn.node.path}`);
+    return found;
   }
 }
 

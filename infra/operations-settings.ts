@@ -54,7 +54,31 @@ export interface OperationsSettings {
    * @default - the context value `tracing`, else 'true'
    */
   tracing?: 'true' | 'false';
+  /**
+   * How CodeDeploy shifts each changed function's `live` alias to its new version: `canary10Percent10Minutes`
+   * (10 % of invocations for ten minutes, then all), `canary10Percent5Minutes`, `linear10PercentEvery1Minute`,
+   * `linear10PercentEvery3Minutes`, or `allAtOnce` (no canary: for a dev stage, said so explicitly). Ten
+   * minutes by default because the rollback alarms have five-minute periods: a five-minute canary can end
+   * before its first complete period is judged.
+   * @default - the context value `deploymentStrategy`, else 'canary10Percent10Minutes'
+   */
+  deploymentStrategy?: DeploymentStrategy;
+  /**
+   * `rollback`: a deployment stops and shifts the alias back when a rollback alarm fires. `ignore`: deploy
+   * through alarms already firing (a fix forward during an incident); failed deployments still roll back.
+   * @default - the context value `deploymentAlarms`, else 'rollback'
+   */
+  deploymentAlarms?: 'rollback' | 'ignore';
 }
+
+export const deploymentStrategies = [
+  'canary10Percent10Minutes',
+  'canary10Percent5Minutes',
+  'linear10PercentEvery1Minute',
+  'linear10PercentEvery3Minutes',
+  'allAtOnce',
+] as const;
+export type DeploymentStrategy = (typeof deploymentStrategies)[number];
 
 const retentionPeriods = Object.values(RetentionDays).filter((days): days is number => typeof days === 'number' && days > 0);
 
@@ -73,6 +97,8 @@ const schema = z.object({
     .default(400),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   tracing: z.enum(['true', 'false']).default('true'),
+  deploymentStrategy: z.enum(deploymentStrategies).default('canary10Percent10Minutes'),
+  deploymentAlarms: z.enum(['rollback', 'ignore']).default('rollback'),
 });
 
 export type ResolvedOperationsSettings = z.output<typeof schema>;

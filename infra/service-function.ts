@@ -5,7 +5,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IEventBus } from 'aws-cdk-lib/aws-events';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Alias, ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -151,6 +151,11 @@ export const esbuildOptions = {
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
+  /**
+   * `live`: what API Gateway, the queues and the schedules invoke. Each deploy that changes the function
+   * publishes a version, and CodeDeploy shifts this alias to it (infra/stateless-stack.ts).
+   */
+  readonly alias: Alias;
   readonly logGroup: LogGroup;
   readonly role: Role;
 
@@ -182,6 +187,9 @@ export class ServiceFunction extends Construct {
       applicationLogLevelV2: ApplicationLogLevel[props.logLevel ?? 'INFO'],
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: props.tracing === false ? Tracing.DISABLED : Tracing.ACTIVE,
+      // A replaced version is kept, so `live` can be shifted back to it by hand (docs/operations.md, Deploys:
+      // rollout and rollback); each full release adds ~150 MB against Lambda's 75 GB code storage.
+      currentVersionOptions: { removalPolicy: RemovalPolicy.RETAIN },
       environment: {
         ...commonEnvironment(props.resources),
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? 'service-api',
@@ -207,12 +215,17 @@ export class ServiceFunction extends Construct {
       },
     });
 
+    this.alias = new Alias(this, 'LiveAlias', { aliasName: liveAliasName, version: this.function.currentVersion });
+
     for (const permission of props.permissions ?? []) {
       grant(this.function, permission, props.resources);
     }
     denyGuardedPartitions(this.function, props.permissions ?? [], props.resources);
   }
 }
+
+/** The alias every trigger invokes. */
+export const liveAliasName = 'live';
 
 /** The variables `shared/core/config.ts` reads to find the stateful resources. */
 function commonEnvironment(resources: ServiceResources): Record<string, string> {

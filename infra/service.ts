@@ -1,6 +1,8 @@
 import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { acknowledgeFindings } from './acknowledgements.ts';
+import { EdgeStack } from './edge-stack.ts';
+import { edgeSettings } from './edge-settings.ts';
 import { StatefulStack } from './stateful-stack.ts';
 import { StatelessStack, type StatelessStackProps } from './stateless-stack.ts';
 
@@ -12,6 +14,8 @@ export interface Service {
   env: Environment;
   stateful: StatefulStack;
   stateless: StatelessStack;
+  /** The WAF web ACL in us-east-1, with `-c edge=cloudfront`. */
+  edge?: EdgeStack;
 }
 
 /**
@@ -49,6 +53,25 @@ export function buildService(app: App, entries: ServiceEntries = {}): Service {
   const tags = { service: 'service-api', ...(stage ? { stage } : {}) };
   const env = stageEnvironment(app, stage);
 
+  // With the edge on: WAF's CLOUDFRONT web ACL must live in us-east-1, in a stack of its own there, whose ARN
+  // the stateless stack reads through CDK's cross-region references (an SSM parameter in the stage's region).
+  const edgeOn = edgeSettings(app, env.region ?? 'us-east-1').edge === 'cloudfront';
+  if (edgeOn && (!env.account || !env.region)) {
+    throw new Error(
+      '-c edge=cloudfront needs an explicit account and region (-c account=… -c region=…): the edge stack is in us-east-1, the API in the stage region',
+    );
+  }
+  const crossRegion = edgeOn && env.region !== 'us-east-1';
+  const edge = edgeOn
+    ? new EdgeStack(app, `ServiceEdge${suffix}`, {
+        description: 'Service API: the WAF web ACL of the CloudFront distribution (us-east-1)',
+        env: { ...env, region: 'us-east-1' },
+        tags,
+        crossRegionReferences: crossRegion,
+        wafRateLimit: edgeSettings(app, 'us-east-1').wafRateLimit,
+      })
+    : undefined;
+
   const stateful = new StatefulStack(app, `ServiceStateful${suffix}`, {
     description: 'Service API: table, queues and event bus (retained)',
     env,
@@ -59,11 +82,13 @@ export function buildService(app: App, entries: ServiceEntries = {}): Service {
     env,
     tags,
     resources: { ...stateful, table: stateful.servedTable },
+    ...(edge ? { webAclArn: edge.webAcl.attrArn, crossRegionReferences: crossRegion } : {}),
     ...entries,
   });
   stateless.addStackDependency(stateful, 'the functions use the table, queues and bus of the stateful stack');
+  if (edge) stateless.addStackDependency(edge, 'the distribution uses the web ACL of the edge stack');
   acknowledgeFindings(stateful, stateless);
 
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }), new ServerlessChecks(app, { verbose: true }));
-  return { stage, env, stateful, stateless };
+  return { stage, env, stateful, stateless, ...(edge ? { edge } : {}) };
 }

@@ -85,6 +85,11 @@ const schema = z.object({
   ACCOUNT_LINK_TTL_MINUTES: z.coerce.number().int().positive().default(10),
   /** The service's public base URL for links to its own pages (account links); default: the request's scheme and host. */
   PUBLIC_BASE_URL: optionalUrl,
+  /**
+   * The header a trusted proxy writes the client's address to (shared/http/client-address.ts); set by the
+   * stack behind CloudFront only. Default: API Gateway's source address.
+   */
+  CLIENT_ADDRESS_HEADER: z.literal('cloudfront-viewer-address').optional(),
 });
 
 export type Config = z.infer<typeof schema>;

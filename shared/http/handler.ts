@@ -31,6 +31,7 @@ import { checkPathIds } from './bounds.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { fitV1Page, fitV1SearchResult, resumeV2List, v1SearchPages, type SearchPages, type V2Paging } from '#shared/wire/pagination.ts';
 import { authFailureGuard } from './auth-failures.ts';
+import { clientAddress } from './client-address.ts';
 import { rateLimiter, type CounterFailure, type RateLimitClass, type RateLimiter, type RateLimits } from './rate-limit.ts';
 import { singleValuesAsArrays } from './single-values.ts';
 import { validateParams } from './validation.ts';
@@ -54,7 +55,7 @@ export interface ApiRequest<P> {
   idempotencyKey: string | undefined;
   /** Routes declared `idempotency: 'operation'`, on a POST with an `Idempotency-Key`. */
   idempotency?: OperationIdempotency;
-  /** The client's address as API Gateway saw it (`requestContext.http.sourceIp`), if known. */
+  /** The client's address (shared/http/client-address.ts), if known. */
   sourceIp: string | null;
   /** The client's `User-Agent`, if it sent one (v2 tokens record it for the attestations they carry). */
   userAgent: string | null;
@@ -225,7 +226,7 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   let serviceVersion: string = defaultServiceVersion;
   let replay: { original: string } | undefined;
   let response: StoredResponse & { headers?: Record<string, string> };
-  const sourceIp = event.requestContext?.http?.sourceIp || null;
+  const sourceIp = clientAddress(headers, event.requestContext?.http?.sourceIp);
   try {
     const failures = authFailureGuard(ports.rateLimiter, ports.rateLimits.authFailures);
     failures.admit(sourceIp ?? '', systemClock());

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { logger } from '#shared/core/logger.ts';
+import { clientAddress } from './client-address.ts';
 import { withContract, type OperationText } from './contract.ts';
 import { newRequestId } from './handler.ts';
 import { htmlHeaders, messagePage, type HtmlRequest, type HtmlResult } from '#shared/wire/html.ts';
@@ -64,7 +65,7 @@ async function serveHtml(event: APIGatewayProxyEventV2, operation: (request: Htm
       pathParameters: (event.pathParameters ?? {}) as Record<string, string>,
       cookies: parseCookies(event),
       form: method === 'POST' ? parseForm(event) : {},
-      sourceIp: event.requestContext.http.sourceIp,
+      sourceIp: clientAddress(headers, event.requestContext.http.sourceIp) ?? event.requestContext.http.sourceIp,
       userAgent: event.requestContext.http.userAgent ?? headers['user-agent'] ?? '',
       secure: (headers['x-forwarded-proto'] ?? 'https').split(',')[0]!.trim() === 'https',
     };

@@ -132,8 +132,21 @@ describe('the deployed service, as an operator configures it', () => {
     const [topicId, topic] = Object.entries(parent.findResources('AWS::SNS::Topic'))[0]!;
     expect(topic.Properties.KmsMasterKeyId).toBeDefined();
 
-    // Then every alarm notifies it on ALARM and on OK
+    // Then every alarm notifies it on ALARM and on OK: the parent's directly, the route areas' (in their nested
+    // stacks, beside the deployment groups that roll back on them) through the parameter the parent fills
     const alarms = Object.values(parent.findResources('AWS::CloudWatch::Alarm'));
+    const parentAlarms = alarms.length;
+    for (const routeStack of Object.values(service.stateless.routeStacks)) {
+      const nestedResource = parent.toJSON().Resources[service.stateless.getLogicalId(routeStack.nestedStackResource as CfnElement)];
+      for (const each of Object.values(templates.of(routeStack).findResources('AWS::CloudWatch::Alarm'))) {
+        for (const actions of [each.Properties.AlarmActions, each.Properties.OKActions]) {
+          expect(actions).toHaveLength(1);
+          expect(nestedResource.Properties.Parameters[actions[0].Ref]).toEqual({ Ref: topicId });
+        }
+        alarms.push({ ...each, Properties: { ...each.Properties, AlarmActions: [{ Ref: topicId }], OKActions: [{ Ref: topicId }] } });
+      }
+    }
+    expect(parentAlarms).toBeLessThan(alarms.length);
     const routeAreaAlarms = routeStackGroups(routes).reduce((sum, group) => sum + Math.ceil(group.routes.length / 10), 0);
     const tableAlarms = 2 + tableSchema.globalIndexes.length;
     // (the probe is a scheduled job of the stack's own, with the ApiProbe alarm besides)
@@ -193,8 +206,13 @@ describe('the deployed service, as an operator configures it', () => {
     const watched: string[] = [];
     for (const group of routeStackGroups(routes)) {
       for (let part = 0; part * 10 < group.routes.length; part++) {
-        // Given the area's alarm (or part of it)
-        const errors = alarm(`${group.id}${part === 0 ? '' : `Part${part + 1}`}RouteErrors`);
+        // Given the area's alarm (or part of it), in the area's nested stack beside its functions
+        const id = `${group.id}${part === 0 ? '' : `Part${part + 1}`}RouteErrors`;
+        const inArea = Object.entries(templates.of(service.stateless.routeStacks[group.id]!).findResources('AWS::CloudWatch::Alarm')).filter(([logicalId]) =>
+          logicalId.startsWith(id),
+        );
+        expect(inArea, id).toHaveLength(1);
+        const errors = inArea[0]![1].Properties as Record<string, any>;
         const metrics = (
           errors.Metrics as Array<{ Id: string; MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: unknown }> } } }>
         ).filter((each) => each.MetricStat);

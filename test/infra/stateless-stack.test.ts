@@ -12,9 +12,12 @@ import { queues } from '#shared/messaging/queues.ts';
 import { apiArea } from '#infra/api-areas.ts';
 import { StatefulStack } from '#infra/stateful-stack.ts';
 import { esbuildOptions, repositoryRoot } from '#infra/service-function.ts';
-import { apiProbeJob, StatelessStack } from '#infra/stateless-stack.ts';
+import { apiProbeJob, originAuthorizerJob, StatelessStack } from '#infra/stateless-stack.ts';
 import { tableStatements, type TablePermission } from '#functions/permissions.ts';
 import {
+  aliasLogicalId,
+  aliasQualifiedName,
+  aliasQualifier,
   allowedActions,
   allowedStatements,
   fixtureEntries,
@@ -77,7 +80,7 @@ describe('stateless stack', () => {
       expect(template.toJSON().Resources[integrationId].Properties).toMatchObject({
         IntegrationType: 'AWS_PROXY',
         PayloadFormatVersion: '2.0',
-        IntegrationUri: { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] },
+        IntegrationUri: { Ref: aliasLogicalId(fn) },
       });
     }
     expect(templates.count('AWS::ApiGatewayV2::Route')).toBe(routes.length + 1);
@@ -170,9 +173,7 @@ describe('stateless stack', () => {
 
     // Then it is in the parent, and its integration calls the fallback function, which answers 404 or 405
     expect(template).toBe(templates.parent);
-    expect(template.toJSON().Resources[integrationId].Properties.IntegrationUri).toEqual({
-      'Fn::GetAtt': [functionLogicalId(stack.functions[fallbackRoute.name]!), 'Arn'],
-    });
+    expect(template.toJSON().Resources[integrationId].Properties.IntegrationUri).toEqual({ Ref: aliasLogicalId(stack.functions[fallbackRoute.name]!) });
   });
 
   it('lets API Gateway invoke a route function only through the path of its route', () => {
@@ -182,7 +183,7 @@ describe('stateless stack', () => {
     // When the invoke permissions of its function are read
     const fn = stack.functions[route.name]!;
     const permissions = templates.of(fn).findResources('AWS::Lambda::Permission', {
-      Properties: { FunctionName: { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] } },
+      Properties: { FunctionName: { Ref: aliasLogicalId(fn) } },
     });
 
     // Then API Gateway may invoke it, from any stage, only for that path
@@ -252,7 +253,7 @@ describe('stateless stack', () => {
       // When its event source mapping is read
       const fn = stack.functions[worker.name]!;
       const mappings = Object.values(
-        templates.of(fn).findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: functionLogicalId(fn) } } }),
+        templates.of(fn).findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: aliasQualifiedName(fn) } }),
       );
 
       // Then it reads its own queue, batches as configured and reports failed items instead of failing the batch
@@ -294,7 +295,8 @@ describe('stateless stack', () => {
       // When the rule targeting its function is looked up, in the template of its stack
       const fn = stack.functions[job.name]!;
       const template = templates.of(fn);
-      const functionArn = { 'Fn::GetAtt': [functionLogicalId(fn), 'Arn'] };
+      // The rule invokes the live alias, which CodeDeploy shifts (test/infra/safe-deploys.test.ts)
+      const functionArn = { Ref: aliasLogicalId(fn) };
       const rules = template.findResources('AWS::Events::Rule', {
         Properties: { Targets: Match.arrayWith([Match.objectLike({ Arn: functionArn })]) },
       });
@@ -322,7 +324,7 @@ describe('stateless stack', () => {
     // Then it runs at a rate of one minute
     templates.of(sweeper).hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionLogicalId(sweeper), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { Ref: aliasLogicalId(sweeper) } })],
     });
   });
 
@@ -337,11 +339,11 @@ describe('stateless stack', () => {
       // When its timeout, its asynchronous invocation settings and its rule target are read
       const timeout = template.toJSON().Resources[logicalId].Properties.Timeout;
       const invokeConfigs = template.findResources('AWS::Lambda::EventInvokeConfig', {
-        Properties: { FunctionName: { Ref: logicalId } },
+        Properties: { FunctionName: { Ref: logicalId }, Qualifier: aliasQualifier(fn) },
       });
       const rule = Object.values(
         template.findResources('AWS::Events::Rule', {
-          Properties: { Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId, 'Arn'] } })] },
+          Properties: { Targets: [Match.objectLike({ Arn: { Ref: aliasLogicalId(fn) } })] },
         }),
       )[0]!;
 
@@ -523,7 +525,7 @@ describe('stateless stack', () => {
 describe('the handlers of the route table', () => {
   it('each bundle as the stack bundles them (ES modules for Node 24, AWS SDK included, no tracing SDK, no source map)', async () => {
     // Given every entry file of the route table
-    const entries = [...new Set([...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs].map((entry) => entry.handler))];
+    const entries = [...new Set([...routes, fallbackRoute, ...queueWorkers, ...scheduledJobs, apiProbeJob, originAuthorizerJob].map((entry) => entry.handler))];
 
     // When esbuild bundles them all in one build, with the stack's settings
     const result = await build({

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { App, type CfnElement, NestedStack, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { Template } from 'aws-cdk-lib/assertions';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import type { CfnAlias, CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
 import type { QueueWorker, Route, ScheduledJob } from '#functions/routes.ts';
 import { repositoryRoot, type ServiceFunction } from '#infra/service-function.ts';
@@ -137,6 +137,21 @@ export function synthesizeService(entries: ServiceEntries = {}, context: Record<
 /** The logical id of the function in the template of its own stack, parent or nested. */
 export function functionLogicalId(fn: ServiceFunction): string {
   return Stack.of(fn).getLogicalId(fn.function.node.defaultChild as CfnFunction);
+}
+
+/** The logical id of the function's `live` alias, which every trigger invokes, in the template of its stack. */
+export function aliasLogicalId(fn: ServiceFunction): string {
+  return Stack.of(fn).getLogicalId(fn.alias.node.defaultChild as CfnAlias);
+}
+
+/** How an event source mapping names the `live` alias: the function's name from the alias ARN, qualified. */
+export function aliasQualifiedName(fn: ServiceFunction): unknown {
+  return { 'Fn::Join': ['', [{ 'Fn::Select': [6, { 'Fn::Split': [':', { Ref: aliasLogicalId(fn) }] }] }, ':live']] };
+}
+
+/** How an asynchronous invocation config names the `live` alias: the qualifier from the alias ARN. */
+export function aliasQualifier(fn: ServiceFunction): unknown {
+  return { 'Fn::Select': [7, { 'Fn::Split': [':', { Ref: aliasLogicalId(fn) }] }] };
 }
 
 /** The `Properties` of the function's `AWS::Lambda::Function`, from the template of its stack. */

@@ -6,6 +6,9 @@ import { Decimal } from 'decimal.js';
  * floats, and become integers only where an amount is charged.
  */
 
+/** The largest amount, in absolute value, one invoice line or invoice item may carry (12 digits, as the reference). */
+export const maxLineAmount = 999_999_999_999;
+
 /** Currencies without a minor unit (an amount of 500 JPY is `500`), as the reference lists them. */
 export const zeroDecimalCurrencies: ReadonlySet<string> = new Set([
   'bif',

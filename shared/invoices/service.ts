@@ -1,5 +1,5 @@
 import type { BillingTime, PaymentGateway } from '#shared/billing/ports.ts';
-import { unitAmountOf } from '#shared/billing/money.ts';
+import { maxLineAmount, unitAmountOf } from '#shared/billing/money.ts';
 import { amountDueAfterBalance } from '#shared/billing/minimum-charge.ts';
 import { perUnitTerms, type PriceTerms, priceAmount, shownUnitAmount, termsOf } from '#shared/billing/pricing.ts';
 import { nextPaymentAttempt } from '#shared/billing/retry-schedule.ts';
@@ -62,7 +62,7 @@ const day = 86_400_000;
 /** The reference's cap on the lines of one invoice. */
 const maxLines = 250;
 /** The largest amount of one item or line (12 digits, 10^10 of a two-decimal currency's major unit). */
-const maxAmount = 999_999_999_999;
+const maxAmount = maxLineAmount;
 /** What an invoice's lines may take of its stored item, well under DynamoDB's 400 KB (lines carry metadata and a price). */
 const maxLinesBytes = 300_000;
 

@@ -1,5 +1,7 @@
+import { maxLineAmount } from '#shared/billing/money.ts';
 import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import type { Price } from '#shared/catalogue/catalogue.ts';
+import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { UsageReader } from '#shared/meter-events/meter-event.ts';
 import type { MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -11,8 +13,27 @@ import type { Invoice, InvoiceLine, Period } from './invoice.ts';
  * finalizes (so usage and cancellations arriving during the draft's hour count), and never after.
  */
 
-/** The amount of a metered line: its price at the usage quantity. Every usage amount is computed here. */
-export const usageLineAmount = (price: Price, quantity: number): number => priceAmount(termsOf(price), quantity);
+/**
+ * The amount of a metered line: its price at the usage quantity. Every usage amount is computed here. Usage
+ * whose amount is beyond what a line may carry (or whose quantity is beyond an exact integer) is refused with
+ * `amount_too_large`, never rounded or capped: a preview answers 400, and a period's invoice stays undone
+ * (its processor fails and is retried) until the usage is adjusted.
+ */
+export function usageLineAmount(price: Price, quantity: number): number {
+  let amount: number | undefined;
+  try {
+    amount = Number.isSafeInteger(quantity) ? priceAmount(termsOf(price), quantity) : undefined;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  if (amount === undefined || Math.abs(amount) > maxLineAmount) {
+    throw new InvalidRequestError(
+      `The usage of meter ${price.recurring?.meter ?? ''} (${quantity}) at price ${price.id} comes to more than ${maxLineAmount}, the most one line may carry.`,
+      'amount_too_large',
+    );
+  }
+  return amount;
+}
 
 /** Whether a price bills usage from its meter (`recurring.usage_type=metered`). */
 export const isMetered = (price: Price | null): boolean => price?.recurring?.usageType === 'metered';

@@ -141,9 +141,9 @@ function toStoredHour(item: Record<string, unknown>): StoredHour {
           asOf: item.asOf as number,
           rollup: {
             hour,
-            total: item.total as number,
-            events: item.events as number,
-            last: typeof item.lastTimestamp === 'number' ? { value: item.lastValue as number, timestamp: item.lastTimestamp } : null,
+            total: Number(item.total),
+            events: Number(item.events),
+            last: typeof item.lastTimestamp === 'number' ? { value: Number(item.lastValue), timestamp: item.lastTimestamp } : null,
           },
         }
       : {}),

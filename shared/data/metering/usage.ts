@@ -200,9 +200,9 @@ export function dynamoUsageStore(table: Table): UsageStore {
         .filter((item) => typeof item.events === 'number')
         .map((item) => ({
           minute: item.minuteStart as number,
-          total: item.total as number,
-          events: item.events as number,
-          last: typeof item.lastTimestamp === 'number' ? { value: item.lastValue as number, timestamp: item.lastTimestamp } : null,
+          total: Number(item.total),
+          events: Number(item.events),
+          last: typeof item.lastTimestamp === 'number' ? { value: Number(item.lastValue), timestamp: item.lastTimestamp } : null,
         }));
     },
   };

@@ -36,6 +36,14 @@ describe('usage lines (pure)', () => {
     expect(usageLineAmount(price('metered'), 0)).toBe(0);
   });
 
+  it('Given usage whose amount a line cannot carry, or a quantity beyond an exact integer, when it is priced, then it is refused as amount_too_large, never capped', () => {
+    // 99,999,999 per unit × 3 × 10^15 is far beyond 12 digits; 2^53 + 1 units is not an exact quantity
+    expect(() => usageLineAmount(price('metered', '99999999'), 3 * 10 ** 15)).toThrow(expect.objectContaining({ code: 'amount_too_large' }));
+    expect(() => usageLineAmount(price('metered', '1'), 2 ** 53 + 2)).toThrow(expect.objectContaining({ code: 'amount_too_large' }));
+    // The largest amount a line carries is still billed
+    expect(usageLineAmount(price('metered', '1'), 999_999_999_999)).toBe(999_999_999_999);
+  });
+
   it('Given lines of an invoice, when asked which bill usage, then only metered subscription lines of a period ended by the invoice’s creation do', () => {
     const invoice = invoiceOf([]);
     expect(billsUsage(line({}), invoice)).toBe(true);

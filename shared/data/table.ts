@@ -162,6 +162,18 @@ type Send = DynamoDBClient['send'];
  * A table handle on `client` (which should reuse resolved handlers: {@link tableClient}), reading the time
  * from `clock`.
  */
+/** Every item a Query matches, page after page (for reads bounded by their key condition, such as a usage range). */
+export async function queryAll(table: Pick<Table, 'query'>, input: Parameters<Table['query']>[0]): Promise<Item[]> {
+  const items: Item[] = [];
+  let ExclusiveStartKey: Item | undefined;
+  do {
+    const page = await table.query({ ...input, ExclusiveStartKey });
+    items.push(...page.items);
+    ExclusiveStartKey = page.lastKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
 export function makeTable(client: DynamoDBClient, name: string, clock: Clock = systemClock): Table {
   const send = (async (command: Parameters<Send>[0]) => {
     try {

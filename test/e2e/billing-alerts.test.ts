@@ -7,7 +7,7 @@ import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
 import { eventEmitter } from '#shared/events/emitter.ts';
 import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
 import { api, meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
-import { quiesce } from '../support/wait.ts';
+import { eventually, quiesce } from '../support/wait.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 type Hook = { type: string; data: { object: Record<string, any> } };
@@ -35,15 +35,11 @@ describe('v1 billing alerts through the official SDK', () => {
       .map((request) => client.webhooks.constructEvent(request.body, request.headers['service-signature'] as string, endpoint.secret!) as unknown as Hook)
       .filter((event) => event.type === 'billing.alert.triggered');
   /** Waits until an alert fired (its event arrived) and answers its events. */
-  async function firings(alertId: string, count = 1): Promise<Hook[]> {
-    const deadline = Date.now() + 45_000;
-    for (;;) {
+  const firings = (alertId: string, count = 1): Promise<Hook[]> =>
+    eventually(() => {
       const found = triggered().filter((event) => event.data.object.alert.id === alertId);
-      if (found.length >= count) return found;
-      if (Date.now() > deadline) throw new Error(`Alert ${alertId} fired ${found.length} times, expected ${count}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
+      return found.length >= count ? found : undefined;
+    }, 45_000);
 
   beforeAll(async () => {
     ({ secret_key: key, account } = await newPlatform());

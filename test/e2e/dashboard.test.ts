@@ -374,6 +374,15 @@ describe('the local dashboard in a browser', () => {
     for (const value of ['3', '4']) {
       await client.v2.billing.meterEvents.create({ event_name: 'dash_billed_calls', payload: { service_customer_id: customer.id, value } });
     }
+    // (an event the request could not count at once, such as one whose customer it could not see yet, is counted by the worker)
+    await eventually(async () => {
+      const summaries = await client.billing.meters.listEventSummaries(meter.id, {
+        customer: customer.id,
+        start_time: Math.floor(start / 60) * 60,
+        end_time: (Math.floor(Date.now() / 60_000) + 1) * 60,
+      });
+      return summaries.data[0]?.aggregated_value === 7 ? true : undefined;
+    }, 30_000);
 
     // When the developer opens the customer's page mid-period
     await page.goto(`${base()}/customers/${customer.id}`);

@@ -11,7 +11,7 @@ import {
 import { isConditionFailure, whenConditionHolds } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterUsage as usageKeys } from '../keys.ts';
-import type { Table, TransactItem } from '../table.ts';
+import { queryAll, type Table, type TransactItem } from '../table.ts';
 
 const partitionKey = ({ scope, meterId, customerId }: UsagePartition) => usageKeys.pk(scope, meterId, customerId);
 const hourKey = (partition: UsagePartition, hour: number) => ({ PK: partitionKey(partition), SK: usageKeys.hourSk(hour) });
@@ -158,23 +158,12 @@ const writeConcurrency = 16;
 export function dynamoUsageRollupStore(table: Table): Omit<UsageRollupStore, 'usage'> & UsageRollSchedule {
   const { name } = table;
 
-  async function queryAll(input: Parameters<Table['query']>[0]): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await table.query({ ...input, ExclusiveStartKey });
-      items.push(...page.items);
-      ExclusiveStartKey = page.lastKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
-
   const rolledThrough = async (partition: UsagePartition) => (await table.getConsistent(watermarkKey(partition)))?.rolledThrough as number | undefined;
 
   return {
     async hours(partition, fromHour, toHour) {
       const [items, watermark] = await Promise.all([
-        queryAll({
+        queryAll(table, {
           TableName: name,
           KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': partitionKey(partition), ':from': usageKeys.hourSk(fromHour), ':to': usageKeys.hourSk(toHour - 1) },

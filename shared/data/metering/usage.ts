@@ -2,7 +2,7 @@ import type { MinuteUsage, RecordChange, UsageGroup, UsageStore } from '#shared/
 import { uniquenessWindowMillis } from '#shared/meter-events/rules.ts';
 import { backOff, cancellationCodes, epochSeconds, failedCondition, isConditionFailure, oldItemOf, whenConditionHolds } from '../conditions.ts';
 import { meterEventBatch as batchKeys, meterUsage as usageKeys } from '../keys.ts';
-import type { Table } from '../table.ts';
+import { queryAll, type Table } from '../table.ts';
 import { batchRetentionMillis, claimable, eventItem } from './items.ts';
 import { markLateHours } from './rollups.ts';
 import { type PlannedGroup, usagePlanner } from './usage-planner.ts';
@@ -17,17 +17,6 @@ export function dynamoUsageStore(table: Table): UsageStore {
   const { name } = table;
   const { changeActions, usageAction, pack, bounded } = usagePlanner(name);
   const minuteOf = ({ scope, meter, customerId, minute }: UsageGroup) => ({ scope, meterId: meter.id, customerId, minute });
-
-  async function queryAll(input: Parameters<Table['query']>[0]): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await table.query({ ...input, ExclusiveStartKey });
-      items.push(...page.items);
-      ExclusiveStartKey = page.lastKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
 
   /** Runs one transaction of whole groups. Returns what failed its condition, or 'conflict' to retry as is. */
   async function applyTransaction(planned: PlannedGroup[]): Promise<{ failed: RecordChange[]; lastBlocked: PlannedGroup[] } | 'conflict' | 'ok'> {
@@ -188,7 +177,7 @@ export function dynamoUsageStore(table: Table): UsageStore {
     },
 
     async usage(scope, meterId, customerId, from, to): Promise<MinuteUsage[]> {
-      const items = await queryAll({
+      const items = await queryAll(table, {
         TableName: name,
         KeyConditionExpression: 'PK = :pk AND SK BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': usageKeys.pk(scope, meterId, customerId), ':from': usageKeys.sk(from), ':to': usageKeys.sk(to - 1) },

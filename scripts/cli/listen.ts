@@ -179,70 +179,74 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     else print(`${timestamp(event.createdMs)}   --> ${event.type} [${event.id}]${event.thin ? ' (thin)' : ''}`);
   };
 
-  const printAttempt = async (watch: Watch, delivery: Delivery, attempt: DeliveryAttempt) => {
-    const target = await destinationName(delivery.destination);
-    if (printJson) {
-      print(
-        JSON.stringify({
+  /** A line to print, at the time it happened: a tick's attempts are printed in time order, whatever event they are of. */
+  interface Happening {
+    at: number;
+    line: () => Promise<string>;
+  }
+
+  const attemptLine = (watch: Watch, delivery: Delivery, attempt: DeliveryAttempt): Happening => ({
+    at: Date.parse(attempt.attempted_at),
+    line: async () => {
+      const target = await destinationName(delivery.destination);
+      if (printJson) {
+        return JSON.stringify({
           object: 'event_delivery_attempt',
           delivery: delivery.id,
           event: { id: watch.event.id, type: watch.event.type },
           destination: { ...delivery.destination, target },
           reason: delivery.reason,
           ...attempt,
-        }),
-      );
-      return;
-    }
-    const status = attempt.http_status ?? 'ERR';
-    const detail = attempt.outcome === 'failed' && attempt.error ? ` ${attempt.error}` : '';
-    const duration = attempt.duration_ms === null ? '' : `, ${attempt.duration_ms} ms`;
-    print(
-      `${timestamp(Date.parse(attempt.attempted_at))}  <--  [${status}] POST ${target} [${watch.event.id}] (${delivery.destination.id}${duration})${detail}`,
-    );
-  };
+        });
+      }
+      const status = attempt.http_status ?? 'ERR';
+      const detail = attempt.outcome === 'failed' && attempt.error ? ` ${attempt.error}` : '';
+      const duration = attempt.duration_ms === null ? '' : `, ${attempt.duration_ms} ms`;
+      return `${timestamp(Date.parse(attempt.attempted_at))}  <--  [${status}] POST ${target} [${watch.event.id}] (${delivery.destination.id}${duration})${detail}`;
+    },
+  });
 
-  const pollDeliveries = async (watch: Watch, now: number) => {
+  const canceledLine = (watch: Watch, delivery: Delivery, now: number): Happening => ({
+    at: now,
+    line: async () =>
+      printJson
+        ? JSON.stringify({
+            object: 'event_delivery_canceled',
+            delivery: delivery.id,
+            event: { id: watch.event.id, type: watch.event.type },
+            destination: delivery.destination,
+            canceled_reason: delivery.canceled_reason,
+          })
+        : `${timestamp(now)}  <--  [canceled: ${delivery.canceled_reason}] ${await destinationName(delivery.destination)} [${watch.event.id}] (${delivery.destination.id})`,
+  });
+
+  /** Reads an event's deliveries: what happened since the last read, and when to read them again. */
+  const pollDeliveries = async (watch: Watch, now: number): Promise<Happening[]> => {
     const path = `/v2/service/events/${encodeURIComponent(watch.event.id)}/deliveries`;
     const list = (await client.rawRequest('GET', path)) as { data: Delivery[] };
-    // Newest first: printed oldest first.
-    const deliveries = [...list.data].reverse();
+    const deliveries = list.data;
+    const happened: Happening[] = [];
     for (const delivery of deliveries) {
       const printed = watch.printed.get(delivery.id) ?? 0;
-      for (const attempt of delivery.attempts.slice(printed)) await printAttempt(watch, delivery, attempt);
-      if (delivery.status === 'canceled' && printed === delivery.attempts.length && !watch.printed.has(`${delivery.id}:canceled`)) {
-        watch.printed.set(`${delivery.id}:canceled`, 1);
-        if (printJson)
-          print(
-            JSON.stringify({
-              object: 'event_delivery_canceled',
-              delivery: delivery.id,
-              event: { id: watch.event.id },
-              destination: delivery.destination,
-              canceled_reason: delivery.canceled_reason,
-            }),
-          );
-        else
-          print(
-            `${timestamp(now)}  <--  [canceled: ${delivery.canceled_reason}] ${await destinationName(delivery.destination)} [${watch.event.id}] (${delivery.destination.id})`,
-          );
-      }
+      for (const attempt of delivery.attempts.slice(printed)) happened.push(attemptLine(watch, delivery, attempt));
       watch.printed.set(delivery.id, delivery.attempts.length);
+      if (delivery.status === 'canceled' && !watch.printed.has(`${delivery.id}:canceled`)) {
+        watch.printed.set(`${delivery.id}:canceled`, 1);
+        happened.push(canceledLine(watch, delivery, now));
+      }
     }
     const pending = deliveries.filter((delivery) => delivery.status === 'pending');
     if (deliveries.length > 0 && pending.length === 0) {
       watches.delete(watch.event.id);
-      return;
-    }
-    if (deliveries.length === 0) {
+    } else if (deliveries.length === 0) {
       if (now - watch.firstSeen > fanOutWindowMs) watches.delete(watch.event.id);
-      else watch.nextPoll = now;
-      return;
+    } else {
+      const dueSoon = pending.some(
+        (delivery) => delivery.attempts.length === 0 || delivery.next_attempt_at === null || Date.parse(delivery.next_attempt_at) <= now + intervalMs,
+      );
+      watch.nextPoll = dueSoon ? now : now + pendingPollMs;
     }
-    const dueSoon = pending.some(
-      (delivery) => delivery.attempts.length === 0 || delivery.next_attempt_at === null || Date.parse(delivery.next_attempt_at) <= now + intervalMs,
-    );
-    watch.nextPoll = dueSoon ? now : now + pendingPollMs;
+    return happened;
   };
 
   const tick = async () => {
@@ -257,8 +261,12 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     }
     for (const [id, created] of seen) if (created < newestMs - 2 * lookBackMs) seen.delete(id);
     const due = [...watches.values()].filter((watch) => watch.nextPoll <= now).sort((a, b) => a.event.createdMs - b.event.createdMs);
-    // Four at a time, printed in event order.
-    for (let index = 0; index < due.length; index += 4) await Promise.all(due.slice(index, index + 4).map((watch) => pollDeliveries(watch, now)));
+    const happened: Happening[] = [];
+    for (let index = 0; index < due.length; index += 4) {
+      for (const each of await Promise.all(due.slice(index, index + 4).map((watch) => pollDeliveries(watch, now)))) happened.push(...each);
+    }
+    happened.sort((a, b) => a.at - b.at);
+    for (const line of await Promise.all(happened.map((each) => each.line()))) print(line);
   };
 
   let stopped = false;

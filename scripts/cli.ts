@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     }
     if (rest.length > 1) throw new CliError(`trigger takes one event type, not ${rest.length}.`);
     const target = resolveTarget({ apiBase: values['api-base'], apiKey: values['api-key'] });
+    // As the reference's tool: fixtures make objects and charge test cards, which live mode must not get.
+    if (target.apiKey.startsWith('sk_live_')) throw new CliError('trigger runs in test mode only: pass a test key (sk_test_…).');
     await trigger(rest[0]!, { target, client: sdkFor(target), print, override: values.override, add: values.add, remove: values.remove });
     return;
   }
@@ -92,6 +94,7 @@ try {
   else if (failure.type === 'StripeConnectionError')
     process.stderr.write(`Cannot reach the service: ${failure.message} (is 'npm start' running? --api-base names another stack)\n`);
   else if (failure.type === 'StripeAuthenticationError') process.stderr.write(`The API key was refused: ${failure.message}\n`);
+  else if (failure.type?.startsWith('Stripe')) process.stderr.write(`The service refused a call: ${failure.message}\n`);
   else process.stderr.write(`${failure.stack ?? failure.message}\n`);
   process.exit(1);
 }

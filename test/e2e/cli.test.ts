@@ -230,7 +230,8 @@ describe('npm run cli -- trigger and listen, against the running stack', () => {
       stderr: expect.stringContaining("Unknown event type 'customer.craeted'.\nDid you mean:\n  customer.created\n"),
     });
     expect((await client.customers.list({ limit: 100 })).data).toHaveLength(before);
-    const listed = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'trigger', '--list']);
+    // and the list, here through the package's bin (what `npx service-cli` runs)
+    const listed = await promisify(execFile)(process.execPath, ['bin/service-cli.mjs', 'trigger', '--list']);
     expect(listed.stdout.split('\n')).toEqual(expect.arrayContaining(['Supported event types:', '  customer.created', '  v2.core.account.created']));
   });
 });

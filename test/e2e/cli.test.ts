@@ -51,7 +51,10 @@ describe('npm run cli -- trigger and listen, against the running stack', () => {
   });
   afterAll(() => receiver.stop());
 
-  it('Given an endpoint and a thin destination, when several types are triggered, then each event is listed and delivered, signed', async () => {
+  // The first calls of a freshly started stack load each handler: on a loaded machine that takes a while.
+  it('Given an endpoint and a thin destination, when several types are triggered, then each event is listed and delivered, signed', {
+    timeout: 180_000,
+  }, async () => {
     // Given a v1 endpoint for the snapshot types and a thin destination for the v2 ones
     const snapshotTypes = ['customer.created', 'invoice.paid', 'issuing_authorization.created'] as const;
     const thinTypes = ['v2.core.account.created', 'v1.billing.meter.no_meter_found'] as const;

@@ -263,7 +263,14 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     const due = [...watches.values()].filter((watch) => watch.nextPoll <= now).sort((a, b) => a.event.createdMs - b.event.createdMs);
     const happened: Happening[] = [];
     for (let index = 0; index < due.length; index += 4) {
-      for (const each of await Promise.all(due.slice(index, index + 4).map((watch) => pollDeliveries(watch, now)))) happened.push(...each);
+      // A read that fails leaves that event's counts as they were: its attempts are printed at the next read.
+      const reads = due.slice(index, index + 4).map((watch) =>
+        pollDeliveries(watch, now).catch((error: Error) => {
+          warn(`listen: deliveries of ${watch.event.id}: ${error.message} (trying again)`);
+          return [];
+        }),
+      );
+      for (const each of await Promise.all(reads)) happened.push(...each);
     }
     happened.sort((a, b) => a.at - b.at);
     for (const line of await Promise.all(happened.map((each) => each.line()))) print(line);

@@ -18,6 +18,9 @@ import { meterPage, meteringPage } from './views/metering.ts';
 import { addPlatformAction, addPlatformForm, keysPage, revealKeyAction } from './views/keys.ts';
 import { clockAction, testClockAction, timePage } from './views/time.ts';
 import { customerPage, customersPage } from './views/customers.ts';
+import { productPage, productsPage } from './views/products.ts';
+import { requestsPage } from './views/requests.ts';
+import { changeDestinationAction, createDestinationAction } from './views/destination-actions.ts';
 
 /** What a view of one platform and mode works with. */
 export interface ViewContext extends LayoutContext {
@@ -50,6 +53,9 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'GET', path: 'metering/:id', view: meterPage },
   { method: 'GET', path: 'customers', view: customersPage },
   { method: 'GET', path: 'customers/:id', view: customerPage },
+  { method: 'GET', path: 'products', view: productsPage },
+  { method: 'GET', path: 'products/:id', view: productPage },
+  { method: 'GET', path: 'requests', view: requestsPage },
   { method: 'GET', path: 'accounts', view: accountsPage },
   { method: 'GET', path: 'time', view: timePage },
   { method: 'GET', path: 'keys', view: keysPage },
@@ -58,6 +64,8 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'POST', path: 'actions/clock', view: clockAction },
   { method: 'POST', path: 'actions/test-clock', view: testClockAction },
   { method: 'POST', path: 'actions/reveal-key', view: revealKeyAction },
+  { method: 'POST', path: 'actions/create-destination', view: createDestinationAction },
+  { method: 'POST', path: 'actions/change-destination', view: changeDestinationAction },
 ];
 
 function viewFor(method: string, rest: string[]): { view: View; ids: string[] } | undefined {
@@ -258,5 +266,8 @@ ${addPlatformForm}
 }
 
 function sectionOf(name: string | undefined): Section {
-  return (['events', 'deliveries', 'customers', 'metering', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ?? 'events';
+  return (
+    (['events', 'deliveries', 'customers', 'products', 'metering', 'requests', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ??
+    'events'
+  );
 }

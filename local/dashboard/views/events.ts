@@ -62,7 +62,7 @@ export async function eventsPage(context: ViewContext): Promise<ViewAnswer> {
   <label>Type <input type="text" name="type" value="${filters.type}" placeholder="customer.created or customer.*"></label>
   <label>Object <input type="text" name="object" value="${filters.object}" placeholder="customer, billing.meter or an id"></label>
   <button type="submit">Filter</button>${filters.type || filters.object ? html` <a href="${base}/events">Clear</a>` : ''}
-  <span class="live" id="live-status" data-feed="${feed}">Live</span>
+  <span class="live" id="live-status" data-feed="${feed}" title="New events are added to this page as they happen">Auto-refresh on</span>
 </form>
 <p class="hint">Showing the ${streamSize} newest of each kind in ${context.mode} mode that match. New events appear here as they happen.</p>
 <div class="columns">

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, refusedCrossSitePost, refusedForeignHost, sendJson } from '../http-io.ts';
 import type { LocalClockView } from '../clock.ts';
 import { ApiAnswerError, isApiId, platformApi, type PlatformApi } from './api.ts';
-import type { DashboardKeyring } from './keyring.ts';
+import type { DashboardKeyring, KnownPlatform } from './keyring.ts';
 import { html, type Html } from './html.ts';
 import { htmlHeaders } from '#shared/wire/html.ts';
 import type { StreamSessions } from './stream-sessions.ts';
@@ -143,7 +143,8 @@ export function dashboardRoute(options: DashboardOptions) {
     }
     const platforms = await options.keyring.list();
     if (parts.length === 0 || (parts.length === 1 && parts[0] === '')) {
-      const start = platforms.find((known) => known.isDefault) ?? platforms[0];
+      const working = (known: KnownPlatform) => known.keys.test !== undefined;
+      const start = platforms.find((known) => known.isDefault && working(known)) ?? platforms.find(working) ?? platforms[0];
       if (!start)
         return standalone(
           response,
@@ -197,7 +198,8 @@ export function dashboardRoute(options: DashboardOptions) {
     // The clock and the key pages need no key of the mode (the reveal answers 404 for a key it does not know).
     if (!key && ![keysPage, timePage, clockAction, revealKeyAction].includes(found.view)) {
       const title = `No ${mode} key for this platform`;
-      const message = html`<p class="notice">The dashboard knows no ${mode}-mode secret key of ${platform.account}, so it cannot read its ${mode}-mode data. Add one on the <a href="${context.base}/keys#add-platform">API keys</a> page (for example the one <code>npm run admin -- create-keys ${platform.account}${mode === 'live' ? ' --live' : ''}</code> prints).</p>`;
+      const rolled = platform.expired[mode];
+      const message = html`<p class="notice">${rolled ? html`The ${mode}-mode key the dashboard knew of ${platform.account}, <code>${rolled}</code>, was rolled or revoked and no longer works. ` : ''}The dashboard knows no working ${mode}-mode secret key of ${platform.account}, so it cannot read its ${mode}-mode data. Add one on the <a href="${context.base}/keys#add-platform">API keys</a> page (for example the one <code>npm run admin -- create-keys ${platform.account}${mode === 'live' ? ' --live' : ''}</code> prints).</p>`;
       return method === 'GET'
         ? answer(response, { page: { section: 'keys', title, body: message }, status: 404 }, context)
         : answer(response, { json: { error: { message: title } }, status: 404 });

@@ -26,7 +26,7 @@ export interface LoggedRequest {
 }
 
 /** The default number of requests kept. */
-export const requestLogSize = 500;
+const requestLogSize = 500;
 
 const digest = (key: string) => createHash('sha256').update(key).digest('hex');
 
@@ -89,7 +89,7 @@ export function requestLog(options: { size?: number; clock: () => number }) {
   };
 }
 
-export type RequestLog = ReturnType<typeof requestLog>;
+type RequestLog = ReturnType<typeof requestLog>;
 
 /**
  * `GET /_local/requests[?limit=n]`: the newest requests the gateway answered (all of them, or with

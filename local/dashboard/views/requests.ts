@@ -21,9 +21,11 @@ export async function requestsPage(context: ViewContext): Promise<ViewAnswer> {
 ${
   rows.length === 0
     ? html`<p class="empty">No requests with this key yet.</p>`
-    : html`<table class="requests" id="requests"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Key</th><th>Request id</th><th>Idempotency key</th><th>Duration</th></tr></thead><tbody>${rows.map(
+    : html`<table class="requests" id="requests"><thead><tr><th>Time</th><th>Method</th><th>Path</th><th>Status</th><th>Key</th><th>Request id</th><th>Duration</th></tr></thead><tbody>${rows.map(
         (request) =>
-          html`<tr data-request="${request.request_id ?? ''}" data-source="${request.source}"><td>${when(request.at)}</td><td><code>${request.method}</code></td><td class="path"><code>${breakable(request.path)}</code></td><td><span class="badge ${statusTone(request.status)}">${request.status}</span></td><td><code>${request.key ?? '—'}</code></td><td class="id"><code>${request.request_id ?? '—'}</code></td><td class="id">${request.idempotency_key ? html`<code>${request.idempotency_key}</code>` : '—'}</td><td class="duration">${request.duration_ms} ms</td></tr>`,
+          html`<tr data-request="${request.request_id ?? ''}" data-source="${request.source}"><td>${when(request.at)}</td><td><code>${request.method}</code></td><td class="path"><code>${breakable(request.path)}</code></td><td><span class="badge ${statusTone(request.status)}">${request.status}</span></td><td><code>${request.key ?? '—'}</code></td><td class="id"><code>${request.request_id ?? '—'}</code>${
+            request.idempotency_key ? html`<br><small>idempotency key <code class="idempotency-key">${request.idempotency_key}</code></small>` : ''
+          }</td><td class="duration">${request.duration_ms} ms</td></tr>`,
       )}</tbody></table>`
 }`;
   return { page: { section: 'requests', title: 'Request log', body } };

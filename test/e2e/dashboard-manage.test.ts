@@ -301,6 +301,8 @@ describe('the local dashboard manages what it shows', () => {
     expect(await page.locator('#platform-switcher li a').allTextContents()).toContain(rolling.account);
     await expect(page.locator('main').textContent()).resolves.toContain(`sk_test_…${rolling.secret_key.slice(-4)}`);
     await expect(page.locator('main').textContent()).resolves.toContain('rolled or revoked');
+    await page.goto(`${stack.baseUrl}/dashboard/${rolling.account}/test/keys`);
+    await expect(page.locator('main').textContent()).resolves.toContain(`sk_test_…${rolling.secret_key.slice(-4)} was rolled or revoked`);
 
     // When the new key is added, the platform's pages work again
     await addPlatform(rolled.key, rolling.account);

@@ -48,6 +48,20 @@ export interface HttpGatewayLogger {
   error(message: string, ...details: unknown[]): void;
 }
 
+/** A request the gateway answered (routed or not; `/_local` and the dashboard's own pages are not). */
+export interface AnsweredRequest {
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  headers: IncomingMessage['headers'];
+  status: number;
+  /** The answer's `Request-Id`, when the handler gave one. */
+  requestId: string | undefined;
+  /** `Date.now()` when it arrived. */
+  startedAt: number;
+  durationMs: number;
+}
+
 export interface HttpGatewayOptions {
   /** 0 picks a free port. */
   port: number;
@@ -76,6 +90,8 @@ export interface HttpGatewayOptions {
    * the OpenAPI document, the local dashboard measures meter event streams.
    */
   inspectResponse?: (route: GatewayRoute, result: unknown, event: APIGatewayProxyEventV2) => void;
+  /** Told of each request once its answer is sent (the local request log). */
+  onAnswered?: (request: AnsweredRequest) => void;
 }
 
 export interface HttpGateway {
@@ -134,6 +150,22 @@ export async function startHttpGateway(options: HttpGatewayOptions): Promise<Htt
   });
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (options.onAnswered) {
+      const startedAt = Date.now();
+      const started = performance.now();
+      response.once('finish', () => {
+        const header = response.getHeader('request-id');
+        options.onAnswered!({
+          method: request.method ?? 'GET',
+          path: (request.url ?? '/').split('?')[0]!,
+          headers: request.headers,
+          status: response.statusCode,
+          requestId: typeof header === 'string' ? header : undefined,
+          startedAt,
+          durationMs: performance.now() - started,
+        });
+      });
+    }
     const requestId = randomUUID();
     response.setHeader('apigw-requestid', requestId);
 

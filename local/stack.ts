@@ -32,6 +32,7 @@ import { followLocalClock } from '#shared/core/clock.ts';
 import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
 import type { LocalStackState } from './state-file.ts';
 import { dashboardKeyring, platformKeysFileName } from './dashboard/keyring.ts';
+import { requestLog, requestLogRoute } from './request-log.ts';
 import { dashboardRoute } from './dashboard/server.ts';
 import { streamSessions } from './dashboard/stream-sessions.ts';
 
@@ -99,9 +100,15 @@ const clockSettleMillis = 15_000;
 
 /**
  * `/_local/eventbridge/entries` and `/_local/event-grid/events`: what the local EventBridge and Event Grid
- * receivers accepted (GET lists, DELETE clears); `/_local/clock`: the local clock (`local/clock.ts`).
+ * receivers accepted (GET lists, DELETE clears); `/_local/clock`: the local clock (`local/clock.ts`);
+ * `/_local/requests`: the last API requests the gateway answered (`local/request-log.ts`).
  */
-function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGridReceiver, clockRoute: ReturnType<typeof localClockRoute>) {
+function localDiagnostics(
+  eventBridge: EventBridgeReceiver,
+  eventGrid: EventGridReceiver,
+  clockRoute: ReturnType<typeof localClockRoute>,
+  requestsRoute: ReturnType<typeof requestLogRoute>,
+) {
   const lists: Record<string, unknown[]> = { '/_local/eventbridge/entries': eventBridge.entries, '/_local/event-grid/events': eventGrid.events };
   return (request: IncomingMessage, response: ServerResponse): boolean => {
     const path = (request.url ?? '').split('?')[0] ?? '';
@@ -114,7 +121,7 @@ function localDiagnostics(eventBridge: EventBridgeReceiver, eventGrid: EventGrid
       });
       return true;
     }
-    if (clockRoute(request, response, path)) return true;
+    if (clockRoute(request, response, path) || requestsRoute(request, response, path)) return true;
     const list = lists[path];
     if (!list) return false;
     if (request.method !== 'GET' && request.method !== 'DELETE') {
@@ -301,7 +308,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       clock: () => clock.describe(),
       stackUrl: () => baseUrl,
     });
-    const diagnostics = localDiagnostics(eventBridge, eventGrid, clockRoute);
+    const requests = requestLog({ clock: () => clock.now() });
+    const diagnostics = localDiagnostics(eventBridge, eventGrid, clockRoute, requestLogRoute(requests));
     const gateway = await startHttpGateway({
       port: options.port ?? 4242,
       routes,
@@ -313,6 +321,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         sessions.observe(route.name, result, event);
         options.inspectResponse?.(route, result, event);
       },
+      onAnswered: requests.record,
     });
     baseUrl = gateway.url;
     stops.push(gateway.stop);

@@ -252,7 +252,10 @@ async function main(): Promise<void> {
         const key = rest[0] ?? fail('roll-key needs the key (or its SHA-256).');
         const hours = values['expires-in-hours'] === undefined ? 0 : Number(values['expires-in-hours']);
         if (!Number.isFinite(hours) || hours < 0 || hours * 3_600_000 > maxRollGraceMillis) fail('--expires-in-hours must be a number of hours from 0 to 168.');
-        process.stdout.write(`${JSON.stringify(await rollApiKey(store, key, { expiresAt: now() + hours * 3_600_000 }, now()))}\n`);
+        const rolled = await rollApiKey(store, key, { expiresAt: now() + hours * 3_600_000 }, now());
+        process.stdout.write(`${JSON.stringify(rolled)}\n`);
+        // The dashboard keeps showing the platform with its new key (a publishable key is not kept).
+        rememberForDashboard(rolled.key);
         return;
       }
       case 'revoke-key': {

@@ -1,4 +1,5 @@
 import { stringify } from 'qs';
+import { dashboardUserAgent } from '../request-log.ts';
 
 /** An answer of the API that was not a 2xx, with the message of its error body. */
 export class ApiAnswerError extends Error {
@@ -24,7 +25,7 @@ export function platformApi(baseUrl: string, secretKey: string) {
     const v2 = path.startsWith('/v2/');
     // Arrays as the SDK sends them, v1 and v2 alike: `types[0]=…&types[1]=…`.
     const search = stringify(query, { arrayFormat: 'indices', skipNulls: true });
-    const headers: Record<string, string> = { authorization: `Bearer ${secretKey}` };
+    const headers: Record<string, string> = { authorization: `Bearer ${secretKey}`, 'user-agent': dashboardUserAgent };
     let payload: string | undefined;
     if (body !== undefined) {
       headers['content-type'] = v2 ? 'application/json' : 'application/x-www-form-urlencoded';
@@ -46,6 +47,9 @@ export function platformApi(baseUrl: string, secretKey: string) {
   return {
     get: <T>(path: string, query?: Query) => call<T>('GET', path, query),
     post: <T>(path: string, body: unknown) => call<T>('POST', path, {}, body),
+    delete: <T>(path: string) => call<T>('DELETE', path),
+    /** The local gateway's log of this key's requests (`/_local/requests`, not part of the API). */
+    requests: <T>(limit: number) => call<T>('GET', '/_local/requests', { limit }),
   };
 }
 

@@ -56,3 +56,8 @@ export function badge(text: string | null | undefined): Html {
     }[text ?? ''] ?? 'muted';
   return html`<span class="badge ${tone}">${text ?? '—'}</span>`;
 }
+
+/** A dotted or slashed name (`customer.subscription.created`, `/v1/customers/cus_…`) that may wrap after its dots, slashes and underscores, never inside a word. */
+export function breakable(text: string): Html {
+  return new Html(escapeHtml(text).replace(/([./_])/g, '$1<wbr>'));
+}

@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { hashApiKey, parseApiKey } from '#shared/platform/api-keys.ts';
+import { hashApiKey, keyHint, parseApiKey } from '#shared/platform/api-keys.ts';
 import type { ApiKeyRecord } from '#shared/platform/types.ts';
 
 export type Mode = 'test' | 'live';
@@ -10,6 +10,8 @@ export interface KnownPlatform {
   keys: Partial<Record<Mode, string>>;
   /** The platform `npm start` created (or was pinned to). */
   isDefault: boolean;
+  /** Hints of the keys of each mode that no longer work (rolled or revoked) and no working key replaced. */
+  expired: Partial<Record<Mode, string>>;
 }
 
 /**
@@ -55,24 +57,31 @@ export interface KeyringOptions {
 export function dashboardKeyring({ defaultAccount, defaultKey, file, findKey, clock }: KeyringOptions) {
   const added: string[] = [];
 
-  /** Whose working secret key this is (read each time: a key may have been revoked), or undefined. */
-  async function ownerOf(key: string): Promise<{ account: string; livemode: boolean } | undefined> {
+  /** Whose secret key this is and whether it still works (read each time: a key may have been rolled or revoked), or undefined. */
+  async function ownerOf(key: string): Promise<{ account: string; livemode: boolean; works: boolean } | undefined> {
     if (parseApiKey(key)?.kind !== 'secret') return undefined;
     const record = await findKey(hashApiKey(key));
-    if (record?.kind !== 'secret' || (record.expiresAt !== undefined && record.expiresAt <= clock())) return undefined;
-    return { account: record.accountId, livemode: record.livemode };
+    if (record?.kind !== 'secret') return undefined;
+    return { account: record.accountId, livemode: record.livemode, works: record.expiresAt === undefined || record.expiresAt > clock() };
   }
 
+  /**
+   * Every platform one of the keys belongs to, with its working key of each mode. A platform whose keys were all
+   * rolled or revoked stays listed (the switcher keeps it; its pages ask for the new key) with their hints.
+   */
   async function list(): Promise<KnownPlatform[]> {
     const keys = [defaultKey, ...readKeysFile(file), ...added];
     const platforms = new Map<string, KnownPlatform>();
     for (const key of new Set(keys)) {
       const owner = await ownerOf(key);
       if (!owner) continue;
-      const platform = platforms.get(owner.account) ?? { account: owner.account, keys: {}, isDefault: owner.account === defaultAccount };
-      platform.keys[owner.livemode ? 'live' : 'test'] ??= key;
+      const platform = platforms.get(owner.account) ?? { account: owner.account, keys: {}, isDefault: owner.account === defaultAccount, expired: {} };
+      const mode: Mode = owner.livemode ? 'live' : 'test';
+      if (owner.works) platform.keys[mode] ??= key;
+      else platform.expired[mode] = keyHint(key);
       platforms.set(owner.account, platform);
     }
+    for (const platform of platforms.values()) for (const mode of Object.keys(platform.keys) as Mode[]) delete platform.expired[mode];
     return [...platforms.values()];
   }
 
@@ -84,7 +93,7 @@ export function dashboardKeyring({ defaultAccount, defaultKey, file, findKey, cl
     /** Adds a platform by one of its secret keys; undefined when the key is not a working secret key. */
     async add(key: string): Promise<KnownPlatform | undefined> {
       const owner = await ownerOf(key);
-      if (!owner) return undefined;
+      if (!owner?.works) return undefined;
       if (!added.includes(key)) added.push(key);
       try {
         if (file) rememberPlatformKey(file, key);

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, refusedCrossSitePost, refusedForeignHost, sendJson } from '../http-io.ts';
 import type { LocalClockView } from '../clock.ts';
 import { ApiAnswerError, isApiId, platformApi, type PlatformApi } from './api.ts';
-import type { DashboardKeyring } from './keyring.ts';
+import type { DashboardKeyring, KnownPlatform } from './keyring.ts';
 import { html, type Html } from './html.ts';
 import { htmlHeaders } from '#shared/wire/html.ts';
 import type { StreamSessions } from './stream-sessions.ts';
@@ -18,6 +18,9 @@ import { meterPage, meteringPage } from './views/metering.ts';
 import { addPlatformAction, addPlatformForm, keysPage, revealKeyAction } from './views/keys.ts';
 import { clockAction, testClockAction, timePage } from './views/time.ts';
 import { customerPage, customersPage } from './views/customers.ts';
+import { productPage, productsPage } from './views/products.ts';
+import { requestsPage } from './views/requests.ts';
+import { changeDestinationAction, createDestinationAction } from './views/destination-actions.ts';
 
 /** What a view of one platform and mode works with. */
 export interface ViewContext extends LayoutContext {
@@ -50,6 +53,9 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'GET', path: 'metering/:id', view: meterPage },
   { method: 'GET', path: 'customers', view: customersPage },
   { method: 'GET', path: 'customers/:id', view: customerPage },
+  { method: 'GET', path: 'products', view: productsPage },
+  { method: 'GET', path: 'products/:id', view: productPage },
+  { method: 'GET', path: 'requests', view: requestsPage },
   { method: 'GET', path: 'accounts', view: accountsPage },
   { method: 'GET', path: 'time', view: timePage },
   { method: 'GET', path: 'keys', view: keysPage },
@@ -58,6 +64,8 @@ const views: Array<{ method: 'GET' | 'POST'; path: string; view: View }> = [
   { method: 'POST', path: 'actions/clock', view: clockAction },
   { method: 'POST', path: 'actions/test-clock', view: testClockAction },
   { method: 'POST', path: 'actions/reveal-key', view: revealKeyAction },
+  { method: 'POST', path: 'actions/create-destination', view: createDestinationAction },
+  { method: 'POST', path: 'actions/change-destination', view: changeDestinationAction },
 ];
 
 function viewFor(method: string, rest: string[]): { view: View; ids: string[] } | undefined {
@@ -135,7 +143,8 @@ export function dashboardRoute(options: DashboardOptions) {
     }
     const platforms = await options.keyring.list();
     if (parts.length === 0 || (parts.length === 1 && parts[0] === '')) {
-      const start = platforms.find((known) => known.isDefault) ?? platforms[0];
+      const working = (known: KnownPlatform) => known.keys.test !== undefined;
+      const start = platforms.find((known) => known.isDefault && working(known)) ?? platforms.find(working) ?? platforms[0];
       if (!start)
         return standalone(
           response,
@@ -189,7 +198,8 @@ export function dashboardRoute(options: DashboardOptions) {
     // The clock and the key pages need no key of the mode (the reveal answers 404 for a key it does not know).
     if (!key && ![keysPage, timePage, clockAction, revealKeyAction].includes(found.view)) {
       const title = `No ${mode} key for this platform`;
-      const message = html`<p class="notice">The dashboard knows no ${mode}-mode secret key of ${platform.account}, so it cannot read its ${mode}-mode data. Add one on the <a href="${context.base}/keys#add-platform">API keys</a> page (for example the one <code>npm run admin -- create-keys ${platform.account}${mode === 'live' ? ' --live' : ''}</code> prints).</p>`;
+      const rolled = platform.expired[mode];
+      const message = html`<p class="notice">${rolled ? html`The ${mode}-mode key the dashboard knew of ${platform.account}, <code>${rolled}</code>, was rolled or revoked and no longer works. ` : ''}The dashboard knows no working ${mode}-mode secret key of ${platform.account}, so it cannot read its ${mode}-mode data. Add one on the <a href="${context.base}/keys#add-platform">API keys</a> page (for example the one <code>npm run admin -- create-keys ${platform.account}${mode === 'live' ? ' --live' : ''}</code> prints).</p>`;
       return method === 'GET'
         ? answer(response, { page: { section: 'keys', title, body: message }, status: 404 }, context)
         : answer(response, { json: { error: { message: title } }, status: 404 });
@@ -258,5 +268,8 @@ ${addPlatformForm}
 }
 
 function sectionOf(name: string | undefined): Section {
-  return (['events', 'deliveries', 'customers', 'metering', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ?? 'events';
+  return (
+    (['events', 'deliveries', 'customers', 'products', 'metering', 'requests', 'accounts', 'time', 'keys'] as const).find((section) => section === name) ??
+    'events'
+  );
 }

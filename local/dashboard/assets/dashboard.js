@@ -33,7 +33,7 @@ if (live) {
           body.closest('section').querySelector('.empty')?.remove();
         }
       }
-      say(live, `Live · ${new Date().toLocaleTimeString()}`);
+      say(live, `Auto-refresh on · updated ${new Date().toLocaleTimeString()}`);
     } catch (error) {
       say(live, `Paused: ${error.message}`, true);
     }
@@ -71,6 +71,21 @@ document.addEventListener('click', async (click) => {
     } catch (error) {
       say(result, `Not sent: ${error.message}`, true);
     } finally {
+      button.disabled = false;
+    }
+  } else if (button.classList.contains('change-destination')) {
+    const { destination, change } = button.dataset;
+    const result = document.getElementById('change-result');
+    if (change === 'delete' && !window.confirm(`Delete ${destination}? It stops receiving events, and this cannot be undone.`)) return;
+    button.disabled = true;
+    try {
+      await post(`${base}/actions/change-destination`, { destination, change });
+      say(result, `${destination}: ${change === 'delete' ? 'deleted' : `${change}d`}.`);
+      // Deleted from its own page: back to the list.
+      if (change === 'delete' && document.getElementById('manage')) location.assign(`${base}/deliveries`);
+      else location.reload();
+    } catch (error) {
+      say(result, `Not changed: ${error.message}`, true);
       button.disabled = false;
     }
   } else if (button.classList.contains('reveal')) {
@@ -139,6 +154,25 @@ document.getElementById('clock-form')?.addEventListener('submit', (submit) => {
   submit.preventDefault();
   moveClock(document.getElementById('clock-advance').value.trim());
 });
+
+// Creating a v1 endpoint or a v2 destination: its signing secret is in the create answer only, so it is shown here once.
+for (const form of document.querySelectorAll('#create-endpoint-form, #create-destination-form')) {
+  form.addEventListener('submit', async (submit) => {
+    submit.preventDefault();
+    const result = document.getElementById('create-result');
+    const fields = Object.fromEntries(new FormData(form));
+    try {
+      const created = await post(`${base}/actions/create-destination`, { kind: form.dataset.kind, ...fields });
+      say(result, `Created ${created.id}. Reload the page to see it in the list.`);
+      document.getElementById('created-id').textContent = created.id;
+      document.getElementById('created-secret-value').textContent = created.secret ?? '(none)';
+      document.getElementById('created-secret').hidden = false;
+      form.reset();
+    } catch (error) {
+      say(result, `Not created: ${error.message}`, true);
+    }
+  });
+}
 
 document.getElementById('add-platform-form')?.addEventListener('submit', async (submit) => {
   submit.preventDefault();

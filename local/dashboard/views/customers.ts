@@ -62,6 +62,16 @@ interface Invoice {
   period_end?: number;
   lines?: { data: InvoiceLine[] };
 }
+interface Source {
+  id: string;
+  object: string;
+  brand?: string;
+  last4?: string;
+  exp_month?: number;
+  exp_year?: number;
+  bank_name?: string | null;
+  status?: string;
+}
 interface List<T> {
   data: T[];
   has_more: boolean;
@@ -109,6 +119,18 @@ export async function customersPage(context: ViewContext): Promise<ViewAnswer> {
           page.has_more ? html`<p><a href="${context.base}/customers?after=${page.data.at(-1)!.id}">Older customers →</a></p>` : ''
         }`;
   return { page: { section: 'customers', title: 'Customers', body } };
+}
+
+function sourceTable(sources: Source[], defaultSource: string | null): Html {
+  if (sources.length === 0) return html`<p class="empty" id="sources">No payment sources.</p>`;
+  return html`<table id="sources"><thead><tr><th>Source</th><th>Kind</th><th>Details</th><th>Status</th></tr></thead><tbody>${sources.map(
+    (source) =>
+      html`<tr data-source="${source.id}"><td>${source.id}${source.id === defaultSource ? html` ${badge('default')}` : ''}</td><td>${source.object.replaceAll('_', ' ')}</td><td>${
+        source.object === 'card'
+          ? html`${source.brand ?? 'card'} ending ${source.last4 ?? '—'}${source.exp_month ? html`<br><small>expires ${String(source.exp_month).padStart(2, '0')}/${source.exp_year}</small>` : ''}`
+          : html`${source.bank_name ?? ''} ${source.last4 ? `ending ${source.last4}` : ''}`
+      }</td><td>${source.status ? badge(source.status) : '—'}</td></tr>`,
+  )}</tbody></table>`;
 }
 
 function subscriptionTable(subscriptions: Subscription[]): Html {
@@ -223,9 +245,10 @@ export async function customerPage(context: ViewContext): Promise<ViewAnswer> {
   const id = context.ids[0]!;
   const customer = await readOr(context.api.get<Customer>(`/v1/customers/${id}`));
   if (refused(customer)) return { page: { section: 'customers', title: 'Customer', body: html`<p class="empty">${customer.refused}</p>` }, status: 404 };
-  const [subscriptions, invoices] = await Promise.all([
+  const [subscriptions, invoices, sources] = await Promise.all([
     context.api.get<List<Subscription>>('/v1/subscriptions', { customer: id, status: 'all', limit: 20 }),
     readOr(context.api.get<List<Invoice>>('/v1/invoices', { customer: id, limit: 20 })),
+    readOr(context.api.get<List<Source>>(`/v1/customers/${id}/sources`, { limit: 20 })),
   ]);
   // The next invoice: a renewing subscription's (its next period with the pending items), else the pending items alone.
   const renewing = subscriptions.data.find(
@@ -242,6 +265,7 @@ export async function customerPage(context: ViewContext): Promise<ViewAnswer> {
   )}</dd><dt>Default source</dt><dd>${customer.default_source ?? 'none'}</dd><dt>Test clock</dt><dd>${
     customer.test_clock ? html`<a href="${context.base}/time#${customer.test_clock}">${customer.test_clock}</a>` : 'none (the stack’s clock)'
   }</dd><dt>Created</dt><dd>${when(customer.created)}</dd></dl>
+<h2>Payment sources</h2>${refused(sources) ? html`<p class="empty">${sources.refused}</p>` : sourceTable(sources.data, customer.default_source)}
 <h2>Subscriptions</h2>${subscriptionTable(subscriptions.data)}
 <h2>Usage this period</h2>${usage}
 <h2>Upcoming invoice</h2>${upcoming(preview)}

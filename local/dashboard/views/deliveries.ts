@@ -1,6 +1,7 @@
 import { badge, html, when, type Html } from '../html.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
 import { deliveryTable, type EventDelivery } from './delivery-table.ts';
+import { createForms, secretNotice } from './destination-actions.ts';
 
 interface Target {
   id: string;
@@ -139,6 +140,12 @@ async function inTurns<T, R>(items: T[], limit: number, work: (item: T) => Promi
 const statusCell = (target: Target) =>
   html`${badge(target.status)}${target.disabledReason ? html`<br><small>${target.disabledReason.replaceAll('_', ' ')}</small>` : ''}`;
 
+/** Enable or disable, and delete (the page asks first). */
+const manageButtons = (target: Target): Html =>
+  html`<button type="button" class="secondary change-destination" data-destination="${target.id}" data-change="${target.status === 'enabled' ? 'disable' : 'enable'}">${
+    target.status === 'enabled' ? 'Disable' : 'Enable'
+  }</button> <button type="button" class="secondary danger change-destination" data-destination="${target.id}" data-change="delete">Delete</button>`;
+
 /** Deliveries: every v2 destination and v1 endpoint of the platform in this mode, with its health. */
 export async function deliveriesPage(context: ViewContext): Promise<ViewAnswer> {
   const { api, base } = context;
@@ -149,17 +156,20 @@ export async function deliveriesPage(context: ViewContext): Promise<ViewAnswer> 
   const targets = [...destinations.data.map(fromDestination), ...endpoints.data.map(fromEndpoint)];
   // One read per destination, a few at a time: the page costs the key 2 + n requests, whatever their traffic.
   const pages = await inTurns(targets, 4, (target) => api.get<{ data: EventDelivery[] }>(deliveriesPath(target), { limit: healthSample }));
-  const body = html`<p class="hint">Health from each destination's ${healthSample} deliveries of the last 30 days that need attention most (pending, then failed, then succeeded): "100+" where there are more, and then no rate here. Open one for its counts by status, its attempts, and to send events again.</p>
+  const body = html`${createForms}
+${secretNotice}
+<p class="action-result" id="change-result" role="status"></p>
+<p class="hint">Health from each destination's ${healthSample} deliveries of the last 30 days that need attention most (pending, then failed, then succeeded): "100+" where there are more, and then no rate here. Open one for its counts by status, its attempts, and to send events again.</p>
 ${
   targets.length === 0
     ? html`<p class="empty">No event destinations or webhook endpoints in ${context.mode} mode yet.</p>`
-    : html`<table class="targets" id="targets"><thead><tr><th>Destination</th><th>Status</th><th>Success rate</th><th>Last failure</th><th>Retrying</th></tr></thead><tbody>
+    : html`<table class="targets" id="targets"><thead><tr><th>Destination</th><th>Status</th><th>Success rate</th><th>Last failure</th><th>Retrying</th><th></th></tr></thead><tbody>
 ${targets.map(
   (
     target,
     index,
   ) => html`<tr data-target="${target.id}"><td><a href="${base}/deliveries/${target.id}">${target.id}</a><br><small>${target.label}</small><br><small class="where">${target.where}</small></td>
-<td>${statusCell(target)}</td>${healthCells(base, healthOf(pages[index]!.data), cutShort(pages[index]!.data))}</tr>`,
+<td>${statusCell(target)}</td>${healthCells(base, healthOf(pages[index]!.data), cutShort(pages[index]!.data))}<td class="manage">${manageButtons(target)}</td></tr>`,
 )}</tbody></table>`
 }`;
   return { page: { section: 'deliveries', title: 'Deliveries', body } };
@@ -183,6 +193,9 @@ export async function targetPage(context: ViewContext): Promise<ViewAnswer> {
   const health = healthOf([...pending, ...failed, ...succeeded]);
   const cut = new Set((['succeeded', 'failed', 'pending'] as const).filter((_, index) => [succeeded, failed, pending][index]!.length === healthSample));
   const body = html`<dl class="facts"><dt>Kind</dt><dd>${target.label}</dd><dt>Sends to</dt><dd class="where">${target.where}</dd><dt>Status</dt><dd>${statusCell(target)}</dd><dt>Events</dt><dd>${target.enabledEvents.join(', ')}</dd></dl>
+<p class="manage" id="manage">${manageButtons(target)}</p>
+<p class="action-result" id="change-result" role="status"></p>
+${secretNotice}
 <table class="targets"><thead><tr><th>Success rate</th><th>Last failure</th><th>Retrying</th></tr></thead><tbody><tr>${healthCells(base, health, cut)}</tr></tbody></table>
 <nav class="status-filter">Show: <a href="${base}/deliveries/${id}"${status ? '' : html` aria-current="true"`}>all</a>${statuses.map(
     (name) => html` <a href="${base}/deliveries/${id}?status=${name}"${status === name ? html` aria-current="true"` : ''}>${name}</a>`,

@@ -1,5 +1,5 @@
 import { ApiAnswerError, isApiId } from '../api.ts';
-import { html, jsonView, when, type Html } from '../html.ts';
+import { breakable, html, jsonView, when, type Html } from '../html.ts';
 import type { ViewAnswer, ViewContext } from '../server.ts';
 import { deliveryTable, type EventDelivery } from './delivery-table.ts';
 
@@ -48,10 +48,10 @@ async function streamOf(context: ViewContext) {
 }
 
 const snapshotRow = (base: string, event: SnapshotEvent): Html =>
-  html`<tr data-id="${event.id}"><td><a href="${base}/events/${event.id}">${event.type}</a><br><small>${event.id}</small></td><td>${event.data.object.object ?? ''}<br><small>${event.data.object.id ?? ''}</small></td><td>${when(event.created)}</td><td>${event.pending_webhooks}</td></tr>`;
+  html`<tr data-id="${event.id}"><td><a href="${base}/events/${event.id}">${breakable(event.type)}</a><br><small>${event.id}</small></td><td>${event.data.object.object ?? ''}<br><small>${event.data.object.id ?? ''}</small></td><td>${when(event.created)}</td><td>${event.pending_webhooks}</td></tr>`;
 
 const thinRow = (base: string, event: ThinEvent): Html =>
-  html`<tr data-id="${event.id}"><td><a href="${base}/events/${event.id}">${event.type}</a><br><small>${event.id}</small></td><td>${event.related_object?.type ?? '—'}<br><small>${event.related_object?.id ?? ''}</small></td><td>${when(event.created)}</td></tr>`;
+  html`<tr data-id="${event.id}"><td><a href="${base}/events/${event.id}">${breakable(event.type)}</a><br><small>${event.id}</small></td><td>${breakable(event.related_object?.type ?? '—')}<br><small>${event.related_object?.id ?? ''}</small></td><td>${when(event.created)}</td></tr>`;
 
 /** Events: the newest snapshot (v1) and thin (v2) events side by side, filtered, new ones appearing as they come. */
 export async function eventsPage(context: ViewContext): Promise<ViewAnswer> {
@@ -62,7 +62,7 @@ export async function eventsPage(context: ViewContext): Promise<ViewAnswer> {
   <label>Type <input type="text" name="type" value="${filters.type}" placeholder="customer.created or customer.*"></label>
   <label>Object <input type="text" name="object" value="${filters.object}" placeholder="customer, billing.meter or an id"></label>
   <button type="submit">Filter</button>${filters.type || filters.object ? html` <a href="${base}/events">Clear</a>` : ''}
-  <span class="live" id="live-status" data-feed="${feed}">Live</span>
+  <span class="live" id="live-status" data-feed="${feed}" title="New events are added to this page as they happen">Auto-refresh on</span>
 </form>
 <p class="hint">Showing the ${streamSize} newest of each kind in ${context.mode} mode that match. New events appear here as they happen.</p>
 <div class="columns">

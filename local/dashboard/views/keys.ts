@@ -17,9 +17,9 @@ export async function keysPage(context: ViewContext): Promise<ViewAnswer> {
   const body = html`<table class="keys"><thead><tr><th>Mode</th><th>Secret key</th><th></th></tr></thead><tbody>
 ${modes.map((mode) => {
   const key = platform.keys[mode];
-  return html`<tr><td>${mode}</td><td><code class="secret" id="key-${mode}">${key ? keyHint(key) : 'not known to the dashboard'}</code></td><td>${
-    key ? html`<button type="button" class="secondary reveal" data-mode="${mode}" aria-controls="key-${mode}">Reveal</button>` : ''
-  }</td></tr>`;
+  return html`<tr><td>${mode}</td><td><code class="secret" id="key-${mode}">${key ? keyHint(key) : 'not known to the dashboard'}</code>${
+    !key && platform.expired[mode] ? html`<br><small>${platform.expired[mode]} was rolled or revoked: add the new key below</small>` : ''
+  }</td><td>${key ? html`<button type="button" class="secondary reveal" data-mode="${mode}" aria-controls="key-${mode}">Reveal</button>` : ''}</td></tr>`;
 })}
 </tbody></table>
 <p class="hint">Keys never appear in an address: pages name the platform by its account id, and the dashboard keeps the keys on the server.</p>

@@ -1,13 +1,15 @@
 import type { KnownPlatform, Mode } from '../keyring.ts';
 import { html, type Html } from '../html.ts';
 
-export type Section = 'events' | 'deliveries' | 'customers' | 'metering' | 'accounts' | 'time' | 'keys';
+export type Section = 'events' | 'deliveries' | 'customers' | 'products' | 'metering' | 'requests' | 'accounts' | 'time' | 'keys';
 
 const sections: Array<[Section, string]> = [
   ['events', 'Events'],
-  ['deliveries', 'Deliveries'],
+  ['deliveries', 'Destinations'],
   ['customers', 'Customers'],
+  ['products', 'Products'],
   ['metering', 'Metering'],
+  ['requests', 'Requests'],
   ['accounts', 'Accounts'],
   ['time', 'Time'],
   ['keys', 'API keys'],

@@ -43,9 +43,9 @@ describe('the dashboard keyring', () => {
 
     // Then all three are listed, the default first, each with its keys by mode
     expect(await keyring.list()).toEqual([
-      { account: 'acct_default', keys: { test: defaultKey }, isDefault: true },
-      { account: 'acct_admin', keys: { test: adminTest, live: adminLive }, isDefault: false },
-      { account: 'acct_added', keys: { test: added }, isDefault: false },
+      { account: 'acct_default', keys: { test: defaultKey }, isDefault: true, expired: {} },
+      { account: 'acct_admin', keys: { test: adminTest, live: adminLive }, isDefault: false, expired: {} },
+      { account: 'acct_added', keys: { test: added }, isDefault: false, expired: {} },
     ]);
     // and the keys file holds each key once, a line each, readable by its owner only
     expect(readFileSync(file, 'utf8')).toBe(`${adminTest}\n${adminLive}\n${added}\n`);
@@ -56,20 +56,30 @@ describe('the dashboard keyring', () => {
     expect((await keyring.list()).map((platform) => platform.account)).toEqual(['acct_default', 'acct_admin', 'acct_added']);
   });
 
-  it('refuses publishable, unknown and malformed keys, and forgets a platform whose key was revoked', async () => {
+  it('refuses publishable, unknown and malformed keys, and keeps a platform whose key was rolled, without the key, until its new key is known', async () => {
     const store = keyStore();
     const defaultKey = store.issue('acct_default');
-    const keyring = dashboardKeyring({ defaultAccount: 'acct_default', defaultKey, findKey: store.findKey, clock: () => 1_000 });
+    const file = join(dir, 'rolled-keys');
+    const keyring = dashboardKeyring({ defaultAccount: 'acct_default', defaultKey, file, findKey: store.findKey, clock: () => 1_000 });
     for (const key of [store.issue('acct_other', 'publishable'), generateApiKey('secret', false), 'sk_test_x', '<script>', '']) {
       expect(await keyring.add(key), key).toBeUndefined();
     }
-    const revoked = store.issue('acct_revoked');
-    expect(await keyring.get('acct_revoked')).toBeUndefined();
-    await keyring.add(revoked);
-    expect(await keyring.get('acct_revoked')).toBeDefined();
-    store.records.get(hashApiKey(revoked))!.expiresAt = 1_000;
-    expect(await keyring.get('acct_revoked')).toBeUndefined();
-    expect((await keyring.list()).map((platform) => platform.account)).toEqual(['acct_default']);
+    // Given a platform added by its key
+    const rolled = store.issue('acct_rolled');
+    expect(await keyring.get('acct_rolled')).toBeUndefined();
+    await keyring.add(rolled);
+    expect(await keyring.get('acct_rolled')).toMatchObject({ keys: { test: rolled } });
+
+    // When its key is rolled (it stops working), the platform stays, with no key and the old key's hint
+    store.records.get(hashApiKey(rolled))!.expiresAt = 1_000;
+    expect(await keyring.get('acct_rolled')).toEqual({ account: 'acct_rolled', keys: {}, isDefault: false, expired: { test: `sk_test_…${rolled.slice(-4)}` } });
+    expect(await keyring.add(rolled)).toBeUndefined();
+
+    // and once roll-key wrote the new key to the keys file, the platform has it again
+    const replacement = store.issue('acct_rolled');
+    rememberPlatformKey(file, replacement);
+    expect(await keyring.get('acct_rolled')).toEqual({ account: 'acct_rolled', keys: { test: replacement }, isDefault: false, expired: {} });
+    expect((await keyring.list()).map((platform) => platform.account)).toEqual(['acct_default', 'acct_rolled']);
   });
 });
 

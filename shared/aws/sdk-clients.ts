@@ -1,5 +1,4 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { meterAwsCalls } from '#shared/aws/aws-calls.ts';
 import { config } from '#shared/core/config.ts';
@@ -20,7 +19,7 @@ const instrumented = <T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>
   return meterAwsCalls(withoutCallLogging(client), service);
 };
 
-const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: EventBridgeClient; kms?: unknown } = {};
+const clients: { dynamodb?: DynamoDBClient; sqs?: SQSClient; events?: unknown; kms?: unknown } = {};
 
 /**
  * The service's AWS clients: one factory per service, one client per process (reused across warm
@@ -48,9 +47,13 @@ export const serviceClients = {
     );
     return clients.sqs;
   },
-  events(): EventBridgeClient {
-    clients.events ??= instrumented(new EventBridgeClient(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
-    return clients.events;
+  /**
+   * The EventBridge client, made by `make` as the KMS one: only the delivery functions, which publish to the
+   * bus, pass the SDK's constructor, so no other bundle holds the EventBridge SDK.
+   */
+  events<T extends SdkClient & Parameters<typeof meterAwsCalls>[0]>(make: (options: ReturnType<typeof serviceClientOptions>) => T): T {
+    clients.events ??= instrumented(make(serviceClientOptions(config().EVENTBRIDGE_ENDPOINT)), 'events');
+    return clients.events as T;
   },
   /**
    * The KMS client (data keys of the secrets key, shared/aws/kms-data-keys.ts), made by `make` from the

@@ -1,6 +1,7 @@
 import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/core/cache.ts';
 import { config } from '#shared/core/config.ts';
 import { countMetric } from '#shared/core/observability.ts';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { serviceClients } from '#shared/aws/sdk-clients.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryStore } from '#shared/data/delivery-store.ts';
@@ -26,7 +27,7 @@ export function wireDeliveryService() {
   if (!settings.DELIVERIES_QUEUE_URL) throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to deliver events');
   const eventBridge = settings.EVENT_BUS_NAME
     ? eventBridgePublisher({
-        client: serviceClients.events(),
+        client: serviceClients.events((options) => new EventBridgeClient(options)),
         busName: settings.EVENT_BUS_NAME,
       })
     : undefined;

@@ -2,7 +2,7 @@ import { dueMessageOf } from '#shared/billing/due-message.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { config } from '#shared/core/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireCustomerDeletion } from '#shared/customers/delete-wiring.ts';
 import { dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
 import { dueOnClock } from '#shared/data/billing-due-index.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -61,7 +61,7 @@ const workRunsInTheBillingWorker: ClockWorkRunner = () => {
  * billing worker and the sweeper, whose processors (shared/billing/due-processors.ts) pass the due runner.
  */
 export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBillingWorker) => {
-  const customers = wireCustomerService();
+  const customers = wireCustomerDeletion();
   const table = serviceTable();
   const customerRepository = dynamoCustomerRepository(table);
   const subscriptions = dynamoSubscriptionRepository(table);

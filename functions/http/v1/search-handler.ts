@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { wireExpander } from '#shared/expansion/wiring.ts';
+import type { Expander } from '#shared/expansion/resolver.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import type { searchService } from '#shared/search/service.ts';
@@ -19,10 +19,12 @@ export function searchHandler<T extends { id: string }, O extends z.ZodType>(opt
   object: O;
   search: ReturnType<typeof searchService<T>>;
   serialize: (item: T) => z.input<O>;
+  /** `wireExpander(type, …)` on the loader groups the type's `expand[]` reaches. */
+  expand: Expander;
 }) {
-  const { type, url, summary, description, object, search, serialize } = options;
+  const { type, url, summary, description, object, search, serialize, expand } = options;
   return httpHandler(
-    { summary, description, params: searchParams(type), response: v1SearchResultObject(object), v1Search: true, rateLimit: 'search', expand: wireExpander() },
+    { summary, description, params: searchParams(type), response: v1SearchResultObject(object), v1Search: true, rateLimit: 'search', expand },
     async ({ caller, params, searchPages }) => {
       const page = await search.search(caller.scope, { query: params.query, limit: params.limit ?? 10, after: searchPages!.open(params.page, params.query) });
       return { body: v1SearchResult(url, page, page.items.map(serialize), (after) => searchPages!.seal(after, params.query)) };

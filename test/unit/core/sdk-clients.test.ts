@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { serviceClients, withoutCallLogging } from '#shared/aws/sdk-clients.ts';
@@ -42,11 +43,12 @@ describe('serviceClients', () => {
       vi.stubEnv(name, value);
 
     // When the service asks for its clients, twice
-    const made = { dynamodb: serviceClients.dynamodb(), sqs: serviceClients.sqs(), events: serviceClients.events() };
+    const makeEventBridge = (options: object) => new EventBridgeClient(options);
+    const made = { dynamodb: serviceClients.dynamodb(), sqs: serviceClients.sqs(), events: serviceClients.events(makeEventBridge) };
 
     // Then each service has one client, on its endpoint and region, with its calls metered, never logged, and
     // no user agent (the emulators' clients); the table's refuses items over 400 KB
-    expect([serviceClients.dynamodb(), serviceClients.sqs(), serviceClients.events()]).toEqual([made.dynamodb, made.sqs, made.events]);
+    expect([serviceClients.dynamodb(), serviceClients.sqs(), serviceClients.events(makeEventBridge)]).toEqual([made.dynamodb, made.sqs, made.events]);
     const ports = { dynamodb: 8001, sqs: 8002, events: 8003 };
     for (const [service, client] of Object.entries(made)) {
       expect((await client.config.endpoint?.())?.port).toBe(ports[service as keyof typeof ports]);

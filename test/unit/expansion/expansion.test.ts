@@ -9,6 +9,7 @@ import { customerService } from '#shared/customers/service.ts';
 import { expansionLoaders } from '#shared/expansion/loaders.ts';
 import { listOf, planExpansions, type ExpansionPlan, type ExpansionRoot } from '#shared/expansion/plan.ts';
 import { expander, type ExpansionLoaders, type ObjectLoader } from '#shared/expansion/resolver.ts';
+import { reachableFrom, wireExpander } from '#shared/expansion/wiring.ts';
 import { expandParam } from '#shared/wire/params.ts';
 import { validateParams } from '#shared/http/validation.ts';
 import type { Scope } from '#shared/platform/types.ts';
@@ -246,6 +247,38 @@ describe('the expander', () => {
     const body = { object: 'list', data: [{ id: 'price_1', object: 'price', product: 'prod_1' }] };
     const expanded = (await expander(loaders)(scope, body, plan(listOf('price'), ['data.currency_options']))) as any;
     expect(expanded.data[0].currency_options).toEqual({ usd: {} });
+  });
+});
+
+describe('the loader groups a function wires', () => {
+  it('reaches from each response type only the types its expand[] can name, however deep', () => {
+    // Given the object types handlers answer
+    // When the types their expand[] can reach are walked
+    const reach = (root: ExpansionRoot['type']) => {
+      const { targets, included } = reachableFrom(root);
+      return { targets: [...targets].sort(), included: [...included].sort() };
+    };
+
+    // Then a customer reaches its sources and clock (and itself through a source), a subscription also the
+    // catalogue and its latest invoice, a catalogue object only the catalogue, an invoice nothing
+    expect(reach('customer')).toEqual({ targets: ['customer', 'customer_source', 'test_helpers.test_clock'], included: ['customer.sources'] });
+    expect(reach('subscription_item')).toEqual({ targets: ['price', 'product'], included: ['plan.tiers', 'price.currency_options', 'price.tiers'] });
+    expect(reach('subscription').targets).toEqual(['customer', 'customer_source', 'invoice', 'price', 'product', 'test_helpers.test_clock']);
+    expect(reach('issuing.transaction').targets).toEqual(['issuing.authorization', 'issuing.card', 'issuing.cardholder']);
+    expect(reach('invoice')).toEqual({ targets: [], included: [] });
+  });
+
+  it('refuses at cold start an expander wired without a group its type can reach, naming what is missing', () => {
+    // Given a subscription function wired with the customer loaders only
+    const customersOnly = () => ({
+      objects: { customer: async () => [], customer_source: async () => [], 'test_helpers.test_clock': async () => [] },
+      included: { 'customer.sources': async () => [] },
+    });
+
+    // When its expander is made, Then it throws naming the catalogue and invoice types
+    expect(() => wireExpander('subscription', customersOnly)).toThrow(
+      'The expander of subscription needs the loader groups of: invoice, product, price, price.currency_options, price.tiers, plan.tiers',
+    );
   });
 });
 

@@ -2,10 +2,11 @@ import { createCustomerParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
-const expander = wireExpander();
+const expander = wireExpander('customer', customerExpansions);
 
 /** POST /v1/customers: with `source=tok_…`, its first card or bank account. */
 export const handler = httpHandler(

@@ -1,9 +1,9 @@
 import { deleteCustomerParams } from '#shared/customers/schemas.ts';
 import { serializeDeletedCustomer, deletedCustomerObject } from '#shared/customers/serializer.ts';
-import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { wireCustomerDeletion } from '#shared/customers/delete-wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
-const service = wireCustomerService();
+const service = wireCustomerDeletion();
 
 /** DELETE /v1/customers/{id}: cancels its subscriptions; it stays retrievable in its deleted form; a second delete is a 404. */
 export const handler = httpHandler(

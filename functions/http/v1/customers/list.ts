@@ -1,12 +1,13 @@
 import { listCustomersParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireCustomerService();
-const expander = wireExpander();
+const expander = wireExpander('customer', customerExpansions);
 
 /** GET /v1/customers: newest first; `email` (exact), `created`, `test_clock`; `expand[]` data.default_source. Deleted customers are not listed. */
 export const handler = httpHandler(

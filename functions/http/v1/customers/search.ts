@@ -1,3 +1,5 @@
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { customerObject, serializeCustomer } from '#shared/customers/serializer.ts';
 import { wireCustomerSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
@@ -11,4 +13,5 @@ export const handler = searchHandler({
   object: customerObject,
   search: wireCustomerSearch(),
   serialize: (customer) => serializeCustomer(customer),
+  expand: wireExpander('customer', customerExpansions),
 });

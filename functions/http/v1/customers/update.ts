@@ -1,11 +1,12 @@
 import { updateCustomerParams } from '#shared/customers/schemas.ts';
 import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
-const expander = wireExpander();
+const expander = wireExpander('customer', customerExpansions);
 
 /** POST /v1/customers/{id}: `source=tok_…` replaces the default source. */
 export const handler = httpHandler(

@@ -2,10 +2,11 @@ import { createPriceParams } from '#shared/catalogue/schemas.ts';
 import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
-const expander = wireExpander();
+const expander = wireExpander('price', catalogueExpansions);
 
 /** POST /v1/prices: of `product`, or of a new product made from `product_data`. */
 export const handler = httpHandler(

@@ -3,10 +3,11 @@ import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
-const expander = wireExpander();
+const expander = wireExpander('price', catalogueExpansions);
 
 /** GET /v1/prices: newest first; filters active, created, currency, lookup_keys, product and type; `expand[]` data.product, data.currency_options. */
 export const handler = httpHandler(

@@ -1,3 +1,5 @@
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { priceObject, serializePrice } from '#shared/catalogue/serializer.ts';
 import { wirePriceSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
@@ -11,4 +13,5 @@ export const handler = searchHandler({
   object: priceObject,
   search: wirePriceSearch(),
   serialize: (price) => serializePrice(price),
+  expand: wireExpander('price', catalogueExpansions),
 });

@@ -2,10 +2,11 @@ import { createProductParams } from '#shared/catalogue/schemas.ts';
 import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
-const expander = wireExpander();
+const expander = wireExpander('product', catalogueExpansions);
 
 /** POST /v1/products */
 export const handler = httpHandler(

@@ -3,10 +3,11 @@ import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCatalogueService();
-const expander = wireExpander();
+const expander = wireExpander('product', catalogueExpansions);
 
 /** GET /v1/products: newest first, optionally only active or inactive ones, or those created in a window. */
 export const handler = httpHandler(

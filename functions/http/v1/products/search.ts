@@ -1,3 +1,5 @@
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { productObject, serializeProduct } from '#shared/catalogue/serializer.ts';
 import { wireProductSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
@@ -11,4 +13,5 @@ export const handler = searchHandler({
   object: productObject,
   search: wireProductSearch(),
   serialize: (product) => serializeProduct(product),
+  expand: wireExpander('product', catalogueExpansions),
 });

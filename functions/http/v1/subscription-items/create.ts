@@ -2,10 +2,11 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
 import { serializeItem, subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
-const expander = wireExpander();
+const expander = wireExpander('subscription_item', catalogueExpansions);
 
 /** POST /v1/subscription_items: adds an item to a subscription (`customer.subscription.updated`). */
 export const handler = httpHandler(

@@ -3,10 +3,11 @@ import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts'
 import { listSubscriptionItemsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeItem, subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
-const expander = wireExpander();
+const expander = wireExpander('subscription_item', catalogueExpansions);
 
 /** GET /v1/subscription_items?subscription=…: the subscription's items, newest first. */
 export const handler = httpHandler(

@@ -3,10 +3,13 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts'
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
+import { invoiceExpansions } from '#shared/expansion/loaders/invoices.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
-const expander = wireExpander();
+const expander = wireExpander('subscription', customerExpansions, catalogueExpansions, invoiceExpansions);
 
 /** GET /v1/subscriptions: newest first; created, customer and status filters (not canceled by default). */
 export const handler = httpHandler(

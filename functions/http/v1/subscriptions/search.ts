@@ -1,3 +1,7 @@
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
+import { invoiceExpansions } from '#shared/expansion/loaders/invoices.ts';
+import { wireExpander } from '#shared/expansion/wiring.ts';
 import { wireSubscriptionSearch } from '#shared/search/wiring.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { searchHandler } from '../search-handler.ts';
@@ -11,4 +15,5 @@ export const handler = searchHandler({
   object: subscriptionObject,
   search: wireSubscriptionSearch(),
   serialize: (subscription) => serializeSubscription(subscription),
+  expand: wireExpander('subscription', customerExpansions, catalogueExpansions, invoiceExpansions),
 });

@@ -2,10 +2,13 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
+import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
+import { invoiceExpansions } from '#shared/expansion/loaders/invoices.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireSubscriptionService();
-const expander = wireExpander();
+const expander = wireExpander('subscription', customerExpansions, catalogueExpansions, invoiceExpansions);
 
 /** POST /v1/subscriptions/{id}: metadata, description, cancel_at_period_end. */
 export const handler = httpHandler(

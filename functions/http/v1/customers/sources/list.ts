@@ -3,10 +3,11 @@ import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
-const expander = wireExpander();
+const expander = wireExpander('customer_source', customerExpansions);
 
 /** GET /v1/customers/{id}/sources: newest first; `object` card or bank_account. */
 export const handler = httpHandler(

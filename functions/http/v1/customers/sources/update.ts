@@ -2,10 +2,11 @@ import { updateSourceParams } from '#shared/customers/schemas.ts';
 import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCustomerService();
-const expander = wireExpander();
+const expander = wireExpander('customer_source', customerExpansions);
 
 /** POST /v1/customers/{id}/sources/{source_id} */
 export const handler = httpHandler(

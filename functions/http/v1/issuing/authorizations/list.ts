@@ -3,10 +3,11 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts'
 import { listAuthorizationsParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.authorization', issuingExpansions);
 
 /** GET /v1/issuing/authorizations: newest first; filters card, cardholder, status, created; `expand[]` data.card, data.cardholder. */
 export const handler = httpHandler(

@@ -2,10 +2,11 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { createCardParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.card', issuingExpansions);
 
 /** POST /v1/issuing/cards */
 export const handler = httpHandler(

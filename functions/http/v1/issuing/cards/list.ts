@@ -3,10 +3,11 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts'
 import { listCardsParams } from '#shared/issuing/schemas.ts';
 import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireCardService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.card', issuingExpansions);
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
 export const handler = httpHandler(

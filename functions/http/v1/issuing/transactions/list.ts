@@ -3,10 +3,11 @@ import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts'
 import { listTransactionsParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.transaction', issuingExpansions);
 
 /** GET /v1/issuing/transactions: newest first; filters card, cardholder, type, created; `expand[]` data.card, data.cardholder. */
 export const handler = httpHandler(

@@ -2,10 +2,11 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { retrieveTransactionParams } from '#shared/issuing/schemas.ts';
 import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireTransactionService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.transaction', issuingExpansions);
 
 /** GET /v1/issuing/transactions/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(

@@ -2,10 +2,11 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { incrementAuthorizationParams } from '#shared/issuing/schemas.ts';
 import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
+import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
 const service = wireAuthorizationService();
-const expander = wireExpander();
+const expander = wireExpander('issuing.authorization', issuingExpansions);
 
 /** POST /v1/test_helpers/issuing/authorizations/{id}/increment (test mode only) */
 export const handler = httpHandler(

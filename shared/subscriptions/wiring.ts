@@ -44,7 +44,8 @@ async function periodLines(
       const line = { kind: 'subscription' as const, price: item.price, proration: false, subscription: subscription.id, subscriptionItem: item.id };
       if (isMetered(item.price)) {
         const behind = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, period.start - 1);
-        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0), end: period.start };
+        // From where a threshold invoice stopped, if one billed this period's usage already: an event counts once.
+        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0, subscription.usageBilledUntil ?? 0), end: period.start };
         if (arrears.start >= arrears.end) return { ...line, amount: 0, quantity: 0, period, description: null };
         const quantity = await usage.quantity(subscription.scope, item.price, subscription.customer, arrears);
         return { ...line, amount: usageLineAmount(item.price, quantity), quantity, period: arrears, description: null };
@@ -151,6 +152,12 @@ export function subscriptionInvoicing({
       if (!(await transactChecked(table, actions, outbox))) return false;
       await events.dispatch(outbox);
       return true;
+    },
+
+    async runningUsage(subscription, at) {
+      const metered = subscription.items.filter((item) => isMetered(item.price));
+      const lines = await periodLines(usage, subscription, { items: metered.map((item) => ({ id: item.id, period: { start: at, end: at } })) });
+      return lines.map((line) => ({ subscriptionItem: line.subscriptionItem!, quantity: line.quantity, amount: line.amount }));
     },
 
     upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),

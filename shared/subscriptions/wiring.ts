@@ -1,7 +1,13 @@
 import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import {
+  dynamoCatalogueRepository,
+  dynamoPriceRepository,
+  dynamoSubscriptionRepository,
+  dynamoThresholdIndex,
+  subscriptionEntity,
+} from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { registerUsageRoll } from '#shared/data/metering/rollups.ts';
@@ -21,6 +27,7 @@ import { currentPeriod } from './periods.ts';
 import { productNamesOf } from './prorations.ts';
 import { lifecycleOf, type SubscriptionServicePorts, subscriptionService } from './service.ts';
 import type { Subscription } from './subscription.ts';
+import { thresholdEvaluator } from './threshold-evaluator.ts';
 
 type InvoiceService = ReturnType<typeof invoiceService>;
 
@@ -200,6 +207,12 @@ export const wireSubscriptionService = () => {
     prorationInvoicing: prorationInvoicing(table, invoices, usage),
   });
 };
+
+/** The billing threshold evaluator on its real adapters: the scheduled run, and each test clock advance's. */
+export function wireThresholdEvaluator() {
+  const service = wireSubscriptionService();
+  return thresholdEvaluator({ index: dynamoThresholdIndex(serviceTable()), evaluate: service.evaluateThresholds, billingTime: wireBillingTime() });
+}
 
 /** The `subscription` due processor for the runner (shared/billing/due-processors.ts): renewals, trial ends, cancellations, expiry. */
 export function wireSubscriptionDueProcessor(): DueProcessor {

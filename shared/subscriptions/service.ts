@@ -595,20 +595,17 @@ export function subscriptionService({
     const { plan, next } = thresholdStep(subscription, at);
     const stepped = withDue({ ...next, version: subscription.version + 1 });
     const origin: EventOrigin = { scope: subscription.scope, platformId: subscription.platformId, request: null, apiVersion: defaultServiceVersion };
-    const paused = subscription.pauseCollection?.behavior;
-    const settlement: InvoiceSettlement = paused ?? (subscription.collectionMethod === 'charge_automatically' ? 'charge' : 'finalize');
     const written = await invoicing.writeWithInvoice({
       origin,
       // The invoice's lines are counted on the subscription as read (from where the last invoice stopped, on the old anchor).
       subscription: { ...subscription, version: stepped.version },
       creating: false,
       plan,
-      settlement,
+      // As a renewal's: a draft finalized (its usage recounted, so late usage within the hour counts) and charged about an hour later.
+      settlement: settlementOf(plan),
       now: at,
       decide: (invoice) => {
-        const result: PaymentResult | null = invoice.failure ? { kind: 'failed', first: false } : invoice.status === 'paid' ? { kind: 'paid' } : null;
-        const status = result ? statusAfterPayment(stepped.status, result) : stepped.status;
-        const made = withDue({ ...stepped, status, latestInvoice: invoice.id });
+        const made = { ...stepped, latestInvoice: invoice.id };
         return { subscription: made, events: [event('customer.subscription.updated', made, subscription)] };
       },
     });

@@ -57,15 +57,16 @@ export function thresholdEvaluator({ index, evaluate, billingTime, clock = syste
 
     /**
      * A test clock advance's evaluation, before its due work runs: each subscription with thresholds on the
-     * clock is evaluated a minute after the clock's frozen time (usage reported at the frozen time counts
-     * from its minute on), or at `target` if sooner. The renewals the advance then runs bill from where a
-     * threshold invoice stopped. Errors go up: the advance fails its run and is retried (nothing is done twice).
+     * clock is evaluated at the clock's frozen time or the stack's now, whichever is later (meter events are
+     * timestamped on the stack's clock, so usage reported so far is counted), or at `target` if sooner. The
+     * renewals the advance then runs bill from where a threshold invoice stopped. Errors go up: the advance
+     * fails its run and is retried (nothing is done twice).
      */
     async evaluateClock(scope: Scope, clockId: string, target: number): Promise<number> {
       let invoiced = 0;
       for (const subscription of (await index.onClock(scope, clockId)).filter(hasThresholds)) {
         const { now } = await billingTime.forCustomer(scope, subscription.customer);
-        const at = Math.min(target, Math.floor(now / 60_000) * 60_000 + 60_000);
+        const at = Math.min(target, Math.max(now, clock()));
         if ((await evaluate(subscription, at)) === 'invoiced') invoiced++;
       }
       return invoiced;

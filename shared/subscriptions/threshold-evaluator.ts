@@ -1,6 +1,5 @@
 import { systemClock } from '#shared/core/clock.ts';
 import { logger } from '#shared/core/logger.ts';
-import type { BillingTime } from '#shared/billing/ports.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import type { Subscription } from './subscription.ts';
 import { hasThresholds } from './thresholds.ts';
@@ -19,7 +18,8 @@ export interface ThresholdEvaluatorPorts {
   index: ThresholdIndex;
   /** The subscription service's `evaluateThresholds`: one usage read per metered item, a transaction when reached. */
   evaluate: (subscription: Subscription, now: number) => Promise<ThresholdOutcome>;
-  billingTime: BillingTime;
+  /** A test clock's frozen time (the start of its advance while it advances). */
+  frozenTime: (scope: Scope, clockId: string) => Promise<number>;
   clock?: () => number;
 }
 
@@ -32,7 +32,7 @@ const concurrency = 16;
  * test clock's subscriptions are evaluated by the clock's advance (`evaluateClock`), once at its start. The
  * meter event path writes nothing for thresholds, and nothing is written while usage stays below.
  */
-export function thresholdEvaluator({ index, evaluate, billingTime, clock = systemClock }: ThresholdEvaluatorPorts) {
+export function thresholdEvaluator({ index, evaluate, frozenTime, clock = systemClock }: ThresholdEvaluatorPorts) {
   return {
     /** One run over the stack's subscriptions with thresholds; one that fails is logged and tried again next run. */
     async evaluateStack(): Promise<{ evaluated: number; invoiced: number; failed: number }> {
@@ -64,9 +64,10 @@ export function thresholdEvaluator({ index, evaluate, billingTime, clock = syste
      */
     async evaluateClock(scope: Scope, clockId: string, target: number): Promise<number> {
       let invoiced = 0;
-      for (const subscription of (await index.onClock(scope, clockId)).filter(hasThresholds)) {
-        const { now } = await billingTime.forCustomer(scope, subscription.customer);
-        const at = Math.min(target, Math.max(now, clock()));
+      const subscriptions = (await index.onClock(scope, clockId)).filter(hasThresholds);
+      if (subscriptions.length === 0) return 0;
+      const at = Math.min(target, Math.max(await frozenTime(scope, clockId), clock()));
+      for (const subscription of subscriptions) {
         if ((await evaluate(subscription, at)) === 'invoiced') invoiced++;
       }
       return invoiced;

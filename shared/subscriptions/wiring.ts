@@ -20,7 +20,7 @@ import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.t
 import { wireInvoiceService, wireMeteredUsage } from '#shared/invoices/wiring.ts';
 import { isMetered, type MeteredUsage, usageLineAmount } from '#shared/invoices/usage.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
-import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
+import { wireBillingTime, wireTestClockRepository } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
 import { applyStep, type InvoicePlan } from './lifecycle.ts';
 import { currentPeriod } from './periods.ts';
@@ -211,7 +211,16 @@ export const wireSubscriptionService = () => {
 /** The billing threshold evaluator on its real adapters: the scheduled run, and each test clock advance's. */
 export function wireThresholdEvaluator() {
   const service = wireSubscriptionService();
-  return thresholdEvaluator({ index: dynamoThresholdIndex(serviceTable()), evaluate: service.evaluateThresholds, billingTime: wireBillingTime() });
+  const clocks = wireTestClockRepository();
+  return thresholdEvaluator({
+    index: dynamoThresholdIndex(serviceTable()),
+    evaluate: service.evaluateThresholds,
+    frozenTime: async (scope, clockId) => {
+      const clock = await clocks.get(scope, clockId);
+      if (!clock) throw new Error(`The test clock ${clockId} is gone`);
+      return clock.frozenTime;
+    },
+  });
 }
 
 /** The `subscription` due processor for the runner (shared/billing/due-processors.ts): renewals, trial ends, cancellations, expiry. */

@@ -94,7 +94,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     // Then one threshold invoice billed the 25 (1,250), finalized and paid within the day
     const [threshold, ...others] = await invoicesOf(subscription.id, 'subscription_threshold');
     expect(others).toHaveLength(0);
-    expect(threshold).toMatchObject({ status: 'paid', amount_paid: 1250, subscription: subscription.id });
+    expect(threshold).toMatchObject({ status: 'paid', amount_paid: 1250, parent: { subscription_details: { subscription: subscription.id } } });
     const [[quantity, amount, lineStart, billedUntil]] = linesOf(threshold!) as [[number, number, number, number]];
     expect([quantity, amount, lineStart]).toEqual([25, 1250, start]);
     expect(billedUntil % 60).toBe(0);

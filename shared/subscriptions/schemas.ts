@@ -46,9 +46,7 @@ const billingThresholds = () =>
   emptyable(
     z.strictObject({
       amount_gte: integerParam(1, 99_999_999_999).optional().describe('Monetary threshold that triggers the subscription to advance to a new billing period.'),
-      reset_billing_cycle_anchor: booleanParam()
-        .optional()
-        .describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
+      reset_billing_cycle_anchor: booleanParam().optional().describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
     }),
   )
     .optional()
@@ -60,11 +58,15 @@ const billingThresholds = () =>
 const itemBillingThresholds = () =>
   emptyable(
     z.strictObject({
-      usage_gte: integerParam(1, 999_999_999_999).describe('Number of units that meets the billing threshold to advance the subscription to a new billing period.'),
+      usage_gte: integerParam(1, 999_999_999_999).describe(
+        'Number of units that meets the billing threshold to advance the subscription to a new billing period.',
+      ),
     }),
   )
     .optional()
-    .describe('Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds.');
+    .describe(
+      'Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds.',
+    );
 
 const item = z.strictObject({
   billing_thresholds: itemBillingThresholds(),

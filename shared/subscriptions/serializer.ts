@@ -79,10 +79,7 @@ export const subscriptionObject = z
     billing_thresholds: z
       .object({
         amount_gte: z.int().nullable().describe('Monetary threshold that triggers the subscription to create an invoice'),
-        reset_billing_cycle_anchor: z
-          .boolean()
-          .nullable()
-          .describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
+        reset_billing_cycle_anchor: z.boolean().nullable().describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
       })
       .nullable()
       .describe('Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period.'),

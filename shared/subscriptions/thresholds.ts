@@ -64,7 +64,11 @@ export function thresholdStep(subscription: Subscription, at: number): { plan: I
   if (!reset) {
     const metered = subscription.items.filter((item) => item.price.recurring?.usageType === 'metered');
     return {
-      plan: { billingReason: 'subscription_threshold', items: metered.map((item) => ({ id: item.id, period: { start: at, end: at } })), collection: 'finalize' },
+      plan: {
+        billingReason: 'subscription_threshold',
+        items: metered.map((item) => ({ id: item.id, period: { start: at, end: at } })),
+        collection: 'finalize',
+      },
       next: { ...subscription, usageBilledUntil: at },
     };
   }

@@ -174,8 +174,14 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     expect(updated.items.data[0]!.billing_thresholds).toBeNull();
     const added = await client.subscriptionItems.create({
       subscription: subscription.id,
-      price: (await client.prices.create({ product: product.id, currency: 'usd', unit_amount: 7, recurring: { interval: 'month', usage_type: 'metered', meter: meter.id } }))
-        .id,
+      price: (
+        await client.prices.create({
+          product: product.id,
+          currency: 'usd',
+          unit_amount: 7,
+          recurring: { interval: 'month', usage_type: 'metered', meter: meter.id },
+        })
+      ).id,
       billing_thresholds: { usage_gte: 3 },
       proration_behavior: 'none',
     });

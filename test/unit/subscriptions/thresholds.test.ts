@@ -5,7 +5,14 @@ import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';
 import type { Subscription } from '#shared/subscriptions/subscription.ts';
-import { checkAmountThreshold, checkItemThresholds, thresholdReached, thresholdStep, thresholdsApply, thresholdTime } from '#shared/subscriptions/thresholds.ts';
+import {
+  checkAmountThreshold,
+  checkItemThresholds,
+  thresholdReached,
+  thresholdStep,
+  thresholdsApply,
+  thresholdTime,
+} from '#shared/subscriptions/thresholds.ts';
 import { fixedBillingTime, memorySubscriptionInvoicing } from '../../support/billing-fakes.ts';
 import { memoryOwnedStore, originOf, recordingEmitter } from '../../support/fakes.ts';
 import { recordingProrationInvoicing } from '../../support/proration-fakes.ts';
@@ -63,7 +70,10 @@ function setup() {
 const create = (params: Record<string, unknown>) => createSubscriptionParams.parse({ customer: 'cus_1', ...params });
 
 describe('billing thresholds: the decision', () => {
-  const base = { billingThresholds: { amountGte: 1000, resetBillingCycleAnchor: false }, items: [{ id: 'si_1', billingThresholds: { usageGte: 30 } }] } as unknown as Subscription;
+  const base = {
+    billingThresholds: { amountGte: 1000, resetBillingCycleAnchor: false },
+    items: [{ id: 'si_1', billingThresholds: { usageGte: 30 } }],
+  } as unknown as Subscription;
 
   it('Given amount_gte 1000, when the running amount is 999, 1000 or 1250, then only 1000 and more reach it', () => {
     expect(thresholdReached(base, [{ subscriptionItem: 'si_1', quantity: 19, amount: 999 }])).toBeNull();

@@ -122,7 +122,9 @@ describe('billing thresholds on DynamoDB Local: exactly one threshold invoice un
     await usageBecomes(25);
     time.now = Date.now();
     const racing = await measured(() => Promise.all(Array.from({ length: 6 }, () => realServices(table, time).service.evaluateThresholds(indexed, time.now))));
-    console.info(`six racing threshold evaluations: ${racing.calls.join(', ')}; ${racing.readUnits} RCU, ${racing.writeUnits} WCU`);
+    console.info(
+      `six racing threshold evaluations (${racing.result.join(', ')}): ${racing.calls.join(', ')}; ${racing.readUnits} RCU, ${racing.writeUnits} WCU`,
+    );
 
     // Then one of them invoiced (the stack's own evaluator may have been first: then none here did) and there is one threshold invoice
     expect(racing.result.filter((outcome) => outcome === 'invoiced').length).toBeLessThanOrEqual(1);

@@ -156,6 +156,26 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     ]);
   });
 
+  it('Given a customer on the stack’s clock with amount_gte 1000, when usage of 25 is counted, then the scheduled evaluator issues one subscription_threshold draft for it', async () => {
+    const customer = await client.customers.create({ name: 'Stack clock', source: await card() });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: metered.id }], billing_thresholds: { amount_gte: 1000 } });
+    await report(customer.id, 25, nowSeconds());
+    await usageBecomes(customer.id, subscription.created, 25);
+
+    // The evaluator runs on its schedule: waited on, not slept
+    const [threshold] = await eventually(async () => {
+      const found = await invoicesOf(subscription.id, 'subscription_threshold');
+      return found.length > 0 ? found : undefined;
+    }, 90_000);
+    expect(threshold).toMatchObject({ status: 'draft', total: 1250, auto_advance: true });
+    expect(linesOf(threshold!).map(([q, a, lineStart]) => [q, a, lineStart])).toEqual([[25, 1250, subscription.created]]);
+    expect((await client.subscriptions.retrieve(subscription.id)).latest_invoice).toBe(threshold!.id);
+    // Later runs find the usage billed: still one threshold invoice
+    const usageAfter = await client.invoices.createPreview({ subscription: subscription.id });
+    expect(usageAfter.lines.data.find((line) => line.amount === 1250)).toBeUndefined();
+    expect(await invoicesOf(subscription.id, 'subscription_threshold')).toHaveLength(1);
+  });
+
   it('Given thresholds, when updated with an empty string on the subscription and the item, then both are removed', async () => {
     const customer = await client.customers.create({ name: 'Unset', source: await card() });
     const subscription = await client.subscriptions.create({

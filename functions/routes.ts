@@ -314,6 +314,14 @@ export const scheduledJobs: ScheduledJob[] = [
     everyMinutes: 1,
     permissions: ['table:read', 'table:write', 'queue:deliveries:send'],
   },
+  /** Invoices subscriptions early whose usage reached their billing thresholds (reads usage; writes only a threshold invoice). */
+  {
+    name: 'evaluateBillingThresholds',
+    handler: 'functions/schedules/evaluate-billing-thresholds.ts',
+    everyMinutes: 1,
+    // As the billing worker's: a threshold invoice is written, charged and its events sent like a renewal's.
+    permissions: ['table:read', 'table:write', 'table:delete', 'queue:deliveries:send'],
+  },
   /** Rolls the hour rollups of the usage partitions metered subscription items registered, daily each. */
   {
     name: 'rollUsage',

@@ -5,7 +5,7 @@ import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { type DueMessage, dueMessageOf } from './due-message.ts';
 import { wireInvoiceDueProcessor } from '#shared/invoices/wiring.ts';
-import { wireSubscriptionDueProcessor } from '#shared/subscriptions/wiring.ts';
+import { wireSubscriptionDueProcessor, wireThresholdEvaluator } from '#shared/subscriptions/wiring.ts';
 import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
 import { type DueEntry, type DueRunner, dueRunner } from './due-runner.ts';
 import type { DueProcessors } from './ports.ts';
@@ -31,6 +31,11 @@ function billingDispatch(): (entries: DueEntry[]) => Promise<void> {
 export function wireDueRunner(): DueRunner {
   const processors: Partial<DueProcessors> = { invoice: wireInvoiceDueProcessor(), subscription: wireSubscriptionDueProcessor() };
   const runner = dueRunner({ processors, index: dynamoBillingDueIndex(serviceTable()), dispatch: billingDispatch() });
-  processors.test_clock = wireTestClockService(runner.runClock).processDue;
+  const thresholds = wireThresholdEvaluator();
+  // An advance evaluates its subscriptions' billing thresholds first, then runs what falls due up to its target.
+  processors.test_clock = wireTestClockService(async (scope, clockId, target, deadline) => {
+    await thresholds.evaluateClock(scope, clockId, target);
+    return runner.runClock(scope, clockId, target, deadline);
+  }).processDue;
   return runner;
 }

@@ -3,7 +3,10 @@ import type { CatalogueChange, CatalogueRepository, Price, PriceRepository, Prod
 import type { Scope } from '#shared/platform/types.ts';
 import { completeStored, type Subscription, type SubscriptionItemsChange, type SubscriptionRepository } from '#shared/subscriptions/subscription.ts';
 import { systemClock } from '#shared/core/clock.ts';
-import { billingDueEntry } from './due-index.ts';
+import { allWithThresholds, billingDueEntry, thresholdIndexEntry } from './due-index.ts';
+import { dueOnClock } from './billing-due-index.ts';
+import type { ThresholdIndex } from '#shared/subscriptions/threshold-evaluator.ts';
+import { hasThresholds } from '#shared/subscriptions/thresholds.ts';
 import { envelopeOf, metadataItem, orNull, ownedItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 import { price, priceLookupKey, product, subscription, subscriptionItem } from './keys.ts';
@@ -175,8 +178,11 @@ const subscriptionKind = {
   keys: subscription,
   idPrefix: 'sub',
   parse: (item: Record<string, unknown>) => completeStored(storedSubscription(item), systemClock()),
-  /** In the due index while a step of its life is due (33b). */
-  indexKeys: (made: Subscription) => billingDueEntry(made.scope, 'subscription', made.id, made.due),
+  /** In the due index while a step of its life is due (33b); in the threshold index while it has thresholds, on the stack's clock, not ended (33d). */
+  indexKeys: (made: Subscription) => ({
+    ...billingDueEntry(made.scope, 'subscription', made.id, made.due),
+    ...(hasThresholds(made) && made.testClock === null && made.endedAt === null ? thresholdIndexEntry(made.id) : {}),
+  }),
 };
 
 const itemPointerKey = (scope: Scope, itemId: string) => ({ PK: subscriptionItem.pk(scope), SK: subscriptionItem.sk(itemId) });
@@ -206,6 +212,17 @@ export const subscriptionEntity = {
     ...invoiceEntity.commit(tableName, { newItems: change.invoiceItems, deletedItems: change.deletedInvoiceItems }),
   ],
 };
+
+/** The threshold evaluator's reads: the sparse GSI1 index (33d), and a test clock's subscriptions from its due partition (53c). */
+export function dynamoThresholdIndex(table: Table): ThresholdIndex {
+  const parse = subscriptionEntity.subscriptions.parse;
+  return {
+    async *withThresholds() {
+      for await (const items of allWithThresholds(table)) yield items.map(parse);
+    },
+    onClock: async (scope, clockId) => (await dueOnClock(table, scope, clockId, 'subscription')).map(parse),
+  };
+}
 
 export function dynamoSubscriptionRepository(table: Table): SubscriptionRepository {
   const store = ownedResourceStore<Subscription>(table, subscriptionKind);

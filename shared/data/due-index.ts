@@ -1,5 +1,5 @@
 import type { Scope } from '#shared/platform/types.ts';
-import { billingAlert, billingDue, delivery, fanOut, meterRollDue, meterWorkDue } from './keys.ts';
+import { billingAlert, billingDue, billingThresholds, delivery, fanOut, meterRollDue, meterWorkDue } from './keys.ts';
 import type { Item, Table } from './table.ts';
 
 /**
@@ -111,6 +111,33 @@ export async function* allDueItems(table: Table, queue: DueQueue, dueBy: number)
         ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':by': sortKeyOf[queue](dueBy, '~') },
         ...(start ? { ExclusiveStartKey: start } : {}),
       });
+      if (page.items.length > 0) yield page.items;
+      start = page.lastKey;
+    } while (start);
+  }
+}
+
+/** The GSI1 attributes that put a subscription in the sparse index of those with billing thresholds (keys.ts). */
+export const thresholdIndexEntry = (subscriptionId: string) => ({
+  GSI1PK: billingThresholds.gsi1pk(dueShardOf(subscriptionId)),
+  GSI1SK: billingThresholds.gsi1sk(subscriptionId),
+});
+
+/** 33d: one shard's Query of the subscriptions with billing thresholds, a 1 MB page at a time (built offline in the entity tests). */
+export const thresholdIndexQuery = (tableName: string, shard: number, start?: Record<string, unknown>) => ({
+  TableName: tableName,
+  IndexName: 'GSI1',
+  KeyConditionExpression: 'GSI1PK = :pk',
+  ExpressionAttributeValues: { ':pk': billingThresholds.gsi1pk(shard) },
+  ...(start ? { ExclusiveStartKey: start } : {}),
+});
+
+/** Every subscription in the threshold index, a page at a time, the shards one after another. */
+export async function* allWithThresholds(table: Table): AsyncGenerator<Item[]> {
+  for (let shard = 0; shard < dueShards; shard++) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await table.query(thresholdIndexQuery(table.name, shard, start));
       if (page.items.length > 0) yield page.items;
       start = page.lastKey;
     } while (start);

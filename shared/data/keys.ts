@@ -271,6 +271,16 @@ export const billingDue = {
 };
 
 /**
+ * Subscriptions on the stack's clock with billing thresholds, not ended: GSI1, sparse, by shard (the due
+ * index's hash and count), read whole by the threshold evaluator each run. Test clock subscriptions are not
+ * in it: their clock's advance evaluates them (its due partition lists them).
+ */
+export const billingThresholds = {
+  gsi1pk: (shard: number) => `BILLING_THRESHOLDS#${shard}`,
+  gsi1sk: (subscriptionId: string) => subscriptionId,
+};
+
+/**
  * A v1 billing alert, in its owner's partition, beside the record of each firing (`one_time`: one per alert
  * and customer, ever; its conditional put is what makes the firing happen once) and the counter that caps a
  * meter and customer's alerts. GSI2, sparse: the alerts still waiting for their threshold, by shard, which

@@ -79,7 +79,7 @@ export interface Invoice extends OwnedResource {
   description: string | null;
   metadata: Record<string, string>;
   subscription: string | null;
-  billingReason: 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_update' | 'upcoming';
+  billingReason: 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_threshold' | 'subscription_update' | 'upcoming';
   lines: InvoiceLine[];
   periodStart: number;
   periodEnd: number;

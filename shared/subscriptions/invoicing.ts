@@ -49,6 +49,11 @@ export interface SubscriptionInvoicing {
   writeWithVoid(input: { origin: EventOrigin; subscription: Subscription; events: EventInput[]; voidInvoice: string | null; now: number }): Promise<boolean>;
   /** `invoice.upcoming`: the invoice the subscription's next renewal will make, as a preview, at `now`. */
   upcoming(subscription: Subscription, now: number): Promise<EventInput>;
+  /**
+   * Each metered item's usage since the last invoice that billed it, up to `at`, and its amount: the lines a
+   * threshold invoice at `at` would hold (one usage read per metered item).
+   */
+  runningUsage(subscription: Subscription, at: number): Promise<Array<{ subscriptionItem: string; quantity: number; amount: number }>>;
   /** The invoice the subscription's next period (its renewal, or its trial's end) will make, never stored. */
   preview(subscription: Subscription, now: number): Promise<Invoice>;
 }

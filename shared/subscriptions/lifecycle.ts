@@ -69,7 +69,7 @@ export type LifecycleStep =
 
 /** The invoice a step asks for: the items it bills and each one's period, and what becomes of the draft. */
 export interface InvoicePlan {
-  billingReason: 'subscription_create' | 'subscription_cycle';
+  billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_threshold';
   items: Array<{ id: string; period: { start: number; end: number } }>;
   /**
    * `finalize`: the draft advances on its own (finalized about an hour later, then charged or sent);

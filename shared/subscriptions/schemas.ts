@@ -41,7 +41,35 @@ const paymentBehavior = () =>
       'How payments of the invoices a change makes are handled: `allow_incomplete` (the default), `default_incomplete`, `error_if_incomplete`, `pending_if_incomplete` (updates only).',
     );
 
+/** `billing_thresholds` of a subscription: `''` removes them. amount_gte's minimum depends on the currency (checked by the service). */
+const billingThresholds = () =>
+  emptyable(
+    z.strictObject({
+      amount_gte: integerParam(1, 99_999_999_999).optional().describe('Monetary threshold that triggers the subscription to advance to a new billing period.'),
+      reset_billing_cycle_anchor: booleanParam().optional().describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
+    }),
+  )
+    .optional()
+    .describe(
+      'Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds.',
+    );
+
+/** `billing_thresholds` of an item (metered prices only): `''` removes them. */
+const itemBillingThresholds = () =>
+  emptyable(
+    z.strictObject({
+      usage_gte: integerParam(1, 999_999_999_999).describe(
+        'Number of units that meets the billing threshold to advance the subscription to a new billing period.',
+      ),
+    }),
+  )
+    .optional()
+    .describe(
+      'Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds.',
+    );
+
 const item = z.strictObject({
+  billing_thresholds: itemBillingThresholds(),
   price: idParam().optional().describe('The ID of the price object.'),
   price_data: z
     .strictObject({
@@ -76,6 +104,7 @@ const prorationDate = unixTimeParam()
   .describe('If set, the proration will be calculated as though the subscription was updated at the given time (within the current period).');
 
 const itemWrite = {
+  billing_thresholds: item.shape.billing_thresholds,
   price: item.shape.price,
   price_data: item.shape.price_data,
   quantity: item.shape.quantity,
@@ -138,6 +167,7 @@ export const createSubscriptionParams = z.strictObject({
     })
     .optional()
     .describe('Controls how prorations and invoices for subscriptions are calculated and orchestrated.'),
+  billing_thresholds: billingThresholds(),
   cancel_at_period_end: booleanParam()
     .optional()
     .describe('Indicate whether this subscription should cancel at the end of the current period (`current_period_end`).'),
@@ -169,6 +199,7 @@ export const updateSubscriptionParams = z.strictObject({
   proration_behavior: prorationBehavior,
   proration_date: prorationDate,
   payment_behavior: paymentBehavior().optional(),
+  billing_thresholds: billingThresholds(),
   cancel_at_period_end: booleanParam()
     .optional()
     .describe('Indicate whether this subscription should cancel at the end of the current period (`current_period_end`).'),

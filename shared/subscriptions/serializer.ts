@@ -12,7 +12,12 @@ export const subscriptionItemObject = z
   .object({
     id: z.string().describe('Unique identifier for the object.'),
     object: z.literal('subscription_item').describe("String representing the object's type. Objects of the same type share the same value."),
-    billing_thresholds: z.null().describe('Define thresholds at which an invoice will be sent, and the related subscription advanced to a new billing period.'),
+    billing_thresholds: z
+      .object({
+        usage_gte: z.int().nullable().describe('Usage threshold that triggers the subscription to create an invoice'),
+      })
+      .nullable()
+      .describe('Define thresholds at which an invoice will be sent, and the related subscription advanced to a new billing period.'),
     created: unixTime.describe('Time at which the object was created. Measured in seconds since the Unix epoch.'),
     current_period_end: unixTime.optional().describe("The end time of this subscription item's current billing period (from version 2025-03-31.basil on)."),
     current_period_start: unixTime.optional().describe("The start time of this subscription item's current billing period (from version 2025-03-31.basil on)."),
@@ -71,7 +76,13 @@ export const subscriptionObject = z
       .nullable()
       .optional()
       .describe('Details about when the current billing mode was last changed (versions before 2025-06-30.basil).'),
-    billing_thresholds: z.null().describe('Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period.'),
+    billing_thresholds: z
+      .object({
+        amount_gte: z.int().nullable().describe('Monetary threshold that triggers the subscription to create an invoice'),
+        reset_billing_cycle_anchor: z.boolean().nullable().describe('Indicates if the `billing_cycle_anchor` should be reset when a threshold is reached.'),
+      })
+      .nullable()
+      .describe('Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period.'),
     cancel_at: unixTime.nullable().describe('A date in the future at which the subscription will automatically get canceled.'),
     cancel_at_period_end: z
       .boolean()
@@ -223,7 +234,7 @@ export function serializeItem(subscription: Subscription, item: SubscriptionItem
   return {
     id: item.id,
     object: 'subscription_item',
-    billing_thresholds: null,
+    billing_thresholds: item.billingThresholds ? { usage_gte: item.billingThresholds.usageGte } : null,
     created: unixSeconds(item.created),
     current_period_end: unixSeconds(period.end),
     current_period_start: unixSeconds(period.start),
@@ -257,7 +268,9 @@ export function serializeSubscription(subscription: Subscription): SubscriptionO
     billing_cycle_anchor: unixSeconds(subscription.billingCycleAnchor),
     billing_cycle_anchor_config: null,
     billing_mode: billingMode(subscription),
-    billing_thresholds: null,
+    billing_thresholds: subscription.billingThresholds
+      ? { amount_gte: subscription.billingThresholds.amountGte, reset_billing_cycle_anchor: subscription.billingThresholds.resetBillingCycleAnchor }
+      : null,
     cancel_at: subscription.cancelAt === null ? null : unixSeconds(subscription.cancelAt),
     cancel_at_period_end: subscription.cancelAtPeriodEnd,
     canceled_at: subscription.canceledAt === null ? null : unixSeconds(subscription.canceledAt),

@@ -39,6 +39,16 @@ import type {
   UpdateSubscriptionParams,
 } from './schemas.ts';
 import { serializeSubscription } from './serializer.ts';
+import {
+  checkAmountThreshold,
+  checkItemThresholds,
+  itemThresholdsParam,
+  thresholdReached,
+  thresholdStep,
+  thresholdsApply,
+  thresholdTime,
+  thresholdsParam,
+} from './thresholds.ts';
 import type { InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { Subscription, SubscriptionItem, SubscriptionItemsChange, SubscriptionRepository } from './subscription.ts';
 
@@ -204,9 +214,10 @@ function refuseIntervalChange(current: Subscription, items: readonly Subscriptio
 }
 
 /** One change of a subscription's items: a new item, a change of one, or its removal. `param` names it in errors. */
+type ItemFields = { quantity?: number; metadata?: Record<string, string> | null; billing_thresholds?: { usage_gte: number } | null };
 type ItemChange =
-  | ({ kind: 'add'; param: string } & PriceParams & { quantity?: number; metadata?: Record<string, string> | null })
-  | ({ kind: 'change'; param: string; id: string } & Partial<PriceParams> & { quantity?: number; metadata?: Record<string, string> | null })
+  | ({ kind: 'add'; param: string } & PriceParams & ItemFields)
+  | ({ kind: 'change'; param: string; id: string } & Partial<PriceParams> & ItemFields)
   | { kind: 'delete'; param: string; id: string };
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
@@ -241,16 +252,16 @@ function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>): I
     }
     if (entry.deleted) {
       if (entry.id === undefined) throw invalid('An item to delete needs its id.', `${param}[id]`, 'parameter_missing');
-      const extra = (['price', 'price_data', 'quantity', 'metadata'] as const).find((field) => entry[field] !== undefined);
+      const extra = (['price', 'price_data', 'quantity', 'metadata', 'billing_thresholds'] as const).find((field) => entry[field] !== undefined);
       if (extra) throw invalid(`An item being deleted takes no ${extra}.`, `${param}[${extra}]`);
       return { kind: 'delete', param, id: entry.id };
     }
-    const { price, price_data, quantity, metadata } = entry;
+    const { price, price_data, quantity, metadata, billing_thresholds } = entry;
     if (entry.id !== undefined) {
       if (price !== undefined && price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', `${param}[price_data]`);
-      return { kind: 'change', param, id: entry.id, price, price_data, quantity, metadata };
+      return { kind: 'change', param, id: entry.id, price, price_data, quantity, metadata, billing_thresholds };
     }
-    return { kind: 'add', param, price, price_data, quantity, metadata };
+    return { kind: 'add', param, price, price_data, quantity, metadata, billing_thresholds };
   });
 }
 
@@ -340,9 +351,11 @@ export function subscriptionService({
         price,
         quantity: quantityOf(price, item.quantity, 1, `items[${index}]`),
         metadata: item.metadata ? mergeMetadata({}, item.metadata) : {},
+        ...(item.billing_thresholds ? { billingThresholds: itemThresholdsParam(item.billing_thresholds) } : {}),
       });
       checkItems(items, flexible, `items[${index}]`);
     }
+    checkItemThresholds(items, (index) => `items[${index}][billing_thresholds]`);
     return items;
   }
 
@@ -459,15 +472,18 @@ export function subscriptionService({
   function applyChanges(current: Subscription, changes: readonly ItemChange[], made: ReadonlyMap<ItemChange, Price>, now: number) {
     let items = [...current.items];
     const itemsChange: SubscriptionItemsChange = { added: [], removed: [] };
+    const paramOf = new Map<string, string>();
     for (const change of changes) {
       if (change.kind === 'add') {
-        const item = {
+        const item: SubscriptionItem = {
           id: newId('si', now),
           created: now,
           price: made.get(change)!,
           quantity: quantityOf(made.get(change)!, change.quantity, 1, change.param),
           metadata: change.metadata ? mergeMetadata({}, change.metadata) : {},
+          ...(change.billing_thresholds ? { billingThresholds: itemThresholdsParam(change.billing_thresholds) } : {}),
         };
+        paramOf.set(item.id, change.param);
         items.push(item);
         itemsChange.added.push(item.id);
         continue;
@@ -490,9 +506,15 @@ export function subscriptionService({
         price: made.get(change) ?? item.price,
         quantity: quantityOf(made.get(change) ?? item.price, change.quantity, item.quantity || 1, change.param),
         metadata: change.metadata === undefined ? item.metadata : mergeMetadata(item.metadata, change.metadata),
+        billingThresholds: change.billing_thresholds === undefined ? (item.billingThresholds ?? null) : itemThresholdsParam(change.billing_thresholds),
       };
+      paramOf.set(item.id, change.param);
     }
     checkItems(items, current.billingMode.type === 'flexible', changes.at(-1)?.param || 'price');
+    checkItemThresholds(items, (index) => {
+      const param = paramOf.get(items[index]!.id);
+      return param === undefined ? 'items' : param === '' ? 'billing_thresholds' : `${param}[billing_thresholds]`;
+    });
     if (items.length > 0 && items[0]!.price.currency !== current.currency)
       throw invalid('Every item of a subscription must have the same currency.', changes[0]!.param || 'price');
     return { items, itemsChange };
@@ -557,8 +579,42 @@ export function subscriptionService({
     item: subscription.items.find((found) => found.id === itemId)!,
   });
 
+  /**
+   * Evaluates a subscription's billing thresholds at `now` on its clock (the threshold evaluator's step): reads
+   * each metered item's running usage (one usage read each) and, when a threshold is reached, writes the
+   * `subscription_threshold` invoice of the usage so far with the subscription's next version (the usage
+   * billed up to the threshold's minute; with `reset_billing_cycle_anchor` a new period from it) in one
+   * transaction on the version read. Two evaluators, or one and the period's renewal, racing: one write
+   * fails its version, so the same usage is never invoiced twice. `lost` when that happened here.
+   */
+  async function evaluateThresholds(subscription: Subscription, now: number): Promise<'skipped' | 'below' | 'invoiced' | 'lost'> {
+    const at = thresholdTime(now);
+    if (!thresholdsApply(subscription, at)) return 'skipped';
+    const reached = thresholdReached(subscription, await invoicing.runningUsage(subscription, at));
+    if (reached === null) return 'below';
+    const { plan, next } = thresholdStep(subscription, at);
+    const stepped = withDue({ ...next, version: subscription.version + 1 });
+    const origin: EventOrigin = { scope: subscription.scope, platformId: subscription.platformId, request: null, apiVersion: defaultServiceVersion };
+    const written = await invoicing.writeWithInvoice({
+      origin,
+      // The invoice's lines are counted on the subscription as read (from where the last invoice stopped, on the old anchor).
+      subscription: { ...subscription, version: stepped.version },
+      creating: false,
+      plan,
+      // As a renewal's: a draft finalized (its usage recounted, so late usage within the hour counts) and charged about an hour later.
+      settlement: settlementOf(plan),
+      now: at,
+      decide: (invoice) => {
+        const made = { ...stepped, latestInvoice: invoice.id };
+        return { subscription: made, events: [event('customer.subscription.updated', made, subscription)] };
+      },
+    });
+    return written ? 'invoiced' : 'lost';
+  }
+
   return {
     processDue,
+    evaluateThresholds,
 
     /** Adds an item (`POST /v1/subscription_items`). */
     async createItem({ origin }: SubscriptionRequest, params: CreateSubscriptionItemParams): Promise<{ subscription: Subscription; item: SubscriptionItem }> {
@@ -571,6 +627,7 @@ export function subscriptionService({
         price_data: params.price_data,
         quantity: params.quantity,
         metadata: params.metadata,
+        billing_thresholds: params.billing_thresholds,
       };
       const next = await changeItems(origin, subscription, [change], { behavior: params.proration_behavior, date: params.proration_date });
       return { subscription: next, item: next.items.at(-1)! };
@@ -589,6 +646,7 @@ export function subscriptionService({
         price_data: params.price_data,
         quantity: params.quantity,
         metadata: params.metadata,
+        billing_thresholds: params.billing_thresholds,
       };
       if (params.price !== undefined && params.price_data !== undefined) throw invalid('Each item needs exactly one of price and price_data.', 'price_data');
       return itemAfter(await changeItems(origin, subscription, [change], { behavior: params.proration_behavior, date: params.proration_date }), itemId);
@@ -645,6 +703,8 @@ export function subscriptionService({
       const cancelAt = params.cancel_at === undefined ? null : params.cancel_at * 1000;
       if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');
       const items = await buildItems(origin, params, mode === 'flexible', now);
+      const billingThresholds = thresholdsParam(params.billing_thresholds) ?? null;
+      checkAmountThreshold(billingThresholds, items[0]!.price.currency);
       const begun = start(
         {
           created: now,
@@ -692,6 +752,8 @@ export function subscriptionService({
         latestInvoice: null,
         notices: begun.state.notices,
         due: { at: null, testClock },
+        billingThresholds,
+        usageBilledUntil: null,
       };
       // A trial's zero invoice is paid at once; a sent invoice and `default_incomplete` are finalized uncharged.
       const charges = trial.trialEnd === null && collectionMethod === 'charge_automatically' && params.payment_behavior !== 'default_incomplete';
@@ -756,6 +818,11 @@ export function subscriptionService({
           metadata: params.metadata === undefined ? current.metadata : mergeMetadata(current.metadata, params.metadata),
           trialEndBehavior: params.trial_settings?.end_behavior.missing_payment_method ?? current.trialEndBehavior,
         };
+        const thresholds = thresholdsParam(params.billing_thresholds);
+        if (thresholds !== undefined) {
+          checkAmountThreshold(thresholds, current.currency);
+          next.billingThresholds = thresholds;
+        }
         if (params.cancel_at !== undefined) {
           const cancelAt = params.cancel_at === null ? null : params.cancel_at * 1000;
           if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'cancel_at');

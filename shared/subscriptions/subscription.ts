@@ -21,6 +21,14 @@ export interface SubscriptionItem {
    * billing mode credits from it; absent or from an earlier period, the period's full amount was debited.
    */
   billed?: Debit;
+  /** `billing_thresholds[usage_gte]` (metered items only): the usage this period that invoices early; absent or null for none. */
+  billingThresholds?: { usageGte: number } | null;
+}
+
+/** `billing_thresholds` of a subscription: invoice early once this period's usage amount reaches `amountGte`. */
+export interface SubscriptionThresholds {
+  amountGte: number | null;
+  resetBillingCycleAnchor: boolean;
 }
 
 export type ProrationDiscounts = 'included' | 'itemized';
@@ -70,6 +78,13 @@ export interface Subscription extends OwnedResource {
   notices: { trialWillEnd: number | null; upcoming: number | null };
   /** When its next step falls due (lifecycle.ts `dueAt`), on its clock. */
   due: BillingDue;
+  /** `billing_thresholds`; absent (stored before thresholds) or null for none. */
+  billingThresholds?: SubscriptionThresholds | null;
+  /**
+   * The time its metered usage was invoiced up to by a threshold invoice (`subscription_threshold`): the
+   * next invoice bills usage from here, so an event counts on one invoice only. Only ever moves forward.
+   */
+  usageBilledUntil?: number | null;
 }
 
 /** The items a write of a subscription adds and removes (their ids), so their pointers change with it. */

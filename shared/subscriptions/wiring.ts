@@ -1,7 +1,13 @@
 import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
 import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
-import { dynamoCatalogueRepository, dynamoPriceRepository, dynamoSubscriptionRepository, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import {
+  dynamoCatalogueRepository,
+  dynamoPriceRepository,
+  dynamoSubscriptionRepository,
+  dynamoThresholdIndex,
+  subscriptionEntity,
+} from '#shared/data/billing-repositories.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { registerUsageRoll } from '#shared/data/metering/rollups.ts';
@@ -14,13 +20,14 @@ import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.t
 import { wireInvoiceService, wireMeteredUsage } from '#shared/invoices/wiring.ts';
 import { isMetered, type MeteredUsage, usageLineAmount } from '#shared/invoices/usage.ts';
 import { snapshotInput } from '#shared/events/changes.ts';
-import { wireBillingTime } from '#shared/test-clocks/wiring.ts';
+import { wireBillingTime, wireTestClockRepository } from '#shared/test-clocks/wiring.ts';
 import type { SubscriptionInvoicing } from './invoicing.ts';
 import { applyStep, type InvoicePlan } from './lifecycle.ts';
 import { currentPeriod } from './periods.ts';
 import { productNamesOf } from './prorations.ts';
 import { lifecycleOf, type SubscriptionServicePorts, subscriptionService } from './service.ts';
 import type { Subscription } from './subscription.ts';
+import { thresholdEvaluator } from './threshold-evaluator.ts';
 
 type InvoiceService = ReturnType<typeof invoiceService>;
 
@@ -44,7 +51,8 @@ async function periodLines(
       const line = { kind: 'subscription' as const, price: item.price, proration: false, subscription: subscription.id, subscriptionItem: item.id };
       if (isMetered(item.price)) {
         const behind = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, period.start - 1);
-        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0), end: period.start };
+        // From where a threshold invoice stopped, if one billed this period's usage already: an event counts once.
+        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0, subscription.usageBilledUntil ?? 0), end: period.start };
         if (arrears.start >= arrears.end) return { ...line, amount: 0, quantity: 0, period, description: null };
         const quantity = await usage.quantity(subscription.scope, item.price, subscription.customer, arrears);
         return { ...line, amount: usageLineAmount(item.price, quantity), quantity, period: arrears, description: null };
@@ -153,6 +161,12 @@ export function subscriptionInvoicing({
       return true;
     },
 
+    async runningUsage(subscription, at) {
+      const metered = subscription.items.filter((item) => isMetered(item.price));
+      const lines = await periodLines(usage, subscription, { items: metered.map((item) => ({ id: item.id, period: { start: at, end: at } })) });
+      return lines.map((line) => ({ subscriptionItem: line.subscriptionItem!, quantity: line.quantity, amount: line.amount }));
+    },
+
     upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),
 
     preview,
@@ -193,6 +207,21 @@ export const wireSubscriptionService = () => {
     prorationInvoicing: prorationInvoicing(table, invoices, usage),
   });
 };
+
+/** The billing threshold evaluator on its real adapters: the scheduled run, and each test clock advance's. */
+export function wireThresholdEvaluator() {
+  const service = wireSubscriptionService();
+  const clocks = wireTestClockRepository();
+  return thresholdEvaluator({
+    index: dynamoThresholdIndex(serviceTable()),
+    evaluate: service.evaluateThresholds,
+    frozenTime: async (scope, clockId) => {
+      const clock = await clocks.get(scope, clockId);
+      if (!clock) throw new Error(`The test clock ${clockId} is gone`);
+      return clock.frozenTime;
+    },
+  });
+}
 
 /** The `subscription` due processor for the runner (shared/billing/due-processors.ts): renewals, trial ends, cancellations, expiry. */
 export function wireSubscriptionDueProcessor(): DueProcessor {

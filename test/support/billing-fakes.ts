@@ -34,6 +34,8 @@ export function memorySubscriptionInvoicing(
   subscriptions: SubscriptionRepository,
   events: EventEmitter,
   charge: () => 'paid' | 'declined' = () => 'paid',
+  /** Each metered item's running usage as `runningUsage` reports it (none: zero). */
+  usage: Map<string, { quantity: number; amount: number }> = new Map(),
 ): SubscriptionInvoicing & { invoices: FakeInvoice[]; voided: string[] } {
   const invoices: FakeInvoice[] = [];
   const voided: string[] = [];
@@ -68,6 +70,10 @@ export function memorySubscriptionInvoicing(
       return { subscription: decided.subscription, invoice };
     },
     voided,
+    runningUsage: async (subscription: Subscription) =>
+      subscription.items
+        .filter((item) => item.price.recurring?.usageType === 'metered')
+        .map((item) => ({ subscriptionItem: item.id, ...(usage.get(item.id) ?? { quantity: 0, amount: 0 }) })),
     async writeWithVoid({ origin, subscription, events: eventInputs, voidInvoice }) {
       const outbox = events.prepare(origin, eventInputs);
       if (!(await subscriptions.replace(subscription, outbox))) return false;

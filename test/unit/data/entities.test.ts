@@ -28,6 +28,7 @@ import { issuingTransactionEntity } from '#shared/data/issuing-repository.ts';
 import type { Authorization } from '#shared/issuing/authorization.ts';
 import type { IssuingTransaction } from '#shared/issuing/transaction.ts';
 import { catalogueEntity, subscriptionEntity } from '#shared/data/billing-repositories.ts';
+import { thresholdIndexEntry, thresholdIndexQuery } from '#shared/data/due-index.ts';
 import { invoiceEntity } from '#shared/data/invoice-repository.ts';
 import { billingAlertEntity } from '#shared/data/billing-alert-repository.ts';
 import type { BillingAlert } from '#shared/billing-alerts/alert.ts';
@@ -995,6 +996,29 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     // A clock created with an existing customer: the cap first, the clock if absent, the customer on its version
     expect(attached.map((action) => Object.keys(action)[0])).toEqual(['Update', 'Put', 'Put']);
     expect(attached[2]?.Put).toMatchObject({ Item: { SK: 'CUSTOMER#cus_on', testClock: 'clock_2' }, ExpressionAttributeValues: { ':previous': 1 } });
+  });
+
+  it('puts a subscription in the sparse threshold index while it has thresholds, on the stack’s clock, not ended, and reads it shard by shard (33d)', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const base = { id: 'sub_t', scope, version: 2, items: [], due: { at: null, testClock: null }, testClock: null, endedAt: null } as unknown as Subscription;
+    const [withThresholds] = subscriptionEntity.subscriptions.replace('t', { ...base, billingThresholds: { amountGte: 1000, resetBillingCycleAnchor: false } });
+    expect(withThresholds!.Put!.Item).toMatchObject({ GSI1PK: expect.stringMatching(/^BILLING_THRESHOLDS#\d+$/), GSI1SK: 'sub_t' });
+    expect(withThresholds!.Put!.Item).toEqual(expect.objectContaining(thresholdIndexEntry('sub_t')));
+    const itemOnly = { ...base, items: [{ id: 'si_1', billingThresholds: { usageGte: 5 } }] } as unknown as Subscription;
+    expect(subscriptionEntity.subscriptions.replace('t', itemOnly)[0]!.Put!.Item).toHaveProperty('GSI1PK');
+    for (const outside of [
+      { ...base, billingThresholds: null },
+      { ...base, billingThresholds: { amountGte: 1000, resetBillingCycleAnchor: false }, testClock: 'clock_1' },
+      { ...base, billingThresholds: { amountGte: 1000, resetBillingCycleAnchor: false }, endedAt: 5 },
+    ] as Subscription[])
+      expect(subscriptionEntity.subscriptions.replace('t', outside)[0]!.Put!.Item).not.toHaveProperty('GSI1PK');
+    expect(thresholdIndexQuery('t', 3)).toEqual({
+      TableName: 't',
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': 'BILLING_THRESHOLDS#3' },
+    });
+    expect(thresholdIndexQuery('t', 3, { PK: 'x' })).toMatchObject({ ExclusiveStartKey: { PK: 'x' } });
   });
 
   it("adds and removes subscription items' pointers in the subscription's versioned write (33c)", () => {

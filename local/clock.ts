@@ -81,8 +81,7 @@ export function createLocalClock(file?: string, machineClock: () => number = Dat
     now,
     apply(change) {
       const current = currentOffset();
-      const next =
-        'reset' in change ? 0 : 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
+      const next = 'reset' in change ? 0 : 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
       Atomics.store(offset, 0, BigInt(next));
       if (file) keepClockOffset(file, next);
     },

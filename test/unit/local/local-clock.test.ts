@@ -213,7 +213,12 @@ describe('a clock move replays the time it skips', () => {
 describe('rate limits of the local stack', () => {
   it('Given no flag, Then the reference’s limits are off (0) except where a variable sets one, and the auth-failure guard stays', () => {
     const env = localRateLimitEnv(false, { RATE_LIMIT_PER_KEY_LIVE: '20' });
-    expect(env).toMatchObject({ RATE_LIMIT_PER_KEY_TEST: '0', RATE_LIMIT_METER_EVENTS_TEST: '0', RATE_LIMIT_SEARCH_TEST: '0', RATE_LIMIT_METER_EVENT_STREAM: '0' });
+    expect(env).toMatchObject({
+      RATE_LIMIT_PER_KEY_TEST: '0',
+      RATE_LIMIT_METER_EVENTS_TEST: '0',
+      RATE_LIMIT_SEARCH_TEST: '0',
+      RATE_LIMIT_METER_EVENT_STREAM: '0',
+    });
     expect(env).not.toHaveProperty('RATE_LIMIT_PER_KEY_LIVE');
     expect(env).not.toHaveProperty('RATE_LIMIT_AUTH_FAILURES');
   });

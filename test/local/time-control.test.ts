@@ -80,7 +80,7 @@ describe('local time control', () => {
     expect(JSON.parse(await admin('clock'))).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
   });
 
-  it('retries a failing webhook endpoint on the documented schedule, each retry attempted as soon as the clock reaches it', async () => {
+  it('retries a failing webhook endpoint on the documented schedule, each retry attempted as soon as the clock reaches it', { timeout: 240_000 }, async () => {
     // Given a test-mode webhook endpoint that always fails, and a change that emits an event for it
     const port = (failing.address() as AddressInfo).port;
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hook`, enabled_events: ['customer.created'] });
@@ -122,7 +122,9 @@ describe('local time control', () => {
     expect(Math.abs(signedAt - Date.now() / 1000)).toBeLessThan(300);
   });
 
-  it('Given a failing endpoint, When the clock advances 3 h once, Then every retry that fell due was attempted, each at its own due time and scheduled from the attempt before', async () => {
+  it('Given a failing endpoint, When the clock advances 3 h once, Then every retry that fell due was attempted, each at its own due time and scheduled from the attempt before', {
+    timeout: 240_000,
+  }, async () => {
     // Given a test-mode webhook endpoint that always fails, and its first attempt made
     const port = (failing.address() as AddressInfo).port;
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/three-hours`, enabled_events: ['product.created'] });
@@ -159,7 +161,9 @@ describe('local time control', () => {
     );
   });
 
-  it('Given a clock moved ahead, When an event is resent, Then the resend is stamped with the stack’s clock and listed with the endpoint’s deliveries', async () => {
+  it('Given a clock moved ahead, When an event is resent, Then the resend is stamped with the stack’s clock and listed with the endpoint’s deliveries', {
+    timeout: 240_000,
+  }, async () => {
     // Given an endpoint with a failed delivery, and the clock a day ahead
     const port = (failing.address() as AddressInfo).port;
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/resent`, enabled_events: ['product.updated'] });
@@ -303,7 +307,9 @@ describe('local time control', () => {
     }
   });
 
-  it('Given a moved clock, When it is reset through the API and npm run admin, Then it is the machine’s time again and what was stamped ahead keeps its stamps', async () => {
+  it('Given a moved clock, When it is reset through the API and npm run admin, Then it is the machine’s time again and what was stamped ahead keeps its stamps', {
+    timeout: 240_000,
+  }, async () => {
     // Given a customer created two days ahead of the machine's time
     await moveClock({ advance: '2d' });
     const ahead = await client.customers.create({ name: 'from ahead' });

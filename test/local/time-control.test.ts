@@ -129,6 +129,7 @@ describe('local time control', () => {
     const port = (failing.address() as AddressInfo).port;
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/three-hours`, enabled_events: ['product.created'] });
     await client.products.create({ name: 'replayed' });
+    await eventually(async () => (hits.get('/three-hours') === 1 ? true : undefined));
     await eventually(async () => ((await deliveryTo(endpoint.id)).attempts.length === 1 ? true : undefined));
 
     // When the clock advances 3 h, once
@@ -169,6 +170,7 @@ describe('local time control', () => {
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/resent`, enabled_events: ['product.updated'] });
     const product = await client.products.create({ name: 'to be resent' });
     await client.products.update(product.id, { name: 'resent' });
+    await eventually(async () => (hits.get('/resent') === 1 ? true : undefined));
     const delivery = await eventually(async () => {
       const found = await deliveryTo(endpoint.id);
       return found.attempts.length === 1 ? found : undefined;

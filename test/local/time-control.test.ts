@@ -157,9 +157,7 @@ describe('local time control', () => {
     if (delivery.status === 'pending') expect(delivery.nextAttemptAt!).toBeGreaterThan(jumpEnd);
     // The API lists the same attempts, at the same times
     const listed = (await client.rawRequest('GET', `/v2/service/webhook_endpoints/${endpoint.id}/deliveries`)) as any;
-    expect(listed.data[0].attempts.map((attempt: { attempted_at: string }) => Date.parse(attempt.attempted_at))).toEqual(
-      made.map((attempt) => Math.floor(attempt.at / 1000) * 1000),
-    );
+    expect(listed.data[0].attempts.map((attempt: { attempted_at: string }) => Date.parse(attempt.attempted_at))).toEqual(made.map((attempt) => attempt.at));
   });
 
   it('Given a clock moved ahead, When an event is resent, Then the resend is stamped with the stack’s clock and listed with the endpoint’s deliveries', {

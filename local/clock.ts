@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readCapped, refusedCrossSitePost, sendJson } from './http-io.ts';
 
 /**
- * The local stack's clock: the machine's clock plus an offset that only ever grows. The offset lives in a
+ * The local stack's clock: the machine's clock plus an offset that grows as the clock is moved forward, and
+ * goes back to 0 only on a reset (back to the machine's time). The offset lives in a
  * SharedArrayBuffer that every thread of the stack follows (`followLocalClock` in `shared/core/clock.ts` for the
  * handlers and workers, `Date.now` in the SQS emulator's thread), and in a file beside the data so that a
  * restart on the same data does not take time back.
@@ -12,7 +13,10 @@ export interface LocalClock {
   /** Milliseconds ahead of the machine's clock, shared with the stack's threads (`Atomics.load(offset, 0)`). */
   readonly offset: BigInt64Array;
   now(): number;
-  /** Applies a change; the offset never shrinks (an instant already passed leaves the clock where it is). */
+  /**
+   * Applies a change; only a reset makes the offset shrink (to 0): an instant already passed leaves the clock
+   * where it is.
+   */
   apply(change: ClockChange): void;
   /** What `GET /_local/clock` answers. */
   describe(): LocalClockView;
@@ -27,8 +31,8 @@ export interface LocalClockView {
   offset_seconds: number;
 }
 
-/** Forward by a duration, or forward to an instant (milliseconds). */
-export type ClockChange = { advance: number } | { to: number };
+/** Forward by a duration, forward to an instant (milliseconds), or back to the machine's time. */
+export type ClockChange = { advance: number } | { to: number } | { reset: true };
 
 /** A refused change of the clock, in the API's error shape (400). */
 export class ClockChangeError extends Error {
@@ -77,7 +81,7 @@ export function createLocalClock(file?: string, machineClock: () => number = Dat
     now,
     apply(change) {
       const current = currentOffset();
-      const next = 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
+      const next = 'reset' in change ? 0 : 'advance' in change ? current + change.advance : Math.max(current, change.to - machineClock());
       Atomics.store(offset, 0, BigInt(next));
       if (file) keepClockOffset(file, next);
     },
@@ -134,16 +138,27 @@ export function parseInstant(value: unknown): number {
   return instant;
 }
 
-/** The change a `POST /_local/clock` body asks for, `{"advance": <duration>}` or `{"to": <instant>}` (one of them), checked against `now`. */
+/**
+ * The change a `POST /_local/clock` body asks for, `{"advance": <duration>}`, `{"to": <instant>}` or
+ * `{"reset": true}` (one of them), checked against `now`.
+ */
 export function requestedChange(body: unknown, now: number): ClockChange {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new ClockChangeError('The body must be a JSON object: {"advance": "24h"} or {"to": "2027-01-01T00:00:00Z"}.', 'parameter_missing', null);
+    throw new ClockChangeError(
+      'The body must be a JSON object: {"advance": "24h"}, {"to": "2027-01-01T00:00:00Z"} or {"reset": true}.',
+      'parameter_missing',
+      null,
+    );
   }
-  const { advance, to, ...unknown } = body as Record<string, unknown>;
+  const { advance, to, reset, ...unknown } = body as Record<string, unknown>;
   const extra = Object.keys(unknown)[0];
   if (extra !== undefined) throw new ClockChangeError(`Received unknown parameter: ${extra}`, 'parameter_unknown', extra);
-  if ((advance === undefined) === (to === undefined)) {
-    throw new ClockChangeError('Give exactly one of `advance` (a duration) and `to` (an instant).', 'parameter_missing', null);
+  if ([advance, to, reset].filter((given) => given !== undefined).length !== 1) {
+    throw new ClockChangeError('Give exactly one of `advance` (a duration), `to` (an instant) and `reset` (true).', 'parameter_missing', null);
+  }
+  if (reset !== undefined) {
+    if (reset !== true) throw new ClockChangeError('Invalid `reset`: the only value is true (back to the machine’s time).', 'parameter_invalid', 'reset');
+    return { reset: true };
   }
   const instant = advance !== undefined ? now + parseDuration(advance) : parseInstant(to);
   if (instant > lastInstant)
@@ -163,15 +178,58 @@ export function requestedChange(body: unknown, now: number): ClockChange {
   return { to: instant };
 }
 
+/**
+ * Most steps one move takes through the due instants it passes (each step: the clock to the next instant, what
+ * is due run, the stack quiet again; about 128 due-index Queries and a run of the scheduled jobs, well under a
+ * second locally). Past it, the rest of the move is one step: what falls due in it runs at its end, as before
+ * replays, and the answer says `complete: false`. A year of a few monthly subscriptions fits; a year of daily
+ * usage rolls does not (move a month at a time to replay such a year exactly).
+ */
+export const maxReplaySteps = 400;
+
+/** What a replay needs from the stack: where the next due work is, and a way to let what is due happen. */
+export interface ReplayPorts {
+  /** The earliest instant after `after` at which work falls due (a delayed queue message, a due-index entry), if any. */
+  nextDue(after: number): Promise<number | undefined>;
+  /** Runs what is due at the clock's current time, and resolves once the stack is quiet again. */
+  runDue(): Promise<void>;
+}
+
+/** What a move did: the steps it took, and whether each due instant it passed was a step of its own. */
+export interface Replay {
+  steps: number;
+  complete: boolean;
+}
+
+/**
+ * Moves `clock` forward to `target` through every instant at which work falls due in between, in time order:
+ * the clock goes to the next such instant, what is due then runs (stamped with that time, scheduling what
+ * follows from it), the stack settles, and so on; the last step goes to `target`. At most `maxSteps` steps.
+ */
+export async function replayTo(clock: LocalClock, target: number, ports: ReplayPorts, maxSteps = maxReplaySteps): Promise<Replay> {
+  for (let steps = 1; ; steps++) {
+    const now = clock.now();
+    const next = steps < maxSteps && now < target ? await ports.nextDue(now) : undefined;
+    const last = next === undefined || next >= target;
+    clock.apply({ to: last ? target : Math.max(next, now + 1) });
+    await ports.runDue();
+    if (last) return { steps, complete: steps < maxSteps };
+  }
+}
+
+/** How the stack carries out a change: moving forward replays what falls due; a reset goes back to the machine's time. */
+export type ClockMover = (change: ClockChange, target: number) => Promise<Replay | undefined>;
+
 const invalid = (response: ServerResponse, status: number, code: string, message: string, param: string | null = null) =>
   sendJson(response, status, { error: { type: 'invalid_request_error', code, message, param } });
 
 /**
- * `GET /_local/clock` answers the clock; `POST /_local/clock` with `{"advance": …}` or `{"to": …}` moves it
- * forward, has `settle` make what became due happen (answering once it has), and answers the new time.
- * Changes run one at a time. The caller has already refused foreign `Host` names.
+ * `GET /_local/clock` answers the clock; `POST /_local/clock` with `{"advance": …}` or `{"to": …}` has `move`
+ * replay the time up to the new instant (answering once everything due in it has happened, with the steps it
+ * took as `replay`), and `{"reset": true}` takes it back to the machine's time. Changes run one at a time.
+ * The caller has already refused foreign `Host` names.
  */
-export function localClockRoute(clock: LocalClock, settle: (change: () => void) => Promise<void>) {
+export function localClockRoute(clock: LocalClock, move: ClockMover) {
   let changing: Promise<unknown> = Promise.resolve();
   return (request: IncomingMessage, response: ServerResponse, path: string): boolean => {
     if (path !== '/_local/clock') return false;
@@ -180,7 +238,7 @@ export function localClockRoute(clock: LocalClock, settle: (change: () => void) 
       return true;
     }
     if (request.method !== 'POST') {
-      invalid(response, 405, 'method_not_allowed', 'The local clock takes GET (read it) and POST (move it forward).');
+      invalid(response, 405, 'method_not_allowed', 'The local clock takes GET (read it) and POST (move it forward, or reset it).');
       return true;
     }
     // A web page the developer visits cannot move the clock.
@@ -194,13 +252,15 @@ export function localClockRoute(clock: LocalClock, settle: (change: () => void) 
         return invalid(response, 400, 'parameter_invalid', 'The body is not valid JSON.');
       }
       const run = changing.then(async () => {
-        const change = requestedChange(parsed, clock.now());
-        await settle(() => clock.apply(change));
+        const now = clock.now();
+        const change = requestedChange(parsed, now);
+        const target = 'advance' in change ? now + change.advance : 'to' in change ? change.to : now;
+        return move(change, target);
       });
       changing = run.catch(() => undefined);
       try {
-        await run;
-        sendJson(response, 200, clock.describe());
+        const replay = await run;
+        sendJson(response, 200, { ...clock.describe(), ...(replay ? { replay } : {}) });
       } catch (error) {
         if (!(error instanceof ClockChangeError)) throw error;
         invalid(response, 400, error.code, error.message, error.param);

@@ -35,6 +35,11 @@ export interface LocalSqs {
    * true, or after `timeoutMs` with false. Delayed messages do not count.
    */
   settled(timeoutMs: number): Promise<boolean>;
+  /**
+   * The earliest instant (the stack clock's milliseconds) after `after` at which a message of a service queue
+   * becomes visible: a delayed message's end of delay, or a message in flight's end of visibility timeout.
+   */
+  nextDue(after: number): Promise<number | undefined>;
   /** Stops the emulator; stop queue pollers first, or their long polls hold it open until they time out. */
   stop(): Promise<void>;
 }
@@ -128,6 +133,21 @@ export async function startSqs(options: LocalSqsOptions = {}): Promise<LocalSqs>
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       return true;
+    },
+    async nextDue(after) {
+      // fauxqs's own inspection route (`/_fauxqs/queues/<name>`), behind the engine guard like every route.
+      const authorization = `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/inspect`;
+      const dues = await Promise.all(
+        serviceQueues.map(async ([, queue]) => {
+          const response = await fetch(`${endpoint}/_fauxqs/queues/${encodeURIComponent(queue.definition.name)}`, { headers: { authorization } });
+          if (!response.ok) throw new Error(`The SQS emulator would not show queue ${queue.definition.name} (HTTP ${response.status})`);
+          const { messages } = (await response.json()) as {
+            messages: { delayed: Array<{ delayUntil?: number }>; inflight: Array<{ visibilityDeadline: number }> };
+          };
+          return [...messages.delayed.map((message) => message.delayUntil ?? 0), ...messages.inflight.map((entry) => entry.visibilityDeadline)];
+        }),
+      );
+      return dues.flat().reduce<number | undefined>((earliest, due) => (due > after && (earliest === undefined || due < earliest) ? due : earliest), undefined);
     },
     stop: async () => {
       client.destroy();

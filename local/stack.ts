@@ -24,12 +24,14 @@ import { createModuleLoader, startHttpGateway, type HttpGatewayOptions } from '.
 import { startQueueWorkers, type InvalidBatchResponse } from './queue-workers.ts';
 import { createLocalSqsClient, startSqs, type LocalSqs } from './sqs.ts';
 import { leftSettleWork } from './lease-recovery.ts';
+import { localRateLimitEnv } from './rate-limits.ts';
 import { settleDelaySeconds } from '#shared/meter-events/usage-lease.ts';
 import { cacheWindows, readThrough } from '#shared/core/cache.ts';
 import { useLocalEngines, type EmulatorCredentials } from './engine-clients.ts';
 import { localKmsKeyFileName, localKmsMasterKey, localSecretsKeyId } from './local-kms.ts';
 import { followLocalClock } from '#shared/core/clock.ts';
-import { createLocalClock, localClockFileName, localClockRoute, type LocalClock } from './clock.ts';
+import { createLocalClock, localClockFileName, localClockRoute, replayTo, type LocalClock } from './clock.ts';
+import { nextDueAt, type DueQueue } from '#shared/data/due-index.ts';
 import type { LocalStackState } from './state-file.ts';
 import { dashboardKeyring, platformKeysFileName } from './dashboard/keyring.ts';
 import { requestLog, requestLogRoute } from './request-log.ts';
@@ -60,6 +62,11 @@ export interface LocalStackOptions {
   workerConcurrency?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
   env?: Record<string, string>;
+  /**
+   * Enforce the reference's rate limits (per key, meter events, search) with their documented figures; off, a
+   * limit is enforced only where its variable is set (in `env` or the environment). @default false
+   */
+  rateLimits?: boolean;
   /** Quieter logs (tests). @default false */
   quiet?: boolean;
   /** Sees each routed answer of the HTTP API before it is sent (see `HttpGatewayOptions.inspectResponse`). */
@@ -97,6 +104,18 @@ let started = false;
  * Longer than a webhook's default timeout.
  */
 const clockSettleMillis = 15_000;
+
+/**
+ * The due-index queues whose entries are instants a clock move steps to: a delivery retry past SQS's longest
+ * delay (the sweeper's), a meter error window's end, a usage partition's daily roll, a billing object falling
+ * due on the stack's clock. Not: fan-outs and meter work (due there only if their message was lost, swept after
+ * a grace at whichever step comes next) and billing alerts (waiting for usage, not a time; evaluated each step).
+ */
+const replayedDueQueues: DueQueue[] = ['deliveries', 'meter-reports', 'meter-rolls', 'billing'];
+/** What must be done by the time a step ends (deliveries due wait on their queue message, or on the sweeper's grace). */
+const quietDueQueues: DueQueue[] = ['meter-reports', 'meter-rolls', 'billing'];
+/** Runs of the scheduled jobs in one step at most, while work due by then is left. */
+const maxQuietRounds = 5;
 
 /**
  * `/_local/eventbridge/entries` and `/_local/event-grid/events`: what the local EventBridge and Event Grid
@@ -188,6 +207,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? (options.quiet ? 'ERROR' : 'WARN'),
       // CloudWatch metrics (embedded in log lines) mean nothing here; X-Ray is not even loaded (shared/core/observability.ts).
       POWERTOOLS_METRICS_DISABLED: 'true',
+      ...localRateLimitEnv(options.rateLimits ?? false, { ...process.env, ...options.env }),
       ...Object.fromEntries(Object.entries(queues).map(([name, queue]) => [queue.urlVariable, sqs.queueUrls[name as keyof typeof queues]])),
       ...options.env,
     };
@@ -275,17 +295,38 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await Promise.all(running);
     });
 
-    // Moving the clock: let the queues settle, move it, let what became due in the emulator be handled, run
-    // the scheduled jobs at once (sweeps, error reports) and let what they queued be handled, then answer.
+    // Moving the clock replays the time it skips: step by step to each instant at which work falls due (a delayed
+    // message, a due-index entry of the queues the stack's clock drives), each time letting the messages it made
+    // due be handled and running the scheduled jobs until nothing due by then is left (`replayTo`, local/clock.ts).
     const settleQueues = () => sqs.settled(clockSettleMillis);
-    const clockRoute = localClockRoute(clock, async (change: () => void) => {
-      await settleQueues();
-      change();
+    const nextDue = async (after: number) => {
+      const dues = await Promise.all([sqs.nextDue(after), ...replayedDueQueues.map((queue) => nextDueAt(localTable, queue, after))]);
+      return dues.reduce<number | undefined>((earliest, due) => (due !== undefined && (earliest === undefined || due < earliest) ? due : earliest), undefined);
+    };
+    const dueByNow = async () => {
+      const now = clock.now();
+      const firsts = await Promise.all(quietDueQueues.map((queue) => nextDueAt(localTable, queue, -1)));
+      return firsts.some((due) => due !== undefined && due <= now);
+    };
+    const runDue = async () => {
       // The emulator moves messages whose delay has passed every 20 ms while a receive waits.
       await new Promise((resolve) => setTimeout(resolve, 100));
       await settleQueues();
-      await Promise.all(runs.map((run) => run()));
+      // A sweep takes at most its limit at once; work that stays due (a failing billing object) ends the rounds.
+      for (let round = 0; round < maxQuietRounds; round++) {
+        await Promise.all(runs.map((run) => run()));
+        await settleQueues();
+        if (!(await dueByNow())) break;
+      }
+    };
+    const clockRoute = localClockRoute(clock, async (change, target) => {
+      // Nothing in flight outlives its visibility timeout across the change.
       await settleQueues();
+      if ('reset' in change) {
+        clock.apply(change);
+        return undefined;
+      }
+      return replayTo(clock, target, { nextDue, runDue });
     });
 
     // The dashboard (/dashboard) reads through the API with the viewed platform's key, at the gateway's own URL.

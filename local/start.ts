@@ -10,6 +10,8 @@ const { values } = parseArgs({
     port: { type: 'string', default: process.env.PORT ?? '4242' },
     // Another table of the same DynamoDB Local: a copy restored by `npm run admin -- table-restore`.
     table: { type: 'string' },
+    // The reference's rate limits (100 requests a second per key, …), for testing 429 handling; off by default.
+    'rate-limits': { type: 'boolean', default: false },
   },
 });
 if (values.table !== undefined && !tableNamePattern.test(values.table)) {
@@ -29,6 +31,7 @@ try {
     publishableKey: process.env.SERVICE_PUBLISHABLE_KEY || undefined,
     workerConcurrency: process.env.LOCAL_WORKER_CONCURRENCY ? Number(process.env.LOCAL_WORKER_CONCURRENCY) : undefined,
     jobIntervalMs: process.env.LOCAL_JOB_INTERVAL_MS ? Number(process.env.LOCAL_JOB_INTERVAL_MS) : undefined,
+    rateLimits: values['rate-limits'],
   });
   const { defaultPlatform: platform } = stack;
   const clock = stack.clock.describe();
@@ -47,6 +50,7 @@ try {
       ...(clock.offset_seconds > 0
         ? [`  clock            ${clock.iso}, moved ${clock.offset_seconds} s ahead of this machine's (${stack.baseUrl}/_local/clock)`]
         : []),
+      `  rate limits      ${values['rate-limits'] ? "the reference's (--rate-limits)" : 'off, except where a RATE_LIMIT_* variable sets one (--rate-limits: the reference’s)'}`,
       `Ready in ${((performance.now() - started) / 1000).toFixed(1)} s. Press Ctrl+C to stop.`,
       '',
     ].join('\n'),

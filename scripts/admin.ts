@@ -43,9 +43,10 @@ Commands:
       Creates <new table> with the service's schema in the local DynamoDB and writes the export's items into
       it; \`npm start -- --table <new table>\` then serves it. The rehearsal of a restore
       (docs/operations.md, Backups and restore).
-  clock [advance <duration> | set <instant>]    (local stack only)
+  clock [advance <duration> | set <instant> | reset]    (local stack only)
       Prints the local stack's clock, or moves it forward: by a duration ("90s", "15m", "24h", "1d12h"), or to
-      an instant (ISO 8601 or Unix seconds). It never goes back. Answers once what became due has been done.
+      an instant (ISO 8601 or Unix seconds), running everything that falls due on the way in time order, and
+      answers once it has been done. \`reset\` takes it back to the machine's time (docs/local.md, Time control).
       --url <base URL> targets a stack that wrote no state file (npm start -- --in-memory).
 
 Target:
@@ -155,8 +156,16 @@ async function restoreTable(file: string, tableName: string): Promise<void> {
 async function localClock(args: string[], url: string | undefined): Promise<void> {
   if (process.env.TABLE_NAME && url === undefined) fail('The clock can be moved in the local stack only; on AWS it is the machine clock.');
   const [action, value] = args;
-  const body = action === 'advance' ? { advance: value } : action === 'set' ? { to: /^\d+(\.\d+)?$/.test(value ?? '') ? Number(value) : value } : undefined;
-  if (action !== undefined && (body === undefined || value === undefined)) fail('Usage: clock [advance <duration> | set <instant>]');
+  const body =
+    action === 'advance'
+      ? { advance: value }
+      : action === 'set'
+        ? { to: /^\d+(\.\d+)?$/.test(value ?? '') ? Number(value) : value }
+        : action === 'reset'
+          ? { reset: true }
+          : undefined;
+  if (action !== undefined && (body === undefined || (action === 'reset') !== (value === undefined)))
+    fail('Usage: clock [advance <duration> | set <instant> | reset]');
   const base = url ?? localStackState().baseUrl;
   const response = await fetch(`${base.replace(/\/$/, '')}/_local/clock`, {
     method: body ? 'POST' : 'GET',

@@ -97,6 +97,31 @@ export async function dueItems(table: Table, queue: DueQueue, dueBy: number, lim
 }
 
 /**
+ * The earliest due time in `queue` after `after` (milliseconds), or undefined when nothing is due later: one
+ * Query per shard, `Limit 1`, all at once, reading only the keys. The local stack's clock steps through these
+ * (`local/clock.ts`, replayTo); `after` of -1 finds the earliest entry of all.
+ */
+export async function nextDueAt(table: Table, queue: DueQueue, after: number): Promise<number | undefined> {
+  const firsts = await Promise.all(
+    Array.from({ length: dueShards }, async (_, shard) => {
+      const page = await table.query({
+        TableName: table.name,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :pk AND GSI2SK > :after',
+        ExpressionAttributeValues: { ':pk': partitionOf[queue](shard), ':after': after < 0 ? ' ' : sortKeyOf[queue](after, '~') },
+        ProjectionExpression: 'GSI2SK',
+        Limit: 1,
+      });
+      const key = page.items[0]?.GSI2SK;
+      // Every queue's sort key starts with its due time in 15 digits.
+      return typeof key === 'string' ? Number(key.slice(0, 15)) : undefined;
+    }),
+  );
+  const found = firsts.filter((due): due is number => due !== undefined && Number.isSafeInteger(due));
+  return found.length > 0 ? Math.min(...found) : undefined;
+}
+
+/**
  * Every item of `queue` due by `dueBy`, a page at a time: each shard read to its end (the shards one after
  * another, so a run holds one page in memory). For queues whose items stay due until done, not claimed.
  */

@@ -1,3 +1,4 @@
+import { systemClock } from '#shared/core/clock.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import { resendDelivery } from '#shared/events/emitter.ts';
@@ -18,6 +19,7 @@ export interface DeliveryAttemptsPorts {
   endpoints: (scope: Scope, id: string) => Promise<WebhookEndpoint | undefined>;
   /** The deliveries queue: a resend goes to the delivery worker like every delivery. */
   queue: DeliveryQueue;
+  /** Stamps a resend's delivery (its `created`): the stack's clock, as the attempt the worker stamps. @default systemClock */
   clock?: () => number;
 }
 
@@ -35,7 +37,7 @@ const paramOf: Record<DestinationKind, string> = { event_destination: 'event_des
  * destination or v1 endpoint by status, and a resend of one event to one of them, as a new delivery that the
  * delivery worker sends like any other (signed afresh when it is sent).
  */
-export function deliveryAttemptsService({ deliveries, events, destinations, endpoints, queue, clock = Date.now }: DeliveryAttemptsPorts) {
+export function deliveryAttemptsService({ deliveries, events, destinations, endpoints, queue, clock = systemClock }: DeliveryAttemptsPorts) {
   /** The thin or snapshot event with this id in `scope` (both looked up at once: one read), or a 404. */
   async function eventIn(
     scope: Scope,

@@ -1,4 +1,5 @@
 import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/core/cache.ts';
+import { systemClock } from '#shared/core/clock.ts';
 import { config } from '#shared/core/config.ts';
 import { countMetric } from '#shared/core/observability.ts';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -60,6 +61,7 @@ export function wireDeliveryService() {
     retrySchedule: { test: settings.DELIVERY_RETRY_SCHEDULE_TEST, live: settings.DELIVERY_RETRY_SCHEDULE_LIVE },
     sweepGraceMillis: settings.SWEEP_GRACE_SECONDS * 1000,
     outcomes: { count: (outcome) => countMetric(deliveryOutcomeMetrics[outcome]) },
+    clock: systemClock,
   });
 }
 
@@ -82,5 +84,7 @@ export function wireDeliveryAttemptsService() {
             throw new Error('Invalid configuration: DELIVERIES_QUEUE_URL is required to resend events');
           },
         },
+    // The one clock every stamp comes from: a resend's delivery and its attempts agree on the local stack's moved clock.
+    clock: systemClock,
   });
 }

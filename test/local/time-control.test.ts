@@ -24,9 +24,11 @@ const documentedTestSchedule = [60, 1800, 7200];
 /** A webhook endpoint that always fails, recording each attempt. */
 let failing: Server;
 const attempts: string[] = [];
+/** Attempts by path: each test's endpoint has a path of its own. */
+const hits = new Map<string, number>();
 
 const clockUrl = () => `${stack.baseUrl}/_local/clock`;
-async function moveClock(change: { advance: string | number } | { to: string | number }) {
+async function moveClock(change: { advance: string | number } | { to: string | number } | { reset: true }) {
   const response = await fetch(clockUrl(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(change) });
   return { status: response.status, body: (await response.json()) as any };
 }
@@ -57,6 +59,7 @@ beforeAll(async () => {
     request.resume();
     request.on('end', () => {
       attempts.push(String(request.headers['service-signature']));
+      hits.set(request.url ?? '', (hits.get(request.url ?? '') ?? 0) + 1);
       response.writeHead(500).end('down');
     });
   });
@@ -77,7 +80,7 @@ describe('local time control', () => {
     expect(JSON.parse(await admin('clock'))).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
   });
 
-  it('retries a failing webhook endpoint on the documented schedule, each retry attempted as soon as the clock reaches it', async () => {
+  it('retries a failing webhook endpoint on the documented schedule, each retry attempted as soon as the clock reaches it', { timeout: 240_000 }, async () => {
     // Given a test-mode webhook endpoint that always fails, and a change that emits an event for it
     const port = (failing.address() as AddressInfo).port;
     const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/hook`, enabled_events: ['customer.created'] });
@@ -117,6 +120,93 @@ describe('local time control', () => {
     // The signature's timestamp stays the machine's, which receivers check against their own clocks
     const signedAt = Number(/t=(\d+)/.exec(attempts.at(-1)!)![1]);
     expect(Math.abs(signedAt - Date.now() / 1000)).toBeLessThan(300);
+  });
+
+  it('Given a failing endpoint, When the clock advances 3 h once, Then every retry that fell due was attempted, each at its own due time and scheduled from the attempt before', {
+    timeout: 240_000,
+  }, async () => {
+    // Given a test-mode webhook endpoint that always fails, and its first attempt made
+    const port = (failing.address() as AddressInfo).port;
+    const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/three-hours`, enabled_events: ['product.created'] });
+    await client.products.create({ name: 'replayed' });
+    await eventually(async () => (hits.get('/three-hours') === 1 ? true : undefined));
+    await eventually(async () => ((await deliveryTo(endpoint.id)).attempts.length === 1 ? true : undefined));
+
+    // When the clock advances 3 h, once
+    const moved = await moveClock({ advance: '3h' });
+    expect(moved.status).toBe(200);
+    expect(moved.body.replay).toMatchObject({ complete: true });
+    const jumpEnd = moved.body.now * 1000;
+
+    // Then each retry was attempted the documented time after the attempt before it (±20 % jitter; SQS delays
+    // are whole seconds; a step settles in well under 15 s), not at the jump's end
+    const delivery = await deliveryTo(endpoint.id);
+    const made = delivery.attempts;
+    expect(made.length).toBeGreaterThanOrEqual(3);
+    for (let retry = 1; retry < made.length; retry++) {
+      const gap = made[retry]!.at - made[retry - 1]!.at;
+      expect(gap).toBeGreaterThanOrEqual(documentedTestSchedule[retry - 1]! * 800 - 1000);
+      expect(gap).toBeLessThanOrEqual(documentedTestSchedule[retry - 1]! * 1200 + 15_000);
+      expect(made[retry]!.at).toBeLessThanOrEqual(jumpEnd + 1000);
+    }
+    expect(hits.get('/three-hours')).toBe(made.length);
+    // and nothing that fell due in the 3 h is left: the delivery has failed after its last retry, or (when the
+    // jitter put the last one past 3 h) waits for it after the jump
+    if (delivery.status === 'failed') expect(made).toHaveLength(documentedTestSchedule.length + 1);
+    else expect(delivery).toMatchObject({ status: 'pending', attempts: { length: documentedTestSchedule.length } });
+    if (delivery.status === 'pending') expect(delivery.nextAttemptAt!).toBeGreaterThan(jumpEnd);
+    // The API lists the same attempts, at the same times
+    const listed = (await client.rawRequest('GET', `/v2/service/webhook_endpoints/${endpoint.id}/deliveries`)) as any;
+    expect(listed.data[0].attempts.map((attempt: { attempted_at: string }) => Date.parse(attempt.attempted_at))).toEqual(made.map((attempt) => attempt.at));
+  });
+
+  it('Given a clock moved ahead, When an event is resent, Then the resend is stamped with the stack’s clock and listed with the endpoint’s deliveries', {
+    timeout: 240_000,
+  }, async () => {
+    // Given an endpoint with a failed delivery, and the clock a day ahead
+    const port = (failing.address() as AddressInfo).port;
+    const endpoint = await client.webhookEndpoints.create({ url: `http://127.0.0.1:${port}/resent`, enabled_events: ['product.updated'] });
+    const product = await client.products.create({ name: 'to be resent' });
+    await client.products.update(product.id, { name: 'resent' });
+    await eventually(async () => (hits.get('/resent') === 1 ? true : undefined));
+    const delivery = await eventually(async () => {
+      const found = await deliveryTo(endpoint.id);
+      return found.attempts.length === 1 ? found : undefined;
+    });
+    await moveClock({ advance: '1d' });
+
+    // When the event is resent to the endpoint
+    const resent = (await client.rawRequest('POST', `/v2/service/events/${delivery.event.id}/resend`, { webhook_endpoint: endpoint.id })) as any;
+
+    // Then its delivery is created at the stack's time, a day ahead of the machine's
+    const now = await clockNow();
+    expect(Math.abs(Date.parse(resent.created) / 1000 - now)).toBeLessThan(60);
+    expect(Date.parse(resent.created) / 1000 - Date.now() / 1000).toBeGreaterThan(86_400 - 60);
+    // and once attempted, its attempt has the same clock's time, and the endpoint's list has it first
+    const listed = await eventually(async () => {
+      const page = (await client.rawRequest('GET', `/v2/service/webhook_endpoints/${endpoint.id}/deliveries`)) as any;
+      const found = page.data.find((each: { id: string }) => each.id === resent.id);
+      return found?.attempts.length === 1 ? page : undefined;
+    });
+    expect(listed.data[0].id).toBe(resent.id);
+    expect(Math.abs(Date.parse(listed.data[0].attempts[0].attempted_at) / 1000 - now)).toBeLessThan(60);
+  });
+
+  it('Given no --rate-limits, When one key sends a burst of requests, Then none is refused with 429', async () => {
+    // Given a stack started without rateLimits (as npm start without --rate-limits), no RATE_LIMIT_* variable set
+    expect(stack.env).toMatchObject({ RATE_LIMIT_PER_KEY_TEST: '0', RATE_LIMIT_SEARCH_TEST: '0', RATE_LIMIT_METER_EVENTS_TEST: '0' });
+
+    // When 150 requests go at once, over the reference's 100 a second
+    const statuses = await Promise.all(
+      Array.from({ length: 150 }, async () => {
+        const response = await fetch(`${stack.baseUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${stack.defaultPlatform.secret_key}` } });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+
+    // Then every one was answered
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
   });
 
   it('expires a token 10 minutes after its creation on the moved clock', async () => {
@@ -215,5 +305,36 @@ describe('local time control', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('Given a moved clock, When it is reset through the API and npm run admin, Then it is the machine’s time again and what was stamped ahead keeps its stamps', {
+    timeout: 240_000,
+  }, async () => {
+    // Given a customer created two days ahead of the machine's time
+    await moveClock({ advance: '2d' });
+    const ahead = await client.customers.create({ name: 'from ahead' });
+    expect(ahead.created).toBeGreaterThan(Date.now() / 1000 + 86_400);
+
+    // When the clock is reset
+    const reset = await moveClock({ reset: true });
+
+    // Then it reads the machine's time, with no offset
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
+    expect(Math.abs(reset.body.now - Date.now() / 1000)).toBeLessThan(60);
+    // and the customer keeps its stamp, next to one created now at the machine's time
+    expect(((await client.customers.retrieve(ahead.id)) as Stripe.Customer).created).toBe(ahead.created);
+    const current = await client.customers.create({ name: 'from now' });
+    expect(Math.abs(current.created - Date.now() / 1000)).toBeLessThan(60);
+    const listed = (await client.customers.list({ limit: 100 })).data.map((customer) => customer.id);
+    expect(listed).toEqual(expect.arrayContaining([ahead.id, current.id]));
+
+    // When it is moved again and reset with npm run admin -- clock reset, Then it is the machine's time again
+    await moveClock({ advance: '1h' });
+    const answer = JSON.parse(await admin('clock', 'reset'));
+    expect(answer).toMatchObject({ object: 'local_clock', offset_seconds: 0 });
+    expect(Math.abs((await clockNow()) - Date.now() / 1000)).toBeLessThan(60);
+    // and a reset that is not `true` is refused
+    expect((await moveClock({ reset: 'yes' } as never)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'reset' });
   });
 });

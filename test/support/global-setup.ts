@@ -49,6 +49,9 @@ export default async function setup(project: TestProject) {
     port: 0,
     quiet: true,
     jobIntervalMs,
+    // The reference's rate limits (off by default locally) where env does not set smaller or roomier ones:
+    // the 429 tests (rate-limits, search, v1 meter events) count on them.
+    rateLimits: true,
     env: {
       DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1',
       DELIVERY_RETRY_SCHEDULE_LIVE: '1,1,1,1',

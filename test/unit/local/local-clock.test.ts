@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { routes } from '#functions/routes.ts';
 import { handler as unmatched } from '#functions/http/fallback.ts';
-import { ClockChangeError, createLocalClock, parseDuration, requestedChange } from '#local/clock.ts';
+import { ClockChangeError, createLocalClock, parseDuration, replayTo, requestedChange, type ReplayPorts } from '#local/clock.ts';
+import { localRateLimitEnv } from '#local/rate-limits.ts';
 import { followLocalClock, systemClock } from '#shared/core/clock.ts';
 import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
 
@@ -115,6 +116,115 @@ describe('the local clock', () => {
     const ahead = systemClock() - Date.now();
     expect(ahead).toBeGreaterThanOrEqual(48 * hour - 50);
     expect(ahead).toBeLessThanOrEqual(48 * hour + 50);
+  });
+});
+
+describe('a clock move replays the time it skips', () => {
+  /** Due work as the stack keeps it: instants, each run once the clock reaches it, which may schedule more. */
+  function dueWork(clock: ReturnType<typeof createLocalClock>, due: number[], follows: (ranAt: number) => number | undefined = () => undefined) {
+    const pending = [...due];
+    const ran: number[] = [];
+    const ports: ReplayPorts = {
+      nextDue: async (after) => pending.filter((at) => at > after).sort((a, b) => a - b)[0],
+      runDue: async () => {
+        const now = clock.now();
+        for (const at of pending.filter((at) => at <= now).sort((a, b) => a - b)) {
+          pending.splice(pending.indexOf(at), 1);
+          ran.push(now);
+          const next = follows(now);
+          if (next !== undefined) pending.push(next);
+        }
+      },
+    };
+    return { ports, ran, pending };
+  }
+
+  it('Given retries due inside a 3 h jump, When the clock jumps, Then each runs at its own time and the next is scheduled from it', async () => {
+    // Given a failing delivery retried 60 s, 30 min and 2 h after each failure (the first attempt just made)
+    const real = machine();
+    const clock = createLocalClock(undefined, real);
+    const schedule = [60_000, 30 * 60_000, 2 * hour];
+    let failures = 1;
+    const work = dueWork(clock, [start + schedule[0]!], (ranAt) => {
+      const delay = schedule[failures++];
+      return delay === undefined ? undefined : ranAt + delay;
+    });
+
+    // When the clock jumps 3 h once
+    const replay = await replayTo(clock, start + 3 * hour, work.ports);
+
+    // Then every retry ran, each at its due time, each scheduled from the last one's time, and the clock is 3 h on
+    expect(work.ran).toEqual([start + 60_000, start + 60_000 + 30 * 60_000, start + 60_000 + 30 * 60_000 + 2 * hour]);
+    expect(work.pending).toEqual([]);
+    expect(replay).toEqual({ steps: 4, complete: true });
+    expect(clock.now()).toBe(start + 3 * hour);
+  });
+
+  it('Given work due after the jump, When the clock jumps, Then it stays due and the jump takes one step', async () => {
+    const clock = createLocalClock(undefined, machine());
+    const work = dueWork(clock, [start + 2 * hour]);
+    expect(await replayTo(clock, start + hour, work.ports)).toEqual({ steps: 1, complete: true });
+    expect(work.ran).toEqual([]);
+    expect(work.pending).toEqual([start + 2 * hour]);
+  });
+
+  it('Given more due instants than the step budget, When the clock jumps a year, Then it stops stepping at the budget and ends at the target with complete false', async () => {
+    // Given work due every day (a usage roll), rescheduled a day after each run
+    const clock = createLocalClock(undefined, machine());
+    const day = 24 * hour;
+    const work = dueWork(clock, [start + day], (ranAt) => ranAt + day);
+
+    // When the clock jumps a year with a budget of 10 steps
+    const replay = await replayTo(clock, start + 365 * day, work.ports, 10);
+
+    // Then 9 days ran at their own time, the last step went to the target and ran what was due there once
+    expect(replay).toEqual({ steps: 10, complete: false });
+    expect(work.ran.slice(0, 9)).toEqual(Array.from({ length: 9 }, (_, index) => start + (index + 1) * day));
+    expect(work.ran.at(-1)).toBe(start + 365 * day);
+    expect(clock.now()).toBe(start + 365 * day);
+  });
+
+  it('Given a moved clock, When it is reset, Then it runs with the machine clock again, and the reset is kept in the data directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'clock-reset-'));
+    try {
+      const real = machine();
+      const file = join(dir, 'local-clock.json');
+      const clock = createLocalClock(file, real);
+      clock.apply({ advance: 5 * hour });
+      expect(createLocalClock(file, real).now()).toBe(start + 5 * hour);
+
+      clock.apply({ reset: true });
+
+      expect(clock.now()).toBe(start);
+      expect(clock.describe()).toMatchObject({ offset_seconds: 0 });
+      expect(createLocalClock(file, real).now()).toBe(start);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads {"reset": true} as a reset, and refuses any other value or a reset with another change', () => {
+    expect(requestedChange({ reset: true }, start)).toEqual({ reset: true });
+    expect(refusal(() => requestedChange({ reset: 'yes' }, start))).toEqual({ code: 'parameter_invalid', param: 'reset' });
+    expect(refusal(() => requestedChange({ reset: true, advance: '1h' }, start))).toEqual({ code: 'parameter_missing', param: null });
+  });
+});
+
+describe('rate limits of the local stack', () => {
+  it('Given no flag, Then the reference’s limits are off (0) except where a variable sets one, and the auth-failure guard stays', () => {
+    const env = localRateLimitEnv(false, { RATE_LIMIT_PER_KEY_LIVE: '20' });
+    expect(env).toMatchObject({
+      RATE_LIMIT_PER_KEY_TEST: '0',
+      RATE_LIMIT_METER_EVENTS_TEST: '0',
+      RATE_LIMIT_SEARCH_TEST: '0',
+      RATE_LIMIT_METER_EVENT_STREAM: '0',
+    });
+    expect(env).not.toHaveProperty('RATE_LIMIT_PER_KEY_LIVE');
+    expect(env).not.toHaveProperty('RATE_LIMIT_AUTH_FAILURES');
+  });
+
+  it('Given --rate-limits, Then nothing is overridden: the reference’s figures are the defaults', () => {
+    expect(localRateLimitEnv(true, {})).toEqual({});
   });
 });
 

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { api, newPlatform, sdk } from '../support/stack.ts';
 import { eventually } from '../support/wait.ts';
+import { runPython } from '../support/python-sdk.ts';
 
 const day = 86_400;
 const year = new Date().getUTCFullYear();
@@ -367,5 +368,80 @@ describe('a previewed change of a subscription with a metered item, through the 
     await client.subscriptions.update(subscription.id, details);
     const made = (await client.invoiceItems.list({ customer: customer.id, pending: true, limit: 100 })).data.map((item) => item.amount);
     expect(made.sort((a, b) => a - b)).toEqual([...prorations].sort((a, b) => a - b));
+  });
+});
+
+/**
+ * The legacy preview, `GET /v1/invoices/upcoming` with flat `subscription_*` parameters, as Debian's
+ * stripe-python 5.0.0 sends it (`stripe.Invoice.upcoming`, no version header), and raw.
+ */
+describe('the legacy upcoming invoice (GET /v1/invoices/upcoming), through stripe-python 5.0.0 and raw', () => {
+  let key: string;
+  let client: Stripe;
+  let subscription: Stripe.Subscription;
+
+  beforeAll(async () => {
+    key = (await newPlatform()).secret_key;
+    client = sdk(key);
+    const customer = await client.customers.create({ name: 'Legacy preview', source: 'tok_visa' });
+    const price = await client.prices.create({ currency: 'usd', unit_amount: 3100, recurring: { interval: 'month' }, product_data: { name: 'Legacy seats' } });
+    subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price: price.id, quantity: 2 }] });
+  });
+
+  it('Given a subscription, when the old SDK previews a quantity change with subscription_items and subscription_proration_date, then it answers what create_preview answers with subscription_details', async () => {
+    const itemId = subscription.items.data[0]!.id;
+    const prorationDate = subscription.items.data[0]!.current_period_start + 3600;
+    const result = await runPython<Record<string, any>>(
+      `
+upcoming = stripe.Invoice.upcoming(subscription=args['subscription'], subscription_items=[{'id': args['item'], 'quantity': 3}], subscription_proration_date=args['date'])
+missing = None
+try:
+    stripe.Invoice.upcoming(subscription=args['subscription'], subscription_items=[{'id': 'si_missing', 'quantity': 3}])
+except stripe.error.InvalidRequestError as error:
+    missing = {'param': error.param, 'code': error.code, 'status': error.http_status}
+return {'upcoming': upcoming, 'missing': missing}
+`,
+      { subscription: subscription.id, item: itemId, date: prorationDate },
+      // An integration of stripe-python 5's time, pinned to a version of its time: answered in that version's shape.
+      { key, apiVersion: '2022-11-15' },
+    );
+    const preview = await client.invoices.createPreview({
+      subscription: subscription.id,
+      subscription_details: { items: [{ id: itemId, quantity: 3 }], proration_date: prorationDate },
+    });
+    const amounts = (lines: Array<{ amount: number }>) => lines.map((line) => line.amount);
+    expect(result.upcoming).toMatchObject({ object: 'invoice', total: preview.total, subscription: subscription.id, billing_reason: 'upcoming' });
+    expect(amounts(result.upcoming.lines.data)).toEqual(amounts(preview.lines.data));
+    expect(result.upcoming.lines.data.filter((line: { proration: boolean }) => line.proration)).toHaveLength(2);
+    expect(result.missing).toEqual({ param: 'subscription_items[0][id]', code: 'resource_missing', status: 400 });
+  });
+
+  it('Given the raw legacy form, when a parameter of the new form or an unknown one is sent, then it is a 400 naming it; nothing changes', async () => {
+    const query = (pairs: Array<[string, string | number]>) => api('GET', `/v1/invoices/upcoming?${form(pairs)}`, { key });
+    const fine = await query([
+      ['subscription', subscription.id],
+      ['subscription_cancel_at_period_end', 'true'],
+      ['subscription_items[0][id]', subscription.items.data[0]!.id],
+      ['subscription_items[0][quantity]', 1],
+    ]);
+    expect(fine.status).toBe(200);
+    expect(
+      fine.body.lines.data.every((line: { parent: { subscription_item_details: { proration: boolean } } }) => line.parent.subscription_item_details.proration),
+    ).toBe(true);
+    const modern = await query([
+      ['subscription', subscription.id],
+      ['subscription_details[cancel_at_period_end]', 'true'],
+    ]);
+    expect(modern.status).toBe(400);
+    expect(modern.body.error).toMatchObject({ type: 'invalid_request_error', param: 'subscription_details' });
+    const outside = await query([
+      ['subscription', subscription.id],
+      ['subscription_items[0][id]', subscription.items.data[0]!.id],
+      ['subscription_items[0][quantity]', 3],
+      ['subscription_proration_date', 1],
+    ]);
+    expect([outside.status, outside.body.error.param]).toEqual([400, 'subscription_proration_date']);
+    expect((await client.subscriptions.retrieve(subscription.id)).items.data[0]!.quantity).toBe(2);
+    expect((await client.invoiceItems.list({ customer: subscription.customer as string, pending: true })).data).toEqual([]);
   });
 });

@@ -612,7 +612,7 @@ export function subscriptionService({
         cancelAt: null,
         cancelAtPeriodEnd,
         pauseCollection: null,
-        items: lifecycleOf({ items } as Subscription).items,
+        items: items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
       },
       now,
       trial.trialEnd,

@@ -151,6 +151,7 @@ export const routes: Route[] = [
   { name: 'createInvoice', method: 'POST', path: '/v1/invoices', handler: 'functions/http/v1/invoices/create.ts', permissions: emits },
   { name: 'listInvoices', method: 'GET', path: '/v1/invoices', handler: 'functions/http/v1/invoices/list.ts', permissions: reads },
   { name: 'createInvoicePreview', method: 'POST', path: '/v1/invoices/create_preview', handler: 'functions/http/v1/invoices/create-preview.ts', permissions: writes },
+  { name: 'retrieveUpcomingInvoice', method: 'GET', path: '/v1/invoices/upcoming', handler: 'functions/http/v1/invoices/upcoming.ts', permissions: reads },
   { name: 'retrieveInvoice', method: 'GET', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/retrieve.ts', permissions: reads },
   { name: 'updateInvoice', method: 'POST', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/update.ts', permissions: emits },
   { name: 'deleteInvoice', method: 'DELETE', path: '/v1/invoices/{id}', handler: 'functions/http/v1/invoices/delete.ts', permissions: deletesAndEmits },

@@ -79,6 +79,8 @@ export interface Invoice extends OwnedResource {
   description: string | null;
   metadata: Record<string, string>;
   subscription: string | null;
+  /** Only on a preview of a subscription change that prorates: the time its prorations were computed at (never stored). */
+  subscriptionProrationDate?: number;
   billingReason: 'manual' | 'subscription_create' | 'subscription_cycle' | 'subscription_threshold' | 'subscription_update' | 'upcoming';
   lines: InvoiceLine[];
   periodStart: number;

@@ -217,7 +217,14 @@ export const invoiceObject = z
     number: z.string().nullable().describe('A unique, identifying string that appears on emails sent to the customer for this invoice.'),
     on_behalf_of: z.null().describe('The account on behalf of which to charge.'),
     parent: z
-      .object({ type: z.literal('subscription_details'), subscription_details: z.object({ subscription: z.string(), metadata: z.null() }) })
+      .object({
+        type: z.literal('subscription_details'),
+        subscription_details: z.object({
+          subscription: z.string(),
+          metadata: z.null(),
+          subscription_proration_date: unixTime.optional().describe('Only on a preview of prorations: the time they were computed at.'),
+        }),
+      })
       .nullable()
       .optional()
       .describe('The parent that generated this invoice (from version 2025-03-31.basil on).'),
@@ -314,7 +321,16 @@ export function serializeInvoice(invoice: Invoice): z.input<typeof invoiceObject
     next_payment_attempt: timeOrNull(invoice.nextPaymentAttempt),
     number: invoice.number,
     on_behalf_of: null,
-    parent: invoice.subscription ? { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: null } } : null,
+    parent: invoice.subscription
+      ? {
+          type: 'subscription_details',
+          subscription_details: {
+            subscription: invoice.subscription,
+            metadata: null,
+            ...(invoice.subscriptionProrationDate === undefined ? {} : { subscription_proration_date: unixSeconds(invoice.subscriptionProrationDate) }),
+          },
+        }
+      : null,
     payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
     period_end: unixSeconds(invoice.periodEnd),
     period_start: unixSeconds(invoice.periodStart),

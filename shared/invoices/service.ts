@@ -856,13 +856,21 @@ export function invoiceService({
 
     /**
      * The invoice a customer's pending items (of no subscription) would make now, never stored. The
-     * subscription form (`subscription`, `subscription_details`) is the subscription lifecycle's to add:
-     * it passes its period lines here as `lines`.
+     * subscription form (`subscription`, `subscription_details`) is the subscription lifecycle's: it passes
+     * its period lines as `lines`, and a previewed change's prorations (invoice items it would make, never
+     * written) as `prorations`, shown as the pending items they would be, with `prorationDate`.
      */
     async preview(
       scope: Scope,
-      params: { customer?: string; currency?: string; subscription?: string; at?: { now: number; testClock: string | null } },
+      params: {
+        customer?: string;
+        currency?: string;
+        subscription?: string;
+        at?: { now: number; testClock: string | null };
+        prorationDate?: number;
+      },
       lines: PeriodLineInput[] = [],
+      prorations: readonly InvoiceItem[] = [],
     ): Promise<Invoice> {
       if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
       const customer = await liveCustomer(scope, params.customer);
@@ -873,13 +881,16 @@ export function invoiceService({
         currency,
         collectionMethod: 'charge_automatically',
         autoAdvance: false,
-        billingReason: params.subscription === undefined ? 'manual' : 'upcoming',
+        billingReason: params.subscription === undefined && lines.length === 0 ? 'manual' : 'upcoming',
         subscription: params.subscription ?? null,
       });
       const built = withLines({ ...draft, id: `upcoming_in_${customer.id}` }, [
         ...lines.map((line) => periodLine(line, currency, clock())),
         ...pending.filter((item) => item.currency === currency).map((item) => lineOfItem(item, clock())),
+        // Not written: no invoice item stands behind the line.
+        ...prorations.map((item) => ({ ...lineOfItem(item, clock()), invoiceItem: null })),
       ]);
+      if (params.prorationDate !== undefined) built.subscriptionProrationDate = params.prorationDate;
       const { amountDue, endingBalance } = amountDueAfterBalance(invoiceTotals(built).total, customer.balance, currency);
       return { ...built, startingBalance: customer.balance, endingBalance, amountDue };
     },

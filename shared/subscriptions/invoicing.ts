@@ -1,7 +1,7 @@
 import type { ChargeOutcome } from '#shared/billing/ports.ts';
 import type { EventInput, EventOrigin } from '#shared/events/event.ts';
 import type { Customer } from '#shared/customers/customer.ts';
-import type { Invoice } from '#shared/invoices/invoice.ts';
+import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { InvoicePlan } from './lifecycle.ts';
 import type { Subscription } from './subscription.ts';
 
@@ -56,4 +56,20 @@ export interface SubscriptionInvoicing {
   runningUsage(subscription: Subscription, at: number): Promise<Array<{ subscriptionItem: string; quantity: number; amount: number }>>;
   /** The invoice the subscription's next period (its renewal, or its trial's end) will make, never stored. */
   preview(subscription: Subscription, now: number): Promise<Invoice>;
+  /**
+   * A previewed change's invoice, never stored: `prorations` (the invoice items the change would make, at
+   * `prorationDate`) with the subscription's pending items and, as `period` says, the changed subscription's
+   * next period (`next`: its renewal or trial end), no period (`none`: a change invoiced at once, or a
+   * subscription ending with its period), or a new subscription's first invoice (`first`, its plan; the
+   * subscription is not stored, so its lines name none).
+   */
+  previewChange(
+    subscription: Subscription,
+    now: number,
+    change: {
+      prorations: readonly InvoiceItem[];
+      prorationDate: number | null;
+      period: { kind: 'next' } | { kind: 'none' } | { kind: 'first'; plan: InvoicePlan };
+    },
+  ): Promise<Invoice>;
 }

@@ -49,7 +49,8 @@ import {
   thresholdTime,
   thresholdsParam,
 } from './thresholds.ts';
-import type { InvoiceItem } from '#shared/invoices/invoice.ts';
+import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
+import type { CreatePreviewParams } from '#shared/invoices/schemas.ts';
 import type { Subscription, SubscriptionItem, SubscriptionItemsChange, SubscriptionRepository } from './subscription.ts';
 
 export interface SubscriptionServicePorts {
@@ -193,11 +194,11 @@ const maxRemovedProrations = 45;
  * When a change is prorated: `proration_date` (Unix seconds) if given, which must fall inside the current
  * period (the reference previews and applies a change as if made then), else now on the subscription's clock.
  */
-function prorationDateIn(subscription: Subscription, date: number | undefined, now: number): number {
+function prorationDateIn(subscription: Subscription, date: number | undefined, now: number, param = 'proration_date'): number {
   if (date === undefined) return Math.min(Math.max(now, subscription.currentPeriodStart), subscription.currentPeriodEnd);
   const at = date * 1000;
   if (at < subscription.currentPeriodStart || at > subscription.currentPeriodEnd)
-    throw invalid('proration_date must be within the current period of the subscription (current_period_start to current_period_end).', 'proration_date');
+    throw invalid('proration_date must be within the current period of the subscription (current_period_start to current_period_end).', param);
   return at;
 }
 
@@ -222,6 +223,10 @@ type ItemChange =
 
 const invalid = (message: string, param: string, code = 'parameter_invalid') => new InvalidRequestError(message, code, param);
 
+/** A subscription that will not invoice again has no upcoming invoice, as the reference answers. */
+const upcomingNone = (subscription: Subscription) =>
+  new InvalidRequestError(`No upcoming invoices for the subscription ${subscription.id}: it will not be invoiced again.`, 'invoice_upcoming_none');
+
 /**
  * An item's quantity: a metered price's usage comes from its meter, so it takes none (the reference's error)
  * and keeps 0; a licensed one takes the given quantity, else `fallback`.
@@ -241,11 +246,14 @@ const alreadyCanceled = new Error('already canceled');
 
 const intervalOf = (price: Price) => `${price.recurring!.intervalCount} ${price.recurring!.interval}`;
 
-/** The entries of `items` on a subscription update as item changes: with `id` a change or (with `deleted`) a removal, without one an addition. */
-function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>): ItemChange[] {
+/**
+ * The entries of `items` on a subscription update as item changes: with `id` a change or (with `deleted`) a
+ * removal, without one an addition. `within` names the parameter holding `items` (a preview's `subscription_details`).
+ */
+function itemChanges(entries: NonNullable<UpdateSubscriptionParams['items']>, within = ''): ItemChange[] {
   const seen = new Set<string>();
   return entries.map((entry, index): ItemChange => {
-    const param = `items[${index}]`;
+    const param = within === '' ? `items[${index}]` : `${within}[items][${index}]`;
     if (entry.id !== undefined) {
       if (seen.has(entry.id)) throw invalid(`The item ${entry.id} appears more than once in items.`, `${param}[id]`);
       seen.add(entry.id);
@@ -295,8 +303,11 @@ export function subscriptionService({
     return found;
   }
 
-  /** The price of one item: an existing recurring price, or one made from `price_data` (stored, inactive, as the reference does). */
-  async function itemPrice(origin: EventOrigin, item: PriceParams, prefix: string, now: number): Promise<Price> {
+  /**
+   * The price of one item: an existing recurring price, or one made from `price_data` (stored, inactive, as
+   * the reference does; with `store` false, a preview's, made in memory only, its product read to exist).
+   */
+  async function itemPrice(origin: EventOrigin, item: PriceParams, prefix: string, now: number, store = true): Promise<Price> {
     const named = (field: string) => (prefix === '' ? field : `${prefix}[${field}]`);
     if ((item.price === undefined) === (item.price_data === undefined))
       throw invalid(`Each item needs exactly one of price and price_data.`, named('price'), 'parameter_missing');
@@ -334,8 +345,13 @@ export function subscriptionService({
       metadata: {},
       currencyOptions: {},
     };
+    const missing = () => invalid(`No such product: '${data.product}'`, `${named('price_data')}[product]`, 'resource_missing');
+    if (!store) {
+      if (!(await prorationInvoicing.productNames(origin.scope, [data.product])).has(data.product)) throw missing();
+      return price;
+    }
     // Counted on its product in the same write, which refuses a product that does not exist.
-    if (!(await prices.create(price))) throw invalid(`No such product: '${data.product}'`, `${named('price_data')}[product]`, 'resource_missing');
+    if (!(await prices.create(price))) throw missing();
     return price;
   }
 
@@ -612,6 +628,64 @@ export function subscriptionService({
     return written ? 'invoiced' : 'lost';
   }
 
+  /** A new subscription's first invoice (`create_preview` with `customer` and `subscription_details.items`), as `create` would make it; nothing is stored. */
+  async function previewNew(scope: Scope, params: CreatePreviewParams): Promise<Invoice> {
+    const details = params.subscription_details;
+    if (params.customer === undefined) throw invalid('Missing required param: customer.', 'customer', 'parameter_missing');
+    if (!details?.items?.length) throw invalid('Missing required param: subscription_details[items].', 'subscription_details[items]', 'parameter_missing');
+    for (const param of ['proration_date', 'cancel_at'] as const) {
+      if (details[param] !== undefined) throw invalid(`subscription_details[${param}] applies only with subscription.`, `subscription_details[${param}]`);
+    }
+    if (details.billing_cycle_anchor === 'unchanged')
+      throw invalid('billing_cycle_anchor=unchanged applies only with subscription.', 'subscription_details[billing_cycle_anchor]');
+    const customer = await customers.get(scope, params.customer);
+    if (!customer) throw invalid(`No such customer: '${params.customer}'`, 'customer', 'resource_missing');
+    const { now, testClock } = await billingTime.forCustomer(scope, customer.id);
+    const trial = trialEndOf({ trial_end: details.trial_end === undefined || details.trial_end === 'now' ? details.trial_end : details.trial_end * 1000 }, now);
+    if ('error' in trial) throw invalid(trial.error, `subscription_details[${trial.param}]`);
+    const origin: EventOrigin = { scope, platformId: scope.accountId, request: null, apiVersion: defaultServiceVersion };
+    const items: SubscriptionItem[] = [];
+    for (const [index, entry] of details.items.entries()) {
+      const param = `subscription_details[items][${index}]`;
+      const extra = (['id', 'deleted'] as const).find((field) => entry[field] !== undefined);
+      if (extra) throw invalid(`The items of a new subscription take no ${extra}.`, `${param}[${extra}]`);
+      const price = await itemPrice(origin, entry, param, now, false);
+      items.push({
+        id: newId('si', now),
+        created: now,
+        price,
+        quantity: quantityOf(price, entry.quantity, 1, param),
+        metadata: entry.metadata ? mergeMetadata({}, entry.metadata) : {},
+      });
+      checkItems(items, false, param);
+    }
+    const cancelAtPeriodEnd = details.cancel_at_period_end ?? false;
+    const begun = start(
+      {
+        created: now,
+        trialEndBehavior: 'create_invoice',
+        cancelAt: null,
+        cancelAtPeriodEnd,
+        pauseCollection: null,
+        items: items.map((item) => ({ id: item.id, recurring: item.price.recurring! })),
+      },
+      now,
+      trial.trialEnd,
+    );
+    // Only what the first invoice's lines read of a subscription: it is never stored.
+    const unsaved = {
+      id: '',
+      scope,
+      customer: customer.id,
+      currency: items[0]!.price.currency,
+      items,
+      billingCycleAnchor: begun.state.billingCycleAnchor,
+      trialEnd: trial.trialEnd,
+      testClock,
+    } as Subscription;
+    return invoicing.previewChange(unsaved, now, { prorations: [], prorationDate: null, period: { kind: 'first', plan: begun.invoice } });
+  }
+
   return {
     processDue,
     evaluateThresholds,
@@ -782,18 +856,57 @@ export function subscriptionService({
     retrieve: existing,
 
     /**
-     * The invoice a subscription's next period will make (`create_preview` with `subscription`), at its
-     * customer's billing time; refused for a subscription that will not invoice again, as the reference does.
+     * `POST /v1/invoices/create_preview` with a subscription (preview.md): its next invoice as it stands
+     * (`subscription` alone), as a change in `subscription_details` would make it (`subscription` with details:
+     * that change's prorations at `proration_date`, computed as `update` computes them, with the changed
+     * subscription's next period, or alone with `always_invoice`), or a new subscription's first invoice
+     * (`customer` with `subscription_details.items`), at the customer's billing time. Nothing is written:
+     * `price_data` prices are made in memory only.
      */
-    async upcomingInvoice(scope: Scope, params: { subscription: string; customer?: string }) {
+    async previewInvoice(scope: Scope, params: CreatePreviewParams): Promise<Invoice> {
+      if (params.subscription === undefined) return previewNew(scope, params);
       const subscription = await subscriptions.get(scope, params.subscription);
       if (!subscription || (params.customer !== undefined && params.customer !== subscription.customer))
         throw invalid(`No such subscription: '${params.subscription}'`, 'subscription', 'resource_missing');
-      const ending = subscription.cancelAtPeriodEnd || (subscription.cancelAt !== null && subscription.cancelAt <= subscription.currentPeriodEnd);
-      if (subscription.endedAt !== null || ending || subscription.status === 'paused')
-        throw new InvalidRequestError(`No upcoming invoices for the subscription ${subscription.id}: it will not be invoiced again.`, 'invoice_upcoming_none');
+      if (subscription.endedAt !== null) throw upcomingNone(subscription);
+      const details = params.subscription_details ?? {};
+      const behavior = details.proration_behavior ?? 'create_prorations';
+      if (details.proration_date !== undefined && behavior === 'none')
+        throw invalid('proration_date cannot be used with proration_behavior=none.', 'subscription_details[proration_date]');
+      if (details.billing_cycle_anchor === 'now')
+        throw invalid('Resetting the billing cycle (billing_cycle_anchor=now) is not supported here.', 'subscription_details[billing_cycle_anchor]');
+      if (details.trial_end !== undefined)
+        throw invalid('subscription_details[trial_end] applies here only to the preview of a new subscription.', 'subscription_details[trial_end]');
       const { now } = await billingTime.forCustomer(scope, subscription.customer);
-      return invoicing.preview(subscription, now);
+      const changes = details.items === undefined ? [] : itemChanges(details.items, 'subscription_details');
+      const origin: EventOrigin = { scope, platformId: subscription.platformId, request: null, apiVersion: defaultServiceVersion };
+      const made = new Map<ItemChange, Price>();
+      for (const change of changes) {
+        if (change.kind === 'delete' || (change.price === undefined && change.price_data === undefined)) continue;
+        made.set(change, await itemPrice(origin, change as PriceParams, change.param, now, false));
+      }
+      const at = prorationDateIn(subscription, details.proration_date, now, 'subscription_details[proration_date]');
+      const { items } = changes.length === 0 ? { items: subscription.items } : applyChanges(subscription, changes, made, now);
+      if (behavior !== 'none') refuseIntervalChange(subscription, items);
+      const { invoiceItems, items: after } =
+        changes.length === 0
+          ? { invoiceItems: [], items }
+          : await describedProrations(prorationInvoicing, { before: subscription, after: items, at, now, realNow: clock(), behavior }, new Map());
+      let cancelAt = subscription.cancelAt;
+      if (details.cancel_at !== undefined) {
+        cancelAt = details.cancel_at === null ? null : details.cancel_at * 1000;
+        if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'subscription_details[cancel_at]');
+      }
+      const next: Subscription = { ...subscription, items: after, cancelAt, cancelAtPeriodEnd: details.cancel_at_period_end ?? subscription.cancelAtPeriodEnd };
+      // `always_invoice` invoices the prorations at once (update's invoicePending): that invoice is the one previewed.
+      const atOnce = behavior === 'always_invoice' && invoiceItems.length > 0;
+      const ending = next.cancelAtPeriodEnd || (next.cancelAt !== null && next.cancelAt <= next.currentPeriodEnd) || next.status === 'paused';
+      if (ending && !atOnce && invoiceItems.length === 0) throw upcomingNone(next);
+      return invoicing.previewChange(next, now, {
+        prorations: invoiceItems,
+        prorationDate: changes.length > 0 && behavior !== 'none' ? at : null,
+        period: { kind: atOnce || ending ? 'none' : 'next' },
+      });
     },
 
     /** Newest first; by default every subscription that is not canceled (`status=all` for every one). */

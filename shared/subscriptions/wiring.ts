@@ -114,19 +114,40 @@ export function subscriptionInvoicing({
   events: EventEmitter;
   usage: MeteredUsage;
 }): SubscriptionInvoicing {
-  /** The next period's invoice as `POST /v1/invoices/create_preview` shows it: the renewal's lines (or the trial end's) and the pending items. */
-  const preview = async (subscription: Subscription, now: number) => {
+  /** The next period's lines as `POST /v1/invoices/create_preview` shows them: the renewal's (or the trial end's). */
+  const nextPeriodLines = async (subscription: Subscription) => {
     const trialing = subscription.status === 'trialing' && subscription.trialEnd !== null;
     const step = trialing ? { kind: 'end_trial' as const, at: subscription.trialEnd! } : { kind: 'renew' as const, at: subscription.currentPeriodEnd };
     const next = applyStep(lifecycleOf(subscription), step, { hasPaymentMethod: true });
     // Lines of the period after the trial are not trial lines: priced as the renewal will price them.
     const priced = { ...subscription, trialEnd: trialing ? null : subscription.trialEnd };
+    return next.invoice ? periodLines(usage, priced, next.invoice, subscription.trialEnd) : [];
+  };
+
+  const previewChange: SubscriptionInvoicing['previewChange'] = async (subscription, now, { prorations, prorationDate, period }) => {
+    const at = { now, testClock: subscription.testClock };
+    const customer = { customer: subscription.customer, currency: subscription.currency, at };
+    if (period.kind === 'first') {
+      // Not stored: its lines name no subscription or item, and it takes the customer's pending items of no subscription.
+      const lines = await periodLines(usage, subscription, period.plan);
+      return invoices.preview(
+        subscription.scope,
+        customer,
+        lines.map((line) => ({ ...line, subscription: null, subscriptionItem: null })),
+      );
+    }
+    const lines = period.kind === 'next' ? await nextPeriodLines(subscription) : [];
     return invoices.preview(
       subscription.scope,
-      { customer: subscription.customer, currency: subscription.currency, subscription: subscription.id, at: { now, testClock: subscription.testClock } },
-      next.invoice ? await periodLines(usage, priced, next.invoice, subscription.trialEnd) : [],
+      { ...customer, subscription: subscription.id, ...(prorationDate === null ? {} : { prorationDate }) },
+      lines,
+      prorations,
     );
   };
+
+  /** The next period's invoice as `POST /v1/invoices/create_preview` shows it: the renewal's lines (or the trial end's) and the pending items. */
+  const preview = (subscription: Subscription, now: number) =>
+    previewChange(subscription, now, { prorations: [], prorationDate: null, period: { kind: 'next' } });
 
   return {
     async writeWithInvoice({ origin, subscription, customer: read, creating, plan, settlement, now, decide }) {
@@ -170,6 +191,8 @@ export function subscriptionInvoicing({
     upcoming: async (subscription, now) => snapshotInput('invoice.upcoming', serializeInvoice(await preview(subscription, now)), '/v1/invoices/upcoming'),
 
     preview,
+
+    previewChange,
   };
 }
 

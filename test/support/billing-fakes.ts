@@ -30,14 +30,22 @@ export interface FakeInvoice extends WrittenInvoice {
  * subscription's own write (create, or versioned replace) goes through, with both's events, as the real
  * adapter writes them in one transaction. A charge comes out as `charge` says.
  */
+/** One `previewChange` call of the fake: what the service asked to be previewed. */
+export interface PreviewedChange {
+  subscription: Subscription;
+  now: number;
+  change: Parameters<SubscriptionInvoicing['previewChange']>[2];
+}
+
 export function memorySubscriptionInvoicing(
   subscriptions: SubscriptionRepository,
   events: EventEmitter,
   charge: () => 'paid' | 'declined' = () => 'paid',
   /** Each metered item's running usage as `runningUsage` reports it (none: zero). */
   usage: Map<string, { quantity: number; amount: number }> = new Map(),
-): SubscriptionInvoicing & { invoices: FakeInvoice[]; voided: string[] } {
+): SubscriptionInvoicing & { invoices: FakeInvoice[]; voided: string[]; previews: PreviewedChange[] } {
   const invoices: FakeInvoice[] = [];
+  const previews: PreviewedChange[] = [];
   const voided: string[] = [];
   const statusOf = (settlement: InvoiceSettlement, charged: 'paid' | 'declined' | null): WrittenInvoice['status'] => {
     if (settlement === 'charge') return charged === 'paid' ? 'paid' : 'open';
@@ -84,6 +92,12 @@ export function memorySubscriptionInvoicing(
     // Only what the service reads of a preview: whose it is and when.
     preview: async (subscription: Subscription, now: number) =>
       ({ id: `upcoming_in_${subscription.customer}`, customer: subscription.customer, subscription: subscription.id, created: now }) as Invoice,
+    previews,
+    // A previewed change as the service hands it over (the subscription as changed, its prorations, which period), kept in `previews`.
+    previewChange: async (subscription, now, change) => {
+      previews.push({ subscription, now, change });
+      return { id: `upcoming_in_${subscription.customer}`, customer: subscription.customer, subscription: subscription.id || null, created: now } as Invoice;
+    },
     upcoming: async (subscription: Subscription, now: number) =>
       snapshotInput(
         'invoice.upcoming',

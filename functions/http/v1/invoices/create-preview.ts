@@ -9,12 +9,13 @@ const subscriptions = wireSubscriptionService();
 
 /**
  * POST /v1/invoices/create_preview: the invoice a customer's pending items would make now, or with
- * `subscription` the one its next period will make (nothing is stored).
+ * `subscription` / `subscription_details` the one a subscription (as it stands, changed, or new) will make
+ * (nothing is stored).
  */
 export const handler = httpHandler({ summary: 'Preview an invoice', params: createPreviewParams, response: invoiceObject }, async ({ caller, params }) => ({
   body: serializeInvoice(
-    params.subscription === undefined
+    params.subscription === undefined && params.subscription_details === undefined
       ? await service.preview(caller.scope, params)
-      : await subscriptions.upcomingInvoice(caller.scope, { subscription: params.subscription, customer: params.customer }),
+      : await subscriptions.previewInvoice(caller.scope, params),
   ),
 }));

@@ -31,22 +31,9 @@ declare module 'vitest' {
   }
 }
 
-/** The stack both stack projects share, kept on the main process's global object (each project loads this module anew). */
-interface SharedStack {
-  info: StackInfo;
-  /** Projects whose teardown has not run yet: the last one stops the stack and reports. */
-  users: number;
-  stop: () => Promise<void>;
-}
-
-const sharedStackKey = Symbol.for('service-api.test.shared-stack');
-const holder = globalThis as { [sharedStackKey]?: Promise<SharedStack> };
-
 /**
  * Starts one in-memory local stack for the whole run, on a free port, with delivery retries and the
- * sweeper sped up from hours and minutes to seconds. Both stack projects (`stack`, whose files run side by
- * side, and `stack-serial`, whose files run one at a time afterwards; see vitest.config.ts) name this setup:
- * the first starts the stack, the second is handed the same one, and the last teardown stops it.
+ * sweeper sped up from hours and minutes to seconds.
  *
  * Every answer the stack gives, to the SDK and to raw calls alike, is checked against the OpenAPI document
  * built from this very code (test/support/openapi-responses.ts); any answer it does not describe fails the
@@ -54,19 +41,6 @@ const holder = globalThis as { [sharedStackKey]?: Promise<SharedStack> };
  * Lambda would reject (the poller's "returned an invalid batch response"), listed by function.
  */
 export default async function setup(project: TestProject) {
-  holder[sharedStackKey] ??= startSharedStack();
-  const shared = await holder[sharedStackKey];
-  shared.users += 1;
-  project.provide('stack', shared.info);
-  return async () => {
-    shared.users -= 1;
-    if (shared.users > 0) return;
-    delete holder[sharedStackKey];
-    await shared.stop();
-  };
-}
-
-async function startSharedStack(): Promise<SharedStack> {
   let inspect: ((route: GatewayRoute, result: unknown) => void) | undefined;
   const invalidBatchResponses: InvalidBatchResponse[] = [];
   const stack = await startLocalStack({
@@ -95,7 +69,7 @@ async function startSharedStack(): Promise<SharedStack> {
   const load = createModuleLoader();
   const checker = openApiResponseChecker(await buildOpenApiDocument(routes, load));
   inspect = checker.inspect;
-  const info: StackInfo = {
+  project.provide('stack', {
     baseUrl: stack.baseUrl,
     port: Number(new URL(stack.baseUrl).port),
     env: stack.env,
@@ -104,8 +78,8 @@ async function startSharedStack(): Promise<SharedStack> {
     eventGridEndpoint: stack.eventGrid.endpoint,
     jobIntervalMs,
     kmsMasterKey: stack.kmsMasterKey.toString('base64'),
-  };
-  const stop = async () => {
+  });
+  return async () => {
     await stack.stop();
     if (checker.violations.length > 0) {
       // A teardown that throws is only logged by vitest; the exit code is what CI sees.
@@ -121,5 +95,4 @@ async function startSharedStack(): Promise<SharedStack> {
       process.exitCode = 1;
     }
   };
-  return { info, users: 0, stop };
 }

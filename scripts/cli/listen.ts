@@ -121,15 +121,6 @@ export async function listen(options: ListenOptions): Promise<Listener> {
     endpoint = { id: created.id, secret: created.secret!, url };
   }
   const startMs = await stackNow(options.target.baseUrl);
-  if (printJson) {
-    print(JSON.stringify({ object: 'listen_ready', ...(endpoint ? { webhook_endpoint: endpoint.id, url: endpoint.url, secret: endpoint.secret } : {}) }));
-  } else if (endpoint) {
-    print(`Ready! Your webhook signing secret is ${endpoint.secret} (^C to quit)`);
-    print(`Forwarding ${wanted ? [...wanted].join(', ') : 'all events'} to ${endpoint.url} through the temporary webhook endpoint ${endpoint.id}.`);
-  } else {
-    print(`Ready! Listening for events on ${options.target.baseUrl} (^C to quit)`);
-  }
-
   const seen = new Map<string, number>();
   let newestMs = startMs;
   const watches = new Map<string, Watch>();
@@ -173,6 +164,18 @@ export async function listen(options: ListenOptions): Promise<Listener> {
       .filter((event) => event.createdMs >= startMs - (startMs % 1000) && !seen.has(event.id))
       .sort((a, b) => second(a) - second(b) || Number(a.thin) - Number(b.thin) || a.createdMs - b.createdMs);
   };
+
+  // What the lists hold before listen is ready is not its to print (v1 times are whole seconds, so the lists'
+  // start second also holds events made just before): marked seen, so only what happens after Ready is printed.
+  for (const event of await readEvents()) seen.set(event.id, event.createdMs);
+  if (printJson) {
+    print(JSON.stringify({ object: 'listen_ready', ...(endpoint ? { webhook_endpoint: endpoint.id, url: endpoint.url, secret: endpoint.secret } : {}) }));
+  } else if (endpoint) {
+    print(`Ready! Your webhook signing secret is ${endpoint.secret} (^C to quit)`);
+    print(`Forwarding ${wanted ? [...wanted].join(', ') : 'all events'} to ${endpoint.url} through the temporary webhook endpoint ${endpoint.id}.`);
+  } else {
+    print(`Ready! Listening for events on ${options.target.baseUrl} (^C to quit)`);
+  }
 
   const printEvent = (event: SeenEvent) => {
     if (printJson) print(JSON.stringify(event.raw));

@@ -110,7 +110,9 @@ describe('local time control', () => {
       expect(attempts).toHaveLength(retry + 2);
       delivery = await deliveryTo(endpoint.id);
       expect(delivery.attempts).toHaveLength(retry + 2);
-      expect(delivery.attempts.at(-1)!.at).toBeGreaterThanOrEqual(due);
+      // (at its due time, within the second the worker allows: SQS delays are whole seconds, and a move replays
+      // the clock through the instant the retry's message becomes visible)
+      expect(delivery.attempts.at(-1)!.at).toBeGreaterThanOrEqual(due - 1000);
     }
 
     // Then after the last retry the delivery has failed, and three days later nothing more was attempted

@@ -45,6 +45,9 @@ export function withCallScope<T>(scope: CallScope, work: () => T): T {
   return scopes.run(scope, work);
 }
 
+/** The call scope the current async context runs in (undefined outside one): what a batch of reads must not cross. */
+export const currentCallScope = (): CallScope | undefined => scopes.getStore();
+
 /** A fresh scope with nothing recorded. */
 export const callScope = (options: Pick<CallScope, 'authorize' | 'measure'> = {}): CallScope => ({ calls: [], ...options });
 

@@ -24,6 +24,7 @@ import type {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { systemClock, type Clock } from '#shared/core/clock.ts';
 import { config } from '#shared/core/config.ts';
+import { currentCallScope } from '#shared/aws/aws-calls.ts';
 import { reusedHandlers, serviceClients } from '#shared/aws/sdk-clients.ts';
 
 export type Item = Record<string, unknown>;
@@ -105,7 +106,26 @@ function withPlainItems(error: unknown): unknown {
 
 const maxBatchKeys = 100;
 
+/**
+ * Gets coalesce only within one call scope (one function invocation): the local stack serves every function
+ * in one process, and a batch flushed in one invocation's scope is authorized and measured as that function's.
+ */
 function batchedGetter(send: Send, name: string): Table['get'] {
+  const getters = new WeakMap<object, Table['get']>();
+  const outside = scopeBatchedGetter(send, name);
+  return (key) => {
+    const scope = currentCallScope();
+    if (!scope) return outside(key);
+    let getter = getters.get(scope);
+    if (!getter) {
+      getter = scopeBatchedGetter(send, name);
+      getters.set(scope, getter);
+    }
+    return getter(key);
+  };
+}
+
+function scopeBatchedGetter(send: Send, name: string): Table['get'] {
   let waiting = new Map<string, { key: ItemKey; resolvers: Array<{ resolve: (item: Item | undefined) => void; reject: (error: unknown) => void }> }>();
   const idOf = (key: { PK?: unknown; SK?: unknown }) => `${key.PK}\u0000${key.SK}`;
 

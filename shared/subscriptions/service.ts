@@ -51,7 +51,8 @@ import {
 } from './thresholds.ts';
 import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
 import type { CreatePreviewParams } from '#shared/invoices/schemas.ts';
-import type { Subscription, SubscriptionItem, SubscriptionItemsChange, SubscriptionRepository } from './subscription.ts';
+import { isMetered } from '#shared/invoices/usage.ts';
+import { maxRetiredUsage, type Subscription, type SubscriptionItem, type SubscriptionItemsChange, type SubscriptionRepository } from './subscription.ts';
 
 export interface SubscriptionServicePorts {
   subscriptions: SubscriptionRepository;
@@ -489,6 +490,20 @@ export function subscriptionService({
     let items = [...current.items];
     const itemsChange: SubscriptionItemsChange = { added: [], removed: [] };
     const paramOf = new Map<string, string>();
+    // What earlier changes retired and an invoice has billed since is dropped; a metered price leaving now joins.
+    const billedTo = Math.max(current.currentPeriodStart, current.usageBilledUntil ?? 0);
+    const retiredUsage = (current.retiredUsage ?? []).filter((retired) => retired.until > billedTo);
+    const retire = (item: SubscriptionItem) => {
+      if (!isMetered(item.price)) return;
+      const since = Math.max(item.usageSince ?? item.created, billedTo);
+      if (since >= now) return;
+      if (retiredUsage.length >= maxRetiredUsage)
+        throw invalid(
+          `A subscription can change or remove its metered items at most ${maxRetiredUsage} times a period; their usage is billed at the next invoice.`,
+          changes.at(-1)?.param || 'price',
+        );
+      retiredUsage.push({ item: item.id, price: item.price, since, until: now });
+    };
     for (const change of changes) {
       if (change.kind === 'add') {
         const item: SubscriptionItem = {
@@ -512,14 +527,18 @@ export function subscriptionService({
           'resource_missing',
         );
       if (change.kind === 'delete') {
+        retire(items[index]!);
         itemsChange.removed.push(change.id);
         items = items.filter((found) => found.id !== change.id);
         continue;
       }
       const item = items[index]!;
+      const price = made.get(change) ?? item.price;
+      if (price.id !== item.price.id) retire(item);
       items[index] = {
         ...item,
-        price: made.get(change) ?? item.price,
+        ...(price.id === item.price.id ? {} : { usageSince: now }),
+        price,
         quantity: quantityOf(made.get(change) ?? item.price, change.quantity, item.quantity || 1, change.param),
         metadata: change.metadata === undefined ? item.metadata : mergeMetadata(item.metadata, change.metadata),
         billingThresholds: change.billing_thresholds === undefined ? (item.billingThresholds ?? null) : itemThresholdsParam(change.billing_thresholds),
@@ -533,7 +552,7 @@ export function subscriptionService({
     });
     if (items.length > 0 && items[0]!.price.currency !== current.currency)
       throw invalid('Every item of a subscription must have the same currency.', changes[0]!.param || 'price');
-    return { items, itemsChange };
+    return { items, itemsChange, retiredUsage };
   }
 
   /**
@@ -568,10 +587,10 @@ export function subscriptionService({
       const current = unwritten ?? (await live(origin.scope, id, 'updated'));
       unwritten = undefined;
       const at = prorationDateIn(current, proration.date, now);
-      const { items, itemsChange } = applyChanges(current, changes, made, now);
+      const { items, itemsChange, retiredUsage } = applyChanges(current, changes, made, now);
       if (behavior !== 'none') refuseIntervalChange(current, items);
       const prorations = await describedProrations(prorationInvoicing, { before: current, after: items, at, now, realNow: clock(), behavior }, names);
-      const next: Subscription = withDue({ ...fields(current), items: prorations.items, version: current.version + 1 });
+      const next: Subscription = withDue({ ...fields(current), items: prorations.items, retiredUsage, version: current.version + 1 });
       const outbox = events.prepare(origin, [event('customer.subscription.updated', next, current), ...prorationEvents(prorations.invoiceItems)]);
       if (!(await subscriptions.replaceItems(next, { ...itemsChange, invoiceItems: prorations.invoiceItems }, outbox))) return undefined;
       await events.dispatch(outbox);
@@ -886,7 +905,8 @@ export function subscriptionService({
         made.set(change, await itemPrice(origin, change as PriceParams, change.param, now, false));
       }
       const at = prorationDateIn(subscription, details.proration_date, now, 'subscription_details[proration_date]');
-      const { items } = changes.length === 0 ? { items: subscription.items } : applyChanges(subscription, changes, made, now);
+      const { items, retiredUsage } =
+        changes.length === 0 ? { items: subscription.items, retiredUsage: subscription.retiredUsage } : applyChanges(subscription, changes, made, now);
       if (behavior !== 'none') refuseIntervalChange(subscription, items);
       const { invoiceItems, items: after } =
         changes.length === 0
@@ -897,7 +917,13 @@ export function subscriptionService({
         cancelAt = details.cancel_at === null ? null : details.cancel_at * 1000;
         if (cancelAt !== null && cancelAt <= now) throw invalid('cancel_at must be in the future.', 'subscription_details[cancel_at]');
       }
-      const next: Subscription = { ...subscription, items: after, cancelAt, cancelAtPeriodEnd: details.cancel_at_period_end ?? subscription.cancelAtPeriodEnd };
+      const next: Subscription = {
+        ...subscription,
+        items: after,
+        retiredUsage,
+        cancelAt,
+        cancelAtPeriodEnd: details.cancel_at_period_end ?? subscription.cancelAtPeriodEnd,
+      };
       // `always_invoice` invoices the prorations at once (update's invoicePending): that invoice is the one previewed.
       const atOnce = behavior === 'always_invoice' && invoiceItems.length > 0;
       const ending = next.cancelAtPeriodEnd || (next.cancelAt !== null && next.cancelAt <= next.currentPeriodEnd) || next.status === 'paused';

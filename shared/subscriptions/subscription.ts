@@ -23,6 +23,23 @@ export interface SubscriptionItem {
   billed?: Debit;
   /** `billing_thresholds[usage_gte]` (metered items only): the usage this period that invoices early; absent or null for none. */
   billingThresholds?: { usageGte: number } | null;
+  /** When its price last changed: its metered usage counts from here at this price (absent: from `created`). */
+  usageSince?: number;
+}
+
+/** How many metered prices may leave a subscription in one period (each is a line on the next invoice). */
+export const maxRetiredUsage = 20;
+
+/**
+ * A metered price that left the subscription during a period (its item deleted, or given another price): the
+ * usage its meter counted from `since` to `until` is billed at that price by the next invoice that bills usage
+ * in arrears, so changing a metered item loses none of it and counts none of it twice.
+ */
+export interface RetiredUsage {
+  item: string;
+  price: Price;
+  since: number;
+  until: number;
 }
 
 /** `billing_thresholds` of a subscription: invoice early once this period's usage amount reaches `amountGte`. */
@@ -85,6 +102,8 @@ export interface Subscription extends OwnedResource {
    * next invoice bills usage from here, so an event counts on one invoice only. Only ever moves forward.
    */
   usageBilledUntil?: number | null;
+  /** Metered prices that left during the current period, their usage still to bill (at most `maxRetiredUsage`). */
+  retiredUsage?: RetiredUsage[];
 }
 
 /** The items a write of a subscription adds and removes (their ids), so their pointers change with it. */

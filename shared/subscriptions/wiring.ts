@@ -1,4 +1,5 @@
 import { priceAmount, termsOf } from '#shared/billing/pricing.ts';
+import type { Price } from '#shared/catalogue/catalogue.ts';
 import type { DueProcessor } from '#shared/billing/ports.ts';
 import type { CustomerRepository } from '#shared/customers/customer.ts';
 import {
@@ -15,6 +16,7 @@ import { type Table, type TransactItem, serviceTable } from '#shared/data/table.
 import { transactChecked } from '#shared/data/transactions.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
+import type { Period } from '#shared/invoices/invoice.ts';
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import type { invoiceService, PeriodLineInput } from '#shared/invoices/service.ts';
 import { wireInvoiceService, wireMeteredUsage } from '#shared/invoices/wiring.ts';
@@ -34,39 +36,58 @@ type InvoiceService = ReturnType<typeof invoiceService>;
 /**
  * The lines of a step's invoice: each planned licensed item's period at its price × quantity (zero inside a
  * trial); each metered item's usage in arrears, over the period that ends where the planned one starts (from
- * when the item and any trial began), counted now and recounted when the invoice finalizes (usage.ts). A
- * metered item with no period behind it (a subscription's first invoice, a trial's end) shows a zero line for
- * the period ahead, as the reference does. `trialEnd`: where usage starts counting (a preview prices the
- * period after a trial as if it were over, but no usage of the trial is billed).
+ * when the item, its price and any trial began), counted now and recounted when the invoice finalizes
+ * (usage.ts); then the usage of each metered price that left the subscription (`retiredUsage`) up to `until`
+ * (where the planned periods start), at that price. A metered item with no period behind it (a subscription's
+ * first invoice, a trial's end) shows a zero line for the period ahead, as the reference does. `trialEnd`:
+ * where usage starts counting (a preview prices the period after a trial as if it were over, but no usage of
+ * the trial is billed).
  */
 async function periodLines(
   usage: MeteredUsage,
   subscription: Subscription,
   plan: Pick<InvoicePlan, 'items'>,
   trialEnd = subscription.trialEnd,
+  until = Math.min(...plan.items.map((item) => item.period.start)),
 ): Promise<PeriodLineInput[]> {
-  return Promise.all(
-    plan.items.map(async ({ id, period }): Promise<PeriodLineInput> => {
-      const item = subscription.items.find((found) => found.id === id)!;
-      const line = { kind: 'subscription' as const, price: item.price, proration: false, subscription: subscription.id, subscriptionItem: item.id };
-      if (isMetered(item.price)) {
-        const behind = currentPeriod(subscription.billingCycleAnchor, item.price.recurring!, period.start - 1);
-        // From where a threshold invoice stopped, if one billed this period's usage already: an event counts once.
-        const arrears = { start: Math.max(behind.start, item.created, trialEnd ?? 0, subscription.usageBilledUntil ?? 0), end: period.start };
-        if (arrears.start >= arrears.end) return { ...line, amount: 0, quantity: 0, period, description: null };
-        const quantity = await usage.quantity(subscription.scope, item.price, subscription.customer, arrears);
-        return { ...line, amount: usageLineAmount(item.price, quantity), quantity, period: arrears, description: null };
-      }
-      const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
-      return {
-        ...line,
-        amount: trial ? 0 : priceAmount(termsOf(item.price), item.quantity),
-        quantity: item.quantity,
-        period,
-        description: trial ? `Trial period for ${item.price.nickname ?? item.price.product}` : null,
-      };
-    }),
-  );
+  // From where a threshold invoice stopped, if one billed this period's usage already: an event counts once.
+  const billedFrom = Math.max(trialEnd ?? 0, subscription.usageBilledUntil ?? 0);
+  /** The usage of `price` from `since` up to `end` this invoice bills: within the period of that price that `closing` ends. */
+  const arrearsOf = (price: Price, since: number, end: number, closing = end): Period => ({
+    start: Math.max(currentPeriod(subscription.billingCycleAnchor, price.recurring!, closing - 1).start, since, billedFrom),
+    end,
+  });
+  const usageLine = async (price: Price, subscriptionItem: string, arrears: Period, period: Period): Promise<PeriodLineInput> => {
+    const line = { kind: 'subscription' as const, price, proration: false, subscription: subscription.id, subscriptionItem };
+    if (arrears.start >= arrears.end) return { ...line, amount: 0, quantity: 0, period, description: null };
+    const quantity = await usage.quantity(subscription.scope, price, subscription.customer, arrears);
+    return { ...line, amount: usageLineAmount(price, quantity), quantity, period: arrears, description: null };
+  };
+  const planned = plan.items.map(async ({ id, period }): Promise<PeriodLineInput> => {
+    const item = subscription.items.find((found) => found.id === id)!;
+    if (isMetered(item.price)) return usageLine(item.price, item.id, arrearsOf(item.price, item.usageSince ?? item.created, period.start), period);
+    const trial = subscription.trialEnd !== null && period.end <= subscription.trialEnd;
+    return {
+      kind: 'subscription' as const,
+      price: item.price,
+      proration: false,
+      subscription: subscription.id,
+      subscriptionItem: item.id,
+      amount: trial ? 0 : priceAmount(termsOf(item.price), item.quantity),
+      quantity: item.quantity,
+      period,
+      description: trial ? `Trial period for ${item.price.nickname ?? item.price.product}` : null,
+    };
+  });
+  // Each metered price that left during a period still billing: its usage up to `until` (none once billed).
+  const retired = Number.isFinite(until)
+    ? (subscription.retiredUsage ?? []).flatMap((left) => {
+        // Only within the period this invoice closes: an earlier period's invoice billed what fell in it.
+        const arrears = arrearsOf(left.price, left.since, Math.min(left.until, until), until);
+        return arrears.start < arrears.end ? [usageLine(left.price, left.item, arrears, arrears)] : [];
+      })
+    : [];
+  return Promise.all([...planned, ...retired]);
 }
 
 /**
@@ -184,6 +205,7 @@ export function subscriptionInvoicing({
 
     async runningUsage(subscription, at) {
       const metered = subscription.items.filter((item) => isMetered(item.price));
+      // As the threshold invoice's plan (thresholdStep): with no metered item left, nothing is counted.
       const lines = await periodLines(usage, subscription, { items: metered.map((item) => ({ id: item.id, period: { start: at, end: at } })) });
       return lines.map((line) => ({ subscriptionItem: line.subscriptionItem!, quantity: line.quantity, amount: line.amount }));
     },
@@ -207,7 +229,8 @@ export function prorationInvoicing(
     invoicePending: async (origin, subscription, billingReason, usageUntil) => {
       const metered = usageUntil === undefined ? [] : subscription.items.filter((item) => isMetered(item.price));
       const plan = { items: metered.map((item) => ({ id: item.id, period: { start: usageUntil!, end: usageUntil! } })) };
-      await invoices.invoicePending(origin, subscription, billingReason, await periodLines(usage, subscription, plan));
+      const lines = usageUntil === undefined ? [] : await periodLines(usage, subscription, plan, subscription.trialEnd, usageUntil);
+      await invoices.invoicePending(origin, subscription, billingReason, lines);
     },
     pendingProrations: (scope, subscription) => invoices.pendingProrations(scope, subscription),
     productNames: productNamesOf(dynamoCatalogueRepository(table)),

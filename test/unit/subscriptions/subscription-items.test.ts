@@ -200,3 +200,45 @@ describe('subscription items (service with the shared fakes)', () => {
     ).rejects.toMatchObject({ param: 'items[1][id]' });
   });
 });
+
+describe('metered items changed mid-period (service with the shared fakes)', () => {
+  it('Given a metered item, when its price changes and it is deleted, then each old price’s usage is kept to bill (from where it began to the change); the 21st change in a period is refused', async () => {
+    const metered = (id: string) => price(id, { recurring: { interval: 'month', intervalCount: 1, usageType: 'metered', meter: 'mtr_1' } });
+    const subscriptions = memorySubscriptionRepository();
+    let now = 1_700_000_000_000;
+    const service = subscriptionService({
+      subscriptions,
+      prices: memoryOwnedStore<Price>(metered('price_m1'), metered('price_m2'), price('price_a')),
+      customers: memoryOwnedStore<Customer>({ id: 'cus_1', scope, version: 1 } as Customer),
+      events: recordingEmitter().events,
+      billingTime: fixedBillingTime(() => now),
+      invoicing: memorySubscriptionInvoicing(subscriptions, recordingEmitter().events),
+      prorationInvoicing: recordingProrationInvoicing(),
+      clock: () => now,
+    });
+    const made = await service.create(request, createSubscriptionParams.parse({ customer: 'cus_1', items: [{ price: 'price_m1' }, { price: 'price_a' }] }));
+    const itemId = made.items[0]!.id;
+    const started = now;
+
+    now += 60_000;
+    const first = await service.updateItem(request, itemId, updateSubscriptionItemParams.parse({ price: 'price_m2', ...none }));
+    expect(first.subscription.retiredUsage).toEqual([{ item: itemId, price: expect.objectContaining({ id: 'price_m1' }), since: started, until: now }]);
+    expect(first.item.usageSince).toBe(now);
+
+    for (let change = 2; change <= 20; change++) {
+      now += 60_000;
+      const { subscription } = await service.updateItem(
+        request,
+        itemId,
+        updateSubscriptionItemParams.parse({ price: change % 2 ? 'price_m2' : 'price_m1', ...none }),
+      );
+      expect(subscription.retiredUsage).toHaveLength(change);
+      expect(subscription.retiredUsage!.at(-1)).toMatchObject({ since: now - 60_000, until: now });
+    }
+    now += 60_000;
+    await expect(service.deleteItem(request, itemId, deleteSubscriptionItemParams.parse(none))).rejects.toMatchObject({
+      code: 'parameter_invalid',
+      message: expect.stringContaining('at most 20 times a period'),
+    });
+  });
+});

@@ -1,17 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { api, newPlatform, sdk } from '../support/stack.ts';
+import { meteredClocks, monthAfter, nowSeconds } from '../support/metered-clocks.ts';
 import { eventually } from '../support/wait.ts';
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 const sdkError = (promise: Promise<unknown>) => promise.then(() => undefined).catch((error: unknown) => error as Stripe.errors.StripeError);
-
-/** One month after `seconds` (UTC), as a monthly period counts it. */
-const monthAfter = (seconds: number) => {
-  const date = new Date(seconds * 1000);
-  date.setUTCMonth(date.getUTCMonth() + 1);
-  return Math.floor(date.getTime() / 1000);
-};
 
 /**
  * Billing thresholds on test clocks, through the official SDK: a sum meter behind a metered price of 50 per
@@ -28,36 +20,9 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
   let metered: Stripe.Price;
   let licensed: Stripe.Price;
 
-  const card = async () =>
-    (await publishable.tokens.create({ card: { number: '4242424242424242', exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 4), cvc: '123' } }))
-      .id;
   const report = (customerId: string, value: number, timestamp: number) =>
     client.billing.meterEvents.create({ event_name: 'threshold_calls', payload: { service_customer_id: customerId, value: String(value) }, timestamp });
-  /** Waits until the meter counted `wanted` for the customer since `since`. */
-  const usageBecomes = (customerId: string, since: number, wanted: number) =>
-    eventually(async () => {
-      const summaries = await client.billing.meters.listEventSummaries(meter.id, {
-        customer: customerId,
-        start_time: Math.floor(since / 60) * 60,
-        end_time: (Math.floor(nowSeconds() / 60) + 10) * 60,
-      });
-      return summaries.data[0]?.aggregated_value === wanted ? wanted : undefined;
-    }, 30_000);
-  /** A fresh clock ten minutes back with a paying customer on it. */
-  const onClock = async (name: string) => {
-    const start = nowSeconds() - 600;
-    const clock = await client.testHelpers.testClocks.create({ frozen_time: start, name });
-    const customer = await client.customers.create({ name, test_clock: clock.id, source: await card() });
-    return { start, clock, customer };
-  };
-  const advanceTo = async (clock: Stripe.TestHelpers.TestClock, frozenTime: number) => {
-    await client.testHelpers.testClocks.advance(clock.id, { frozen_time: frozenTime });
-    return eventually(async () => {
-      const current = await client.testHelpers.testClocks.retrieve(clock.id);
-      expect(current.status).not.toBe('internal_failure');
-      return current.status === 'ready' ? current : undefined;
-    }, 120_000);
-  };
+  const { card, usageBecomes, onClock, advanceTo } = meteredClocks(() => ({ client, publishable, meter }));
   const invoicesOf = async (subscriptionId: string, reason: string) =>
     (await client.invoices.list({ subscription: subscriptionId, limit: 100 })).data
       .filter((invoice) => invoice.billing_reason === reason)
@@ -89,7 +54,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     // When usage passes the threshold and the clock moves on a day
     await report(customer.id, 25, nowSeconds() - 120);
     await usageBecomes(customer.id, start, 25);
-    let moved = await advanceTo(clock, start + 86_400);
+    let moved = await advanceTo(clock.id, start + 86_400);
 
     // Then one threshold invoice billed the 25 (1,250), finalized and paid within the day
     const [threshold, ...others] = await invoicesOf(subscription.id, 'subscription_threshold');
@@ -106,7 +71,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     await report(customer.id, 4, nowSeconds() + 60);
     await usageBecomes(customer.id, start, 29);
     const periodEnd = monthAfter(start);
-    moved = await advanceTo(moved, periodEnd + 2 * 3600);
+    moved = await advanceTo(moved.id, periodEnd + 2 * 3600);
     expect(moved.frozen_time).toBe(periodEnd + 2 * 3600);
     const [cycle] = await invoicesOf(subscription.id, 'subscription_cycle');
     expect(cycle).toMatchObject({ status: 'paid', amount_paid: 200 });
@@ -122,7 +87,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
 
     await report(customer.id, 12, nowSeconds() - 120);
     await usageBecomes(customer.id, start, 12);
-    await advanceTo(clock, start + 86_400);
+    await advanceTo(clock.id, start + 86_400);
 
     const [threshold] = await invoicesOf(subscription.id, 'subscription_threshold');
     expect(threshold).toMatchObject({ status: 'paid', amount_paid: 600 });
@@ -140,7 +105,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
 
     await report(customer.id, 25, nowSeconds() - 120);
     await usageBecomes(customer.id, start, 25);
-    await advanceTo(clock, start + 86_400);
+    await advanceTo(clock.id, start + 86_400);
 
     const [threshold] = await invoicesOf(subscription.id, 'subscription_threshold');
     expect(threshold).toMatchObject({ status: 'paid', amount_paid: 1250 + 1500 });

@@ -1,16 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
 import { newPlatform, sdk } from '../support/stack.ts';
-import { eventually } from '../support/wait.ts';
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** One month after `seconds` (UTC), as a monthly period counts it. */
-const monthAfter = (seconds: number) => {
-  const date = new Date(seconds * 1000);
-  date.setUTCMonth(date.getUTCMonth() + 1);
-  return Math.floor(date.getTime() / 1000);
-};
+import { meteredClocks, monthAfter, nowSeconds } from '../support/metered-clocks.ts';
 
 /**
  * A metered item changed mid-period loses none of its usage: the usage counted under the price it had is
@@ -27,25 +18,9 @@ describe('metered items changed or deleted mid-period, through the official SDK'
   let hundred: Stripe.Price;
   let licensed: Stripe.Price;
 
-  const card = async () =>
-    (await publishable.tokens.create({ card: { number: '4242424242424242', exp_month: '12', exp_year: String(new Date().getUTCFullYear() + 4), cvc: '123' } }))
-      .id;
   const report = (customerId: string, value: number, identifier: string, timestamp: number) =>
     client.billing.meterEvents.create({ event_name: 'item_calls', payload: { service_customer_id: customerId, value: String(value) }, identifier, timestamp });
-  const usageBecomes = (customerId: string, since: number, wanted: number) =>
-    eventually(async () => {
-      const summaries = await client.billing.meters.listEventSummaries(meter.id, {
-        customer: customerId,
-        start_time: Math.floor(since / 60) * 60,
-        end_time: (Math.floor(nowSeconds() / 60) + 10) * 60,
-      });
-      const total = summaries.data.reduce((sum, summary) => sum + summary.aggregated_value, 0);
-      return total === wanted ? wanted : undefined;
-    }, 30_000);
-  const advance = async (clockId: string, frozenTime: number) => {
-    await client.testHelpers.testClocks.advance(clockId, { frozen_time: frozenTime });
-    await eventually(async () => ((await client.testHelpers.testClocks.retrieve(clockId)).status === 'ready' ? true : undefined), 120_000);
-  };
+  const { usageBecomes, onClock, advanceTo: advance } = meteredClocks(() => ({ client, publishable, meter }));
   const cycleInvoices = async (subscriptionId: string) =>
     (await client.invoices.list({ subscription: subscriptionId, limit: 100 })).data.filter((invoice) => invoice.billing_reason === 'subscription_cycle');
   const usageLines = (invoice: Stripe.Invoice) =>
@@ -53,14 +28,6 @@ describe('metered items changed or deleted mid-period, through the official SDK'
       .filter((line) => line.pricing?.price_details?.price !== licensed.id)
       .map((line) => [line.pricing?.price_details?.price, line.quantity, line.amount])
       .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
-  /** A customer with a card on a clock of its own, started ten minutes ago. */
-  const onClock = async (name: string) => {
-    const start = nowSeconds() - 600;
-    const clock = await client.testHelpers.testClocks.create({ frozen_time: start, name });
-    const customer = await client.customers.create({ name, test_clock: clock.id, source: await card() });
-    return { start, clock, customer };
-  };
-
   beforeAll(async () => {
     const platform = await newPlatform();
     client = sdk(platform.secret_key);

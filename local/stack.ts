@@ -262,7 +262,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const timers: NodeJS.Timeout[] = [];
     const running = new Set<Promise<unknown>>();
     const runs: Array<() => Promise<unknown>> = [];
-    for (const job of options.jobs ?? scheduledJobs) {
+    const jobs = options.jobs ?? scheduledJobs;
+    const jobIntervalMs = options.jobIntervalMs ?? 10_000;
+    for (const [index, job] of jobs.entries()) {
       const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
       let inFlight: Promise<unknown> | undefined;
       const run = () => {
@@ -288,7 +290,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         await inFlight;
         return run();
       });
-      timers.push(setInterval(tick, options.jobIntervalMs ?? 10_000));
+      // Each job on its own phase of the interval, as schedules on AWS do not fire together: started in one
+      // instant, seven jobs' shard queries (32 each) would reach DynamoDB Local as one burst every interval.
+      const phase = setTimeout(() => timers.push(setInterval(tick, jobIntervalMs)), Math.round((jobIntervalMs * index) / jobs.length));
+      timers.push(phase);
     }
     stops.push(async () => {
       timers.forEach(clearInterval);

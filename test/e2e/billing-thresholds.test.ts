@@ -127,7 +127,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     await report(customer.id, 25, nowSeconds());
     await usageBecomes(customer.id, subscription.created, 25);
 
-    // The evaluator runs on its schedule: waited on, not slept
+    // The evaluator runs on its schedule and bills whole minutes: waited on (up to a minute and a run), not slept
     const [threshold] = await eventually(async () => {
       const found = await invoicesOf(subscription.id, 'subscription_threshold');
       return found.length > 0 ? found : undefined;
@@ -139,7 +139,7 @@ describe('billing thresholds on subscriptions, through the official SDK', () => 
     const usageAfter = await client.invoices.createPreview({ subscription: subscription.id });
     expect(usageAfter.lines.data.find((line) => line.amount === 1250)).toBeUndefined();
     expect(await invoicesOf(subscription.id, 'subscription_threshold')).toHaveLength(1);
-  });
+  }, 150_000);
 
   it('Given thresholds, when updated with an empty string on the subscription and the item, then both are removed', async () => {
     const customer = await client.customers.create({ name: 'Unset', source: await card() });

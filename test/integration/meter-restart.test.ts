@@ -9,7 +9,7 @@ import { eventually } from '../support/wait.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'service-meter-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '500' };
+const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
 const client = (key: string, service: ServiceProcess) =>
   new Stripe(key, { host: '127.0.0.1', port: Number(new URL(service.baseUrl).port), protocol: 'http', maxNetworkRetries: 0 });
 

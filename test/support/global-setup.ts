@@ -23,7 +23,7 @@ export interface StackInfo {
   kmsMasterKey: string;
 }
 
-const jobIntervalMs = 500;
+const jobIntervalMs = 2000;
 
 declare module 'vitest' {
   export interface ProvidedContext {

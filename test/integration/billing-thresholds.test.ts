@@ -1,56 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { paymentGateway } from '#shared/billing/payment-gateway.ts';
-import type { BillingTime } from '#shared/billing/ports.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository, dynamoThresholdIndex } from '#shared/data/billing-repositories.ts';
-import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
-import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
-import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
-import type { Table } from '#shared/data/table.ts';
-import { invoiceService } from '#shared/invoices/service.ts';
-import { meteredUsage } from '#shared/invoices/usage.ts';
-import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
+import { dynamoThresholdIndex } from '#shared/data/billing-repositories.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { subscriptionPayments, subscriptionService } from '#shared/subscriptions/service.ts';
-import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
-import { originOf, recordingEmitter } from '../support/fakes.ts';
+import { originOf } from '../support/fakes.ts';
+import { realBillingServices } from '../support/billing-services.ts';
 import { measured } from '../support/measure.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 import { eventually } from '../support/wait.ts';
-
-/** The subscription service on the stack's table (calls counted), with the real usage reader, at `time.now`. */
-function realServices(table: Table, time: { now: number }) {
-  const billingTime: BillingTime = { forCustomer: async () => ({ now: time.now, testClock: null }) };
-  const customers = dynamoCustomerRepository(table);
-  const subscriptions = dynamoSubscriptionRepository(table);
-  const prices = dynamoPriceRepository(table);
-  const usage = meteredUsage({ meters: dynamoMeterRepository(table), reader: minuteUsageReader(dynamoMeterEventStore(table)) });
-  const { events } = recordingEmitter();
-  const invoices = invoiceService({
-    repository: dynamoInvoiceRepository(table),
-    customers,
-    prices,
-    subscriptions,
-    events,
-    billingTime,
-    gateway: paymentGateway({ customers }),
-    subscriptionPayments: subscriptionPayments(subscriptions),
-    usage,
-  });
-  const service = subscriptionService({
-    subscriptions,
-    prices,
-    customers,
-    events,
-    billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage }),
-    prorationInvoicing: prorationInvoicing(table, invoices, usage),
-    clock: () => time.now,
-  });
-  return { service, subscriptions };
-}
 
 describe('billing thresholds on DynamoDB Local: exactly one threshold invoice under racing evaluators, and what an evaluation costs', () => {
   let client: Stripe;
@@ -75,7 +32,7 @@ describe('billing thresholds on DynamoDB Local: exactly one threshold invoice un
     const customer = await client.customers.create({ name: 'Threshold race', source: 'tok_visa' });
     const table = meteredStackTable();
     const time = { now: Date.now() - 300_000 };
-    const { service, subscriptions } = realServices(table, time);
+    const { service, subscriptions } = realBillingServices(table, time);
     const made = await service.create(
       { origin: originOf(scope) },
       createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }], billing_thresholds: { amount_gte: 1000 } }),
@@ -121,7 +78,9 @@ describe('billing thresholds on DynamoDB Local: exactly one threshold invoice un
     await report(6, 'threshold-2', Math.floor(Date.now() / 1000) - 240);
     await usageBecomes(25);
     time.now = Date.now();
-    const racing = await measured(() => Promise.all(Array.from({ length: 6 }, () => realServices(table, time).service.evaluateThresholds(indexed, time.now))));
+    const racing = await measured(() =>
+      Promise.all(Array.from({ length: 6 }, () => realBillingServices(table, time).service.evaluateThresholds(indexed, time.now))),
+    );
     console.info(
       `six racing threshold evaluations (${racing.result.join(', ')}): ${racing.calls.join(', ')}; ${racing.readUnits} RCU, ${racing.writeUnits} WCU`,
     );

@@ -1,56 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { paymentGateway } from '#shared/billing/payment-gateway.ts';
-import type { BillingTime } from '#shared/billing/ports.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
-import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
-import { dynamoMeterEventStore } from '#shared/data/metering/store.ts';
-import { dynamoMeterRepository } from '#shared/data/meter-repository.ts';
-import type { Table } from '#shared/data/table.ts';
-import { invoiceService } from '#shared/invoices/service.ts';
-import { meteredUsage } from '#shared/invoices/usage.ts';
-import { minuteUsageReader } from '#shared/meter-events/summaries.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { subscriptionPayments, subscriptionService } from '#shared/subscriptions/service.ts';
-import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
-import { originOf, recordingEmitter } from '../support/fakes.ts';
+import { originOf } from '../support/fakes.ts';
+import { realBillingServices } from '../support/billing-services.ts';
 import { measured } from '../support/measure.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 import { eventually } from '../support/wait.ts';
-
-/** The subscription and invoice services on the stack's table (calls counted), with the real usage reader, at `time.now`. */
-function realServices(table: Table, time: { now: number }) {
-  const billingTime: BillingTime = { forCustomer: async () => ({ now: time.now, testClock: null }) };
-  const customers = dynamoCustomerRepository(table);
-  const subscriptions = dynamoSubscriptionRepository(table);
-  const prices = dynamoPriceRepository(table);
-  const usage = meteredUsage({ meters: dynamoMeterRepository(table), reader: minuteUsageReader(dynamoMeterEventStore(table)) });
-  const { events } = recordingEmitter();
-  const invoices = invoiceService({
-    repository: dynamoInvoiceRepository(table),
-    customers,
-    prices,
-    subscriptions,
-    events,
-    billingTime,
-    gateway: paymentGateway({ customers }),
-    subscriptionPayments: subscriptionPayments(subscriptions),
-    usage,
-  });
-  const service = subscriptionService({
-    subscriptions,
-    prices,
-    customers,
-    events,
-    billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage }),
-    prorationInvoicing: prorationInvoicing(table, invoices, usage),
-    clock: () => time.now,
-  });
-  return { service, subscriptions, invoices };
-}
 
 describe('usage invoicing on DynamoDB Local: what a metered renewal and its finalization cost', () => {
   let client: Stripe;
@@ -74,7 +30,7 @@ describe('usage invoicing on DynamoDB Local: what a metered renewal and its fina
   it('Given a metered subscription with usage of 7, when it renews and its draft finalizes, then each reads the meter and one Query of its minutes, and bills 7 at 350', async () => {
     const customer = await client.customers.create({ name: 'Metered cost', source: 'tok_visa' });
     const time = { now: Date.now() - 120_000 };
-    const { service, subscriptions, invoices } = realServices(meteredStackTable(), time);
+    const { service, subscriptions, invoices } = realBillingServices(meteredStackTable(), time);
     const made = await service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] }));
     for (const [value, identifier] of [
       ['3', 'cost-1'],

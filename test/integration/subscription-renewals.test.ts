@@ -1,49 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type Stripe from 'stripe';
-import { paymentGateway } from '#shared/billing/payment-gateway.ts';
-import type { BillingTime } from '#shared/billing/ports.ts';
-import { dynamoPriceRepository, dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
-import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
-import { dynamoInvoiceRepository } from '#shared/data/invoice-repository.ts';
-import type { Table } from '#shared/data/table.ts';
-import { invoiceService } from '#shared/invoices/service.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { subscriptionPayments, subscriptionService } from '#shared/subscriptions/service.ts';
-import { prorationInvoicing, subscriptionInvoicing } from '#shared/subscriptions/wiring.ts';
-import { originOf, recordingEmitter } from '../support/fakes.ts';
+import { originOf } from '../support/fakes.ts';
+import { realBillingServices } from '../support/billing-services.ts';
 import { meteredStackTable, newPlatform, sdk } from '../support/stack.ts';
 import { measured } from '../support/measure.ts';
-
-/** The subscription service on the stack's table (calls counted) with the real invoicing adapter, at `time.now`. */
-function realServices(table: Table, time: { now: number }) {
-  const billingTime: BillingTime = { forCustomer: async () => ({ now: time.now, testClock: null }) };
-  const customers = dynamoCustomerRepository(table);
-  const subscriptions = dynamoSubscriptionRepository(table);
-  const prices = dynamoPriceRepository(table);
-  const { events } = recordingEmitter();
-  const invoices = invoiceService({
-    repository: dynamoInvoiceRepository(table),
-    customers,
-    prices,
-    subscriptions,
-    events,
-    billingTime,
-    gateway: paymentGateway({ customers }),
-    subscriptionPayments: subscriptionPayments(subscriptions),
-  });
-  const service = subscriptionService({
-    subscriptions,
-    prices,
-    customers,
-    events,
-    billingTime,
-    invoicing: subscriptionInvoicing({ table, invoices, customers, events, usage: { quantity: async () => 0 } }),
-    prorationInvoicing: prorationInvoicing(table, invoices, { quantity: async () => 0 }),
-    clock: () => time.now,
-  });
-  return { service, subscriptions, invoices };
-}
 
 describe('subscription renewals on DynamoDB Local: exactly once per period, and what a creation and a renewal cost', () => {
   let client: Stripe;
@@ -60,7 +22,7 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
   it('Given a subscription paid on creation, when two due processors race at its period end, then exactly one renewal invoice is made and the period moves once', async () => {
     const customer = await client.customers.create({ name: 'Racing', source: 'tok_visa' });
     const time = { now: Date.now() };
-    const { service, subscriptions } = realServices(meteredStackTable(), time);
+    const { service, subscriptions } = realBillingServices(meteredStackTable(), time);
 
     const creation = await measured(() =>
       service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] })),
@@ -78,7 +40,7 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
     time.now = made.currentPeriodEnd;
     await Promise.all([
       service.processDue(scope, made.id, made.currentPeriodEnd),
-      realServices(meteredStackTable(), time).service.processDue(scope, made.id, made.currentPeriodEnd),
+      realBillingServices(meteredStackTable(), time).service.processDue(scope, made.id, made.currentPeriodEnd),
     ]);
     // A third, late run finds nothing due.
     await service.processDue(scope, made.id, made.currentPeriodEnd);
@@ -100,7 +62,7 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
     const customer = await client.customers.create({ name: 'Declining', source: 'tok_visa' });
     const time = { now: Date.now() };
     const table = meteredStackTable();
-    const { service, subscriptions, invoices } = realServices(table, time);
+    const { service, subscriptions, invoices } = realBillingServices(table, time);
     const made = await service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] }));
     await client.customers.update(customer.id, { source: 'tok_chargeCustomerFail' });
     const notice = await measured(() => service.processDue(scope, made.id, made.currentPeriodEnd - 1));
@@ -127,7 +89,7 @@ describe('subscription renewals on DynamoDB Local: exactly once per period, and 
   it('Given an incomplete subscription, when its 23 hours pass, then it expires and its open first invoice is voided in the same write', async () => {
     const customer = await client.customers.create({ name: 'Expiring', source: 'tok_chargeCustomerFail' });
     const time = { now: Date.now() };
-    const { service, subscriptions } = realServices(meteredStackTable(), time);
+    const { service, subscriptions } = realBillingServices(meteredStackTable(), time);
     const made = await service.create({ origin: originOf(scope) }, createSubscriptionParams.parse({ customer: customer.id, items: [{ price: price.id }] }));
     expect(made).toMatchObject({ status: 'incomplete', due: { at: made.created + 23 * 3_600_000 } });
     time.now = made.due.at!;

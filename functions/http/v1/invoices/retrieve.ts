@@ -1,11 +1,14 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { noParams } from '#shared/invoices/schemas.ts';
-import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { type invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 
 const service = wireInvoiceService();
 
 /** GET /v1/invoices/{id} */
-export const handler = httpHandler({ summary: 'Retrieve an invoice', params: noParams, response: invoiceObject }, async ({ caller, pathParameters }) => ({
-  body: serializeInvoice(await service.retrieve(caller.scope, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Retrieve an invoice', params: noParams, response: responds<typeof invoiceObject>() },
+  async ({ caller, pathParameters }) => ({
+    body: serializeInvoice(await service.retrieve(caller.scope, pathParameters.id!)),
+  }),
+);

@@ -1,6 +1,6 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization, type issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -10,7 +10,7 @@ const expander = wireExpander('issuing.authorization', issuingExpansions);
 
 /** GET /v1/issuing/authorizations/{id} (`expand[]` card, cardholder) */
 export const handler = httpHandler(
-  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: issuingAuthorizationObject, expand: expander },
+  { summary: 'Retrieve an authorization', params: retrieveAuthorizationParams, response: responds<typeof issuingAuthorizationObject>(), expand: expander },
   async ({ caller, pathParameters }) => {
     const { authorization, transactions } = await service.retrieve(caller.scope, pathParameters.id!);
     return { body: serializeAuthorization(authorization, transactions) };

@@ -1,6 +1,6 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteTestClockParams } from '#shared/test-clocks/schemas.ts';
-import { deletedTestClockObject, serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
+import { type deletedTestClockObject, serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
 import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
 
 const service = wireTestClockService();
@@ -11,7 +11,7 @@ export const handler = httpHandler(
     summary: 'Delete a test clock',
     description: 'Deletes its customers too (their subscriptions are canceled); refused while it advances.',
     params: deleteTestClockParams,
-    response: deletedTestClockObject,
+    response: responds<typeof deletedTestClockObject>(),
   },
   async ({ origin, pathParameters }) => {
     const deleted = await service.delete(origin, pathParameters.id!);

@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { accountLinkObject, v1AccountLinkObject } from '#shared/account-links/serializer.ts';
-import { accountObject, accountTokenObject, deletedPersonObject, personObject, personTokenObject } from '#shared/accounts/serializer.ts';
-import { alertObject } from '#shared/billing-alerts/serializer.ts';
-import { deletedProductObject, priceObject, productObject } from '#shared/catalogue/serializer.ts';
-import { customerObject, deletedCustomerObject, deletedSourceObject, sourceObject } from '#shared/customers/serializer.ts';
-import { deliveryObject } from '#shared/delivery/serializer.ts';
-import { deletedEventDestinationObject, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
-import { snapshotEventObject, thinEventObject } from '#shared/events/serializers.ts';
-import { deletedInvoiceItemObject, deletedInvoiceObject, invoiceItemObject, invoiceLineObject, invoiceObject } from '#shared/invoices/serializer.ts';
-import { cardholderObject, issuingAuthorizationObject, issuingCardObject, issuingTransactionObject } from '#shared/issuing/serializers.ts';
+import { accountLinkObject, v1AccountLinkObject } from '#shared/account-links/objects.ts';
+import { accountObject, accountTokenObject, deletedPersonObject, personObject, personTokenObject } from '#shared/accounts/objects.ts';
+import { alertObject } from '#shared/billing-alerts/objects.ts';
+import { deletedProductObject, priceObject, productObject } from '#shared/catalogue/objects.ts';
+import { customerObject, deletedCustomerObject, deletedSourceObject, sourceObject } from '#shared/customers/objects.ts';
+import { deliveryObject } from '#shared/delivery/objects.ts';
+import { deletedEventDestinationObject, eventDestinationObject } from '#shared/event-destinations/objects.ts';
+import { snapshotEventObject, thinEventObject } from '#shared/events/objects.ts';
+import { deletedInvoiceItemObject, deletedInvoiceObject, invoiceItemObject, invoiceLineObject, invoiceObject } from '#shared/invoices/objects.ts';
+import { cardholderObject, issuingAuthorizationObject, issuingCardObject, issuingTransactionObject } from '#shared/issuing/objects.ts';
 import {
   meterEventAdjustmentObject,
   meterEventObject,
@@ -16,13 +16,13 @@ import {
   meterEventStreamAccepted,
   v1MeterEventAdjustmentObject,
   v1MeterEventObject,
-} from '#shared/meter-events/serializer.ts';
-import { usageSummaryObject } from '#shared/meter-events/summaries.ts';
-import { meterObject } from '#shared/meters/serializer.ts';
-import { deletedSubscriptionItemObject, subscriptionItemObject, subscriptionObject } from '#shared/subscriptions/serializer.ts';
-import { deletedTestClockObject, testClockObject } from '#shared/test-clocks/serializer.ts';
-import { tokenObject } from '#shared/tokens/serializer.ts';
-import { deletedWebhookEndpointObject, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+} from '#shared/meter-events/objects.ts';
+import { usageSummaryObject } from '#shared/meter-events/summaries-objects.ts';
+import { meterObject } from '#shared/meters/objects.ts';
+import { deletedSubscriptionItemObject, subscriptionItemObject, subscriptionObject } from '#shared/subscriptions/objects.ts';
+import { deletedTestClockObject, testClockObject } from '#shared/test-clocks/objects.ts';
+import { tokenObject } from '#shared/tokens/objects.ts';
+import { deletedWebhookEndpointObject, webhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { v1ListObject, v1SearchResultObject, v2ListObject } from '#shared/wire/pagination.ts';
 import type { QueueName } from '#shared/messaging/queues.ts';
 import type { Route as HttpRoute } from '#shared/http/route.ts';

@@ -3,7 +3,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponse
 import type { Route } from '#shared/http/route.ts';
 import { defaultServiceVersion, latestServiceVersion } from '#shared/wire/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
-import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
+import { snapshotEventObject, thinNotificationObject } from '#shared/events/objects.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
 
 /**

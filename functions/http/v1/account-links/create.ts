@@ -1,5 +1,6 @@
 import { createV1AccountLinkParams } from '#shared/account-links/schemas.ts';
-import { hostedLinkUrl, serializeV1AccountLink, type v1AccountLinkObject } from '#shared/account-links/serializer.ts';
+import { hostedLinkUrl, serializeV1AccountLink } from '#shared/account-links/serializer.ts';
+import type { v1AccountLinkObject } from '#shared/account-links/objects.ts';
 import { wireAccountLinkService } from '#shared/account-links/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

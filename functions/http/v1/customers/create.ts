@@ -1,5 +1,6 @@
 import { createCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer, type customerObject } from '#shared/customers/serializer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';

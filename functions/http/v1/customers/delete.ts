@@ -1,5 +1,6 @@
 import { deleteCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeDeletedCustomer, type deletedCustomerObject } from '#shared/customers/serializer.ts';
+import { serializeDeletedCustomer } from '#shared/customers/serializer.ts';
+import type { deletedCustomerObject } from '#shared/customers/objects.ts';
 import { wireCustomerDeletion } from '#shared/customers/delete-wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

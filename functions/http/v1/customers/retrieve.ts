@@ -1,6 +1,7 @@
 import { isDeletedCustomer } from '#shared/customers/customer.ts';
 import { retrieveCustomerParams } from '#shared/customers/schemas.ts';
-import { type customerObject, type deletedCustomerObject, serializeCustomer, serializeDeletedCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer, serializeDeletedCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject, deletedCustomerObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

@@ -1,7 +1,8 @@
 import { responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
-import { type customerObject, serializeCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject } from '#shared/customers/objects.ts';
 import { wireCustomerSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
 

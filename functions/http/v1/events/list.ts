@@ -1,6 +1,7 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';
-import { serializeSnapshotEvent, type snapshotEventObject } from '#shared/events/serializers.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import type { snapshotEventObject } from '#shared/events/objects.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 

@@ -2,7 +2,8 @@ import { retryEventParams } from '#shared/delivery/schemas.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { SnapshotEvent } from '#shared/events/event.ts';
-import { serializeSnapshotEvent, type snapshotEventObject } from '#shared/events/serializers.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import type { snapshotEventObject } from '#shared/events/objects.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireDeliveryAttemptsService();

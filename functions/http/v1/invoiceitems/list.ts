@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { listInvoiceItemsParams } from '#shared/invoices/schemas.ts';
-import { type invoiceItemObject, serializeInvoiceItem } from '#shared/invoices/serializer.ts';
+import { serializeInvoiceItem } from '#shared/invoices/serializer.ts';
+import type { invoiceItemObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 

@@ -1,6 +1,6 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { noParams } from '#shared/invoices/schemas.ts';
-import type { deletedInvoiceObject } from '#shared/invoices/serializer.ts';
+import type { deletedInvoiceObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 
 const service = wireInvoiceService();

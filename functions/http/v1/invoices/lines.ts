@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { listInvoiceLinesParams } from '#shared/invoices/schemas.ts';
-import { type invoiceLineObject, serializeInvoiceLine } from '#shared/invoices/serializer.ts';
+import { serializeInvoiceLine } from '#shared/invoices/serializer.ts';
+import type { invoiceLineObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { payInvoiceParams } from '#shared/invoices/schemas.ts';
-import { type invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 
 const service = wireInvoiceService();

@@ -1,5 +1,6 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
-import { type invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { inLegacyNames, previewParamsOfUpcoming, upcomingInvoiceParams } from '#shared/invoices/upcoming.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';

@@ -1,5 +1,6 @@
 import { listPricesParams } from '#shared/catalogue/schemas.ts';
-import { serializePrice, type priceObject } from '#shared/catalogue/serializer.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import type { priceObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';

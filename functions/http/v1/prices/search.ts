@@ -1,7 +1,8 @@
 import { responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
-import { type priceObject, serializePrice } from '#shared/catalogue/serializer.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import type { priceObject } from '#shared/catalogue/objects.ts';
 import { wirePriceSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
 

@@ -1,5 +1,6 @@
 import { deleteProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeDeletedProduct, type deletedProductObject } from '#shared/catalogue/serializer.ts';
+import { serializeDeletedProduct } from '#shared/catalogue/serializer.ts';
+import type { deletedProductObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

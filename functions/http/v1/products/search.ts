@@ -1,7 +1,8 @@
 import { responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
-import { type productObject, serializeProduct } from '#shared/catalogue/serializer.ts';
+import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import type { productObject } from '#shared/catalogue/objects.ts';
 import { wireProductSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
 

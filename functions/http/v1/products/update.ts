@@ -1,5 +1,6 @@
 import { updateProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct, type productObject } from '#shared/catalogue/serializer.ts';
+import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import type { productObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';

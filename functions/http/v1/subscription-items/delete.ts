@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
-import { type deletedSubscriptionItemObject, serializeDeletedSubscriptionItem } from '#shared/subscriptions/serializer.ts';
+import { serializeDeletedSubscriptionItem } from '#shared/subscriptions/serializer.ts';
+import type { deletedSubscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();

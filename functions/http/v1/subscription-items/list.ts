@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listSubscriptionItemsParams } from '#shared/subscriptions/schemas.ts';
-import { serializeItem, type subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
+import { serializeItem } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

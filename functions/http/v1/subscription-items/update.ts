@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
-import { serializeItem, type subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
+import { serializeItem } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

@@ -4,7 +4,8 @@ import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { invoiceExpansions } from '#shared/expansion/loaders/invoices.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 import { wireSubscriptionSearch } from '#shared/search/wiring.ts';
-import { serializeSubscription, type subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { searchHandler } from '../search-handler.ts';
 
 /** GET /v1/subscriptions/search: over created, metadata and status (canceled ones included). */

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveTokenParams } from '#shared/tokens/schemas.ts';
-import { serializeToken, type tokenObject } from '#shared/tokens/serializer.ts';
+import { serializeToken } from '#shared/tokens/serializer.ts';
+import type { tokenObject } from '#shared/tokens/objects.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint, type webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { webhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeDeletedWebhookEndpoint, type deletedWebhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeDeletedWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { deletedWebhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();

@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listWebhookEndpointsParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint, type webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { webhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();

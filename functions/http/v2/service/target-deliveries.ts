@@ -1,5 +1,6 @@
 import { listTargetDeliveriesParams } from '#shared/delivery/schemas.ts';
-import { type deliveryObject, deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
+import type { deliveryObject } from '#shared/delivery/objects.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import type { DestinationKind } from '#shared/events/event.ts';
 import type { OperationText } from '#shared/http/contract.ts';

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { alertParams } from '#shared/billing-alerts/schemas.ts';
-import { type alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import type { alertObject } from '#shared/billing-alerts/objects.ts';
 import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
 
 const service = wireBillingAlertService();

@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listAlertsParams } from '#shared/billing-alerts/schemas.ts';
-import { type alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import type { alertObject } from '#shared/billing-alerts/objects.ts';
 import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
 
 const service = wireBillingAlertService();

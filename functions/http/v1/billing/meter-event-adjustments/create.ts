@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createV1MeterEventAdjustmentParams } from '#shared/meter-events/schemas.ts';
-import { serializeV1MeterEventAdjustment, type v1MeterEventAdjustmentObject } from '#shared/meter-events/serializer.ts';
+import { serializeV1MeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import type { v1MeterEventAdjustmentObject } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createV1MeterEventParams } from '#shared/meter-events/schemas.ts';
-import { serializeV1MeterEvent, type v1MeterEventObject } from '#shared/meter-events/serializer.ts';
+import { serializeV1MeterEvent } from '#shared/meter-events/serializer.ts';
+import type { v1MeterEventObject } from '#shared/meter-events/objects.ts';
 import { replayedFrom } from '#shared/meter-events/service.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 

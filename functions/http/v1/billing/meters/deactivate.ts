@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { meterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter, type meterObject } from '#shared/meters/serializer.ts';
+import { serializeMeter } from '#shared/meters/serializer.ts';
+import type { meterObject } from '#shared/meters/objects.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();

@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listEventSummariesParams } from '#shared/meter-events/schemas.ts';
-import { serializeUsageSummary, type usageSummaryObject } from '#shared/meter-events/summaries.ts';
+import { serializeUsageSummary } from '#shared/meter-events/summaries.ts';
+import type { usageSummaryObject } from '#shared/meter-events/summaries-objects.ts';
 import { wireUsageSummaries } from '#shared/meter-events/wiring.ts';
 
 const summaries = wireUsageSummaries();

@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listMetersParams } from '#shared/meters/schemas.ts';
-import { serializeMeter, type meterObject } from '#shared/meters/serializer.ts';
+import { serializeMeter } from '#shared/meters/serializer.ts';
+import type { meterObject } from '#shared/meters/objects.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();

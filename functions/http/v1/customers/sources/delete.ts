@@ -1,5 +1,6 @@
 import { deleteSourceParams } from '#shared/customers/schemas.ts';
-import { serializeDeletedSource, type deletedSourceObject } from '#shared/customers/serializer.ts';
+import { serializeDeletedSource } from '#shared/customers/serializer.ts';
+import type { deletedSourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

@@ -1,5 +1,6 @@
 import { listSourcesParams } from '#shared/customers/schemas.ts';
-import { serializeSource, type sourceObject } from '#shared/customers/serializer.ts';
+import { serializeSource } from '#shared/customers/serializer.ts';
+import type { sourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';

@@ -1,5 +1,6 @@
 import { verifySourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource, type sourceObject } from '#shared/customers/serializer.ts';
+import { serializeSource } from '#shared/customers/serializer.ts';
+import type { sourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';

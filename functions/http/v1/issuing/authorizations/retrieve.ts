@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization, type issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import type { issuingAuthorizationObject } from '#shared/issuing/objects.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

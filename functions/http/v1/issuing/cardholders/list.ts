@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listCardholdersParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder, type cardholderObject } from '#shared/issuing/serializers.ts';
+import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import type { cardholderObject } from '#shared/issuing/objects.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveCardholderParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder, type cardholderObject } from '#shared/issuing/serializers.ts';
+import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import type { cardholderObject } from '#shared/issuing/objects.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();

@@ -1,7 +1,8 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listCardsParams } from '#shared/issuing/schemas.ts';
-import { serializeCard, type issuingCardObject } from '#shared/issuing/serializers.ts';
+import { serializeCard } from '#shared/issuing/serializers.ts';
+import type { issuingCardObject } from '#shared/issuing/objects.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateCardParams } from '#shared/issuing/schemas.ts';
-import { serializeCard, type issuingCardObject } from '#shared/issuing/serializers.ts';
+import { serializeCard } from '#shared/issuing/serializers.ts';
+import type { issuingCardObject } from '#shared/issuing/objects.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteTestClockParams } from '#shared/test-clocks/schemas.ts';
-import { type deletedTestClockObject, serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
+import { serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
+import type { deletedTestClockObject } from '#shared/test-clocks/objects.ts';
 import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
 
 const service = wireTestClockService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { listTestClocksParams } from '#shared/test-clocks/schemas.ts';
-import { serializeTestClock, type testClockObject } from '#shared/test-clocks/serializer.ts';
+import { serializeTestClock } from '#shared/test-clocks/serializer.ts';
+import type { testClockObject } from '#shared/test-clocks/objects.ts';
 import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
 import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 

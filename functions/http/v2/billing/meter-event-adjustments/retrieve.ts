@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveMeterEventAdjustmentParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEventAdjustment, type meterEventAdjustmentObject } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import type { meterEventAdjustmentObject } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createMeterEventSessionParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEventSession, type meterEventSessionObject } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEventSession } from '#shared/meter-events/serializer.ts';
+import type { meterEventSessionObject } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();

@@ -1,7 +1,7 @@
 import { bearerToken } from '#shared/http/authenticate.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
-import type { meterEventStreamAccepted } from '#shared/meter-events/serializer.ts';
+import type { meterEventStreamAccepted } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createMeterEventParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEvent, type meterEventObject } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEvent } from '#shared/meter-events/serializer.ts';
+import type { meterEventObject } from '#shared/meter-events/objects.ts';
 import { replayedFrom } from '#shared/meter-events/service.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 

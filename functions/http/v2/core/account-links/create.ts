@@ -1,5 +1,6 @@
 import { createAccountLinkParams } from '#shared/account-links/schemas.ts';
-import { hostedLinkUrl, serializeAccountLink, type accountLinkObject } from '#shared/account-links/serializer.ts';
+import { hostedLinkUrl, serializeAccountLink } from '#shared/account-links/serializer.ts';
+import type { accountLinkObject } from '#shared/account-links/objects.ts';
 import { wireAccountLinkService } from '#shared/account-links/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

@@ -1,4 +1,5 @@
-import { serializeAccountToken, type accountTokenObject } from '#shared/accounts/serializer.ts';
+import { serializeAccountToken } from '#shared/accounts/serializer.ts';
+import type { accountTokenObject } from '#shared/accounts/objects.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { noParams } from '#shared/wire/params.ts';

@@ -1,5 +1,6 @@
 import { closeAccountParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount, type accountObject } from '#shared/accounts/serializer.ts';
+import { serializeAccount } from '#shared/accounts/serializer.ts';
+import type { accountObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

@@ -1,5 +1,6 @@
 import { createEventDestinationParams } from '#shared/event-destinations/schemas.ts';
-import { serializeEventDestination, type eventDestinationObject } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import type { eventDestinationObject } from '#shared/event-destinations/objects.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

@@ -1,5 +1,6 @@
 import { noParams } from '#shared/wire/params.ts';
-import { serializeDeletedEventDestination, type deletedEventDestinationObject } from '#shared/event-destinations/serializer.ts';
+import { serializeDeletedEventDestination } from '#shared/event-destinations/serializer.ts';
+import type { deletedEventDestinationObject } from '#shared/event-destinations/objects.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

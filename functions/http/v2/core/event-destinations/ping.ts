@@ -1,6 +1,7 @@
 import { noParams } from '#shared/wire/params.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
-import { serializeThinEvent, type thinEventObject } from '#shared/events/serializers.ts';
+import { serializeThinEvent } from '#shared/events/serializers.ts';
+import type { thinEventObject } from '#shared/events/objects.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();

@@ -1,6 +1,7 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { listThinEventsParams } from '#shared/events/schemas.ts';
-import { serializeThinEvent, type thinEventObject } from '#shared/events/serializers.ts';
+import { serializeThinEvent } from '#shared/events/serializers.ts';
+import type { thinEventObject } from '#shared/events/objects.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v2Page, type V2ListObject } from '#shared/wire/pagination.ts';
 

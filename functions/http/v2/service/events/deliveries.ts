@@ -1,5 +1,6 @@
 import { listEventDeliveriesParams } from '#shared/delivery/schemas.ts';
-import { type deliveryObject, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { serializeDelivery } from '#shared/delivery/serializer.ts';
+import type { deliveryObject } from '#shared/delivery/objects.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { v2List, type V2ListObject } from '#shared/wire/pagination.ts';

@@ -1,6 +1,7 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createForceCaptureParams } from '#shared/issuing/schemas.ts';
-import { serializeTransaction, type issuingTransactionObject } from '#shared/issuing/serializers.ts';
+import { serializeTransaction } from '#shared/issuing/serializers.ts';
+import type { issuingTransactionObject } from '#shared/issuing/objects.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';

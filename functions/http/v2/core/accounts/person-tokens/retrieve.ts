@@ -1,4 +1,5 @@
-import { serializePersonToken, type personTokenObject } from '#shared/accounts/serializer.ts';
+import { serializePersonToken } from '#shared/accounts/serializer.ts';
+import type { personTokenObject } from '#shared/accounts/objects.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 import { noParams } from '#shared/wire/params.ts';

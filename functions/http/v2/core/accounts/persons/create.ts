@@ -1,5 +1,6 @@
 import { createPersonParams } from '#shared/accounts/schemas.ts';
-import { serializePerson, type personObject } from '#shared/accounts/serializer.ts';
+import { serializePerson } from '#shared/accounts/serializer.ts';
+import type { personObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

@@ -1,5 +1,6 @@
 import { noParams } from '#shared/wire/params.ts';
-import { serializeDeletedPerson, type deletedPersonObject } from '#shared/accounts/serializer.ts';
+import { serializeDeletedPerson } from '#shared/accounts/serializer.ts';
+import type { deletedPersonObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
 import { httpHandler, responds } from '#shared/http/handler.ts';
 

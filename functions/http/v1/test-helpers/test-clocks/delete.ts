@@ -2,9 +2,9 @@ import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteTestClockParams } from '#shared/test-clocks/schemas.ts';
 import { serializeDeletedTestClock } from '#shared/test-clocks/serializer.ts';
 import type { deletedTestClockObject } from '#shared/test-clocks/objects.ts';
-import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
+import { wireTestClockDeletion } from '#shared/test-clocks/delete-wiring.ts';
 
-const service = wireTestClockService();
+const service = wireTestClockDeletion();
 
 /** DELETE /v1/test_helpers/test_clocks/{id}: deletes its customers too (their subscriptions are canceled); refused while it advances. */
 export const handler = httpHandler(

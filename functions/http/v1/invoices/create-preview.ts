@@ -1,5 +1,5 @@
 import { httpHandler, responds } from '#shared/http/handler.ts';
-import { createPreviewParams } from '#shared/invoices/schemas.ts';
+import { createPreviewParams } from '#shared/invoices/preview-schemas.ts';
 import { serializeInvoice } from '#shared/invoices/serializer.ts';
 import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';

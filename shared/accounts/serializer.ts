@@ -3,7 +3,7 @@ import { isoTimestamp } from '#shared/wire/timestamps.ts';
 import type { AccountPerson, V2Account } from './account.ts';
 import { configurationNames, nestDotted, type ConfigurationName } from './capabilities.ts';
 import { capabilityStates, requirementsOf } from './requirements.ts';
-import { includeValues, type AccountInclude } from './schemas.ts';
+import { includeValues, type AccountInclude } from './read-schemas.ts';
 import type { AccountToken, PersonToken } from './token-service.ts';
 import type { accountObject, personObject, deletedPersonObject, accountTokenObject, personTokenObject } from './objects.ts';
 

@@ -1,4 +1,4 @@
-import { closeAccountParams } from '#shared/accounts/schemas.ts';
+import { closeAccountParams } from '#shared/accounts/read-schemas.ts';
 import { serializeAccount } from '#shared/accounts/serializer.ts';
 import type { accountObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';

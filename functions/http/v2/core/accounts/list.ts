@@ -1,4 +1,4 @@
-import { listAccountsParams } from '#shared/accounts/schemas.ts';
+import { listAccountsParams } from '#shared/accounts/read-schemas.ts';
 import { serializeAccount } from '#shared/accounts/serializer.ts';
 import type { accountObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';

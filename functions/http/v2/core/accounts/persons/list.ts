@@ -1,4 +1,4 @@
-import { listPersonsParams } from '#shared/accounts/schemas.ts';
+import { listPersonsParams } from '#shared/accounts/read-schemas.ts';
 import { serializePerson } from '#shared/accounts/serializer.ts';
 import type { personObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';

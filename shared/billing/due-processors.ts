@@ -6,7 +6,7 @@ import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import { type DueMessage, dueMessageOf } from './due-message.ts';
 import { wireInvoiceDueProcessor } from '#shared/invoices/wiring.ts';
 import { wireSubscriptionDueProcessor, wireThresholdEvaluator } from '#shared/subscriptions/wiring.ts';
-import { wireTestClockService } from '#shared/test-clocks/wiring.ts';
+import { wireTestClockDeletion } from '#shared/test-clocks/delete-wiring.ts';
 import { type DueEntry, type DueRunner, dueRunner } from './due-runner.ts';
 import type { DueProcessors } from './ports.ts';
 
@@ -33,7 +33,7 @@ export function wireDueRunner(): DueRunner {
   const runner = dueRunner({ processors, index: dynamoBillingDueIndex(serviceTable()), dispatch: billingDispatch() });
   const thresholds = wireThresholdEvaluator();
   // An advance evaluates its subscriptions' billing thresholds first, then runs what falls due up to its target.
-  processors.test_clock = wireTestClockService(async (scope, clockId, target, deadline) => {
+  processors.test_clock = wireTestClockDeletion(async (scope, clockId, target, deadline) => {
     await thresholds.evaluateClock(scope, clockId, target);
     return runner.runClock(scope, clockId, target, deadline);
   }).processDue;

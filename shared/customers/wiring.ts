@@ -3,7 +3,6 @@ import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
 import { dynamoTestClockRepository } from '#shared/data/test-clock-repository.ts';
 import { dynamoTokenRepository } from '#shared/data/token-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
-import { createTokenParams } from '#shared/tokens/schemas.ts';
 import { withTestTokens } from '#shared/tokens/test-tokens.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 import type { CustomerSubscriptions } from './customer.ts';
@@ -17,7 +16,7 @@ export const customerServiceOn = (subscriptions: CustomerSubscriptions) => {
   return customerService({
     repository: dynamoCustomerRepository(serviceTable()),
     subscriptions,
-    tokens: withTestTokens(dynamoTokenRepository(serviceTable()), (scope, card) => tokenMaker.create(scope, createTokenParams.parse({ card }), null)),
+    tokens: withTestTokens(dynamoTokenRepository(serviceTable()), (scope, card) => tokenMaker.create(scope, { card }, null)),
     events: wireEventEmitter(),
     clocks: dynamoTestClockRepository(serviceTable()),
   });

@@ -7,7 +7,7 @@ import { serviceClients } from '#shared/aws/sdk-clients.ts';
 import { serviceTable } from '#shared/data/table.ts';
 import { dynamoDeliveryStore } from '#shared/data/delivery-store.ts';
 import { dynamoEventRepository } from '#shared/data/event-repository.ts';
-import { wireEventDestinationRepository } from '#shared/event-destinations/wiring.ts';
+import { wireEventDestinationRepository } from '#shared/event-destinations/repository-wiring.ts';
 import type { EventDestination } from '#shared/event-destinations/event-destination.ts';
 import type { DestinationRef } from '#shared/events/event.ts';
 import type { WebhookEndpoint } from '#shared/webhook-endpoints/webhook-endpoint.ts';

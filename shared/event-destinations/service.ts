@@ -4,7 +4,7 @@ import type { EgressPolicy } from '#shared/delivery/egress-policy.ts';
 import { checkWebhookTarget } from '#shared/delivery/webhook-url.ts';
 import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import { checkMetadataSize } from '#shared/wire/metadata.ts';
-import { isSnapshotEventType, isThinEventType } from '#shared/events/catalogue.ts';
+import { isSnapshotEventType, isThinEventType } from '#shared/events/subscribable.ts';
 import type { EventEmitter } from '#shared/events/emitter.ts';
 import type { EventOrigin, ThinEvent } from '#shared/events/event.ts';
 import { changeAndEmit } from '#shared/events/versioned-change.ts';

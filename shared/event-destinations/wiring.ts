@@ -1,13 +1,11 @@
-import { cacheTopics, cacheWindows, invalidating, readThrough, scopedKey } from '#shared/core/cache.ts';
+import { cacheTopics, cacheWindows, readThrough, scopedKey } from '#shared/core/cache.ts';
 import { config } from '#shared/core/config.ts';
 import { serviceTable } from '#shared/data/table.ts';
-import { dynamoCloudtwoAuthorizationStore, dynamoEventDestinationRepository } from '#shared/data/event-destination-repository.ts';
+import { dynamoCloudtwoAuthorizationStore } from '#shared/data/event-destination-repository.ts';
 import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { wireSecretBox } from '#shared/secrets/wiring.ts';
+import { wireEventDestinationRepository } from './repository-wiring.ts';
 import { eventDestinationService } from './service.ts';
-
-/** Event destinations whose writes invalidate this process's cached copies (`cacheTopics.eventDestinations`). */
-export const wireEventDestinationRepository = () => invalidating(dynamoEventDestinationRepository(serviceTable()), cacheTopics.eventDestinations);
 
 /** The service on its real adapters; handlers call this once at module scope (cold start). */
 export function wireEventDestinationService() {

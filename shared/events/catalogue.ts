@@ -1,4 +1,3 @@
-import { referenceSnapshotEventTypes, referenceThinEventTypes } from './reference-event-types.ts';
 /**
  * The event types this service emits. Subscriptions (`enabled_events`) are checked against these lists:
  * snapshot types for v1 webhook endpoints (or `*`) and snapshot destinations, thin types for thin ones.
@@ -57,13 +56,21 @@ export const snapshotEventTypes = [
   'test_helpers.test_clock.ready',
 ] as const;
 
-const referenceThinTypes: ReadonlySet<string> = new Set(referenceThinEventTypes);
-
 /**
- * Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event: those whose
- * mirror the reference defines (not `customer.source.*`).
+ * The snapshot types whose thin mirror (`v1.<type>`) the reference does not define; every other one is
+ * emitted with its mirror. Listed here rather than derived from reference-event-types.ts so that every
+ * function that emits does not bundle the reference's whole list (test/unit/events/catalogue.test.ts checks
+ * it against that list).
  */
-const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => referenceThinTypes.has(`v1.${type}`));
+export const unmirroredSnapshotTypes: ReadonlySet<string> = new Set([
+  'customer.source.created',
+  'customer.source.deleted',
+  'customer.source.updated',
+  'invoiceitem.updated',
+]);
+
+/** Snapshot types whose thin mirror (`v1.<type>`) is emitted alongside the snapshot event. */
+const mirroredSnapshotTypes = snapshotEventTypes.filter((type) => !unmirroredSnapshotTypes.has(type));
 
 export const thinEventTypes = [
   'v1.billing.meter.error_report_triggered',
@@ -89,23 +96,6 @@ export const thinEventTypes = [
 ] as const;
 
 const thinTypeSet: ReadonlySet<string> = new Set(thinEventTypes);
-
-/**
- * What an endpoint or destination may enable: the types emitted here, every type the reference defines,
- * and those of the spec's table nothing here emits yet.
- */
-const subscribableSnapshotTypes: ReadonlySet<string> = new Set([...snapshotEventTypes, ...referenceSnapshotEventTypes]);
-const subscribableThinTypes: ReadonlySet<string> = new Set([
-  ...thinEventTypes,
-  ...referenceThinEventTypes,
-  'v2.commerce.product_catalog.imports.failed',
-  'v2.reporting.report_run.created',
-]);
-
-/** A snapshot (v1) event type a webhook endpoint or snapshot destination may enable. */
-export const isSnapshotEventType = (type: string): boolean => subscribableSnapshotTypes.has(type);
-/** A thin event type a thin destination may enable. */
-export const isThinEventType = (type: string): boolean => subscribableThinTypes.has(type);
 
 /** The thin type emitted with a snapshot event, if it has one. */
 export const thinMirrorOf = (snapshotType: string): string | undefined => (thinTypeSet.has(`v1.${snapshotType}`) ? `v1.${snapshotType}` : undefined);

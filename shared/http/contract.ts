@@ -4,9 +4,9 @@ import type * as z from 'zod';
 export type Credential = 'secret_key' | 'secret_or_publishable_key' | 'meter_event_session' | 'none';
 
 /**
- * What a handler declares about its requests and answers. `httpHandler`, `htmlHandler` and the document
- * route attach it to the handler they make, and the OpenAPI document is built from the route table and
- * these, so the document describes the very schemas that validate requests and type responses.
+ * What a handler declares about its requests. `httpHandler`, `htmlHandler` and the document route attach it
+ * to the handler they make, and the OpenAPI document is built from the route table (which declares each API
+ * route's response schema) and these, so the document describes the very schemas that validate requests.
  */
 export type HandlerContract = OperationText &
   (
@@ -14,8 +14,6 @@ export type HandlerContract = OperationText &
         kind: 'api';
         /** Query-string and body parameters together (the handler's strict request schema). */
         params: z.ZodType;
-        /** The success body. */
-        response: z.ZodType;
         status: number;
         credential: Credential;
         /** A v2 list: `page` may stand for every other parameter. */

@@ -82,11 +82,26 @@ export interface OperationIdempotency {
   requestId: string;
 }
 
+declare const bodySchema: unique symbol;
+
+/**
+ * A success body's schema by its type alone. The route table (functions/routes.ts) declares the schema
+ * itself, for the OpenAPI document and the tests' response checker; a handler names it with
+ * `responds<typeof customerObject>()` from a type-only import, so tsc still checks the body against it while
+ * no function bundles the schema or builds it at cold start (nothing at runtime validates a response).
+ */
+export interface Responds<R extends z.ZodType> {
+  readonly [bodySchema]?: R;
+}
+
+/** `response: responds<typeof customerObject>()`: see {@link Responds}. */
+export const responds = <R extends z.ZodType>(): Responds<R> => ({});
+
 export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> extends OperationText {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
-  /** Schema of the success body: the operation must return its input type, and the OpenAPI document shows it. */
-  response: R;
+  /** The success body's schema, by type (the route table holds the schema): the operation must return its input type. */
+  response: Responds<R>;
   /** Status of a success. @default 200 */
   status?: number;
   /** Only token creation accepts publishable keys. @default false */
@@ -352,9 +367,10 @@ async function expandBody(expand: Expander | undefined, request: ApiRequest<unkn
 }
 
 /**
- * The one way to write an HTTP handler: a parameter schema, a response schema and an operation. All middy
- * composition lives here, so a handler file is its schemas, one service call and this wrapper. The
- * schemas ride on the handler as its contract, which the OpenAPI document is built from.
+ * The one way to write an HTTP handler: a parameter schema, the response schema's type and an operation.
+ * All middy composition lives here, so a handler file is its schemas, one service call and this wrapper.
+ * The parameter schema rides on the handler as its contract, which the OpenAPI document is built from with
+ * the route table's response schema.
  */
 export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
   options: HttpHandlerOptions<S, R>,
@@ -369,7 +385,6 @@ export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
     summary: options.summary,
     description: options.description,
     params: options.params,
-    response: options.response,
     status: options.status ?? 200,
     credential: options.authenticate ? 'meter_event_session' : options.allowPublishableKey ? 'secret_or_publishable_key' : 'secret_key',
     v2List: options.v2List ?? false,

@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { unitAmountDecimalParam } from '#shared/catalogue/schemas.ts';
-import { createSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import {
   booleanParam,
   createdParam,
@@ -130,37 +129,8 @@ export const payInvoiceParams = z.strictObject({
 
 export const listInvoiceLinesParams = z.strictObject({ ...v1ListParams });
 
-export const createPreviewParams = z.strictObject({
-  customer: idParam().optional().describe('The identifier of the customer whose upcoming invoice is previewed.'),
-  currency: currencyParam().optional().describe('The currency to preview this invoice in.'),
-  subscription: idParam().optional().describe('The identifier of the subscription whose next invoice (its renewal, or its trial end) is previewed.'),
-  subscription_details: z
-    .strictObject({
-      items: updateSubscriptionParams.shape.items.describe(
-        'A list of up to 20 subscription items: with `subscription`, new ones, changes of existing ones (`id`) and removals (`id` with `deleted`); without it, the items of a new subscription.',
-      ),
-      proration_behavior: updateSubscriptionParams.shape.proration_behavior,
-      proration_date: unixTimeParam()
-        .optional()
-        .describe(
-          'Forces the prorations to be calculated as though the update was done at this time; it must fall within the current period of the subscription, and cannot be used with `proration_behavior=none`.',
-        ),
-      billing_cycle_anchor: z
-        .enum(['now', 'unchanged'])
-        .optional()
-        .describe('For an existing subscription, `unchanged` (resetting the cycle with `now` is not supported here); for a new one, `now`.'),
-      cancel_at_period_end: booleanParam().optional().describe('Preview the subscription cancelling at the end of its current period.'),
-      cancel_at: emptyable(unixTimeParam()).optional().describe('Preview the subscription cancelling at this time (an empty string clears it).'),
-      trial_end: createSubscriptionParams.shape.trial_end.describe('For a new subscription, the end of its trial (Unix seconds), or `now` for none.'),
-    })
-    .optional()
-    .describe('The subscription creation or modification to preview (nothing is stored). Cannot be used with `schedule`.'),
-  expand: expandParam().optional().describe('Specifies which fields in the response should be expanded.'),
-});
-
 export type CreateInvoiceItemParams = z.output<typeof createInvoiceItemParams>;
 export type UpdateInvoiceItemParams = z.output<typeof updateInvoiceItemParams>;
 export type CreateInvoiceParams = z.output<typeof createInvoiceParams>;
 export type UpdateInvoiceParams = z.output<typeof updateInvoiceParams>;
 export type PayInvoiceParams = z.output<typeof payInvoiceParams>;
-export type CreatePreviewParams = z.output<typeof createPreviewParams>;

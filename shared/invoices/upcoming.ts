@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import { booleanParam, currencyParam, emptyable, expandParam, idParam, unixTimeParam } from '#shared/wire/params.ts';
-import { type CreatePreviewParams, createPreviewParams } from './schemas.ts';
+import { type CreatePreviewParams, createPreviewParams } from './preview-schemas.ts';
 
 /**
  * `GET /v1/invoices/upcoming`, the form of a preview the reference took before `2025-03-31.basil` (and older

@@ -1,5 +1,4 @@
-import * as z from 'zod';
-import { unixTime } from '#shared/wire/objects.ts';
+import type * as z from 'zod';
 import { createHash } from 'node:crypto';
 import { InvalidRequestError, NotFoundError } from '#shared/core/errors.ts';
 import type { Page, PageRequest } from '#shared/wire/paging.ts';
@@ -7,6 +6,7 @@ import type { Meter, MeterRepository } from '#shared/meters/meter.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { minuteOf } from './rules.ts';
 import type { MeterEventStore, MinuteUsage, UsageReader } from './meter-event.ts';
+import type { usageSummaryObject } from './summaries-objects.ts';
 
 export interface UsageSummary {
   id: string;
@@ -25,6 +25,7 @@ export interface SummaryQuery {
 }
 
 const windowMillis = { hour: 60 * 60 * 1000, day: 24 * 60 * 60 * 1000 };
+
 /** Most windows one query may cover (35 days of hours, with room). */
 const maxWindows = 1000;
 
@@ -106,18 +107,6 @@ export function usageSummaries({ store, meters }: { store: Pick<MeterEventStore,
     },
   };
 }
-
-export const usageSummaryObject = z
-  .object({
-    id: z.string().describe('Unique identifier for the object.'),
-    object: z.literal('billing.meter_event_summary').describe("String representing the object's type. Objects of the same type share the same value."),
-    aggregated_value: z.number().describe('Aggregated value of all the events within `start_time` (inclusive) and `end_time` (inclusive).'),
-    end_time: unixTime.describe('End timestamp for this event summary (exclusive). Must be aligned with minute boundaries.'),
-    livemode: z.boolean().describe('If the object exists in live mode, the value is `true`.'),
-    meter: z.string().describe('The meter associated with this event summary.'),
-    start_time: unixTime.describe('Start timestamp for this event summary (inclusive).'),
-  })
-  .meta({ id: 'BillingMeterEventSummary' });
 
 export const serializeUsageSummary = (summary: UsageSummary): z.input<typeof usageSummaryObject> => ({
   id: summary.id,

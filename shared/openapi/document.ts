@@ -3,13 +3,13 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponse
 import type { Route } from '#shared/http/route.ts';
 import { defaultServiceVersion, latestServiceVersion } from '#shared/wire/api-version.ts';
 import { contractOf, type Credential, type HandlerContract } from '#shared/http/contract.ts';
-import { snapshotEventObject, thinNotificationObject } from '#shared/events/serializers.ts';
+import { snapshotEventObject, thinNotificationObject } from '#shared/events/objects.ts';
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
 
 /**
- * The OpenAPI 3.1 document of the API, built from the route table and the contract each handler module
- * attaches to its `handler` (request schema, response schema, status, credential). Nothing here lists
- * routes or fields: a route added to the table with its handler is in the document.
+ * The OpenAPI 3.1 document of the API, built from the route table (paths, response schemas) and the
+ * contract each handler module attaches to its `handler` (request schema, status, credential). Nothing here
+ * lists routes or fields: a route added to the table with its handler is in the document.
  */
 
 /** Loads a route's handler module and answers its exported `handler`. */
@@ -153,6 +153,7 @@ const pageParameter = {
 const operationText = ({ summary, description }: HandlerContract) => ({ summary, ...(description && { description }) });
 
 function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: 'api' }>): ZodOpenApiOperationObject {
+  if (!route.response) throw new Error(`${route.name} (${route.handler}) is an API route: the route table must declare its response schema`);
   const method = route.method.toLowerCase() as Method;
   const v2 = route.path.startsWith('/v2/');
   const inBody = method === 'post';
@@ -181,7 +182,7 @@ function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: '
       [String(contract.status)]: {
         description: contract.status === 202 ? 'Accepted.' : 'Success.',
         headers: apiHeaders(method),
-        content: { 'application/json': { schema: contract.response } },
+        content: { 'application/json': { schema: route.response } },
       },
       ...Object.fromEntries(Object.keys(errorStatuses).map((status) => [status, ref('responses', `${errorBody}${status}`)])),
     },
@@ -347,6 +348,7 @@ export async function buildOpenApiDocument(routes: readonly Route[], load: LoadH
   for (const route of routes) {
     const contract = contractOf(await load(route.handler));
     if (!contract) throw new Error(`${route.handler} does not export a handler made by httpHandler, htmlHandler or the document route`);
+    if (contract.kind !== 'api' && route.response) throw new Error(`${route.name} declares a response schema, but its handler is no API handler`);
     const operation =
       contract.kind === 'api' ? apiOperation(route, contract) : contract.kind === 'html' ? htmlOperation(route, contract) : documentOperation(route, contract);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };

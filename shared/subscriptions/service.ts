@@ -50,7 +50,7 @@ import {
   thresholdsParam,
 } from './thresholds.ts';
 import type { Invoice, InvoiceItem } from '#shared/invoices/invoice.ts';
-import type { CreatePreviewParams } from '#shared/invoices/schemas.ts';
+import type { CreatePreviewParams } from '#shared/invoices/preview-schemas.ts';
 import { isMetered } from '#shared/invoices/usage.ts';
 import { maxRetiredUsage, type Subscription, type SubscriptionItem, type SubscriptionItemsChange, type SubscriptionRepository } from './subscription.ts';
 

@@ -2,7 +2,6 @@ import { dueMessageOf } from '#shared/billing/due-message.ts';
 import type { BillingTime } from '#shared/billing/ports.ts';
 import { config } from '#shared/core/config.ts';
 import { NotFoundError } from '#shared/core/errors.ts';
-import { wireCustomerDeletion } from '#shared/customers/delete-wiring.ts';
 import { dynamoSubscriptionRepository } from '#shared/data/billing-repositories.ts';
 import { dueOnClock } from '#shared/data/billing-due-index.ts';
 import { dynamoCustomerRepository } from '#shared/data/customer-repository.ts';
@@ -12,7 +11,7 @@ import { wireEventEmitter } from '#shared/events/wiring.ts';
 import { batchedSender } from '#shared/messaging/batched-sender.ts';
 import { wireQueueSeal } from '#shared/messaging/wiring.ts';
 import type { Scope } from '#shared/platform/types.ts';
-import { type BillingInterval, billingTime, testClockService } from './service.ts';
+import { type BillingInterval, billingTime, testClockService, type TestClockServicePorts } from './service.ts';
 import type { ClockWorkRunner } from './test-clock.ts';
 
 export const wireTestClockRepository = () => dynamoTestClockRepository(serviceTable());
@@ -56,12 +55,10 @@ const workRunsInTheBillingWorker: ClockWorkRunner = () => {
   throw new Error("A test clock's due work runs in the billing worker and the sweeper (wireDueProcessors), not in an API function");
 };
 
-/**
- * The service on its real adapters. API handlers call it without `runWork`: an advance's work runs in the
- * billing worker and the sweeper, whose processors (shared/billing/due-processors.ts) pass the due runner.
- */
-export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBillingWorker) => {
-  const customers = wireCustomerDeletion();
+type TestClockService = ReturnType<typeof testClockService>;
+
+/** The service with the customer deletion its `delete` and `processDue` use: wireTestClockService, or delete-wiring.ts's. */
+export const testClockServiceOn = (deleteCustomer: TestClockServicePorts['deleteCustomer'], runWork: ClockWorkRunner = workRunsInTheBillingWorker) => {
   const table = serviceTable();
   const customerRepository = dynamoCustomerRepository(table);
   const subscriptions = dynamoSubscriptionRepository(table);
@@ -72,9 +69,21 @@ export const wireTestClockService = (runWork: ClockWorkRunner = workRunsInTheBil
       hasSubscriptions: async (scope, id) => (await subscriptions.list(scope, { limit: 1 }, { customer: id, endedAt: null })).items.length > 0,
     },
     events: wireEventEmitter(),
-    deleteCustomer: (origin, id) => customers.delete(origin, id),
+    deleteCustomer,
     intervals: subscriptionIntervals(),
     runWork,
     wake: billingQueue(),
   });
 };
+
+/**
+ * The service on its real adapters for the API functions that neither delete a clock nor run its due work
+ * (which deletes a clock whose delete was interrupted): deleting a clock deletes its customers, which
+ * cancels their subscriptions, so only wireTestClockDeletion (delete-wiring.ts) bundles the subscription,
+ * invoice and pricing code (docs/architecture.md, *Wiring per operation*). An advance's work runs in the
+ * billing worker and the sweeper, whose processors (shared/billing/due-processors.ts) pass the due runner.
+ */
+export const wireTestClockService = (): Omit<TestClockService, 'delete' | 'processDue'> =>
+  testClockServiceOn(() => {
+    throw new Error('Deleting a test clock needs wireTestClockDeletion() (delete-wiring.ts)');
+  });

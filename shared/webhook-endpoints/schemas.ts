@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { isServiceVersion, unknownVersionMessage } from '#shared/wire/api-version.ts';
-import { isSnapshotEventType } from '#shared/events/catalogue.ts';
+import { isSnapshotEventType } from '#shared/events/subscribable.ts';
 import { booleanParam, emptyable, expandParam, metadataParam, stringParam, v1ListParams } from '#shared/wire/params.ts';
 
 const enabledEvent = z.string().refine((type) => type === '*' || isSnapshotEventType(type), {

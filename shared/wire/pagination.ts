@@ -20,6 +20,8 @@ export const v1ListObject = <T extends z.ZodType>(item: T) =>
     has_more: z.boolean().describe('Whether there are more objects after this page.'),
     url: z.string().describe('The URL of this list.'),
   });
+/** The type of `v1ListObject(item)`, for a handler that types its body without building the schema. */
+export type V1ListObject<T extends z.ZodType> = ReturnType<typeof v1ListObject<T>>;
 
 /**
  * Most bytes a list page's objects may take, measured as they travel in the Lambda proxy response (the
@@ -82,6 +84,8 @@ export const v2ListObject = <T extends z.ZodType>(item: T) =>
     next_page_url: z.string().nullable().describe('The URL of the next page (its `page` token carries the parameters); null on the last page.'),
     previous_page_url: z.string().nullable().describe('The URL of the previous page; null on the first.'),
   });
+/** The type of `v2ListObject(item)`. */
+export type V2ListObject<T extends z.ZodType> = ReturnType<typeof v2ListObject<T>>;
 
 /** The v2 list envelope; the official SDK follows `next_page_url` verbatim, so it is origin-relative. */
 export function v2List<T>(data: T[], nextPageUrl: string | null): { data: T[]; next_page_url: string | null; previous_page_url: null } {
@@ -163,6 +167,8 @@ export const v1SearchResultObject = <T extends z.ZodType>(item: T) =>
     next_page: z.string().nullable().describe('The `page` parameter that continues this search; null on the last page.'),
     url: z.string().describe('The URL where this search can be accessed.'),
   });
+/** The type of `v1SearchResultObject(item)`. */
+export type V1SearchResultObject<T extends z.ZodType> = ReturnType<typeof v1SearchResultObject<T>>;
 
 /**
  * The v1 search result of `page`, whose objects `data` renders one for one: up to `maxPageBytes` (never

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { serveRequest } from '#shared/http/handler.ts';
+import { responds, serveRequest } from '#shared/http/handler.ts';
 import { rateLimiter } from '#shared/http/rate-limit.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { cachedApiKeys } from '#shared/platform/wiring.ts';
@@ -46,7 +46,7 @@ describe('failed authentication, limited per source address', () => {
   const call = (key: string, sourceIp: string) => {
     const event = apiGatewayEvent({ method: 'GET', path: '/v1/things', headers: { authorization: `Bearer ${key}` } });
     event.requestContext.http.sourceIp = sourceIp;
-    return serveRequest(event, { summary: 'Test a thing', params, response }, operation, ports);
+    return serveRequest(event, { summary: 'Test a thing', params, response: responds<typeof response>() }, operation, ports);
   };
 
   it('reads the table for at most the limit of guessed keys a second from one address, and refuses the rest with 429 before any read', async () => {

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { listOf } from '#shared/expansion/plan.ts';
 import type { Expander } from '#shared/expansion/resolver.ts';
-import { serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
-import { maxPageBytes, v1List, v1ListObject, v1SearchResult, v1SearchResultObject } from '#shared/wire/pagination.ts';
+import { responds, serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
+import { maxPageBytes, v1List, v1ListObject, v1SearchResult, type V1SearchResultObject } from '#shared/wire/pagination.ts';
 import { expandParam, v1ListParams } from '#shared/wire/params.ts';
 import { searchParams } from '#shared/search/schemas.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
@@ -39,7 +39,7 @@ describe('expand[] in the v1 request pipeline', () => {
   const call = (query: string) =>
     serveRequest(
       apiGatewayEvent({ method: 'GET', path: '/v1/products', headers: { authorization: `Bearer ${platform.secret_key}` }, query }),
-      { summary: 'List products', params, response, expand: growing },
+      { summary: 'List products', params, response: responds<typeof response>(), expand: growing },
       async ({ params: given }) => ({ body: v1List('/v1/products', { items: structuredClone(products), hasMore: false }, given) }),
       ports,
     ).then((result) => ({ ...result, json: JSON.parse(result.body!) }));
@@ -95,7 +95,12 @@ describe('expand[] in the v1 request pipeline', () => {
           },
           body: 'expand[]=product',
         }),
-        { summary: 'Create a price', params: z.strictObject({ expand: expandParam('price').optional() }), response: z.unknown(), expand: expandProduct },
+        {
+          summary: 'Create a price',
+          params: z.strictObject({ expand: expandParam('price').optional() }),
+          response: responds<z.ZodUnknown>(),
+          expand: expandProduct,
+        },
         async () => {
           operations++;
           return { body: { id: 'price_1', object: 'price', product: 'prod_1' } };
@@ -125,7 +130,7 @@ describe('expand[] in the v1 request pipeline', () => {
         {
           summary: 'Search products',
           params: searchParams('product'),
-          response: v1SearchResultObject(z.unknown()),
+          response: responds<V1SearchResultObject<z.ZodUnknown>>(),
           v1Search: true,
           expand: growing,
         },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/handler.ts';
+import { responds, serveRequest, type ApiRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { integerParam } from '#shared/wire/params.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
@@ -43,7 +43,7 @@ describe('the v2 request pipeline', () => {
         body: input.body,
         query: input.query,
       }),
-      { summary: 'Test a thing', params, response },
+      { summary: 'Test a thing', params, response: responds<typeof response>() },
       operation,
       ports,
     ).then((result) => ({ ...result, json: JSON.parse(result.body!) }));

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
+import { responds, serveRequest, type PipelinePorts } from '#shared/http/handler.ts';
 import { createPlatform, type CreatedPlatform } from '#shared/platform/platform-service.ts';
 import { apiGatewayEvent } from '../../support/api-gateway-event.ts';
 import { fakePipelinePorts, fakePlatformStore } from '../../support/fakes.ts';
@@ -34,7 +34,7 @@ describe("the request pipeline renders v1 bodies at the request's version", () =
         },
         body: method === 'POST' ? '' : undefined,
       }),
-      { summary: 'A test operation', params: z.strictObject({}), response: z.unknown() },
+      { summary: 'A test operation', params: z.strictObject({}), response: responds<z.ZodUnknown>() },
       async () => {
         calls++;
         return { body };

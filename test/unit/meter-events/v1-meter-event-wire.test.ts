@@ -3,7 +3,8 @@ import { decodeParams } from '#shared/http/encoding.ts';
 import { validateParams } from '#shared/http/validation.ts';
 import type { MeterEventAdjustment, MeterEventRecord } from '#shared/meter-events/meter-event.ts';
 import { createV1MeterEventAdjustmentParams, createV1MeterEventParams } from '#shared/meter-events/schemas.ts';
-import { serializeV1MeterEvent, serializeV1MeterEventAdjustment, v1MeterEventAdjustmentObject, v1MeterEventObject } from '#shared/meter-events/serializer.ts';
+import { serializeV1MeterEvent, serializeV1MeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import { v1MeterEventAdjustmentObject, v1MeterEventObject } from '#shared/meter-events/objects.ts';
 
 /** A v1 form body as the pipeline decodes and validates it. */
 const parsed = <S extends Parameters<typeof validateParams>[0]>(schema: S, body: string) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Price } from '#shared/catalogue/catalogue.ts';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { Customer } from '#shared/customers/customer.ts';
-import { createPreviewParams } from '#shared/invoices/schemas.ts';
+import { createPreviewParams } from '#shared/invoices/preview-schemas.ts';
 import type { Scope } from '#shared/platform/types.ts';
 import { createSubscriptionParams, updateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
 import { subscriptionService } from '#shared/subscriptions/service.ts';

@@ -1,7 +1,8 @@
 import { createCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Create a customer',
     description: "With `source=tok_…`, the token's card or bank account becomes the customer's first source.",
     params: createCustomerParams,
-    response: customerObject,
+    response: responds<typeof customerObject>(),
     expand: expander,
   },
   async ({ origin, params }) => ({

@@ -1,6 +1,8 @@
+import { responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
-import { customerObject, serializeCustomer } from '#shared/customers/serializer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject } from '#shared/customers/objects.ts';
 import { wireCustomerSearch } from '#shared/search/wiring.ts';
 import { searchHandler } from '../search-handler.ts';
 
@@ -10,7 +12,7 @@ export const handler = searchHandler({
   url: '/v1/customers/search',
   summary: 'Search customers',
   description: 'The search query language over created, email, metadata, name and phone; newest first.',
-  object: customerObject,
+  object: responds<typeof customerObject>(),
   search: wireCustomerSearch(),
   serialize: (customer) => serializeCustomer(customer),
   expand: wireExpander('customer', customerExpansions),

@@ -1,9 +1,10 @@
 import { updateCustomerParams } from '#shared/customers/schemas.ts';
-import { serializeCustomer, customerObject } from '#shared/customers/serializer.ts';
+import { serializeCustomer } from '#shared/customers/serializer.ts';
+import type { customerObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireCustomerService();
 const expander = wireExpander('customer', customerExpansions);
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Update a customer',
     description: '`source=tok_…` replaces the default source (the old one is deleted).',
     params: updateCustomerParams,
-    response: customerObject,
+    response: responds<typeof customerObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => ({

@@ -1,8 +1,9 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { listSnapshotEventsParams } from '#shared/events/schemas.ts';
-import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import type { snapshotEventObject } from '#shared/events/objects.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireEventService();
 
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'List all events',
     description: "Newest first, rendered at the version the request names, else the account's.",
     params: listSnapshotEventsParams,
-    response: v1ListObject(snapshotEventObject),
+    response: responds<V1ListObject<typeof snapshotEventObject>>(),
   },
   async ({ caller, params, explicitServiceVersion }) => {
     const page = await service.listSnapshot(caller.scope, v1PageRequest(params), params);

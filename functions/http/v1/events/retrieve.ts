@@ -1,7 +1,8 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { retrieveSnapshotEventParams } from '#shared/events/schemas.ts';
-import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import type { snapshotEventObject } from '#shared/events/objects.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireEventService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Retrieve an event',
     description: "Events of the last 30 days, rendered at the version the request names, else the account's.",
     params: retrieveSnapshotEventParams,
-    response: snapshotEventObject,
+    response: responds<typeof snapshotEventObject>(),
   },
   async ({ caller, pathParameters, explicitServiceVersion }) => ({
     body: serializeSnapshotEvent(await service.retrieveSnapshot(caller.scope, pathParameters.id!), explicitServiceVersion ?? undefined),

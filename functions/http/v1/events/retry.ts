@@ -2,8 +2,9 @@ import { retryEventParams } from '#shared/delivery/schemas.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import { InvalidRequestError } from '#shared/core/errors.ts';
 import type { SnapshotEvent } from '#shared/events/event.ts';
-import { serializeSnapshotEvent, snapshotEventObject } from '#shared/events/serializers.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { serializeSnapshotEvent } from '#shared/events/serializers.ts';
+import type { snapshotEventObject } from '#shared/events/objects.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireDeliveryAttemptsService();
 
@@ -17,7 +18,7 @@ export const handler = httpHandler(
     description:
       "As the reference's command-line tool calls it (`events resend evt_… --webhook-endpoint we_…`): the event is sent again to that endpoint now; answers the event.",
     params: retryEventParams,
-    response: snapshotEventObject,
+    response: responds<typeof snapshotEventObject>(),
   },
   async ({ caller, params, pathParameters, explicitServiceVersion }) => {
     if (params.webhook_endpoint === undefined) {

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateInvoiceItemParams } from '#shared/invoices/schemas.ts';
-import { invoiceItemObject, serializeInvoiceItem } from '#shared/invoices/serializer.ts';
+import { serializeInvoiceItem } from '#shared/invoices/serializer.ts';
+import type { invoiceItemObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 
 const service = wireInvoiceService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Update an invoice item',
     description: 'While it is pending or on a draft invoice.',
     params: updateInvoiceItemParams,
-    response: invoiceItemObject,
+    response: responds<typeof invoiceItemObject>(),
   },
   async ({ origin, params, pathParameters }) => ({ body: serializeInvoiceItem(await service.updateItem(origin, pathParameters.id!, params)) }),
 );

@@ -1,14 +1,15 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { listInvoicesParams } from '#shared/invoices/schemas.ts';
-import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
-import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireInvoiceService();
 
 /** GET /v1/invoices: newest first; customer, status, subscription, collection_method, created and due_date filters. */
 export const handler = httpHandler(
-  { summary: 'List invoices', params: listInvoicesParams, response: v1ListObject(invoiceObject) },
+  { summary: 'List invoices', params: listInvoicesParams, response: responds<V1ListObject<typeof invoiceObject>>() },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), {
       customer: params.customer,

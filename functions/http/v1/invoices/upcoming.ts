@@ -1,5 +1,6 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { inLegacyNames, previewParamsOfUpcoming, upcomingInvoiceParams } from '#shared/invoices/upcoming.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
@@ -12,7 +13,7 @@ const subscriptions = wireSubscriptionService();
  * `Invoice.upcoming`), its `subscription_*` parameters read as `subscription_details` (nothing is stored).
  */
 export const handler = httpHandler(
-  { summary: 'Retrieve an upcoming invoice (legacy)', params: upcomingInvoiceParams, response: invoiceObject },
+  { summary: 'Retrieve an upcoming invoice (legacy)', params: upcomingInvoiceParams, response: responds<typeof invoiceObject>() },
   async ({ caller, params }) => {
     const preview = previewParamsOfUpcoming(params);
     const invoice =

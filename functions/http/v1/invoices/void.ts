@@ -1,11 +1,15 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { noParams } from '#shared/invoices/schemas.ts';
-import { invoiceObject, serializeInvoice } from '#shared/invoices/serializer.ts';
+import { serializeInvoice } from '#shared/invoices/serializer.ts';
+import type { invoiceObject } from '#shared/invoices/objects.ts';
 import { wireInvoiceService } from '#shared/invoices/wiring.ts';
 
 const service = wireInvoiceService();
 
 /** POST /v1/invoices/{id}/void: open or uncollectible invoices; a balance it used goes back to the customer. */
-export const handler = httpHandler({ summary: 'Void an invoice', params: noParams, response: invoiceObject }, async ({ origin, pathParameters }) => ({
-  body: serializeInvoice(await service.voidInvoice(origin, pathParameters.id!)),
-}));
+export const handler = httpHandler(
+  { summary: 'Void an invoice', params: noParams, response: responds<typeof invoiceObject>() },
+  async ({ origin, pathParameters }) => ({
+    body: serializeInvoice(await service.voidInvoice(origin, pathParameters.id!)),
+  }),
+);

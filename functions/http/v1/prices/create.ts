@@ -1,7 +1,8 @@
 import { createPriceParams } from '#shared/catalogue/schemas.ts';
-import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import type { priceObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Create a price',
     description: 'Of `product`, or of a new product made from `product_data`.',
     params: createPriceParams,
-    response: priceObject,
+    response: responds<typeof priceObject>(),
     expand: expander,
   },
   async ({ origin, params }) => {

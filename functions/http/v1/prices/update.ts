@@ -1,7 +1,8 @@
 import { updatePriceParams } from '#shared/catalogue/schemas.ts';
-import { serializePrice, priceObject } from '#shared/catalogue/serializer.ts';
+import { serializePrice } from '#shared/catalogue/serializer.ts';
+import type { priceObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -10,7 +11,7 @@ const expander = wireExpander('price', catalogueExpansions);
 
 /** POST /v1/prices/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a price', params: updatePriceParams, response: priceObject, expand: expander },
+  { summary: 'Update a price', params: updatePriceParams, response: responds<typeof priceObject>(), expand: expander },
   async ({ origin, params, pathParameters }) => {
     const price = await service.updatePrice(origin, pathParameters.id!, params);
     return { body: serializePrice(price) };

@@ -1,8 +1,9 @@
 import { listProductsParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
+import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import type { productObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -15,7 +16,7 @@ export const handler = httpHandler(
     summary: 'List all products',
     description: 'Newest first, optionally only active or inactive ones.',
     params: listProductsParams,
-    response: v1ListObject(productObject),
+    response: responds<V1ListObject<typeof productObject>>(),
     expand: expander,
   },
   async ({ caller, params }) => {

@@ -1,7 +1,8 @@
 import { retrieveProductParams } from '#shared/catalogue/schemas.ts';
-import { serializeProduct, productObject } from '#shared/catalogue/serializer.ts';
+import { serializeProduct } from '#shared/catalogue/serializer.ts';
+import type { productObject } from '#shared/catalogue/objects.ts';
 import { wireCatalogueService } from '#shared/catalogue/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -10,7 +11,7 @@ const expander = wireExpander('product', catalogueExpansions);
 
 /** GET /v1/products/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a product', params: retrieveProductParams, response: productObject, expand: expander },
+  { summary: 'Retrieve a product', params: retrieveProductParams, response: responds<typeof productObject>(), expand: expander },
   async ({ caller, pathParameters }) => ({
     body: serializeProduct(await service.retrieveProduct(caller.scope, pathParameters.id!)),
   }),

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
-import { serializeItem, subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
+import { serializeItem } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Create a subscription item',
     description: 'Adds an item to a subscription. Prorations are not built yet: a change that would prorate needs `proration_behavior=none`.',
     params: createSubscriptionItemParams,
-    response: subscriptionItemObject,
+    response: responds<typeof subscriptionItemObject>(),
     expand: expander,
   },
   async ({ origin, params }) => {

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteSubscriptionItemParams } from '#shared/subscriptions/schemas.ts';
-import { deletedSubscriptionItemObject, serializeDeletedSubscriptionItem } from '#shared/subscriptions/serializer.ts';
+import { serializeDeletedSubscriptionItem } from '#shared/subscriptions/serializer.ts';
+import type { deletedSubscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 
 const service = wireSubscriptionService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Delete a subscription item',
     description: 'Removes an item; the last item of a subscription cannot be removed. Prorations are not built yet: pass `proration_behavior=none`.',
     params: deleteSubscriptionItemParams,
-    response: deletedSubscriptionItemObject,
+    response: responds<typeof deletedSubscriptionItemObject>(),
   },
   async ({ origin, params, pathParameters }) => {
     await service.deleteItem({ origin }, pathParameters.id!, params);

@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listSubscriptionItemsParams } from '#shared/subscriptions/schemas.ts';
-import { serializeItem, subscriptionItemObject } from '#shared/subscriptions/serializer.ts';
+import { serializeItem } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionItemObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -15,7 +16,7 @@ export const handler = httpHandler(
     summary: 'List subscription items',
     description: 'The items of one subscription (`subscription`, required), newest first.',
     params: listSubscriptionItemsParams,
-    response: v1ListObject(subscriptionItemObject),
+    response: responds<V1ListObject<typeof subscriptionItemObject>>(),
     expand: expander,
   },
   async ({ caller, params }) => {

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { cancelSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
@@ -16,7 +17,7 @@ export const handler = httpHandler(
     summary: 'Cancel a subscription',
     description: 'Cancels at once and answers the canceled subscription.',
     params: cancelSubscriptionParams,
-    response: subscriptionObject,
+    response: responds<typeof subscriptionObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

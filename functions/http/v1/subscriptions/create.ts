@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
@@ -12,7 +13,7 @@ const expander = wireExpander('subscription', customerExpansions, catalogueExpan
 
 /** POST /v1/subscriptions */
 export const handler = httpHandler(
-  { summary: 'Create a subscription', params: createSubscriptionParams, response: subscriptionObject, expand: expander },
+  { summary: 'Create a subscription', params: createSubscriptionParams, response: responds<typeof subscriptionObject>(), expand: expander },
   async ({ origin, params }) => {
     return { body: serializeSubscription(await service.create({ origin }, params)) };
   },

@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listSubscriptionsParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
@@ -17,7 +18,7 @@ export const handler = httpHandler(
     summary: 'List subscriptions',
     description: 'Newest first; not canceled ones unless `status` says otherwise.',
     params: listSubscriptionsParams,
-    response: v1ListObject(subscriptionObject),
+    response: responds<V1ListObject<typeof subscriptionObject>>(),
     expand: expander,
   },
   async ({ caller, params }) => {

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { migrateSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
@@ -16,7 +17,7 @@ export const handler = httpHandler(
     summary: 'Migrate a subscription',
     description: 'From the `classic` billing mode to `flexible`, once.',
     params: migrateSubscriptionParams,
-    response: subscriptionObject,
+    response: responds<typeof subscriptionObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveSubscriptionParams } from '#shared/subscriptions/schemas.ts';
-import { serializeSubscription, subscriptionObject } from '#shared/subscriptions/serializer.ts';
+import { serializeSubscription } from '#shared/subscriptions/serializer.ts';
+import type { subscriptionObject } from '#shared/subscriptions/objects.ts';
 import { wireSubscriptionService } from '#shared/subscriptions/wiring.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { catalogueExpansions } from '#shared/expansion/loaders/catalogue.ts';
@@ -12,7 +13,7 @@ const expander = wireExpander('subscription', customerExpansions, catalogueExpan
 
 /** GET /v1/subscriptions/{id} */
 export const handler = httpHandler(
-  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: subscriptionObject, expand: expander },
+  { summary: 'Retrieve a subscription', params: retrieveSubscriptionParams, response: responds<typeof subscriptionObject>(), expand: expander },
   async ({ caller, pathParameters }) => ({
     body: serializeSubscription(await service.retrieve(caller.scope, pathParameters.id!)),
   }),

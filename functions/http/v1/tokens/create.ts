@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createTokenParams } from '#shared/tokens/schemas.ts';
-import { serializeToken, tokenObject } from '#shared/tokens/serializer.ts';
+import { serializeToken } from '#shared/tokens/serializer.ts';
+import type { tokenObject } from '#shared/tokens/objects.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Create a token',
     description: 'The one v1 endpoint that takes a publishable key.',
     params: createTokenParams,
-    response: tokenObject,
+    response: responds<typeof tokenObject>(),
     allowPublishableKey: true,
   },
   async ({ caller, params, sourceIp }) => ({

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { retrieveTokenParams } from '#shared/tokens/schemas.ts';
-import { serializeToken, tokenObject } from '#shared/tokens/serializer.ts';
+import { serializeToken } from '#shared/tokens/serializer.ts';
+import type { tokenObject } from '#shared/tokens/objects.ts';
 import { wireTokenService } from '#shared/tokens/wiring.ts';
 
 const service = wireTokenService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Retrieve a token',
     description: 'A secret key only: a publishable key may create tokens, never read them back.',
     params: retrieveTokenParams,
-    response: tokenObject,
+    response: responds<typeof tokenObject>(),
   },
   async ({ caller, pathParameters }) => ({
     body: serializeToken(await service.retrieve(caller.scope, pathParameters.id!)),

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { webhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Create a webhook endpoint',
     description: "The only response that shows the endpoint's signing `secret`.",
     params: createWebhookEndpointParams,
-    response: webhookEndpointObject,
+    response: responds<typeof webhookEndpointObject>(),
   },
   async ({ caller, params }) => ({
     body: serializeWebhookEndpoint(await service.create(caller.scope, params), { includeSecret: true }),

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { deleteWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeDeletedWebhookEndpoint, deletedWebhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeDeletedWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { deletedWebhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Delete a webhook endpoint',
     description: 'A second delete is a 404.',
     params: deleteWebhookEndpointParams,
-    response: deletedWebhookEndpointObject,
+    response: responds<typeof deletedWebhookEndpointObject>(),
   },
   async ({ caller, pathParameters }) => {
     await service.delete(caller.scope, pathParameters.id!);

@@ -1,13 +1,14 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateWebhookEndpointParams } from '#shared/webhook-endpoints/schemas.ts';
-import { serializeWebhookEndpoint, webhookEndpointObject } from '#shared/webhook-endpoints/serializer.ts';
+import { serializeWebhookEndpoint } from '#shared/webhook-endpoints/serializer.ts';
+import type { webhookEndpointObject } from '#shared/webhook-endpoints/objects.ts';
 import { wireWebhookEndpointService } from '#shared/webhook-endpoints/wiring.ts';
 
 const service = wireWebhookEndpointService();
 
 /** POST /v1/webhook_endpoints/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a webhook endpoint', params: updateWebhookEndpointParams, response: webhookEndpointObject },
+  { summary: 'Update a webhook endpoint', params: updateWebhookEndpointParams, response: responds<typeof webhookEndpointObject>() },
   async ({ caller, params, pathParameters }) => ({
     body: serializeWebhookEndpoint(await service.update(caller.scope, pathParameters.id!, params)),
   }),

@@ -1,10 +1,11 @@
 import { listTargetDeliveriesParams } from '#shared/delivery/schemas.ts';
-import { deliveryObject, deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { deliveryStatusOf, serializeDelivery } from '#shared/delivery/serializer.ts';
+import type { deliveryObject } from '#shared/delivery/objects.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
 import type { DestinationKind } from '#shared/events/event.ts';
 import type { OperationText } from '#shared/http/contract.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v2List, type V2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireDeliveryAttemptsService();
 
@@ -14,7 +15,7 @@ const service = wireDeliveryAttemptsService();
  */
 export const targetDeliveriesHandler = (kind: DestinationKind, text: OperationText) =>
   httpHandler(
-    { ...text, params: listTargetDeliveriesParams, response: v2ListObject(deliveryObject), v2List: true },
+    { ...text, params: listTargetDeliveriesParams, response: responds<V2ListObject<typeof deliveryObject>>(), v2List: true },
     async ({ caller, params, pathParameters, paging }) => {
       const page = await service.listForTarget(
         caller.scope,

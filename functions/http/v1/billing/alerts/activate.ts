@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { alertParams } from '#shared/billing-alerts/schemas.ts';
-import { alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import type { alertObject } from '#shared/billing-alerts/objects.ts';
 import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
 
 const service = wireBillingAlertService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Activate a billing alert',
     description: 'Reactivates an inactive alert, allowing it to trigger again.',
     params: alertParams,
-    response: alertObject,
+    response: responds<typeof alertObject>(),
   },
   async ({ caller, pathParameters }) => ({ body: serializeAlert(await service.activate(caller.scope, pathParameters.id!)) }),
 );

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { alertParams } from '#shared/billing-alerts/schemas.ts';
-import { alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import type { alertObject } from '#shared/billing-alerts/objects.ts';
 import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
 
 const service = wireBillingAlertService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Archive a billing alert',
     description: 'Archives the alert for good: it leaves the list and never triggers.',
     params: alertParams,
-    response: alertObject,
+    response: responds<typeof alertObject>(),
   },
   async ({ caller, pathParameters }) => ({ body: serializeAlert(await service.archive(caller.scope, pathParameters.id!)) }),
 );

@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1ListObject, v1PageRequest } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listAlertsParams } from '#shared/billing-alerts/schemas.ts';
-import { alertObject, serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import { serializeAlert } from '#shared/billing-alerts/serializer.ts';
+import type { alertObject } from '#shared/billing-alerts/objects.ts';
 import { wireBillingAlertService } from '#shared/billing-alerts/wiring.ts';
 
 const service = wireBillingAlertService();
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'List billing alerts',
     description: 'Active and inactive alerts, newest first; archived alerts are left out.',
     params: listAlertsParams,
-    response: v1ListObject(alertObject),
+    response: responds<V1ListObject<typeof alertObject>>(),
   },
   async ({ caller, params }) => {
     // Every alert is a `usage_threshold` one: `alert_type` keeps them all.

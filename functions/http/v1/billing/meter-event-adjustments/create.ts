@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createV1MeterEventAdjustmentParams } from '#shared/meter-events/schemas.ts';
-import { serializeV1MeterEventAdjustment, v1MeterEventAdjustmentObject } from '#shared/meter-events/serializer.ts';
+import { serializeV1MeterEventAdjustment } from '#shared/meter-events/serializer.ts';
+import type { v1MeterEventAdjustmentObject } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Create a billing meter event adjustment (v1)',
     description: 'Cancels an event sent within the last 24 hours, through v1 or v2.',
     params: createV1MeterEventAdjustmentParams,
-    response: v1MeterEventAdjustmentObject,
+    response: responds<typeof v1MeterEventAdjustmentObject>(),
   },
   async ({ origin, params }) => ({
     body: serializeV1MeterEventAdjustment(await service.adjust(origin, params)),

@@ -1,11 +1,15 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createMeterParams } from '#shared/meters/schemas.ts';
-import { serializeMeter, meterObject } from '#shared/meters/serializer.ts';
+import { serializeMeter } from '#shared/meters/serializer.ts';
+import type { meterObject } from '#shared/meters/objects.ts';
 import { wireMeterService } from '#shared/meters/wiring.ts';
 
 const service = wireMeterService();
 
 /** POST /v1/billing/meters */
-export const handler = httpHandler({ summary: 'Create a billing meter', params: createMeterParams, response: meterObject }, async ({ origin, params }) => ({
-  body: serializeMeter(await service.create(origin, params)),
-}));
+export const handler = httpHandler(
+  { summary: 'Create a billing meter', params: createMeterParams, response: responds<typeof meterObject>() },
+  async ({ origin, params }) => ({
+    body: serializeMeter(await service.create(origin, params)),
+  }),
+);

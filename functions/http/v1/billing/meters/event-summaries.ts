@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listEventSummariesParams } from '#shared/meter-events/schemas.ts';
-import { serializeUsageSummary, usageSummaryObject } from '#shared/meter-events/summaries.ts';
+import { serializeUsageSummary } from '#shared/meter-events/summaries.ts';
+import type { usageSummaryObject } from '#shared/meter-events/summaries-objects.ts';
 import { wireUsageSummaries } from '#shared/meter-events/wiring.ts';
 
 const summaries = wireUsageSummaries();
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'List billing meter event summaries',
     description: "A customer's usage per window, oldest first.",
     params: listEventSummariesParams,
-    response: v1ListObject(usageSummaryObject),
+    response: responds<V1ListObject<typeof usageSummaryObject>>(),
   },
   async ({ caller, params, pathParameters }) => {
     const query = { customer: params.customer, start: params.start_time * 1000, end: params.end_time * 1000, grouping: params.value_grouping_window };

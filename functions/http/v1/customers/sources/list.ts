@@ -1,8 +1,9 @@
 import { listSourcesParams } from '#shared/customers/schemas.ts';
-import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
+import { serializeSource } from '#shared/customers/serializer.ts';
+import type { sourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -15,7 +16,7 @@ export const handler = httpHandler(
     summary: "List a customer's sources",
     description: 'Newest first; each is a `card` or a `bank_account`.',
     params: listSourcesParams,
-    response: v1ListObject(sourceObject),
+    response: responds<V1ListObject<typeof sourceObject>>(),
     expand: expander,
   },
   async ({ caller, params, pathParameters }) => {

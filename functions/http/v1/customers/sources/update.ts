@@ -1,7 +1,8 @@
 import { updateSourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
+import { serializeSource } from '#shared/customers/serializer.ts';
+import type { sourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -10,7 +11,7 @@ const expander = wireExpander('customer_source', customerExpansions);
 
 /** POST /v1/customers/{id}/sources/{source_id} */
 export const handler = httpHandler(
-  { summary: "Update a customer's source", params: updateSourceParams, response: sourceObject, expand: expander },
+  { summary: "Update a customer's source", params: updateSourceParams, response: responds<typeof sourceObject>(), expand: expander },
   async ({ origin, params, pathParameters }) => ({
     body: serializeSource(await service.updateSource(origin, pathParameters.id!, pathParameters.source_id!, params)),
   }),

@@ -1,7 +1,8 @@
 import { verifySourceParams } from '#shared/customers/schemas.ts';
-import { serializeSource, sourceObject } from '#shared/customers/serializer.ts';
+import { serializeSource } from '#shared/customers/serializer.ts';
+import type { sourceObject } from '#shared/customers/objects.ts';
 import { wireCustomerService } from '#shared/customers/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { customerExpansions } from '#shared/expansion/loaders/customers.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
 
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Verify a bank account',
     description: 'With the two micro-deposit amounts.',
     params: verifySourceParams,
-    response: sourceObject,
+    response: responds<typeof sourceObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => ({

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { declineAuthorizationParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import type { issuingAuthorizationObject } from '#shared/issuing/objects.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -18,7 +19,7 @@ export const handler = httpHandler(
     description:
       'Deprecated in the reference API: it answers an authorization awaiting a decision, which authorizations here never are, so once the parameters and the id are checked it is refused (400).',
     params: declineAuthorizationParams,
-    response: issuingAuthorizationObject,
+    response: responds<typeof issuingAuthorizationObject>(),
     expand: expander,
   },
   async ({ origin, pathParameters }) => {

@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listAuthorizationsParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import type { issuingAuthorizationObject } from '#shared/issuing/objects.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -15,7 +16,7 @@ export const handler = httpHandler(
     summary: 'List all authorizations',
     description: 'Newest first.',
     params: listAuthorizationsParams,
-    response: v1ListObject(issuingAuthorizationObject),
+    response: responds<V1ListObject<typeof issuingAuthorizationObject>>(),
     expand: expander,
   },
   async ({ caller, params }) => {

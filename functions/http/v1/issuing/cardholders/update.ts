@@ -1,13 +1,14 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateCardholderParams } from '#shared/issuing/schemas.ts';
-import { serializeCardholder, cardholderObject } from '#shared/issuing/serializers.ts';
+import { serializeCardholder } from '#shared/issuing/serializers.ts';
+import type { cardholderObject } from '#shared/issuing/objects.ts';
 import { wireCardholderService } from '#shared/issuing/wiring.ts';
 
 const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a cardholder', params: updateCardholderParams, response: cardholderObject },
+  { summary: 'Update a cardholder', params: updateCardholderParams, response: responds<typeof cardholderObject>() },
   async ({ origin, params, pathParameters }) => ({
     body: serializeCardholder(await service.update(origin, pathParameters.id!, params)),
   }),

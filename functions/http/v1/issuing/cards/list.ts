@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listCardsParams } from '#shared/issuing/schemas.ts';
-import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
+import { serializeCard } from '#shared/issuing/serializers.ts';
+import type { issuingCardObject } from '#shared/issuing/objects.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -11,7 +12,13 @@ const expander = wireExpander('issuing.card', issuingExpansions);
 
 /** GET /v1/issuing/cards: newest first; filters cardholder, created, status, type. */
 export const handler = httpHandler(
-  { summary: 'List all cards', description: 'Newest first.', params: listCardsParams, response: v1ListObject(issuingCardObject), expand: expander },
+  {
+    summary: 'List all cards',
+    description: 'Newest first.',
+    params: listCardsParams,
+    response: responds<V1ListObject<typeof issuingCardObject>>(),
+    expand: expander,
+  },
   async ({ caller, params }) => {
     const page = await service.list(caller.scope, v1PageRequest(params), params);
     return { body: v1List('/v1/issuing/cards', { ...page, items: page.items.map(({ card, cardholder }) => serializeCard(card, cardholder)) }, params) };

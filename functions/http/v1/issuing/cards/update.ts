@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { updateCardParams } from '#shared/issuing/schemas.ts';
-import { serializeCard, issuingCardObject } from '#shared/issuing/serializers.ts';
+import { serializeCard } from '#shared/issuing/serializers.ts';
+import type { issuingCardObject } from '#shared/issuing/objects.ts';
 import { wireCardService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Update a card',
     description: 'Its `status` (`active`, `inactive`; `canceled` for good, with `cancellation_reason`) and metadata.',
     params: updateCardParams,
-    response: issuingCardObject,
+    response: responds<typeof issuingCardObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

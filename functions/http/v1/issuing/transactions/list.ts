@@ -1,7 +1,8 @@
-import { httpHandler } from '#shared/http/handler.ts';
-import { v1List, v1PageRequest, v1ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v1List, v1PageRequest, type V1ListObject } from '#shared/wire/pagination.ts';
 import { listTransactionsParams } from '#shared/issuing/schemas.ts';
-import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
+import { serializeTransaction } from '#shared/issuing/serializers.ts';
+import type { issuingTransactionObject } from '#shared/issuing/objects.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -15,7 +16,7 @@ export const handler = httpHandler(
     summary: 'List all transactions',
     description: 'Newest first.',
     params: listTransactionsParams,
-    response: v1ListObject(issuingTransactionObject),
+    response: responds<V1ListObject<typeof issuingTransactionObject>>(),
     expand: expander,
   },
   async ({ caller, params }) => {

@@ -1,7 +1,7 @@
 import { bearerToken } from '#shared/http/authenticate.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { meterEventStreamParams } from '#shared/meter-events/schemas.ts';
-import { meterEventStreamAccepted } from '#shared/meter-events/serializer.ts';
+import type { meterEventStreamAccepted } from '#shared/meter-events/objects.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
 const service = wireMeterEventService();
@@ -15,7 +15,7 @@ export const handler = httpHandler(
     authenticate: (headers) => service.authenticateSession(bearerToken(headers)),
     rateLimit: 'meter_event_stream',
     status: 202,
-    response: meterEventStreamAccepted,
+    response: responds<typeof meterEventStreamAccepted>(),
   },
   async ({ caller, params }) => {
     await service.acceptStream(caller, params.events);

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { createMeterEventParams } from '#shared/meter-events/schemas.ts';
-import { serializeMeterEvent, meterEventObject } from '#shared/meter-events/serializer.ts';
+import { serializeMeterEvent } from '#shared/meter-events/serializer.ts';
+import type { meterEventObject } from '#shared/meter-events/objects.ts';
 import { replayedFrom } from '#shared/meter-events/service.ts';
 import { wireMeterEventService } from '#shared/meter-events/wiring.ts';
 
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'Create a billing meter event',
     description: 'Checked against its meter and counted before the answer.',
     params: createMeterEventParams,
-    response: meterEventObject,
+    response: responds<typeof meterEventObject>(),
     rateLimit: 'meter_events',
     idempotency: 'operation',
   },

@@ -1,7 +1,8 @@
 import { createAccountTokenParams } from '#shared/accounts/schemas.ts';
-import { serializeAccountToken, accountTokenObject } from '#shared/accounts/serializer.ts';
+import { serializeAccountToken } from '#shared/accounts/serializer.ts';
+import type { accountTokenObject } from '#shared/accounts/objects.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireAccountTokenService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Create an account token',
     description: 'Takes a publishable key (in live mode only a publishable key), as v1 token creation does.',
     params: createAccountTokenParams,
-    response: accountTokenObject,
+    response: responds<typeof accountTokenObject>(),
     allowPublishableKey: true,
   },
   async ({ origin, params, caller, sourceIp, userAgent }) => ({

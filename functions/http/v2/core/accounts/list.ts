@@ -1,8 +1,9 @@
-import { listAccountsParams } from '#shared/accounts/schemas.ts';
-import { serializeAccount, accountObject } from '#shared/accounts/serializer.ts';
+import { listAccountsParams } from '#shared/accounts/read-schemas.ts';
+import { serializeAccount } from '#shared/accounts/serializer.ts';
+import type { accountObject } from '#shared/accounts/objects.ts';
 import { wireAccountService } from '#shared/accounts/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v2ListObject, v2Page } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v2Page, type V2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireAccountService();
 
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'List accounts',
     description: 'Newest first; open accounts unless `closed` is asked for.',
     params: listAccountsParams,
-    response: v2ListObject(accountObject),
+    response: responds<V2ListObject<typeof accountObject>>(),
     v2List: true,
   },
   async ({ origin, params, paging }) => {

@@ -1,8 +1,9 @@
 import { listEventDestinationsParams } from '#shared/event-destinations/schemas.ts';
-import { serializeEventDestination, eventDestinationObject } from '#shared/event-destinations/serializer.ts';
+import { serializeEventDestination } from '#shared/event-destinations/serializer.ts';
+import type { eventDestinationObject } from '#shared/event-destinations/objects.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v2ListObject, v2Page } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v2Page, type V2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireEventDestinationService();
 
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: 'List event destinations',
     description: 'Newest first.',
     params: listEventDestinationsParams,
-    response: v2ListObject(eventDestinationObject),
+    response: responds<V2ListObject<typeof eventDestinationObject>>(),
     v2List: true,
   },
   async ({ caller, params, paging }) => {

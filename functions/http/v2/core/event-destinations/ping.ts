@@ -1,7 +1,8 @@
 import { noParams } from '#shared/wire/params.ts';
 import { wireEventDestinationService } from '#shared/event-destinations/wiring.ts';
-import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { serializeThinEvent } from '#shared/events/serializers.ts';
+import type { thinEventObject } from '#shared/events/objects.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireEventDestinationService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Ping an event destination',
     description: 'Emits and delivers a `v2.core.event_destination.ping` event.',
     params: noParams,
-    response: thinEventObject,
+    response: responds<typeof thinEventObject>(),
   },
   async ({ origin, pathParameters }) => ({
     body: serializeThinEvent(await service.ping(origin, pathParameters.id!)),

@@ -1,7 +1,8 @@
 import { wireEventService } from '#shared/events/wiring.ts';
 import { retrieveThinEventParams } from '#shared/events/schemas.ts';
-import { serializeThinEvent, thinEventObject } from '#shared/events/serializers.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { serializeThinEvent } from '#shared/events/serializers.ts';
+import type { thinEventObject } from '#shared/events/objects.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireEventService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Retrieve an event (v2)',
     description: 'The full event, `data` and `changes` included.',
     params: retrieveThinEventParams,
-    response: thinEventObject,
+    response: responds<typeof thinEventObject>(),
   },
   async ({ caller, pathParameters }) => ({
     body: serializeThinEvent(await service.retrieveThin(caller.scope, pathParameters.id!)),

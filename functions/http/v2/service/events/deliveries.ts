@@ -1,8 +1,9 @@
 import { listEventDeliveriesParams } from '#shared/delivery/schemas.ts';
-import { deliveryObject, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { serializeDelivery } from '#shared/delivery/serializer.ts';
+import type { deliveryObject } from '#shared/delivery/objects.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { v2List, v2ListObject } from '#shared/wire/pagination.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
+import { v2List, type V2ListObject } from '#shared/wire/pagination.ts';
 
 const service = wireDeliveryAttemptsService();
 
@@ -12,7 +13,7 @@ export const handler = httpHandler(
     summary: "List an event's deliveries",
     description: "This service's addition: every delivery of a thin or snapshot event, newest first, on one page.",
     params: listEventDeliveriesParams,
-    response: v2ListObject(deliveryObject),
+    response: responds<V2ListObject<typeof deliveryObject>>(),
   },
   async ({ caller, pathParameters }) => ({
     body: v2List((await service.listForEvent(caller.scope, pathParameters.id!)).map(serializeDelivery), null),

@@ -1,7 +1,8 @@
 import { resendEventParams } from '#shared/delivery/schemas.ts';
-import { deliveryObject, serializeDelivery } from '#shared/delivery/serializer.ts';
+import { serializeDelivery } from '#shared/delivery/serializer.ts';
+import type { deliveryObject } from '#shared/delivery/objects.ts';
 import { wireDeliveryAttemptsService } from '#shared/delivery/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireDeliveryAttemptsService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Resend an event',
     description: "This service's addition: a new delivery of the event to one event destination or v1 webhook endpoint, sent now.",
     params: resendEventParams,
-    response: deliveryObject,
+    response: responds<typeof deliveryObject>(),
   },
   async ({ caller, params, pathParameters }) => {
     const target = params.event_destination

@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { finalizeAuthorizationAmountParams } from '#shared/issuing/schemas.ts';
-import { serializeAuthorization, issuingAuthorizationObject } from '#shared/issuing/serializers.ts';
+import { serializeAuthorization } from '#shared/issuing/serializers.ts';
+import type { issuingAuthorizationObject } from '#shared/issuing/objects.ts';
 import { wireAuthorizationService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: "Finalize a test-mode authorization's amount",
     description: 'Test mode only.',
     params: finalizeAuthorizationAmountParams,
-    response: issuingAuthorizationObject,
+    response: responds<typeof issuingAuthorizationObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

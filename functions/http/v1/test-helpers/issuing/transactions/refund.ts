@@ -1,6 +1,7 @@
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 import { refundTransactionParams } from '#shared/issuing/schemas.ts';
-import { serializeTransaction, issuingTransactionObject } from '#shared/issuing/serializers.ts';
+import { serializeTransaction } from '#shared/issuing/serializers.ts';
+import type { issuingTransactionObject } from '#shared/issuing/objects.ts';
 import { wireTransactionService } from '#shared/issuing/wiring.ts';
 import { issuingExpansions } from '#shared/expansion/loaders/issuing.ts';
 import { wireExpander } from '#shared/expansion/wiring.ts';
@@ -14,7 +15,7 @@ export const handler = httpHandler(
     summary: 'Refund a test-mode transaction',
     description: 'Test mode only. Answers the refund transaction.',
     params: refundTransactionParams,
-    response: issuingTransactionObject,
+    response: responds<typeof issuingTransactionObject>(),
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

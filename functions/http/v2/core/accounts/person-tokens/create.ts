@@ -1,7 +1,8 @@
 import { createPersonTokenParams } from '#shared/accounts/schemas.ts';
-import { serializePersonToken, personTokenObject } from '#shared/accounts/serializer.ts';
+import { serializePersonToken } from '#shared/accounts/serializer.ts';
+import type { personTokenObject } from '#shared/accounts/objects.ts';
 import { wireAccountTokenService } from '#shared/accounts/wiring.ts';
-import { httpHandler } from '#shared/http/handler.ts';
+import { httpHandler, responds } from '#shared/http/handler.ts';
 
 const service = wireAccountTokenService();
 
@@ -11,7 +12,7 @@ export const handler = httpHandler(
     summary: 'Create a person token',
     description: 'Takes a publishable key (in live mode only a publishable key).',
     params: createPersonTokenParams,
-    response: personTokenObject,
+    response: responds<typeof personTokenObject>(),
     allowPublishableKey: true,
   },
   async ({ origin, params, pathParameters, caller, sourceIp, userAgent }) => ({

@@ -1,5 +1,3 @@
-import type * as z from 'zod';
-
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
 /**
@@ -14,10 +12,4 @@ export interface Route<P extends string = string> {
   path: string;
   handler: string;
   permissions: P[];
-  /**
-   * An API route's success body (the document route and the hosted pages have none). The OpenAPI document
-   * and the tests' response checker read it here; the handler only types its body against it
-   * (`responds<typeof …>()`, shared/http/handler.ts), so no function bundles or builds it.
-   */
-  response?: z.ZodType;
 }

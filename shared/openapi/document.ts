@@ -152,8 +152,8 @@ const pageParameter = {
 /** The summary and description the handler declares (`httpHandler`, `htmlHandler`, the document route). */
 const operationText = ({ summary, description }: HandlerContract) => ({ summary, ...(description && { description }) });
 
-function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: 'api' }>): ZodOpenApiOperationObject {
-  if (!route.response) throw new Error(`${route.name} (${route.handler}) is an API route: the route table must declare its response schema`);
+function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: 'api' }>, response: z.ZodType | undefined): ZodOpenApiOperationObject {
+  if (!response) throw new Error(`${route.name} (${route.handler}) is an API route: the response table must declare its success body`);
   const method = route.method.toLowerCase() as Method;
   const v2 = route.path.startsWith('/v2/');
   const inBody = method === 'post';
@@ -182,7 +182,7 @@ function apiOperation(route: Route, contract: Extract<HandlerContract, { kind: '
       [String(contract.status)]: {
         description: contract.status === 202 ? 'Accepted.' : 'Success.',
         headers: apiHeaders(method),
-        content: { 'application/json': { schema: route.response } },
+        content: { 'application/json': { schema: response } },
       },
       ...Object.fromEntries(Object.keys(errorStatuses).map((status) => [status, ref('responses', `${errorBody}${status}`)])),
     },
@@ -342,15 +342,26 @@ function deliveries(): ZodOpenApiPathsObject {
   };
 }
 
-/** Builds the document. `load` imports a handler module (the local gateway's loader, or a plain import). */
-export async function buildOpenApiDocument(routes: readonly Route[], load: LoadHandler): Promise<JsonObject> {
+/**
+ * Builds the document from the route table, each API route's success body (`responses`, by route name:
+ * functions/responses.ts) and its handler's contract. `load` imports a handler module (the local gateway's
+ * loader, or a plain import).
+ */
+export async function buildOpenApiDocument(routes: readonly Route[], responses: Readonly<Record<string, z.ZodType>>, load: LoadHandler): Promise<JsonObject> {
+  const unrouted = Object.keys(responses).filter((name) => !routes.some((route) => route.name === name));
+  if (unrouted.length > 0) throw new Error(`The response table names routes the route table does not have: ${unrouted.join(', ')}`);
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
     const contract = contractOf(await load(route.handler));
     if (!contract) throw new Error(`${route.handler} does not export a handler made by httpHandler, htmlHandler or the document route`);
-    if (contract.kind !== 'api' && route.response) throw new Error(`${route.name} declares a response schema, but its handler is no API handler`);
+    const response = Object.hasOwn(responses, route.name) ? responses[route.name] : undefined;
+    if (contract.kind !== 'api' && response) throw new Error(`${route.name} has a response schema, but its handler is no API handler`);
     const operation =
-      contract.kind === 'api' ? apiOperation(route, contract) : contract.kind === 'html' ? htmlOperation(route, contract) : documentOperation(route, contract);
+      contract.kind === 'api'
+        ? apiOperation(route, contract, response)
+        : contract.kind === 'html'
+          ? htmlOperation(route, contract)
+          : documentOperation(route, contract);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
   const document = createDocument({

@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { routeResponses } from '#functions/responses.ts';
 import { routes } from '#functions/routes.ts';
 import type { GatewayRoute } from '#local/http-gateway.ts';
 import { createModuleLoader } from '#local/http-gateway.ts';
@@ -70,7 +71,7 @@ export default async function setup(project: TestProject) {
   });
   // The handler modules need the stack's environment to load, so the document is built once it is up.
   const load = createModuleLoader();
-  const checker = openApiResponseChecker(await buildOpenApiDocument(routes, load));
+  const checker = openApiResponseChecker(await buildOpenApiDocument(routes, routeResponses, load));
   inspect = checker.inspect;
   project.provide('stack', {
     baseUrl: stack.baseUrl,

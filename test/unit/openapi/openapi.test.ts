@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { routeResponses } from '#functions/responses.ts';
 import { routes } from '#functions/routes.ts';
 import { buildOpenApiDocument, offlineHandlerEnvironment, renderOpenApiDocument } from '#shared/openapi/document.ts';
 
@@ -13,7 +14,11 @@ let document: JsonObject;
 
 beforeAll(async () => {
   for (const [name, value] of Object.entries(offlineHandlerEnvironment)) process.env[name] ??= value;
-  document = await buildOpenApiDocument(routes, async (entry) => ((await import(pathToFileURL(resolve(entry)).href)) as { handler?: unknown }).handler);
+  document = await buildOpenApiDocument(
+    routes,
+    routeResponses,
+    async (entry) => ((await import(pathToFileURL(resolve(entry)).href)) as { handler?: unknown }).handler,
+  );
 }, 60_000);
 
 describe('the OpenAPI document', () => {

@@ -32,6 +32,16 @@ declare module 'vitest' {
   }
 }
 
+/** The one stack of a run, shared by the `stack` and `stack-alone` projects (each loads this file on its own). */
+interface SharedStack {
+  info: StackInfo;
+  /** Projects set up and not yet torn down: the last teardown stops the stack and reports. */
+  users: number;
+  stopAndReport(): Promise<void>;
+}
+
+const shared = globalThis as { sharedTestStack?: Promise<SharedStack> };
+
 /**
  * Starts one in-memory local stack for the whole run, on a free port, with delivery retries and the
  * sweeper sped up from hours and minutes to seconds.
@@ -42,6 +52,17 @@ declare module 'vitest' {
  * Lambda would reject (the poller's "returned an invalid batch response"), listed by function.
  */
 export default async function setup(project: TestProject) {
+  shared.sharedTestStack ??= startSharedStack();
+  const stack = await shared.sharedTestStack;
+  stack.users += 1;
+  project.provide('stack', stack.info);
+  return async () => {
+    stack.users -= 1;
+    if (stack.users === 0) await stack.stopAndReport();
+  };
+}
+
+async function startSharedStack(): Promise<SharedStack> {
   let inspect: ((route: GatewayRoute, result: unknown) => void) | undefined;
   const invalidBatchResponses: InvalidBatchResponse[] = [];
   const stack = await startLocalStack({
@@ -73,7 +94,7 @@ export default async function setup(project: TestProject) {
   const load = createModuleLoader();
   const checker = openApiResponseChecker(await buildOpenApiDocument(routes, routeResponses, load));
   inspect = checker.inspect;
-  project.provide('stack', {
+  const info: StackInfo = {
     baseUrl: stack.baseUrl,
     port: Number(new URL(stack.baseUrl).port),
     env: stack.env,
@@ -82,8 +103,8 @@ export default async function setup(project: TestProject) {
     eventGridEndpoint: stack.eventGrid.endpoint,
     jobIntervalMs,
     kmsMasterKey: stack.kmsMasterKey.toString('base64'),
-  });
-  return async () => {
+  };
+  const stopAndReport = async () => {
     await stack.stop();
     if (checker.violations.length > 0) {
       // A teardown that throws is only logged by vitest; the exit code is what CI sees.
@@ -99,4 +120,5 @@ export default async function setup(project: TestProject) {
       process.exitCode = 1;
     }
   };
+  return { info, users: 0, stopAndReport };
 }

@@ -1,4 +1,6 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import type { Context } from 'aws-lambda';
+import { logger } from './logger.ts';
 
 const serviceName = process.env.POWERTOOLS_SERVICE_NAME ?? 'service-api';
 
@@ -18,3 +20,20 @@ export function countMetric(name: string): void {
 export function flushMetrics(): void {
   if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
 }
+
+/**
+ * A scheduled job's Lambda handler: its log lines carry the invocation's context (function name, request id,
+ * cold start) as the HTTP handlers' do through middy, and what it counted is flushed however the run ends.
+ * Without it a job's lines carried no function name on AWS, and locally, where the jobs share the process
+ * with the route handlers, the name of whichever route ran last.
+ */
+export const scheduledJob =
+  <R>(run: () => Promise<R>) =>
+  async (_event?: unknown, context?: Context): Promise<R> => {
+    if (context) logger.addContext(context);
+    try {
+      return await run();
+    } finally {
+      flushMetrics();
+    }
+  };

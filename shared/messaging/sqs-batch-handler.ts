@@ -1,5 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { logger } from '#shared/core/logger.ts';
 
 /**
  * An SQS-triggered function's handler that runs `handleRecord` on every record of a batch in parallel and
@@ -12,6 +13,9 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
  * arrays, cheaper to make than to reason about.
  */
 export function sqsBatchHandler(handleRecord: (record: SQSRecord) => Promise<unknown>) {
-  return (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
-    processPartialResponse(event, handleRecord, new BatchProcessor(EventType.SQS), { context });
+  return (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    // The records' log lines carry the invocation's context (function name, request id), as the routes' do.
+    logger.addContext(context);
+    return processPartialResponse(event, handleRecord, new BatchProcessor(EventType.SQS), { context });
+  };
 }

@@ -159,7 +159,7 @@ function report() {
   }
 }
 
-console.log(`${inMemory ? 'in-memory' : 'persistent'} stack, ${clients} clients, ${minutes} minutes${measureCalls ? ', with AWS call timings' : ''}`);
+console.log(`${inMemory ? 'in-memory' : 'persistent'} stack, ${clients} clients, ${minutes} min${measureCalls ? ', with AWS call timings' : ''}`);
 const ticker = setInterval(report, 60_000);
 await Promise.all(Array.from({ length: clients }, loop));
 clearInterval(ticker);

@@ -1,5 +1,5 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { withCallScope } from '#shared/aws/aws-calls.ts';
+import { callTotals, withCallScope } from '#shared/aws/aws-calls.ts';
 import { functionCallScope } from './iam.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -270,9 +270,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const run = () => {
         // Like EventBridge Scheduler: a scheduled event; a failed run is logged and the next one comes anyway.
         const event = { source: 'local.scheduler', 'detail-type': 'Scheduled Event', time: new Date(clock.now()).toISOString(), detail: {} };
-        const done: Promise<unknown> = withCallScope(functionCallScope(job.name, job.permissions), () =>
-          handler(event, createLambdaContext({ functionName: job.name })),
-        )
+        // `LOCAL_AWS_CALLS=true`: what each run cost is printed, as the queue workers print theirs.
+        const measure = process.env.LOCAL_AWS_CALLS === 'true';
+        const scope = functionCallScope(job.name, job.permissions, measure);
+        const done: Promise<unknown> = withCallScope(scope, () => handler(event, createLambdaContext({ functionName: job.name })))
+          .then(() => {
+            if (measure) console.log(`aws-calls ${JSON.stringify({ function: job.name, ...callTotals(scope) })}`);
+          })
           .catch((error: unknown) => console.error(`Scheduled job ${job.name} failed`, error))
           .finally(() => {
             running.delete(done);

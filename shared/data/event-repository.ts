@@ -143,6 +143,13 @@ export function snapshotEventListQuery(tableName: string, scope: Scope, query: S
   return withFilter(input, filter);
 }
 
+/**
+ * Whether a list's filter is only the expiry: it drops only events past their 30 days that TTL has not deleted
+ * yet, the oldest of the partition, so a newest-first page reads one page's worth (`limit + 1`) first instead of
+ * 100 events (39, 37).
+ */
+const onlyExpiry = (types: string[] | undefined) => !types || types.length === 0;
+
 /** DynamoDB adapter for reading thin and snapshot events, newest first, within their 30-day retention. */
 export function dynamoEventRepository(table: Table): EventRepository {
   const { name } = table;
@@ -156,14 +163,15 @@ export function dynamoEventRepository(table: Table): EventRepository {
     getThin: (scope, id, now) => getFresh(thinEventEntity.key(scope, id), now, thinEventEntity.parse),
 
     async listThin(scope, query, now) {
-      const page = await collect(table, thinEventListQuery(name, scope, query, now), query.limit);
+      const page = await collect(table, thinEventListQuery(name, scope, query, now), query.limit, { rareFilter: onlyExpiry(query.types) });
       return { items: page.items.map(thinEventEntity.parse), hasMore: page.hasMore };
     },
 
     getSnapshot: (scope, id, now) => getFresh(snapshotEventEntity.key(scope, id), now, snapshotEventEntity.parse),
 
     async listSnapshot(scope, query, now) {
-      const page = await collect(table, snapshotEventListQuery(name, scope, query, now), query.page.limit);
+      const rareFilter = onlyExpiry(query.types) && query.deliverySuccess === undefined;
+      const page = await collect(table, snapshotEventListQuery(name, scope, query, now), query.page.limit, { rareFilter });
       const items = page.items.map(snapshotEventEntity.parse);
       return { items: query.page.endingBefore !== undefined ? items.reverse() : items, hasMore: page.hasMore };
     },

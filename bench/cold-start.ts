@@ -10,34 +10,12 @@
  *   npm run bench:cold                 persistent stack in a temporary data directory
  *   npm run bench:cold -- --in-memory
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Stripe from 'stripe';
+import { startStackProcess } from './stack-process.ts';
 
 const inMemory = process.argv.includes('--in-memory');
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const dataDir = mkdtempSync(join(tmpdir(), 'service-cold-'));
-
-const startedAt = performance.now();
-const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...(inMemory ? ['--in-memory'] : [])], {
-  env: { ...process.env, SERVICE_DATA_DIR: dataDir },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const { baseUrl, secretKey } = await new Promise<{ baseUrl: string; secretKey: string }>((resolve, reject) => {
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const url = /Service API listening on (\S+)/.exec(output)?.[1];
-    const key = /secret key\s+(\S+)/.exec(output)?.[1];
-    if (url && key && output.includes('Ready in')) resolve({ baseUrl: url, secretKey: key });
-  });
-  child.once('exit', (code) => reject(new Error(`the stack exited (${code}) before it was ready:\n${output}`)));
-});
-const readyMs = performance.now() - startedAt;
-const { hostname, port } = new URL(baseUrl);
-const client = new Stripe(secretKey, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0 });
+const stack = await startStackProcess({ inMemory });
+const { client, readyMs } = stack;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 function summary(name: string, latencies: number[], windowSeconds: number) {
@@ -80,6 +58,4 @@ console.log(
   `creates/s at 32 in flight vs one client's create rate: ${(inFlight.length / seconds).toFixed(0)} vs ${warmRate.toFixed(0)} warm, ${coldRate.toFixed(0)} cold`,
 );
 
-child.kill('SIGTERM');
-await new Promise((resolve) => child.once('exit', resolve));
-rmSync(dataDir, { recursive: true, force: true });
+await stack.stop();

@@ -15,37 +15,18 @@
  *   npm run bench:soak -- --in-memory --calls
  *   SOAK_MINUTES=3 SOAK_CLIENTS=4 npm run bench:soak
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Stripe from 'stripe';
+import { startStackProcess } from './stack-process.ts';
 
 const inMemory = process.argv.includes('--in-memory');
 const measureCalls = process.argv.includes('--calls');
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const clients = Number(process.env.SOAK_CLIENTS ?? 8);
-const dataDir = mkdtempSync(join(tmpdir(), 'service-soak-'));
-
-const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts', '--port', '0', ...(inMemory ? ['--in-memory'] : [])], {
-  env: { ...process.env, SERVICE_DATA_DIR: dataDir, ...(measureCalls ? { LOCAL_AWS_CALLS: 'true' } : {}) },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const { baseUrl, secretKey } = await new Promise<{ baseUrl: string; secretKey: string }>((resolve, reject) => {
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-    const url = /Service API listening on (\S+)/.exec(output)?.[1];
-    const key = /secret key\s+(\S+)/.exec(output)?.[1];
-    if (url && key && output.includes('Ready in')) resolve({ baseUrl: url, secretKey: key });
-  });
-  child.once('exit', (code) => reject(new Error(`the stack exited (${code}) before it was ready:\n${output}`)));
-});
+const stack = await startStackProcess({ inMemory, env: measureCalls ? { LOCAL_AWS_CALLS: 'true' } : {} });
 // The stack's own output is dropped from here on; with --calls, its `aws-calls` lines (what each queue worker's and
 // scheduled job's invocation cost) are summed per function and minute.
 const background = new Map<string, { runs: number; calls: number; read: number; write: number }>();
 let pending = '';
-child.stdout.on('data', (chunk: Buffer) => {
+stack.stdout.on('data', (chunk: Buffer) => {
   if (!measureCalls) return;
   const lines = (pending + chunk.toString()).split('\n');
   pending = lines.pop() ?? '';
@@ -56,8 +37,7 @@ child.stdout.on('data', (chunk: Buffer) => {
     background.set(cost.function, { runs: sum.runs + 1, calls: sum.calls + cost.calls, read: sum.read + cost.readUnits, write: sum.write + cost.writeUnits });
   }
 });
-const { hostname, port } = new URL(baseUrl);
-const client = new Stripe(secretKey, { host: hostname, port: Number(port), protocol: 'http', maxNetworkRetries: 0 });
+const { client } = stack;
 
 const operations = ['create customer', 'retrieve customer', 'list customers 10', 'meter event', 'list events 5'] as const;
 type Operation = (typeof operations)[number];
@@ -165,6 +145,4 @@ await Promise.all(Array.from({ length: clients }, loop));
 clearInterval(ticker);
 if (performance.now() - minuteStarted > 5_000) report();
 
-child.kill('SIGTERM');
-await new Promise((resolve) => child.once('exit', resolve));
-rmSync(dataDir, { recursive: true, force: true });
+await stack.stop();

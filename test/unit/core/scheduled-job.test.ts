@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { logger } from '#shared/core/logger.ts';
 import { scheduledJob } from '#shared/core/observability.ts';
 
@@ -30,7 +30,16 @@ async function linesWritten(work: () => Promise<unknown>): Promise<Record<string
 }
 
 describe('scheduledJob: a scheduled function’s handler', () => {
-  afterEach(() => logger.resetKeys?.());
+  // Whatever level the run's environment set (POWERTOOLS_LOG_LEVEL), the job's info lines are written here.
+  let level: ReturnType<typeof logger.getLevelName>;
+  beforeEach(() => {
+    level = logger.getLevelName();
+    logger.setLogLevel('INFO');
+  });
+  afterEach(() => {
+    logger.setLogLevel(level);
+    logger.resetKeys();
+  });
 
   it('Given an invocation context, when the job logs, then its lines carry the function name and the request id', async () => {
     const handler = scheduledJob(async () => {

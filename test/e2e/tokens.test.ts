@@ -346,13 +346,14 @@ describe('v1 tokens through the official SDK', () => {
 
     const record = await stackTable().get(idempotencyItemKey({ accountId: platform.account, livemode: false, publishable: true }, key));
     expect(record?.sealedResponse).toEqual(expect.any(String));
-    expect((await scanTable()).text).not.toContain(key);
+    const { text } = await scanTable();
+    expect(text).not.toContain(key);
     // What the fingerprint was before it was keyed: a plain SHA-256 of the request, open to offline guessing.
     const request = `POST /v1/tokens\n{"card":{"cvc":"314","exp_month":"8","exp_year":${JSON.stringify(String(nextYear))},"number":"4000056655665556"}}`;
     const plain = createHash('sha256').update(request).digest('hex');
     expect(record?.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(record?.fingerprint).not.toBe(plain);
-    expect((await scanTable()).text).not.toContain(plain);
+    expect(text).not.toContain(plain);
   });
 
   it("keeps a publishable key's Idempotency-Keys apart from the secret key's: it can neither claim nor probe the backend's", async () => {

@@ -5,8 +5,8 @@ export type Credential = 'secret_key' | 'secret_or_publishable_key' | 'meter_eve
 
 /**
  * What a handler declares about its requests. `httpHandler`, `htmlHandler` and the document route attach it
- * to the handler they make, and the OpenAPI document is built from the route table (which declares each API
- * route's response schema) and these, so the document describes the very schemas that validate requests.
+ * to the handler they make, and the OpenAPI document is built from the route table, the response table
+ * (functions/responses.ts, each API route's success body) and these, so the document describes the very schemas that validate requests.
  */
 export type HandlerContract = OperationText &
   (

@@ -85,8 +85,8 @@ export interface OperationIdempotency {
 declare const bodySchema: unique symbol;
 
 /**
- * A success body's schema by its type alone. The route table (functions/routes.ts) declares the schema
- * itself, for the OpenAPI document and the tests' response checker; a handler names it with
+ * A success body's schema by its type alone. The response table (functions/responses.ts) declares the
+ * schema itself, for the OpenAPI document and the tests' response checker; a handler names it with
  * `responds<typeof customerObject>()` from a type-only import, so tsc still checks the body against it while
  * no function bundles the schema or builds it at cold start (nothing at runtime validates a response).
  */
@@ -100,7 +100,7 @@ export const responds = <R extends z.ZodType>(): Responds<R> => ({});
 export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> extends OperationText {
   /** Strict schema of the query-string and body parameters together. */
   params: S;
-  /** The success body's schema, by type (the route table holds the schema): the operation must return its input type. */
+  /** The success body's schema, by type (functions/responses.ts holds the schema): the operation must return its input type. */
   response: Responds<R>;
   /** Status of a success. @default 200 */
   status?: number;
@@ -370,7 +370,7 @@ async function expandBody(expand: Expander | undefined, request: ApiRequest<unkn
  * The one way to write an HTTP handler: a parameter schema, the response schema's type and an operation.
  * All middy composition lives here, so a handler file is its schemas, one service call and this wrapper.
  * The parameter schema rides on the handler as its contract, which the OpenAPI document is built from with
- * the route table's response schema.
+ * the response table's schema (functions/responses.ts).
  */
 export function httpHandler<S extends z.ZodType, R extends z.ZodType>(
   options: HttpHandlerOptions<S, R>,

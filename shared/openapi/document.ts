@@ -7,7 +7,7 @@ import { snapshotEventObject, thinNotificationObject } from '#shared/events/obje
 import { v1ErrorBody, v2ErrorBody } from '#shared/http/error-mapping.ts';
 
 /**
- * The OpenAPI 3.1 document of the API, built from the route table (paths, response schemas) and the
+ * The OpenAPI 3.1 document of the API, built from the route table (paths), the response table (functions/responses.ts) and the
  * contract each handler module attaches to its `handler` (request schema, status, credential). Nothing here
  * lists routes or fields: a route added to the table with its handler is in the document.
  */

@@ -1,4 +1,4 @@
-import parseQs from 'qs/lib/parse.js';
+import qs from 'qs';
 import { InvalidRequestError, RequestTooLargeError, UnsupportedMediaTypeError } from '#shared/core/errors.ts';
 import type { ApiGeneration } from './error-mapping.ts';
 
@@ -22,7 +22,7 @@ const maxJsonDepth = 20;
 export function parseBracketParams(text: string, where: 'body' | 'query'): RawParams {
   if (text === '') return {};
   try {
-    return parseQs(text, bracketOptions) as RawParams;
+    return qs.parse(text, bracketOptions) as RawParams;
   } catch (error) {
     const reason = error instanceof RangeError || error instanceof Error ? error.message : String(error);
     throw new InvalidRequestError(

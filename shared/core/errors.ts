@@ -55,6 +55,13 @@ export class PermissionError extends ServiceError {}
 
 /** An `Idempotency-Key` was reused with other parameters, or is still in use by a running request. */
 export class IdempotencyError extends ServiceError {}
+
+/** Another request holds the key and has not finished (or its create won the key in a race). */
+export const idempotencyKeyInUse = (key: string) =>
+  new IdempotencyError(
+    `There is currently another in-progress request using the Idempotency-Key '${key}'. Retry after it completes.`,
+    'idempotency_key_in_use',
+  );
 /** An idempotency key sent again with other parameters: v1 answers 400 (which the SDK does not retry), v2 409. */
 export class IdempotencyKeyReusedError extends IdempotencyError {}
 

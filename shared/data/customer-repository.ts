@@ -15,11 +15,10 @@ import { cancellationCodes } from './conditions.ts';
 import { metadataItem, orNull, ownedItem, scopeItem } from './item-schemas.ts';
 import type { Table, TransactItem } from './table.ts';
 import { customer, customerSource, testClock } from './keys.ts';
-import { outboxItems } from './outbox-items.ts';
 import { ownedEntity, ownedListQuery, ownedResourceStore, type OwnedKind } from './owned-resources.ts';
 import { type OwnerPageQuery, queryOwnerPage } from './owner-page.ts';
 import { expired, tokenBankAccountItem, tokenCardItem, tokenEntity } from './token-repository.ts';
-import { transactChecked, transactGuarded } from './transactions.ts';
+import { transactChecked, transactGuarded, transactWithOutbox } from './transactions.ts';
 
 const addressItem = z.object({
   city: orNull(z.string()),
@@ -235,7 +234,7 @@ export function dynamoCustomerRepository(table: Table): CustomerRepository {
     },
     async changeSources(change, outbox, now): Promise<SourceChangeOutcome> {
       try {
-        await table.transact(outboxItems(name, outbox, customerSourceEntity.change(name, change)));
+        await transactWithOutbox(table, outbox, customerSourceEntity.change(name, change));
         return 'written';
       } catch (error) {
         const codes = cancellationCodes(error);

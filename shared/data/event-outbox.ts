@@ -40,6 +40,8 @@ export function dynamoSubscriberDirectory(table: Table): SubscriberDirectory {
 export function dynamoOutboxStore(table: Table): OutboxStore {
   return {
     async commit(outbox) {
+      // A batch cannot hold a condition: a receipt written here could overwrite another request's record.
+      if (outbox.receipt) throw new Error('An Idempotency-Key receipt is written in the transaction of the change it answers, not in a batch');
       const puts = outboxItems(table.name, outbox).map((item) => ({ PutRequest: { Item: item.Put!.Item! } }));
       for (let start = 0; start < puts.length; start += maxBatchWrite) {
         let requests: BatchWriteRequests = puts.slice(start, start + maxBatchWrite);

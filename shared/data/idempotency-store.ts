@@ -1,10 +1,11 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
-import type { IdempotencyClaim, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
+import { snapshotDataAt } from '#shared/events/versions.ts';
+import type { IdempotencyClaim, IdempotencyReceipt, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
 import { epochSeconds, isConditionFailure, oldItemOf, whenConditionHolds } from './conditions.ts';
-import type { Table } from './table.ts';
-import { idempotency } from './keys.ts';
+import type { Table, TransactItem } from './table.ts';
+import { idempotency, snapshotEvent } from './keys.ts';
 
 /**
  * Stored responses can hold secrets (an account link's URL, a meter event session token), so the table
@@ -33,7 +34,20 @@ function unseal(scope: IdempotencyScope, key: string, sealed: string): StoredRes
 const idempotencyItem = z.discriminatedUnion('state', [
   z.object({ state: z.literal('in_progress'), fingerprint: z.string(), expiresAt: z.number() }),
   z.object({ state: z.literal('complete'), fingerprint: z.string(), expiresAt: z.number(), sealedResponse: z.string() }),
+  // A receipt (`IdempotencyReceipt`): complete, its response the object of an event written with it.
+  z.object({
+    state: z.literal('answered'),
+    fingerprint: z.string(),
+    expiresAt: z.number(),
+    requestId: z.string(),
+    statusCode: z.number(),
+    serviceVersion: z.string(),
+    eventId: z.string(),
+  }),
 ]);
+
+/** A record as the item holds it: a receipt's response is still to be read from its event. */
+type ParsedRecord = IdempotencyRecord | Extract<z.output<typeof idempotencyItem>, { state: 'answered' }>;
 
 /** Where the record of an idempotency key lives: its key is the SHA-256 of the idempotency key. */
 export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
@@ -41,14 +55,17 @@ export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
   SK: idempotency.sk(),
 });
 
+const eventObject = z.object({ object: z.record(z.string(), z.unknown()) });
+
 /** Idempotency records (TABLE_DESIGN.md 9, 10): keys, item schema, and the command of each access pattern. */
 export const idempotencyEntity = {
   key: idempotencyItemKey,
   /** The record an item holds at `now` (TTL deletion is lazy: an expired record counts as absent). */
-  parse(item: Record<string, unknown> | undefined, now: number, open: (sealed: string) => StoredResponse): IdempotencyRecord {
+  parse(item: Record<string, unknown> | undefined, now: number, open: (sealed: string) => StoredResponse): ParsedRecord {
     if (!item) return { state: 'absent' };
     const record = idempotencyItem.parse(item);
     if (record.expiresAt <= epochSeconds(now)) return { state: 'absent' };
+    if (record.state === 'answered') return record;
     return record.state === 'complete'
       ? { state: 'complete', fingerprint: record.fingerprint, response: open(record.sealedResponse) }
       : { state: 'in_progress', fingerprint: record.fingerprint };
@@ -86,11 +103,65 @@ export const idempotencyEntity = {
     ExpressionAttributeNames: { '#state': 'state' },
     ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
   }),
+  /** A response kept without a claim: the key is free, expired, or this request's own receipt. */
+  keep: (tableName: string, claim: Omit<IdempotencyClaim, 'lockedUntil'>, sealed: string, now: number): PutCommandInput => ({
+    TableName: tableName,
+    Item: {
+      ...idempotencyItemKey(claim.scope, claim.key),
+      entity: 'idempotency_key',
+      state: 'complete',
+      fingerprint: claim.fingerprint,
+      requestId: claim.requestId,
+      sealedResponse: sealed,
+      expiresAt: epochSeconds(claim.expiresAt),
+    },
+    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR requestId = :requestId',
+    ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':requestId': claim.requestId },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+  }),
+  /**
+   * A create's receipt, for its transaction (10a): a key another request holds, unexpired, cancels the
+   * create. About 300 bytes where a claim and its completion write the response again.
+   */
+  receipt: (tableName: string, receipt: IdempotencyReceipt): TransactItem => ({
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...idempotencyItemKey(receipt.scope, receipt.key),
+        entity: 'idempotency_key',
+        state: 'answered',
+        fingerprint: receipt.fingerprint,
+        requestId: receipt.requestId,
+        statusCode: receipt.statusCode,
+        serviceVersion: receipt.serviceVersion,
+        eventId: receipt.event.id,
+        expiresAt: epochSeconds(receipt.expiresAt),
+      },
+      ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds',
+      ExpressionAttributeValues: { ':nowSeconds': epochSeconds(receipt.now) },
+    },
+  }),
 };
 
 /** DynamoDB adapter: one item per (account, mode, key hash), claimed with a conditional put, expired by TTL. */
 export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
   const { name } = table;
+  /** A receipt's response: its event's object at the version the create was served at (one more read, on replays only). */
+  async function answer(scope: IdempotencyScope, record: ParsedRecord): Promise<IdempotencyRecord> {
+    if (record.state !== 'answered') return record;
+    const eventScope = { accountId: scope.accountId, livemode: scope.livemode };
+    const item = await table.getConsistent({ PK: snapshotEvent.pk(eventScope), SK: snapshotEvent.sk(record.eventId) });
+    // Written in one transaction with the receipt, and kept 30 days against the key's 24 hours.
+    if (!item) throw new Error(`The event ${record.eventId} that answers an idempotent request is missing`);
+    const { object } = snapshotDataAt(eventObject.parse(item).object, null, record.serviceVersion);
+    const response = { statusCode: record.statusCode, body: JSON.stringify(object), requestId: record.requestId, serviceVersion: record.serviceVersion };
+    return { state: 'complete', fingerprint: record.fingerprint, response };
+  }
+  const parsed = (scope: IdempotencyScope, key: string, item: Record<string, unknown> | undefined, now: number) =>
+    answer(
+      scope,
+      idempotencyEntity.parse(item, now, (sealed) => unseal(scope, key, sealed)),
+    );
   return {
     async claim(claim, now) {
       try {
@@ -99,17 +170,26 @@ export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
         // The holder's item came back with the failure: no second read.
-        return { claimed: false, record: idempotencyEntity.parse(oldItemOf(error), now, (sealed) => unseal(claim.scope, claim.key, sealed)) };
+        return { claimed: false, record: await parsed(claim.scope, claim.key, oldItemOf(error), now) };
       }
     },
     async read(scope, key, now) {
-      return idempotencyEntity.parse(await table.getConsistent(idempotencyItemKey(scope, key)), now, (sealed) => unseal(scope, key, sealed));
+      return parsed(scope, key, await table.getConsistent(idempotencyItemKey(scope, key)), now);
     },
     async complete(scope, key, response) {
       await table.update(idempotencyEntity.complete(name, scope, key, seal(scope, key, response)));
     },
     async release(scope, key) {
       await whenConditionHolds(() => table.update(idempotencyEntity.release(name, scope, key)));
+    },
+    async keep(claim, response, now) {
+      try {
+        await table.put(idempotencyEntity.keep(name, claim, seal(claim.scope, claim.key, response), now));
+        return undefined;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return parsed(claim.scope, claim.key, oldItemOf(error), now);
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import { eventRetentionMillis, type Delivery, type FanOut, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { epochSeconds } from './conditions.ts';
 import { dueEntry } from './due-index.ts';
+import { idempotencyEntity } from './idempotency-store.ts';
 import type { TransactItem } from './table.ts';
 import { delivery as deliveryKeys, fanOut as fanOutKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 
@@ -71,7 +72,8 @@ export function outboxItems(tableName: string, outbox: Outbox | undefined, along
     ...outbox.deliveries.map(deliveryItem),
     ...(outbox.fanOut ? [fanOutItem(outbox.fanOut)] : []),
   ].map((Item): TransactItem => ({ Put: { TableName: tableName, Item } }));
-  const items = [...alongside, ...puts];
+  // Last, so that the change's own actions keep the places their cancellation reasons are read at.
+  const items = [...alongside, ...puts, ...(outbox.receipt ? [idempotencyEntity.receipt(tableName, outbox.receipt)] : [])];
   if (items.length > maxTransactionItems) {
     throw new Error(`A change with its events needs ${items.length} writes, more than one transaction holds (${maxTransactionItems}).`);
   }

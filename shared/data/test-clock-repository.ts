@@ -3,13 +3,12 @@ import type { Customer } from '#shared/customers/customer.ts';
 import type { TestClock, TestClockRepository } from '#shared/test-clocks/test-clock.ts';
 import { cancellationCodes, failedCondition } from './conditions.ts';
 import { customerSourceEntity } from './customer-repository.ts';
-import { outboxItems } from './outbox-items.ts';
 import { billingDueEntry } from './due-index.ts';
 import { orNull, ownedItem } from './item-schemas.ts';
 import { testClock as keys } from './keys.ts';
 import { type OwnedKind, ownedEntity, ownedResourceStore } from './owned-resources.ts';
 import type { Table, TransactItem } from './table.ts';
-import { transactGuarded } from './transactions.ts';
+import { transactGuarded, transactWithOutbox } from './transactions.ts';
 
 const testClockItem = z.object({
   ...ownedItem,
@@ -76,7 +75,7 @@ export function dynamoTestClockRepository(table: Table): TestClockRepository {
     delete: (clock, outbox) => transactGuarded(table, testClockEntity.deleteAt(table.name, clock), outbox),
     async createWithCustomer(clock, customer, limit, outbox) {
       try {
-        await table.transact(outboxItems(table.name, outbox, testClockEntity.createWithCustomer(table.name, clock, customer, limit)));
+        await transactWithOutbox(table, outbox, testClockEntity.createWithCustomer(table.name, clock, customer, limit));
         return 'written';
       } catch (error) {
         const codes = cancellationCodes(error);

@@ -1,3 +1,4 @@
+import { idempotencyKeyInUse } from '#shared/core/errors.ts';
 import type { Outbox } from '#shared/events/event.ts';
 import type { TokenUse } from '#shared/tokens/token.ts';
 import { tokenAlreadyUsed } from '#shared/tokens/use.ts';
@@ -6,6 +7,21 @@ import { backOff, cancellationCodes, failedCondition } from './conditions.ts';
 import { outboxItems } from './outbox-items.ts';
 import type { TransactItem } from './table.ts';
 import { tokenEntity } from './token-repository.ts';
+
+/**
+ * One transaction of a change and its outbox. A create's Idempotency-Key receipt (the last action) that
+ * fails means another request holds the key: that is `idempotency_key_in_use`, which the request pipeline
+ * answers with the holder's response, never a conflict for the caller to retry.
+ */
+export async function transactWithOutbox(table: Table, outbox: Outbox | undefined, actions: TransactItem[]): Promise<void> {
+  try {
+    await table.transact(outboxItems(table.name, outbox, actions));
+  } catch (error) {
+    const receiptCode = outbox?.receipt ? cancellationCodes(error)?.at(-1) : undefined;
+    if (failedCondition(receiptCode) || receiptCode === 'TransactionConflict') throw idempotencyKeyInUse(outbox!.receipt!.key);
+    throw error;
+  }
+}
 
 /** Tries of a transaction that uses a token, while it collides with concurrent ones on that token. */
 const maxConflictRounds = 20;
@@ -27,7 +43,7 @@ export async function transactGuarded(
   const actions = using ? [...items, tokenEntity.use(table.name, using)] : items;
   for (let round = 0; ; round++) {
     try {
-      await table.transact(outboxItems(table.name, outbox, actions));
+      await transactWithOutbox(table, outbox, actions);
       return true;
     } catch (error) {
       const codes = cancellationCodes(error);
@@ -49,7 +65,7 @@ export async function transactGuarded(
  */
 export async function transactChecked(table: Table, items: TransactItem[], outbox: Outbox | undefined): Promise<boolean> {
   try {
-    await table.transact(outboxItems(table.name, outbox, items));
+    await transactWithOutbox(table, outbox, items);
     return true;
   } catch (error) {
     const codes = cancellationCodes(error);

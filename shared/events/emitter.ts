@@ -152,6 +152,11 @@ export function eventEmitter({ store, queue, clock = systemClock }: EventEmitter
       const platform = { accountId: origin.platformId, livemode: origin.scope.livemode };
       outbox.fanOut = { id: newId('fan', now), platform, source: sourceOf(origin), events: fanning, created: now };
     }
+    const answer = origin.receipt && outbox.snapshotEvents.find((event) => event.type === origin.receipt!.answeredBy);
+    if (origin.receipt && answer) {
+      outbox.receipt = { ...origin.receipt.draft, event: { scope: answer.scope, id: answer.id } };
+      origin.receipt.prepared = { eventId: answer.id, object: answer.object };
+    }
     return outbox;
   }
 

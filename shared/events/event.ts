@@ -1,3 +1,4 @@
+import type { IdempotencyReceipt } from '#shared/platform/ports.ts';
 import type { Scope } from '#shared/platform/types.ts';
 
 /** What an event is about: `{id, type, url}` as thin events show it. */
@@ -21,6 +22,24 @@ export interface EventOrigin {
   request: RequestReason | null;
   /** The version snapshot events are recorded with (the request's `Service-Version`). */
   apiVersion: string;
+  /** A create whose Idempotency-Key is kept with the event that answers it (routes declaring `idempotency: { answeredBy }`). */
+  receipt?: ReceiptRequest;
+}
+
+/**
+ * What the request pipeline asks of the change a create makes: write the key's receipt in the same
+ * transaction as the event of type `answeredBy`, whose object is the success body.
+ */
+export interface ReceiptRequest {
+  answeredBy: string;
+  /** The receipt, but for the event it points at. */
+  draft: Omit<IdempotencyReceipt, 'event'>;
+  /**
+   * Set by each `prepare` that found the event: the event and its object. The pipeline answers from the
+   * operation's own result and checks it against this object (an operation that answers with another
+   * object than its event's keeps its response the usual way).
+   */
+  prepared?: { eventId: string; object: Record<string, unknown> };
 }
 
 /** A thin (v2) event as stored; kept 30 days. */
@@ -149,6 +168,8 @@ export interface Outbox {
   snapshotEvents: SnapshotEvent[];
   deliveries: Delivery[];
   fanOut: FanOut | null;
+  /** The Idempotency-Key's receipt of the create this change is (see `ReceiptRequest`). */
+  receipt?: IdempotencyReceipt;
 }
 
 /** A change as a capability reports it to the emitter. */

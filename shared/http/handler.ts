@@ -9,7 +9,8 @@ import { serviceTable } from '#shared/data/table.ts';
 import { dynamoAccountSecretStore } from '#shared/data/account-secret-store.ts';
 import { dynamoIdempotencyStore } from '#shared/data/idempotency-store.ts';
 import { dynamoRateCounter } from '#shared/data/rate-counter.ts';
-import type { EventOrigin } from '#shared/events/event.ts';
+import type { EventOrigin, ReceiptRequest } from '#shared/events/event.ts';
+import { snapshotDataAt } from '#shared/events/versions.ts';
 import type { ExpansionPlan } from '#shared/expansion/plan.ts';
 import type { Expander } from '#shared/expansion/resolver.ts';
 import { randomBase62 } from '#shared/core/ids.ts';
@@ -23,7 +24,7 @@ import { authenticate } from './authenticate.ts';
 import { publicBaseUrl } from './base-url.ts';
 import { decodeParams } from './encoding.ts';
 import { errorResponse, type ApiGeneration } from './error-mapping.ts';
-import { checkIdempotencyKey, requestFingerprint, runIdempotently } from './idempotency.ts';
+import { checkIdempotencyKey, idempotencyKeyTtlMillis, requestFingerprint, runIdempotently, runWithReceipt } from './idempotency.ts';
 import { countMetric, flushMetrics } from '#shared/core/observability.ts';
 import { rateLimitedMetricName } from './rate-limit.ts';
 import type { IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
@@ -121,9 +122,13 @@ export interface HttpHandlerOptions<S extends z.ZodType, R extends z.ZodType> ex
    * Who keeps a POST's `Idempotency-Key`: the pipeline (a record of its own, claimed then completed: 2
    * write units), or the operation, in the one record it writes anyway (`request.idempotency`; it answers
    * `replayedFrom` for a replay and refuses another fingerprint with `IdempotencyKeyReusedError`).
+   * Or, for a v1 create whose success body is the object of an event it writes in one transaction, that
+   * event's type (`{ answeredBy: 'customer.created' }`): the key's receipt goes into the create's
+   * transaction and points at the event, which answers replays (no call of its own, no second copy of the
+   * response). Requests with `expand` fall back to the pipeline's record.
    * @default 'pipeline'
    */
-  idempotency?: 'pipeline' | 'operation';
+  idempotency?: 'pipeline' | 'operation' | { answeredBy: string };
   /**
    * Expands the success body as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
    * caller's scope, before it is sent or kept for idempotent replays.
@@ -316,13 +321,25 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
     if (idempotencyKey !== undefined && (method === 'POST' || method === 'DELETE')) {
       checkIdempotencyKey(idempotencyKey);
       const fingerprint = requestFingerprint(await secret('idempotency-fingerprint'), method, path, raw);
+      const scope = caller.keyKind === 'publishable' ? { ...caller.scope, publishable: true } : caller.scope;
+      const keyed = { scope, key: idempotencyKey, fingerprint, requestId };
+      const answeredBy = typeof options.idempotency === 'object' && api === 'v1' && !expands(params) ? options.idempotency.answeredBy : undefined;
       if (options.idempotency === 'operation') {
         request.idempotency = { key: idempotencyKey, fingerprint, requestId };
         response = await run();
         if (replayedFrom !== undefined) replay = { original: replayedFrom };
+      } else if (answeredBy !== undefined) {
+        const statusCode = options.status ?? 200;
+        const now = systemClock();
+        const receipt: ReceiptRequest = { answeredBy, draft: { ...keyed, statusCode, serviceVersion, now, expiresAt: now + idempotencyKeyTtlMillis } };
+        request.origin.receipt = receipt;
+        const answers = (candidate: StoredResponse, prepared: { object: Record<string, unknown> }) =>
+          candidate.statusCode === statusCode && candidate.body === JSON.stringify(snapshotDataAt(prepared.object, null, serviceVersion).object);
+        const outcome = await runWithReceipt(ports.idempotencyStore, keyed, receipt, run, answers);
+        response = outcome.response;
+        if (outcome.replayed) replay = { original: outcome.response.requestId };
       } else {
-        const scope = caller.keyKind === 'publishable' ? { ...caller.scope, publishable: true } : caller.scope;
-        const outcome = await runIdempotently(ports.idempotencyStore, { scope, key: idempotencyKey, fingerprint, requestId }, run);
+        const outcome = await runIdempotently(ports.idempotencyStore, keyed, run);
         response = outcome.response;
         if (outcome.replayed) replay = { original: outcome.response.requestId };
       }
@@ -352,6 +369,12 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
  * caller's scope, at the newest shape (the version chain renders it after). A list page or search result
  * the expansions made too large is cut again, as its paging cuts it.
  */
+/** Whether the request asks for expansions (then its body is not its event's object). */
+const expands = (params: unknown): boolean => {
+  const plan = (params as { expand?: ExpansionPlan | string[] }).expand;
+  return plan !== undefined && ('root' in plan ? plan.paths.length > 0 : plan.length > 0);
+};
+
 async function expandBody(expand: Expander | undefined, request: ApiRequest<unknown>, body: unknown): Promise<unknown> {
   const params = request.params as { expand?: ExpansionPlan | string[]; ending_before?: string; query?: string };
   const plan = params.expand;

@@ -1,7 +1,8 @@
 import { systemClock } from '#shared/core/clock.ts';
 import { createHmac } from 'node:crypto';
-import { IdempotencyError, IdempotencyKeyReusedError, InvalidRequestError } from '#shared/core/errors.ts';
-import type { IdempotencyStore, IdempotencyScope, StoredResponse } from '#shared/platform/ports.ts';
+import { IdempotencyKeyReusedError, idempotencyKeyInUse, InvalidRequestError } from '#shared/core/errors.ts';
+import type { ReceiptRequest } from '#shared/events/event.ts';
+import type { IdempotencyRecord, IdempotencyStore, IdempotencyScope, StoredResponse } from '#shared/platform/ports.ts';
 
 export const idempotencyKeyTtlMillis = 24 * 60 * 60 * 1000;
 const lockMillis = 60_000;
@@ -45,13 +46,37 @@ const keepable = (statusCode: number) => statusCode < 500 && statusCode !== 409 
 
 export type IdempotentOutcome = { response: StoredResponse; replayed: boolean };
 
+type KeyedRequest = { scope: IdempotencyScope; key: string; fingerprint: string; requestId: string };
+
+/**
+ * What a request whose key another request holds gets: that request's response (after waiting up to 5 s
+ * for it to finish), a refusal if it had other parameters, or `undefined` when the key turns out free.
+ */
+async function answerFromHolder(
+  store: IdempotencyStore,
+  request: KeyedRequest,
+  held: IdempotencyRecord,
+  deadline: number,
+  clock: () => number,
+): Promise<IdempotentOutcome | undefined> {
+  let record = held;
+  while (record.state === 'in_progress' && record.fingerprint === request.fingerprint && clock() < deadline) {
+    await sleep(pollMillis);
+    record = await store.read(request.scope, request.key, clock());
+  }
+  if (record.state === 'absent') return undefined;
+  if (record.fingerprint !== request.fingerprint) throw mismatch(request.key);
+  if (record.state === 'complete') return { response: record.response, replayed: true };
+  throw idempotencyKeyInUse(request.key);
+}
+
 /**
  * Runs `operation` at most once per (scope, key): a retry with the same fingerprint replays the stored
  * response, another fingerprint is refused (v1 400, v2 409), and concurrent requests wait for the first one to finish.
  */
 export async function runIdempotently(
   store: IdempotencyStore,
-  request: { scope: IdempotencyScope; key: string; fingerprint: string; requestId: string },
+  request: KeyedRequest,
   operation: () => Promise<StoredResponse>,
   clock: () => number = systemClock,
 ): Promise<IdempotentOutcome> {
@@ -71,18 +96,42 @@ export async function runIdempotently(
       else await store.release(request.scope, request.key);
       return { response, replayed: false };
     }
-
-    let record = attempt.record;
-    while (record.state === 'in_progress' && record.fingerprint === request.fingerprint && clock() < deadline) {
-      await sleep(pollMillis);
-      record = await store.read(request.scope, request.key, clock());
-    }
-    if (record.state === 'absent') continue;
-    if (record.fingerprint !== request.fingerprint) throw mismatch(request.key);
-    if (record.state === 'complete') return { response: record.response, replayed: true };
-    throw new IdempotencyError(
-      `There is currently another in-progress request using the Idempotency-Key '${request.key}'. Retry after it completes.`,
-      'idempotency_key_in_use',
-    );
+    const answer = await answerFromHolder(store, request, attempt.record, deadline, clock);
+    if (answer) return answer;
   }
+}
+
+/**
+ * A create whose key is kept by its own transaction (`ReceiptRequest`): no claim first. The create's
+ * transaction writes the receipt with its event, so a success costs no call for the key; a success that
+ * is not its event's object, and a failure worth keeping, are kept with one conditional put. A create
+ * that lost its key to another request (its transaction cancelled, or its kept failure refused) answers
+ * with that request's response, as a claimed key would.
+ */
+export async function runWithReceipt(
+  store: IdempotencyStore,
+  request: KeyedRequest,
+  receipt: ReceiptRequest,
+  operation: () => Promise<StoredResponse>,
+  answers: (response: StoredResponse, prepared: NonNullable<ReceiptRequest['prepared']>) => boolean,
+  clock: () => number = systemClock,
+): Promise<IdempotentOutcome> {
+  const deadline = clock() + waitMillis;
+  const response = await operation();
+  const succeeded = response.statusCode < 300;
+  if (succeeded && receipt.prepared && answers(response, receipt.prepared)) return { response, replayed: false };
+  const now = clock();
+  let held =
+    succeeded || keepable(response.statusCode)
+      ? await store.keep({ ...request, expiresAt: now + idempotencyKeyTtlMillis }, response, now)
+      : await store.read(request.scope, request.key, now);
+  // A create that lost its key in a race (409) may look before the winner's transaction is visible.
+  while (response.statusCode === 409 && held?.state === 'absent' && clock() < deadline) {
+    await sleep(pollMillis);
+    held = await store.read(request.scope, request.key, clock());
+  }
+  if (!held || held.state === 'absent' || (held.state === 'complete' && held.response.requestId === request.requestId)) {
+    return { response, replayed: false };
+  }
+  return (await answerFromHolder(store, request, held, deadline, clock)) ?? { response, replayed: false };
 }

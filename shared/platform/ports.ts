@@ -38,12 +38,37 @@ export interface IdempotencyClaim {
   expiresAt: number;
 }
 
+/**
+ * A create's idempotency record, written in the create's own transaction with the event it writes anyway
+ * (routes declaring `idempotency: { answeredBy }`): a replay answers with that event's object, rendered at
+ * `serviceVersion`, so the response is not stored twice and the key costs no call of its own.
+ */
+export interface IdempotencyReceipt {
+  scope: IdempotencyScope;
+  key: string;
+  fingerprint: string;
+  requestId: string;
+  statusCode: number;
+  serviceVersion: string;
+  /** The snapshot event whose object is the success body. */
+  event: { scope: Scope; id: string };
+  /** When the request was served: a record expired by then is taken over. */
+  now: number;
+  expiresAt: number;
+}
+
 /** Storage port for idempotency records, scoped per account and mode. */
 export interface IdempotencyStore {
   /** Atomically claims the key, or returns the record that holds it. */
   claim(claim: IdempotencyClaim, now: number): Promise<{ claimed: true } | { claimed: false; record: IdempotencyRecord }>;
   read(scope: IdempotencyScope, key: string, now: number): Promise<IdempotencyRecord>;
   complete(scope: IdempotencyScope, key: string, response: StoredResponse): Promise<void>;
+  /**
+   * Keeps a response under a key nobody holds (or this request's own receipt), in one conditional put: for
+   * requests that claimed nothing first (`idempotency: { answeredBy }`). Returns the record of another
+   * request that holds the key, and keeps nothing then.
+   */
+  keep(claim: Omit<IdempotencyClaim, 'lockedUntil'>, response: StoredResponse, now: number): Promise<IdempotencyRecord | undefined>;
   /** Forgets a claim whose request failed in a way a retry may fix (5xx, conflicts, rate limits). */
   release(scope: IdempotencyScope, key: string): Promise<void>;
 }

@@ -121,3 +121,118 @@ describe('Idempotency-Key over HTTP', () => {
     expect(answer.status).toBe(400);
   });
 });
+
+/** The calls a request made, from the stack's `x-local-aws-calls` answer: `PutItem`, `TransactWriteItems`, … */
+const callsOf = (answer: { headers: Headers }) => [...(answer.headers.get('x-local-aws-calls') ?? '').matchAll(/(\w+)\(/g)].map((match) => match[1]);
+
+describe('Idempotency-Key of a create answered by its event (customers)', () => {
+  let platform: CreatedPlatform;
+  beforeAll(async () => {
+    platform = await newPlatform();
+    // The account's first request makes its secret and caches its key: not what a create costs.
+    await sdk(platform.secret_key).customers.create({ name: 'First of the account' });
+  });
+  const create = (form: string, key: string, headers: Record<string, string> = {}) =>
+    api('POST', '/v1/customers', { key: platform.secret_key, form, headers: { 'idempotency-key': key, 'x-local-aws-calls': 'measure', ...headers } });
+
+  it('keeps the key in the create’s own transaction, and a retry replays the customer as first answered, naming the first request', async () => {
+    // Given a create with a key, at a version other than the default
+    const key = randomUUID();
+    const email = `${key}@example.com`;
+    const first = await create(`name=Ada&email=${encodeURIComponent(email)}&metadata[plan]=gold`, key, { 'stripe-version': '2025-03-31.basil' });
+
+    // Then it made two calls: its transaction (the customer, its event, the key's receipt) and the fan-out's enqueue
+    expect(first.status).toBe(200);
+    // (the test stack counts per-key rate limits: some requests also write the key's counter, an UpdateItem;
+    // a claimed key would show a PutItem before and an UpdateItem after)
+    expect(callsOf(first).filter((call) => call !== 'UpdateItem')).toEqual(['TransactWriteItems', 'SendMessageBatch']);
+    expect(callsOf(first).filter((call) => call === 'UpdateItem').length).toBeLessThanOrEqual(1);
+
+    // When the client retries, without naming the version
+    await sdk(platform.secret_key).customers.update(first.body.id, { name: 'Changed since' });
+    const retry = await create(`name=Ada&email=${encodeURIComponent(email)}&metadata[plan]=gold`, key);
+
+    // Then it gets the first answer (not the customer as it is now), at the first answer's version, and no second customer exists
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('original-request')).toBe(first.headers.get('request-id'));
+    expect(retry.headers.get('service-version')).toBe('2025-03-31.basil');
+    const listed = await sdk(platform.secret_key).customers.list({ email, limit: 10 });
+    expect(listed.data.map((customer) => customer.id)).toEqual([first.body.id]);
+  });
+
+  it('creates exactly one customer for 20 parallel POSTs with one key, and all see it', async () => {
+    const key = randomUUID();
+    const email = `${key}@example.com`;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => create(`email=${encodeURIComponent(email)}`, key)));
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
+    const listed = await sdk(platform.secret_key).customers.list({ email, limit: 10 });
+    expect(listed.data).toHaveLength(1);
+  });
+
+  const written = ['TransactWriteItems', 'SendMessageBatch'];
+  it.each([
+    ['a product’s create', written, async () => ({ path: '/v1/products', form: 'name=Widget' })],
+    [
+      'a product’s update',
+      ['GetItem', ...written],
+      async () => ({ path: `/v1/products/${(await sdk(platform.secret_key).products.create({ name: 'Old' })).id}`, form: 'name=New' }),
+    ],
+    [
+      'a customer’s update',
+      ['GetItem', ...written],
+      async () => ({ path: `/v1/customers/${(await sdk(platform.secret_key).customers.create({ name: 'Old' })).id}`, form: 'name=New' }),
+    ],
+  ])('answers %s from its event the same way: no call for the key, and a retry replays it', async (_, calls, request) => {
+    // Given the object it changes
+    const { path, form } = await request();
+    const key = randomUUID();
+    const send = () => api('POST', path, { key: platform.secret_key, form, headers: { 'idempotency-key': key, 'x-local-aws-calls': 'measure' } });
+
+    // When it is sent, and sent again with the key
+    const first = await send();
+    const retry = await send();
+
+    // Then the first made its read (an update), its transaction and the enqueue only, and the retry is a replay of it
+    expect(first.status).toBe(200);
+    expect(callsOf(first).filter((call) => call !== 'UpdateItem')).toEqual(calls);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('refuses the key with other parameters, as the SDK expects', async () => {
+    const key = randomUUID();
+    await create('name=First', key);
+    const other = await create('name=Second', key);
+    expect(other.status).toBe(400);
+    expect(other.body.error).toMatchObject({ type: 'idempotency_error', code: 'idempotency_key_reused' });
+  });
+
+  it('keeps a failure of the create itself, so that a retry replays it', async () => {
+    // Given a create that fails inside the operation (a token that does not exist)
+    const key = randomUUID();
+    const failed = await create('source=tok_missing', key);
+    expect(failed.status).toBe(400);
+
+    // When it is retried
+    const retry = await create('source=tok_missing', key);
+
+    // Then the failure is replayed
+    expect(retry.status).toBe(400);
+    expect(retry.body).toEqual(failed.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('falls back to a claimed record when the create expands, and replays that', async () => {
+    const key = randomUUID();
+    const first = await create('name=Expanded&expand[]=test_clock', key);
+    expect(callsOf(first)).toEqual(expect.arrayContaining(['PutItem', 'TransactWriteItems', 'UpdateItem']));
+    const retry = await create('name=Expanded&expand[]=test_clock', key);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+});

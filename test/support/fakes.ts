@@ -85,6 +85,12 @@ export function fakeIdempotencyStore(): IdempotencyStore & { items: Map<string, 
     async release(scope, key) {
       items.delete(id(scope, key));
     },
+    async keep(claim, response, now) {
+      const current = items.get(id(claim.scope, claim.key));
+      if (current && current.expiresAt > now && current.response?.requestId !== claim.requestId) return view(current, now);
+      items.set(id(claim.scope, claim.key), { state: 'complete', fingerprint: claim.fingerprint, lockedUntil: 0, expiresAt: claim.expiresAt, response });
+      return undefined;
+    },
   };
 }
 

@@ -121,6 +121,34 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     expect(publishable.Item!.PK.replace('PUBLISHABLE#', '')).toBe(put.Item!.PK);
   });
 
+  it('writes a create’s receipt into its transaction only where the key is free or expired, pointing at the event that answers it', () => {
+    const scope = { accountId: 'acct_1', livemode: false };
+    const receipt = {
+      scope,
+      key: 'k',
+      fingerprint: 'f',
+      requestId: 'req_1',
+      statusCode: 200,
+      serviceVersion: '2025-03-31.basil',
+      event: { scope, id: 'evt_1' },
+      now: 1_000,
+      expiresAt: 86_401_000,
+    };
+    const put = idempotencyEntity.receipt('t', receipt).Put!;
+    expect(put.Item).toMatchObject({ PK: idempotencyEntity.key(scope, 'k').PK, state: 'answered', eventId: 'evt_1', requestId: 'req_1', expiresAt: 86_401 });
+    expect(put.Item).not.toHaveProperty('sealedResponse');
+    expect(put.ConditionExpression).toBe('attribute_not_exists(PK) OR expiresAt <= :nowSeconds');
+    expect(put.ExpressionAttributeValues).toEqual({ ':nowSeconds': 1 });
+    // Parsed, it still has to be answered from its event (the store reads it)
+    expect(idempotencyEntity.parse(put.Item, 2_000, () => ({}) as never)).toMatchObject({ state: 'answered', eventId: 'evt_1', statusCode: 200 });
+
+    // A response kept without a claim may overwrite only an absent, expired or own record
+    const keep = idempotencyEntity.keep('t', { scope, key: 'k', fingerprint: 'f', requestId: 'req_1', expiresAt: 86_401_000 }, 'sealed', 2_000);
+    expect(keep.ConditionExpression).toBe('attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR requestId = :requestId');
+    expect(keep.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+    expect(keep.Item).toMatchObject({ state: 'complete', sealedResponse: 'sealed' });
+  });
+
   it('writes a fan-out record due for the sweeper, fans it out once, and claims it for a sweep only if unchanged', () => {
     const scope = { accountId: 'acct_1', livemode: false };
     const fanOut: FanOut = {

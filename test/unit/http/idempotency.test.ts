@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdempotencyError } from '#shared/core/errors.ts';
-import { requestFingerprint, runIdempotently } from '#shared/http/idempotency.ts';
+import { IdempotencyError, IdempotencyKeyReusedError } from '#shared/core/errors.ts';
+import type { ReceiptRequest } from '#shared/events/event.ts';
+import { requestFingerprint, runIdempotently, runWithReceipt } from '#shared/http/idempotency.ts';
 import type { StoredResponse } from '#shared/platform/ports.ts';
 import { fakeIdempotencyStore } from '../../support/fakes.ts';
 
@@ -69,5 +70,88 @@ describe('idempotent execution', () => {
     expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(requestFingerprint(key, 'POST', '/v1/y', { a: 1 }));
     expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(requestFingerprint(Buffer.alloc(32, 2), 'POST', '/v1/x', { a: 1 }));
     expect(requestFingerprint(key, 'POST', '/v1/x', { a: 1 })).not.toBe(createHash('sha256').update('POST /v1/x\n{"a":1}').digest('hex'));
+  });
+});
+
+describe('a create answered by its event (runWithReceipt)', () => {
+  const receiptOf = (requestId: string): ReceiptRequest => ({
+    answeredBy: 'customer.created',
+    draft: { scope, key: 'k', fingerprint: 'f', requestId, statusCode: 200, serviceVersion: 'v', now: 0, expiresAt: 1 },
+  });
+  const answersAlways = () => true;
+
+  it('writes nothing of its own when the create wrote its receipt with an event that is its body', async () => {
+    // Given a create whose transaction held the receipt (prepare set `prepared`)
+    const store = fakeIdempotencyStore();
+    const receipt = receiptOf('req_a');
+    const operation = async () => {
+      receipt.prepared = { eventId: 'evt_1', object: { id: 'cus_1' } };
+      return { statusCode: 200, body: '{"id":"cus_1"}', requestId: 'req_a' };
+    };
+
+    // When it runs
+    const outcome = await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, answersAlways);
+
+    // Then it answers its own response and the store was not written (the transaction was)
+    expect(outcome.replayed).toBe(false);
+    expect(store.items.size).toBe(0);
+  });
+
+  it('keeps a success whose body is not its event’s object, and a failure worth keeping, with one put', async () => {
+    const store = fakeIdempotencyStore();
+    const receipt = receiptOf('req_a');
+    const operation = async () => {
+      receipt.prepared = { eventId: 'evt_1', object: { id: 'cus_1' } };
+      return ok('another body');
+    };
+    await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, () => false);
+    expect([...store.items.values()].map((item) => item.response?.body)).toEqual(['another body']);
+
+    const failing = fakeIdempotencyStore();
+    const declined = { statusCode: 402, body: 'declined', requestId: 'req_b' };
+    await runWithReceipt(failing, { scope, key: 'k', fingerprint: 'f', requestId: 'req_b' }, receiptOf('req_b'), async () => declined, answersAlways);
+    expect([...failing.items.values()].map((item) => item.response)).toEqual([declined]);
+  });
+
+  it('answers with the holder’s response when the key was taken, and refuses other parameters', async () => {
+    // Given a key another request keeps
+    const store = fakeIdempotencyStore();
+    await runWithReceipt(
+      store,
+      { scope, key: 'k', fingerprint: 'f', requestId: 'req_first' },
+      receiptOf('req_first'),
+      async () => ok('first'),
+      () => false,
+    );
+    const inUse = { statusCode: 409, body: 'in use', requestId: 'req_retry' };
+
+    // When a retry's create is refused for the key (its transaction cancelled)
+    const retry = await runWithReceipt(
+      store,
+      { scope, key: 'k', fingerprint: 'f', requestId: 'req_retry' },
+      receiptOf('req_retry'),
+      async () => inUse,
+      answersAlways,
+    );
+
+    // Then it replays the first response; with other parameters it is refused
+    expect(retry).toEqual({ response: ok('first'), replayed: true });
+    await expect(
+      runWithReceipt(store, { scope, key: 'k', fingerprint: 'other', requestId: 'req_c' }, receiptOf('req_c'), async () => inUse, answersAlways),
+    ).rejects.toThrow(IdempotencyKeyReusedError);
+  });
+
+  it('does not keep a failure a retry may fix, and answers it when nobody holds the key', async () => {
+    const store = fakeIdempotencyStore();
+    const failed = { statusCode: 500, body: 'boom', requestId: 'req_a' };
+    const outcome = await runWithReceipt(
+      store,
+      { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' },
+      receiptOf('req_a'),
+      async () => failed,
+      answersAlways,
+    );
+    expect(outcome).toEqual({ response: failed, replayed: false });
+    expect(store.items.size).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ export const handler = httpHandler(
     params: createCustomerParams,
     response: responds<typeof customerObject>(),
     expand: expander,
+    idempotency: { answeredBy: 'customer.created' },
   },
   async ({ origin, params }) => ({
     body: serializeCustomer(await service.create(origin, params)),

@@ -17,6 +17,7 @@ export const handler = httpHandler(
     params: updateCustomerParams,
     response: responds<typeof customerObject>(),
     expand: expander,
+    idempotency: { answeredBy: 'customer.updated' },
   },
   async ({ origin, params, pathParameters }) => ({
     body: serializeCustomer(await service.update(origin, pathParameters.id!, params)),

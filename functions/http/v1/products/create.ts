@@ -11,7 +11,13 @@ const expander = wireExpander('product', catalogueExpansions);
 
 /** POST /v1/products */
 export const handler = httpHandler(
-  { summary: 'Create a product', params: createProductParams, response: responds<typeof productObject>(), expand: expander },
+  {
+    summary: 'Create a product',
+    params: createProductParams,
+    response: responds<typeof productObject>(),
+    expand: expander,
+    idempotency: { answeredBy: 'product.created' },
+  },
   async ({ origin, params }) => ({
     body: serializeProduct(await service.createProduct(origin, params)),
   }),

@@ -11,7 +11,13 @@ const expander = wireExpander('product', catalogueExpansions);
 
 /** POST /v1/products/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a product', params: updateProductParams, response: responds<typeof productObject>(), expand: expander },
+  {
+    summary: 'Update a product',
+    params: updateProductParams,
+    response: responds<typeof productObject>(),
+    expand: expander,
+    idempotency: { answeredBy: 'product.updated' },
+  },
   async ({ origin, params, pathParameters }) => ({
     body: serializeProduct(await service.updateProduct(origin, pathParameters.id!, params)),
   }),

@@ -8,6 +8,11 @@ const service = wireInvoiceService();
 
 /** POST /v1/invoiceitems: pending until an invoice takes it, or added to the draft `invoice` names. */
 export const handler = httpHandler(
-  { summary: 'Create an invoice item', params: createInvoiceItemParams, response: responds<typeof invoiceItemObject>() },
+  {
+    summary: 'Create an invoice item',
+    params: createInvoiceItemParams,
+    response: responds<typeof invoiceItemObject>(),
+    idempotency: { answeredBy: 'invoiceitem.created' },
+  },
   async ({ origin, params }) => ({ body: serializeInvoiceItem(await service.createItem(origin, params)) }),
 );

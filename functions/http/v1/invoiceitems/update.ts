@@ -13,6 +13,7 @@ export const handler = httpHandler(
     description: 'While it is pending or on a draft invoice.',
     params: updateInvoiceItemParams,
     response: responds<typeof invoiceItemObject>(),
+    idempotency: { answeredBy: 'invoiceitem.updated' },
   },
   async ({ origin, params, pathParameters }) => ({ body: serializeInvoiceItem(await service.updateItem(origin, pathParameters.id!, params)) }),
 );

@@ -8,7 +8,7 @@ const service = wireInvoiceService();
 
 /** POST /v1/invoices: a draft; pending items join with `pending_invoice_items_behavior=include`. */
 export const handler = httpHandler(
-  { summary: 'Create an invoice', params: createInvoiceParams, response: responds<typeof invoiceObject>() },
+  { summary: 'Create an invoice', params: createInvoiceParams, response: responds<typeof invoiceObject>(), idempotency: { answeredBy: 'invoice.created' } },
   async ({ origin, params }) => ({
     body: serializeInvoice(await service.create(origin, params)),
   }),

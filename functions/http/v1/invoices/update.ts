@@ -8,6 +8,6 @@ const service = wireInvoiceService();
 
 /** POST /v1/invoices/{id}: any field of a draft; metadata, description and auto_advance of an open invoice. */
 export const handler = httpHandler(
-  { summary: 'Update an invoice', params: updateInvoiceParams, response: responds<typeof invoiceObject>() },
+  { summary: 'Update an invoice', params: updateInvoiceParams, response: responds<typeof invoiceObject>(), idempotency: { answeredBy: 'invoice.updated' } },
   async ({ origin, params, pathParameters }) => ({ body: serializeInvoice(await service.update(origin, pathParameters.id!, params)) }),
 );

@@ -8,7 +8,12 @@ const service = wireMeterService();
 
 /** POST /v1/billing/meters */
 export const handler = httpHandler(
-  { summary: 'Create a billing meter', params: createMeterParams, response: responds<typeof meterObject>() },
+  {
+    summary: 'Create a billing meter',
+    params: createMeterParams,
+    response: responds<typeof meterObject>(),
+    idempotency: { answeredBy: 'billing.meter.created' },
+  },
   async ({ origin, params }) => ({
     body: serializeMeter(await service.create(origin, params)),
   }),

@@ -8,7 +8,13 @@ const service = wireMeterService();
 
 /** POST /v1/billing/meters/{id}: only the display name changes. */
 export const handler = httpHandler(
-  { summary: 'Update a billing meter', description: 'Only the display name changes.', params: updateMeterParams, response: responds<typeof meterObject>() },
+  {
+    summary: 'Update a billing meter',
+    description: 'Only the display name changes.',
+    params: updateMeterParams,
+    response: responds<typeof meterObject>(),
+    idempotency: { answeredBy: 'billing.meter.updated' },
+  },
   async ({ origin, params, pathParameters }) => ({
     body: serializeMeter(await service.update(origin, pathParameters.id!, params)),
   }),

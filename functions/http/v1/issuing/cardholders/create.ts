@@ -8,7 +8,12 @@ const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders */
 export const handler = httpHandler(
-  { summary: 'Create a cardholder', params: createCardholderParams, response: responds<typeof cardholderObject>() },
+  {
+    summary: 'Create a cardholder',
+    params: createCardholderParams,
+    response: responds<typeof cardholderObject>(),
+    idempotency: { answeredBy: 'issuing_cardholder.created' },
+  },
   async ({ origin, params }) => ({
     body: serializeCardholder(await service.create(origin, params)),
   }),

@@ -8,7 +8,12 @@ const service = wireCardholderService();
 
 /** POST /v1/issuing/cardholders/{id} */
 export const handler = httpHandler(
-  { summary: 'Update a cardholder', params: updateCardholderParams, response: responds<typeof cardholderObject>() },
+  {
+    summary: 'Update a cardholder',
+    params: updateCardholderParams,
+    response: responds<typeof cardholderObject>(),
+    idempotency: { answeredBy: 'issuing_cardholder.updated' },
+  },
   async ({ origin, params, pathParameters }) => ({
     body: serializeCardholder(await service.update(origin, pathParameters.id!, params)),
   }),

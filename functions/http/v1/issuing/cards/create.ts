@@ -11,7 +11,13 @@ const expander = wireExpander('issuing.card', issuingExpansions);
 
 /** POST /v1/issuing/cards */
 export const handler = httpHandler(
-  { summary: 'Create a card', params: createCardParams, response: responds<typeof issuingCardObject>(), expand: expander },
+  {
+    summary: 'Create a card',
+    params: createCardParams,
+    response: responds<typeof issuingCardObject>(),
+    idempotency: { answeredBy: 'issuing_card.created' },
+    expand: expander,
+  },
   async ({ origin, params }) => {
     const { card, cardholder } = await service.create(origin, params);
     return { body: serializeCard(card, cardholder) };

@@ -16,6 +16,7 @@ export const handler = httpHandler(
     description: 'Its `status` (`active`, `inactive`; `canceled` for good, with `cancellation_reason`) and metadata.',
     params: updateCardParams,
     response: responds<typeof issuingCardObject>(),
+    idempotency: { answeredBy: 'issuing_card.updated' },
     expand: expander,
   },
   async ({ origin, params, pathParameters }) => {

@@ -8,7 +8,12 @@ const service = wireTestClockService();
 
 /** POST /v1/test_helpers/test_clocks (test mode only) */
 export const handler = httpHandler(
-  { summary: 'Create a test clock', params: createTestClockParams, response: responds<typeof testClockObject>() },
+  {
+    summary: 'Create a test clock',
+    params: createTestClockParams,
+    response: responds<typeof testClockObject>(),
+    idempotency: { answeredBy: 'test_helpers.test_clock.created' },
+  },
   async ({ origin, params }) => ({
     body: serializeTestClock(await service.create(origin, params)),
   }),

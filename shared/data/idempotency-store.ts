@@ -43,6 +43,8 @@ const idempotencyItem = z.discriminatedUnion('state', [
     statusCode: z.number(),
     serviceVersion: z.string(),
     eventId: z.string(),
+    /** The event's account: the request's, unless the change wrote its event in another one. */
+    eventAccountId: z.string(),
   }),
 ]);
 
@@ -135,6 +137,7 @@ export const idempotencyEntity = {
         statusCode: receipt.statusCode,
         serviceVersion: receipt.serviceVersion,
         eventId: receipt.event.id,
+        eventAccountId: receipt.event.scope.accountId,
         expiresAt: epochSeconds(receipt.expiresAt),
       },
       ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds',
@@ -149,7 +152,7 @@ export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
   /** A receipt's response: its event's object at the version the create was served at (one more read, on replays only). */
   async function answer(scope: IdempotencyScope, record: ParsedRecord): Promise<IdempotencyRecord> {
     if (record.state !== 'answered') return record;
-    const eventScope = { accountId: scope.accountId, livemode: scope.livemode };
+    const eventScope = { accountId: record.eventAccountId, livemode: scope.livemode };
     const item = await table.getConsistent({ PK: snapshotEvent.pk(eventScope), SK: snapshotEvent.sk(record.eventId) });
     // Written in one transaction with the receipt, and kept 30 days against the key's 24 hours.
     if (!item) throw new Error(`The event ${record.eventId} that answers an idempotent request is missing`);

@@ -3,7 +3,7 @@ import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as z from 'zod';
 import { snapshotDataAt } from '#shared/events/versions.ts';
 import type { IdempotencyClaim, IdempotencyReceipt, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
-import { epochSeconds, isConditionFailure, oldItemOf, whenConditionHolds } from './conditions.ts';
+import { epochSeconds, isConditionFailure, isTransactionConflict, oldItemOf, whenConditionHolds } from './conditions.ts';
 import type { Table, TransactItem } from './table.ts';
 import { idempotency, snapshotEvent } from './keys.ts';
 
@@ -32,7 +32,7 @@ function unseal(scope: IdempotencyScope, key: string, sealed: string): StoredRes
 
 /** An idempotency record item, parsed. */
 const idempotencyItem = z.discriminatedUnion('state', [
-  z.object({ state: z.literal('in_progress'), fingerprint: z.string(), expiresAt: z.number() }),
+  z.object({ state: z.literal('in_progress'), fingerprint: z.string(), expiresAt: z.number(), lockedUntil: z.number().optional() }),
   z.object({ state: z.literal('complete'), fingerprint: z.string(), expiresAt: z.number(), sealedResponse: z.string() }),
   // A receipt (`IdempotencyReceipt`): complete, its response the object of an event written with it.
   z.object({
@@ -59,6 +59,10 @@ export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
 
 const eventObject = z.object({ object: z.record(z.string(), z.unknown()) });
 
+/** A key nobody holds: no record, an expired one, or a claim released or left by a request that died. */
+const freeKey = 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)';
+const freeKeyValues = (now: number) => ({ ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now });
+
 /** Idempotency records (TABLE_DESIGN.md 9, 10): keys, item schema, and the command of each access pattern. */
 export const idempotencyEntity = {
   key: idempotencyItemKey,
@@ -67,6 +71,8 @@ export const idempotencyEntity = {
     if (!item) return { state: 'absent' };
     const record = idempotencyItem.parse(item);
     if (record.expiresAt <= epochSeconds(now)) return { state: 'absent' };
+    // Released, or left by a request that died: the next request takes it over.
+    if (record.state === 'in_progress' && record.lockedUntil !== undefined && record.lockedUntil < now) return { state: 'absent' };
     if (record.state === 'answered') return record;
     return record.state === 'complete'
       ? { state: 'complete', fingerprint: record.fingerprint, response: open(record.sealedResponse) }
@@ -84,9 +90,9 @@ export const idempotencyEntity = {
       lockedUntil: claim.lockedUntil,
       expiresAt: epochSeconds(claim.expiresAt),
     },
-    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)',
+    ConditionExpression: freeKey,
     ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':inProgress': 'in_progress', ':now': now },
+    ExpressionAttributeValues: freeKeyValues(now),
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   }),
   complete: (tableName: string, scope: IdempotencyScope, key: string, sealed: string): UpdateCommandInput => ({
@@ -105,8 +111,8 @@ export const idempotencyEntity = {
     ExpressionAttributeNames: { '#state': 'state' },
     ExpressionAttributeValues: { ':released': 0, ':inProgress': 'in_progress' },
   }),
-  /** A response kept without a claim: the key is free, expired, or this request's own receipt. */
-  keep: (tableName: string, claim: Omit<IdempotencyClaim, 'lockedUntil'>, sealed: string, now: number): PutCommandInput => ({
+  /** A response kept without a claim: the key is free, or (`replaceOwn`) holds this request's own receipt. */
+  keep: (tableName: string, claim: Omit<IdempotencyClaim, 'lockedUntil'>, sealed: string, now: number, replaceOwn: boolean): PutCommandInput => ({
     TableName: tableName,
     Item: {
       ...idempotencyItemKey(claim.scope, claim.key),
@@ -117,8 +123,9 @@ export const idempotencyEntity = {
       sealedResponse: sealed,
       expiresAt: epochSeconds(claim.expiresAt),
     },
-    ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR requestId = :requestId',
-    ExpressionAttributeValues: { ':nowSeconds': epochSeconds(now), ':requestId': claim.requestId },
+    ConditionExpression: replaceOwn ? `${freeKey} OR requestId = :requestId` : freeKey,
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ...freeKeyValues(now), ...(replaceOwn ? { ':requestId': claim.requestId } : {}) },
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   }),
   /**
@@ -140,8 +147,9 @@ export const idempotencyEntity = {
         eventAccountId: receipt.event.scope.accountId,
         expiresAt: epochSeconds(receipt.expiresAt),
       },
-      ConditionExpression: 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds',
-      ExpressionAttributeValues: { ':nowSeconds': epochSeconds(receipt.now) },
+      ConditionExpression: freeKey,
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: freeKeyValues(receipt.now),
     },
   }),
 };
@@ -185,13 +193,15 @@ export function dynamoIdempotencyStore(table: Table): IdempotencyStore {
     async release(scope, key) {
       await whenConditionHolds(() => table.update(idempotencyEntity.release(name, scope, key)));
     },
-    async keep(claim, response, now) {
+    async keep(claim, response, now, replaceOwn) {
       try {
-        await table.put(idempotencyEntity.keep(name, claim, seal(claim.scope, claim.key, response), now));
+        await table.put(idempotencyEntity.keep(name, claim, seal(claim.scope, claim.key, response), now, replaceOwn));
         return undefined;
       } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-        return parsed(claim.scope, claim.key, oldItemOf(error), now);
+        if (isConditionFailure(error)) return parsed(claim.scope, claim.key, oldItemOf(error), now);
+        // Another request's transaction writing its receipt right now: it holds the key, or failed to.
+        if (isTransactionConflict(error)) return parsed(claim.scope, claim.key, await table.getConsistent(idempotencyItemKey(claim.scope, claim.key)), now);
+        throw error;
       }
     },
   };

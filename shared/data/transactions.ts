@@ -16,6 +16,7 @@ import { tokenEntity } from './token-repository.ts';
 export async function transactWithOutbox(table: Table, outbox: Outbox | undefined, actions: TransactItem[]): Promise<void> {
   try {
     await table.transact(outboxItems(table.name, outbox, actions));
+    if (outbox?.receipt) outbox.receipt.written = true;
   } catch (error) {
     const receiptCode = outbox?.receipt ? cancellationCodes(error)?.at(-1) : undefined;
     if (failedCondition(receiptCode) || receiptCode === 'TransactionConflict') throw idempotencyKeyInUse(outbox!.receipt!.key);

@@ -155,7 +155,7 @@ export function eventEmitter({ store, queue, clock = systemClock }: EventEmitter
     const answer = origin.receipt && outbox.snapshotEvents.find((event) => event.type === origin.receipt!.answeredBy);
     if (origin.receipt && answer) {
       outbox.receipt = { ...origin.receipt.draft, event: { scope: answer.scope, id: answer.id } };
-      origin.receipt.prepared = { eventId: answer.id, object: answer.object };
+      origin.receipt.prepared = { object: answer.object, receipt: outbox.receipt };
     }
     return outbox;
   }

@@ -35,11 +35,12 @@ export interface ReceiptRequest {
   /** The receipt, but for the event it points at. */
   draft: Omit<IdempotencyReceipt, 'event'>;
   /**
-   * Set by each `prepare` that found the event: the event and its object. The pipeline answers from the
-   * operation's own result and checks it against this object (an operation that answers with another
-   * object than its event's keeps its response the usual way).
+   * Set by each `prepare` that found the event: the event's object, and the receipt that went into the
+   * outbox (`written` once its transaction committed). The pipeline answers from the operation's own
+   * result and checks it against this object (an operation that answers with another object than its
+   * event's keeps its response with one more put).
    */
-  prepared?: { eventId: string; object: Record<string, unknown> };
+  prepared?: { object: Record<string, unknown>; receipt: IdempotencyReceipt };
 }
 
 /** A thin (v2) event as stored; kept 30 days. */

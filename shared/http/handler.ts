@@ -333,8 +333,8 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
         const now = systemClock();
         const receipt: ReceiptRequest = { answeredBy, draft: { ...keyed, statusCode, serviceVersion, now, expiresAt: now + idempotencyKeyTtlMillis } };
         request.origin.receipt = receipt;
-        const answers = (candidate: StoredResponse, prepared: { object: Record<string, unknown> }) =>
-          candidate.statusCode === statusCode && candidate.body === JSON.stringify(snapshotDataAt(prepared.object, null, serviceVersion).object);
+        const answers = (candidate: StoredResponse, object: Record<string, unknown>) =>
+          candidate.statusCode === statusCode && candidate.body === JSON.stringify(snapshotDataAt(object, null, serviceVersion).object);
         const outcome = await runWithReceipt(ports.idempotencyStore, keyed, receipt, run, answers);
         response = outcome.response;
         if (outcome.replayed) replay = { original: outcome.response.requestId };

@@ -1,4 +1,5 @@
 import { systemClock } from '#shared/core/clock.ts';
+import { logger } from '#shared/core/logger.ts';
 import { createHmac } from 'node:crypto';
 import { IdempotencyKeyReusedError, idempotencyKeyInUse, InvalidRequestError } from '#shared/core/errors.ts';
 import type { ReceiptRequest } from '#shared/events/event.ts';
@@ -102,36 +103,42 @@ export async function runIdempotently(
 }
 
 /**
- * A create whose key is kept by its own transaction (`ReceiptRequest`): no claim first. The create's
- * transaction writes the receipt with its event, so a success costs no call for the key; a success that
- * is not its event's object, and a failure worth keeping, are kept with one conditional put. A create
- * that lost its key to another request (its transaction cancelled, or its kept failure refused) answers
- * with that request's response, as a claimed key would.
+ * A create or update whose key is kept by its own transaction (`ReceiptRequest`): no claim first. The
+ * change's transaction writes the receipt with its event, so a success costs no call for the key; a
+ * success that is not its event's object, and a failure worth keeping, are kept with one conditional put.
+ * A request that lost the key to another (its transaction cancelled, or its kept failure refused) answers
+ * with that request's response, as a claimed key would; one that finds its own receipt answers with it (a
+ * change that committed, then failed or was retried by the SDK, happened). A retry runs the operation again
+ * up to its transaction, which the receipt cancels: the reads and the cancelled transaction are what a
+ * retry costs, where a claim costs a put on every request.
  */
 export async function runWithReceipt(
   store: IdempotencyStore,
   request: KeyedRequest,
   receipt: ReceiptRequest,
   operation: () => Promise<StoredResponse>,
-  answers: (response: StoredResponse, prepared: NonNullable<ReceiptRequest['prepared']>) => boolean,
+  answers: (response: StoredResponse, object: Record<string, unknown>) => boolean,
   clock: () => number = systemClock,
 ): Promise<IdempotentOutcome> {
   const deadline = clock() + waitMillis;
   const response = await operation();
   const succeeded = response.statusCode < 300;
-  if (succeeded && receipt.prepared && answers(response, receipt.prepared)) return { response, replayed: false };
+  const written = receipt.prepared?.receipt.written === true;
+  if (succeeded && written && answers(response, receipt.prepared!.object)) return { response, replayed: false };
+  // Every opted-in change writes its answering event in one transaction with the receipt; one that did
+  // not is unprotected against a concurrent duplicate, which the route's tests should have caught.
+  if (succeeded && !written) logger.warn('A change answered by its event wrote no receipt', { answeredBy: receipt.answeredBy });
   const now = clock();
-  let held =
-    succeeded || keepable(response.statusCode)
-      ? await store.keep({ ...request, expiresAt: now + idempotencyKeyTtlMillis }, response, now)
-      : await store.read(request.scope, request.key, now);
+  const keeping = succeeded || keepable(response.statusCode);
+  let held = keeping
+    ? await store.keep({ ...request, expiresAt: now + idempotencyKeyTtlMillis }, response, now, succeeded)
+    : await store.read(request.scope, request.key, now);
   // A create that lost its key in a race (409) may look before the winner's transaction is visible.
   while (response.statusCode === 409 && held?.state === 'absent' && clock() < deadline) {
     await sleep(pollMillis);
     held = await store.read(request.scope, request.key, clock());
   }
-  if (!held || held.state === 'absent' || (held.state === 'complete' && held.response.requestId === request.requestId)) {
-    return { response, replayed: false };
-  }
+  if (!held || held.state === 'absent') return { response, replayed: false };
+  if (held.state === 'complete' && held.response.requestId === request.requestId) return { response: held.response, replayed: false };
   return (await answerFromHolder(store, request, held, deadline, clock)) ?? { response, replayed: false };
 }

@@ -55,6 +55,8 @@ export interface IdempotencyReceipt {
   /** When the request was served: a record expired by then is taken over. */
   now: number;
   expiresAt: number;
+  /** Set once the transaction that holds it committed (`transactWithOutbox`). */
+  written?: true;
 }
 
 /** Storage port for idempotency records, scoped per account and mode. */
@@ -64,11 +66,11 @@ export interface IdempotencyStore {
   read(scope: IdempotencyScope, key: string, now: number): Promise<IdempotencyRecord>;
   complete(scope: IdempotencyScope, key: string, response: StoredResponse): Promise<void>;
   /**
-   * Keeps a response under a key nobody holds (or this request's own receipt), in one conditional put: for
+   * Keeps a response under a key nobody holds (or, `replaceOwn`, this request's own receipt), in one conditional put: for
    * requests that claimed nothing first (`idempotency: { answeredBy }`). Returns the record of another
    * request that holds the key, and keeps nothing then.
    */
-  keep(claim: Omit<IdempotencyClaim, 'lockedUntil'>, response: StoredResponse, now: number): Promise<IdempotencyRecord | undefined>;
+  keep(claim: Omit<IdempotencyClaim, 'lockedUntil'>, response: StoredResponse, now: number, replaceOwn: boolean): Promise<IdempotencyRecord | undefined>;
   /** Forgets a claim whose request failed in a way a retry may fix (5xx, conflicts, rate limits). */
   release(scope: IdempotencyScope, key: string): Promise<void>;
 }

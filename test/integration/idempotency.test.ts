@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { CreatedPlatform } from '#shared/platform/platform-service.ts';
-import { api, newPlatform, sdk } from '../support/stack.ts';
+import { idempotencyEntity } from '#shared/data/idempotency-store.ts';
+import { api, newPlatform, sdk, stack, stackTable } from '../support/stack.ts';
 
 const form = (url: string) => `url=${encodeURIComponent(url)}&enabled_events[0]=*`;
 
@@ -272,6 +273,33 @@ describe('Idempotency-Key of a create or update answered by its event', () => {
     expect(writes(first)).toEqual(writes(keyless));
     expect(writes(first)).toEqual(['TransactWriteItems', 'SendMessageBatch']);
     expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('takes over a key whose claim was released or left by a request that died, as a claim would', async () => {
+    // Given the record a claimed request leaves when it fails in a way a retry may fix (released: unlocked)
+    const key = randomUUID();
+    const scope = { accountId: platform.account, livemode: false };
+    await stackTable().put({
+      TableName: stack.env.TABLE_NAME!,
+      Item: {
+        ...idempotencyEntity.key(scope, key),
+        entity: 'idempotency_key',
+        state: 'in_progress',
+        fingerprint: 'f',
+        requestId: 'req_dead',
+        lockedUntil: 0,
+        expiresAt: Math.floor(Date.now() / 1000) + 3600,
+      },
+    });
+
+    // When a create is sent with that key
+    const created = await create('name=After a failure', key);
+
+    // Then it is made at once, and its retry replays it
+    expect(created.status).toBe(200);
+    const retry = await create('name=After a failure', key);
+    expect(retry.body).toEqual(created.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
   });
 

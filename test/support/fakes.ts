@@ -85,9 +85,10 @@ export function fakeIdempotencyStore(): IdempotencyStore & { items: Map<string, 
     async release(scope, key) {
       items.delete(id(scope, key));
     },
-    async keep(claim, response, now) {
+    async keep(claim, response, now, replaceOwn) {
       const current = items.get(id(claim.scope, claim.key));
-      if (current && current.expiresAt > now && current.response?.requestId !== claim.requestId) return view(current, now);
+      const own = replaceOwn && current?.response?.requestId === claim.requestId;
+      if (view(current, now).state !== 'absent' && !own) return view(current, now);
       items.set(id(claim.scope, claim.key), { state: 'complete', fingerprint: claim.fingerprint, lockedUntil: 0, expiresAt: claim.expiresAt, response });
       return undefined;
     },

@@ -137,14 +137,17 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const put = idempotencyEntity.receipt('t', receipt).Put!;
     expect(put.Item).toMatchObject({ PK: idempotencyEntity.key(scope, 'k').PK, state: 'answered', eventId: 'evt_1', requestId: 'req_1', expiresAt: 86_401 });
     expect(put.Item).not.toHaveProperty('sealedResponse');
-    expect(put.ConditionExpression).toBe('attribute_not_exists(PK) OR expiresAt <= :nowSeconds');
-    expect(put.ExpressionAttributeValues).toEqual({ ':nowSeconds': 1 });
+    // Free as a claim finds it free: absent, expired, or a claim released or left by a request that died
+    expect(put.ConditionExpression).toBe(idempotencyEntity.claim('t', { ...receipt, lockedUntil: 0 }, 1_000).ConditionExpression);
+    expect(put.ExpressionAttributeValues).toEqual({ ':nowSeconds': 1, ':inProgress': 'in_progress', ':now': 1_000 });
     // Parsed, it still has to be answered from its event (the store reads it)
     expect(idempotencyEntity.parse(put.Item, 2_000, () => ({}) as never)).toMatchObject({ state: 'answered', eventId: 'evt_1', statusCode: 200 });
 
-    // A response kept without a claim may overwrite only an absent, expired or own record
-    const keep = idempotencyEntity.keep('t', { scope, key: 'k', fingerprint: 'f', requestId: 'req_1', expiresAt: 86_401_000 }, 'sealed', 2_000);
-    expect(keep.ConditionExpression).toBe('attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR requestId = :requestId');
+    // A response kept without a claim may overwrite only a free key, or (a success) its own receipt
+    const kept = { scope, key: 'k', fingerprint: 'f', requestId: 'req_1', expiresAt: 86_401_000 };
+    expect(idempotencyEntity.keep('t', kept, 'sealed', 2_000, false).ConditionExpression).toBe(put.ConditionExpression);
+    const keep = idempotencyEntity.keep('t', kept, 'sealed', 2_000, true);
+    expect(keep.ConditionExpression).toBe(`${put.ConditionExpression} OR requestId = :requestId`);
     expect(keep.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
     expect(keep.Item).toMatchObject({ state: 'complete', sealedResponse: 'sealed' });
   });

@@ -79,13 +79,17 @@ describe('a create answered by its event (runWithReceipt)', () => {
     draft: { scope, key: 'k', fingerprint: 'f', requestId, statusCode: 200, serviceVersion: 'v', now: 0, expiresAt: 1 },
   });
   const answersAlways = () => true;
+  /** What `prepare` and the committed transaction leave on the request's receipt. */
+  const written = (receipt: ReceiptRequest, object: Record<string, unknown>) => {
+    receipt.prepared = { object, receipt: { ...receipt.draft, event: { scope, id: 'evt_1' }, written: true } };
+  };
 
   it('writes nothing of its own when the create wrote its receipt with an event that is its body', async () => {
     // Given a create whose transaction held the receipt (prepare set `prepared`)
     const store = fakeIdempotencyStore();
     const receipt = receiptOf('req_a');
     const operation = async () => {
-      receipt.prepared = { eventId: 'evt_1', object: { id: 'cus_1' } };
+      written(receipt, { id: 'cus_1' });
       return { statusCode: 200, body: '{"id":"cus_1"}', requestId: 'req_a' };
     };
 
@@ -101,7 +105,7 @@ describe('a create answered by its event (runWithReceipt)', () => {
     const store = fakeIdempotencyStore();
     const receipt = receiptOf('req_a');
     const operation = async () => {
-      receipt.prepared = { eventId: 'evt_1', object: { id: 'cus_1' } };
+      written(receipt, { id: 'cus_1' });
       return ok('another body');
     };
     await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, () => false);
@@ -139,6 +143,38 @@ describe('a create answered by its event (runWithReceipt)', () => {
     await expect(
       runWithReceipt(store, { scope, key: 'k', fingerprint: 'other', requestId: 'req_c' }, receiptOf('req_c'), async () => inUse, answersAlways),
     ).rejects.toThrow(IdempotencyKeyReusedError);
+  });
+
+  it('keeps a success whose receipt was prepared but not written, rather than trusting it', async () => {
+    const store = fakeIdempotencyStore();
+    const receipt = receiptOf('req_a');
+    const operation = async () => {
+      written(receipt, { id: 'cus_1' });
+      delete receipt.prepared!.receipt.written;
+      return ok('{"id":"cus_1"}');
+    };
+    await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, answersAlways);
+    expect([...store.items.values()].map((item) => item.response?.body)).toEqual(['{"id":"cus_1"}']);
+  });
+
+  it('answers with its own receipt when its change committed and it then failed, and does not overwrite it with the failure', async () => {
+    // Given the key held by this very request's success (its transaction committed)
+    const store = fakeIdempotencyStore();
+    const request = { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' };
+    const success = { statusCode: 200, body: '{"id":"cus_1"}', requestId: 'req_a' };
+    await store.keep({ ...request, expiresAt: Date.now() + 60_000 }, success, Date.now(), false);
+
+    // When the operation then answers a failure (a keepable one, or a 409 from a retried transaction)
+    for (const failure of [
+      { statusCode: 402, body: 'declined', requestId: 'req_a' },
+      { statusCode: 409, body: 'in use', requestId: 'req_a' },
+    ]) {
+      const outcome = await runWithReceipt(store, request, receiptOf('req_a'), async () => failure, answersAlways);
+
+      // Then the change it made is the answer, and the record still says so
+      expect(outcome).toEqual({ response: success, replayed: false });
+      expect([...store.items.values()].map((item) => item.response)).toEqual([success]);
+    }
   });
 
   it('does not keep a failure a retry may fix, and answers it when nobody holds the key', async () => {

@@ -5,6 +5,7 @@
  * operation runs warm (after one call of the same kind), so the API key lookup and the meter lookup are
  * the cached ones a busy function sees. Prints a markdown table for docs/capacity.md; asserts nothing.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Stripe from 'stripe';
 import type { AddressInfo } from 'node:net';
@@ -31,10 +32,11 @@ interface Cost {
 async function call(
   method: string,
   path: string,
-  body?: { form?: string; json?: unknown },
+  body?: { form?: string; json?: unknown; idempotencyKey?: string },
   key = service.secretKey,
 ): Promise<{ status: number; body: any; cost: Cost }> {
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (body?.idempotencyKey !== undefined) headers['idempotency-key'] = body.idempotencyKey;
   if (body?.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
   if (body?.json !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${service.baseUrl}${path}`, {
@@ -129,6 +131,13 @@ try {
   await measure('`POST /v1/customers/:id` (emits `customer.updated` to 2 endpoints)', (run) =>
     call('POST', `/v1/customers/${customer.id}`, { form: `name=Capacity-${run}` }),
   );
+  // As the official SDK sends them: every POST with an Idempotency-Key.
+  await measure('`POST /v1/customers` with an `Idempotency-Key` (its receipt in the create’s transaction)', () =>
+    call('POST', '/v1/customers', { form: 'name=Capacity', idempotencyKey: randomUUID() }),
+  );
+  await measure('`POST /v1/customers/:id` with an `Idempotency-Key` (its receipt in the update’s transaction)', (run) =>
+    call('POST', `/v1/customers/${customer.id}`, { form: `name=Keyed-${run}`, idempotencyKey: randomUUID() }),
+  );
   await measure('`POST /v1/tokens` (card)', () =>
     call('POST', '/v1/tokens', { form: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2030&card[cvc]=123' }),
   );
@@ -168,6 +177,9 @@ try {
     call('POST', '/v1/prices', { form: `product=${product.id}&unit_amount=100&currency=usd` }),
   );
   await measure('`POST /v1/products/:id`', (run) => call('POST', `/v1/products/${product.id}`, { form: `name=Capacity-${run}` }));
+  await measure('`POST /v1/prices` with an `Idempotency-Key` (claimed: a put before, the response sealed after)', () =>
+    call('POST', '/v1/prices', { form: `product=${product.id}&unit_amount=100&currency=usd`, idempotencyKey: randomUUID() }),
+  );
   const spare = [
     (await call('POST', '/v1/products', { form: 'name=Spare 0' })).body.id,
     (await call('POST', '/v1/products', { form: 'name=Spare 1' })).body.id,

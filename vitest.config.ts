@@ -45,7 +45,7 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 180_000, hookTimeout: 180_000 } },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, testTimeout: 180_000, hookTimeout: 180_000 } },
       { test: { name: 'local', include: ['test/local/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       // After the other projects, not beside them: a shared stack slowed by CDK synths and engines beside
       // it made its files 2-8 times slower (the whole run 1,052 s against 766 s one file at a time).

@@ -10,6 +10,11 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Sweepers every half second: an advance a crash cut short is found again quickly. */
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
+const startTimeout = 120_000;
 
 async function call(service: ServiceProcess, method: string, path: string, form?: string): Promise<any> {
   const response = await fetch(`${service.baseUrl}${path}`, {
@@ -26,7 +31,7 @@ const day = 86_400;
 
 describe('kill -9 of the local stack while test clocks advance, and a restart on the same data', () => {
   it('ends every advance, with exactly one invoice per subscription period: none lost, none doubled', async () => {
-    const first = await startServiceProcess([], env);
+    const first = await startServiceProcess([], env, startTimeout);
     const start = Math.floor(Date.UTC(new Date().getUTCFullYear() + 1, 0, 10, 9) / 1000);
     const product = await call(first, 'POST', '/v1/products', 'name=Crash plan');
     const price = await call(first, 'POST', '/v1/prices', `product=${product.id}&unit_amount=1000&currency=usd&recurring[interval]=week`);
@@ -54,7 +59,7 @@ describe('kill -9 of the local stack while test clocks advance, and a restart on
     );
     await first.crash();
 
-    const second = await startServiceProcess([], env);
+    const second = await startServiceProcess([], env, startTimeout);
     try {
       const ready = (clock: string) =>
         eventually(async () => ((await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`)).status === 'ready' ? true : undefined), 120_000).catch(

@@ -10,7 +10,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Sweepers every half second: an advance a crash cut short is found again quickly. */
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
-/** A whole stack (DynamoDB Local, the queues) starting on a busy machine may take longer than the default 30 s. */
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
 const startTimeout = 120_000;
 
 async function call(service: ServiceProcess, method: string, path: string, form?: string): Promise<any> {

@@ -35,6 +35,21 @@ const ownStacks = [
   'test/integration/persistence.test.ts',
   'test/integration/token-logs.test.ts',
 ];
+/**
+ * Unit files that change what the process shares (environment variables, the config read once from them, the
+ * service's AWS clients, the clock): each runs in a fresh module graph. The other unit files share one per worker.
+ */
+const unitIsolated = [
+  'test/unit/cli/trigger.test.ts',
+  'test/unit/core/sdk-clients.test.ts',
+  'test/unit/functions/route-handlers.test.ts',
+  'test/unit/http/auth-failures.test.ts',
+  'test/unit/http/expansion-pipeline.test.ts',
+  'test/unit/http/v2-pipeline.test.ts',
+  'test/unit/http/version-pipeline.test.ts',
+  'test/unit/openapi/openapi.test.ts',
+  'test/unit/secrets/route-permissions.test.ts',
+];
 const stackFiles = ['test/handler/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 const stackProject = { globalSetup: ['test/support/global-setup.ts'], testTimeout: 60_000, hookTimeout: 60_000 };
 
@@ -44,9 +59,10 @@ const stackProject = { globalSetup: ['test/support/global-setup.ts'], testTimeou
  * by the global setup for the whole run; `own-stacks` start stacks of their own.
  *
  * `unit`, `infra` and `local` run two files at a time (CPU-bound: CDK synths, engines), whatever the
- * machine's core count (vitest's default on CI's 2 cores is one). `infra` runs its files without isolation:
- * the files a worker runs share one process, so its CDK and validation engine are warm, and one synth of the
- * real route table (test/infra/support/service-app.ts, `realService`). Once they are done (`groupOrder`),
+ * machine's core count (vitest's default on CI's 2 cores is one). `unit` (but `unitIsolated`) and `infra` run
+ * their files without isolation: the files a worker runs share its modules, imported once (a unit file spent
+ * more time importing than testing), and for `infra` a warm CDK and validation engine and one synth of the real
+ * route table (test/infra/support/service-app.ts, `realService`). Once they are done (`groupOrder`),
  * `stack` runs two files at a time against the shared stack, then `stack-alone` one at a time (the files of
  * `alone`), then `own-stacks` two at a time.
  */
@@ -54,7 +70,8 @@ export default defineConfig({
   test: {
     maxWorkers: 2,
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: unitIsolated, isolate: false } },
+      { test: { name: 'unit-isolated', include: unitIsolated } },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, testTimeout: 180_000, hookTimeout: 180_000 } },
       { test: { name: 'local', include: ['test/local/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       // After the other projects, not beside them: a shared stack slowed by CDK synths and engines beside

@@ -24,8 +24,9 @@ const alone = [
 ];
 /**
  * Files that never touch the shared stack but start (and `kill -9`) service processes of their own, each with its
- * own DynamoDB Local and data directory: after the shared stack's files, two at a time (one at a time, one process
- * and its DynamoDB Local left the second core mostly idle), each start allowed 120 s.
+ * own DynamoDB Local and data directory: before the shared stack's files, while its jobs wait for its first answer,
+ * two at a time (one at a time, one process and its DynamoDB Local left the second core mostly idle), each start
+ * allowed 120 s.
  */
 const ownStacks = [
   'test/integration/billing-crash.test.ts',
@@ -63,8 +64,8 @@ const stackProject = { globalSetup: ['test/support/global-setup.ts'], testTimeou
  * their files without isolation: the files a worker runs share its modules, imported once (a unit file spent
  * more time importing than testing), and for `infra` a warm CDK and validation engine and one synth of the real
  * route table (test/infra/support/service-app.ts, `realService`). Once they are done (`groupOrder`),
- * `stack` runs two files at a time against the shared stack, then `stack-alone` one at a time (the files of
- * `alone`), then `own-stacks` two at a time.
+ * `own-stacks` runs two files at a time, then `stack` two at a time against the shared stack, then
+ * `stack-alone` one at a time (the files of `alone`).
  */
 export default defineConfig({
   test: {
@@ -76,9 +77,9 @@ export default defineConfig({
       { test: { name: 'local', include: ['test/local/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 } },
       // After the other projects, not beside them: a shared stack slowed by CDK synths and engines beside
       // it made its files 2-8 times slower (the whole run 1,052 s against 766 s one file at a time).
-      { test: { name: 'stack', include: stackFiles, exclude: [...alone, ...ownStacks], sequence: { groupOrder: 1 }, ...stackProject } },
-      { test: { name: 'stack-alone', include: alone, fileParallelism: false, sequence: { groupOrder: 2 }, ...stackProject } },
-      { test: { name: 'own-stacks', include: ownStacks, sequence: { groupOrder: 3 }, testTimeout: 120_000, hookTimeout: 120_000 } },
+      { test: { name: 'own-stacks', include: ownStacks, sequence: { groupOrder: 1 }, testTimeout: 120_000, hookTimeout: 120_000 } },
+      { test: { name: 'stack', include: stackFiles, exclude: [...alone, ...ownStacks], sequence: { groupOrder: 2 }, ...stackProject } },
+      { test: { name: 'stack-alone', include: alone, fileParallelism: false, sequence: { groupOrder: 3 }, ...stackProject } },
     ],
   },
 });

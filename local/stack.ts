@@ -58,6 +58,12 @@ export interface LocalStackOptions {
   jobs?: ScheduledJob[];
   /** Milliseconds between runs of each scheduled job locally (their AWS schedule is in minutes). @default 10_000 */
   jobIntervalMs?: number;
+  /**
+   * The scheduled jobs start on their interval once this settles (at once without it); a clock move runs them
+   * either way. A test run's shared stack passes its first answer: idle runs before any test uses it only
+   * took CPU from the tests that ran meanwhile.
+   */
+  jobsFrom?: Promise<unknown>;
   /** Batches each queue worker handles at once: like concurrent Lambda invocations. @default 8 */
   workerConcurrency?: number;
   /** Environment for the handlers over the stack's own (e.g. faster retry schedules in tests). */
@@ -262,9 +268,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const timers: NodeJS.Timeout[] = [];
     const running = new Set<Promise<unknown>>();
     const runs: Array<() => Promise<unknown>> = [];
+    const ticks: Array<() => void> = [];
+    let jobsStopped = false;
     const jobs = options.jobs ?? scheduledJobs;
     const jobIntervalMs = options.jobIntervalMs ?? 10_000;
-    for (const [index, job] of jobs.entries()) {
+    for (const job of jobs) {
       const handler = (await load(job.handler)) as unknown as (event: unknown, context: unknown) => Promise<unknown>;
       let inFlight: Promise<unknown> | undefined;
       const run = () => {
@@ -288,18 +296,25 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       };
       // A tick skips a job whose last run is still going, as a minute's schedule on AWS never overlaps a run under
       // a minute (a billing sweep may take 20 s): runs every 500 ms in tests would otherwise pile up on one another.
-      const tick = () => void (inFlight ?? run());
+      ticks.push(() => void (inFlight ?? run()));
       // A run asked for (a clock move) waits for the one going, then runs at the new time.
       runs.push(async () => {
         await inFlight;
         return run();
       });
-      // Each job on its own phase of the interval, as schedules on AWS do not fire together: started in one
-      // instant, seven jobs' shard queries (32 each) would reach DynamoDB Local as one burst every interval.
-      const phase = setTimeout(() => timers.push(setInterval(tick, jobIntervalMs)), Math.round((jobIntervalMs * index) / jobs.length));
-      timers.push(phase);
     }
+    // Each job on its own phase of the interval, as schedules on AWS do not fire together: started in one
+    // instant, seven jobs' shard queries (32 each) would reach DynamoDB Local as one burst every interval.
+    const startJobs = () => {
+      if (jobsStopped) return;
+      for (const [index, tick] of ticks.entries()) {
+        timers.push(setTimeout(() => timers.push(setInterval(tick, jobIntervalMs)), Math.round((jobIntervalMs * index) / ticks.length)));
+      }
+    };
+    if (options.jobsFrom) void options.jobsFrom.then(startJobs, startJobs);
+    else startJobs();
     stops.push(async () => {
+      jobsStopped = true;
       timers.forEach(clearInterval);
       await Promise.all(running);
     });

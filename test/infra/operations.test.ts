@@ -14,6 +14,7 @@ import {
   fixtureEntries,
   functionProperties,
   isArnOf,
+  realService,
   serviceApp,
   synthesizeService,
   type StatelessTemplates,
@@ -333,41 +334,30 @@ describe('the deployed service with tracing turned off', () => {
 
 describe('the stateful stack’s table key', () => {
   it('encrypts the table with a customer-managed key that rotates and outlives the stack', () => {
-    const { app, cleanUp } = serviceApp({ 'aws:cdk:bundling-stacks': [] });
-    try {
-      const { stateful } = buildService(app);
-      const template = Template.fromStack(stateful);
-      const keyId = logicalIdOf(stateful.tableKey);
-      template.hasResourceProperties('AWS::DynamoDB::Table', {
-        SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } },
-      });
-      template.hasResource('AWS::KMS::Key', {
-        Properties: Match.objectLike({ EnableKeyRotation: true }),
-        DeletionPolicy: 'Retain',
-        UpdateReplacePolicy: 'Retain',
-      });
-    } finally {
-      cleanUp();
-    }
+    const { stateful, statefulTemplate: template } = realService();
+    const keyId = logicalIdOf(stateful.tableKey);
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } },
+    });
+    template.hasResource('AWS::KMS::Key', {
+      Properties: Match.objectLike({ EnableKeyRotation: true }),
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
   });
 });
 
 describe('cdk-nag over both stacks', () => {
   it('finds nothing that is not acknowledged with a reason, and stops synth on a new finding', () => {
     // Given the service as `cdk synth` builds it, with the AwsSolutions and Serverless packs
-    const clean = serviceApp({ 'aws:cdk:bundling-stacks': [] });
-    try {
-      buildService(clean.app);
-      // When it is synthesized, Then no pack reports a finding
-      expect(() => clean.app.synth()).not.toThrow();
-    } finally {
-      clean.cleanUp();
-    }
+    // When it is synthesized (once per worker, shared with the other files), Then no pack reports a finding
+    expect(() => realService().app.synth()).not.toThrow();
 
-    // Given the same service with one more queue that has no dead-letter queue and allows plain HTTP
+    // Given the service (the fixture route table: the flaw is in the stateful stack) with one more queue that
+    // has no dead-letter queue and allows plain HTTP
     const flawed = serviceApp({ 'aws:cdk:bundling-stacks': [] });
     try {
-      const { stateful } = buildService(flawed.app);
+      const { stateful } = buildService(flawed.app, fixtureEntries);
       new Queue(stateful, 'Unprotected');
 
       // When it is synthesized, Then synth stops naming the rules it breaks
@@ -387,15 +377,9 @@ describe('cdk-nag over both stacks', () => {
       silent.cleanUp();
     }
 
-    // Given the explicit opt-out, Then synth warns
-    const sandbox = serviceApp({ alarmDestination: 'none', 'aws:cdk:bundling-stacks': [] });
-    try {
-      const { stateless } = buildService(sandbox.app);
-      const warnings = Annotations.fromStack(stateless).findWarning('*', Match.stringLikeRegexp('alarmDestination=none'));
-      expect(warnings).toHaveLength(1);
-    } finally {
-      sandbox.cleanUp();
-    }
+    // Given the explicit opt-out (the context of every test that is not about alarms), Then synth warns
+    const warnings = Annotations.fromStack(realService().stateless).findWarning('*', Match.stringLikeRegexp('alarmDestination=none'));
+    expect(warnings).toHaveLength(1);
 
     // Given a pager's topic, Then every alarm notifies it as well as the service's own topic
     const pagerTopic = 'arn:aws:sns:eu-west-1:123456789012:oncall-pager';

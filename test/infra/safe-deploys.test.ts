@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type CfnElement, type NestedStack, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { fallbackRoute, queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
@@ -13,6 +13,7 @@ import {
   fixtureEntries,
   functionLogicalId,
   serviceApp,
+  realService,
   synthesizeService,
   type StatelessTemplates,
   type SynthesizedService,
@@ -54,11 +55,10 @@ describe('safe deploys of the real route table', () => {
   let templates: StatelessTemplates;
 
   beforeAll(() => {
-    service = synthesizeService({}, withoutBundling);
+    service = realService();
     stack = service.stateless;
     templates = service.statelessTemplates;
   });
-  afterAll(() => service?.cleanUp());
 
   it('publishes every function as a version behind a live alias, and keeps a replaced version to shift back to', () => {
     // Given every function of the stack

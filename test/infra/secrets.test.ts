@@ -1,10 +1,10 @@
 import { Stack } from 'aws-cdk-lib';
 import type { CfnRole } from 'aws-cdk-lib/aws-iam';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Permission } from '#functions/permissions.ts';
 import { queueWorkers, routes, scheduledJobs } from '#functions/routes.ts';
 import type { ServiceFunction } from '#infra/service-function.ts';
-import { functionProperties, isArnOf, type StatelessTemplates, synthesizeService, type SynthesizedService } from './support/service-app.ts';
+import { functionProperties, isArnOf, realService, type StatelessTemplates, type SynthesizedService } from './support/service-app.ts';
 
 interface Statement {
   Effect: 'Allow' | 'Deny';
@@ -33,10 +33,9 @@ describe('secrets out of reach', () => {
   const entries = [...routes, ...queueWorkers, ...scheduledJobs];
 
   beforeAll(() => {
-    service = synthesizeService({}, { 'aws:cdk:bundling-stacks': [] });
+    service = realService();
     functions = service.stateless.functions;
   });
-  afterAll(() => service?.cleanUp());
 
   it('keeps a secrets key of its own, rotated yearly and retained like the table', () => {
     // Given the stateful template

@@ -27,6 +27,7 @@ import {
   isArnOf,
   resourcesAllowed,
   serviceApp,
+  realService,
   synthesizeService,
   type ServiceEntries,
   type StatelessTemplates,
@@ -44,11 +45,10 @@ describe('stateless stack', () => {
   beforeAll(() => {
     // Without bundling: one esbuild run per function would take minutes. Every entry's bundle is checked
     // in one build below, and the fixture stack checks what CDK's bundling produces.
-    service = synthesizeService({}, { 'aws:cdk:bundling-stacks': [] });
+    service = realService();
     stack = service.stateless;
     templates = service.statelessTemplates;
   });
-  afterAll(() => service?.cleanUp());
 
   it('deploys one Node.js 24 arm64 function per route, plus the fallback, each worker and each scheduled job', () => {
     // Given the real route table, and the stack's own probe

@@ -10,6 +10,11 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Sweepers every half second: an advance a crash cut short is found again quickly. */
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
+const startTimeout = 120_000;
 
 async function call(service: ServiceProcess, method: string, path: string, form?: string): Promise<any> {
   const response = await fetch(`${service.baseUrl}${path}`, {
@@ -26,7 +31,7 @@ const day = 86_400;
 
 describe('kill -9 of the local stack while test clocks advance, and a restart on the same data', () => {
   it('ends every advance, with exactly one invoice per subscription period: none lost, none doubled', async () => {
-    const first = await startServiceProcess([], env);
+    const first = await startServiceProcess([], env, startTimeout);
     const start = Math.floor(Date.UTC(new Date().getUTCFullYear() + 1, 0, 10, 9) / 1000);
     const product = await call(first, 'POST', '/v1/products', 'name=Crash plan');
     const price = await call(first, 'POST', '/v1/prices', `product=${product.id}&unit_amount=1000&currency=usd&recurring[interval]=week`);
@@ -34,16 +39,18 @@ describe('kill -9 of the local stack while test clocks advance, and a restart on
       call(first, 'POST', '/v1/tokens', `card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=${new Date().getUTCFullYear() + 4}&card[cvc]=123`);
 
     // Several clocks, each with customers and weekly subscriptions, all advanced two weeks at once (the reference's limit: two intervals).
-    const clocks: string[] = [];
+    // The clocks are set up side by side: one request at a time left a core idle while the other worked.
     const subscriptions: string[] = [];
-    for (let c = 0; c < 4; c++) {
-      const clock = await call(first, 'POST', '/v1/test_helpers/test_clocks', `frozen_time=${start}`);
-      clocks.push(clock.id);
-      for (let n = 0; n < 3; n++) {
-        const customer = await call(first, 'POST', '/v1/customers', `test_clock=${clock.id}&source=${(await token()).id}`);
-        subscriptions.push((await call(first, 'POST', '/v1/subscriptions', `customer=${customer.id}&items[0][price]=${price.id}`)).id);
-      }
-    }
+    const clocks = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const clock = await call(first, 'POST', '/v1/test_helpers/test_clocks', `frozen_time=${start}`);
+        for (let n = 0; n < 3; n++) {
+          const customer = await call(first, 'POST', '/v1/customers', `test_clock=${clock.id}&source=${(await token()).id}`);
+          subscriptions.push((await call(first, 'POST', '/v1/subscriptions', `customer=${customer.id}&items[0][price]=${price.id}`)).id);
+        }
+        return clock.id as string;
+      }),
+    );
     const target = start + 14 * day;
     await Promise.all(clocks.map((clock) => call(first, 'POST', `/v1/test_helpers/test_clocks/${clock}/advance`, `frozen_time=${target}`)));
     // Killed as soon as the renewals have begun (or at once on a fast machine: every point must be safe).
@@ -52,7 +59,7 @@ describe('kill -9 of the local stack while test clocks advance, and a restart on
     );
     await first.crash();
 
-    const second = await startServiceProcess([], env);
+    const second = await startServiceProcess([], env, startTimeout);
     try {
       const ready = (clock: string) =>
         eventually(async () => ((await call(second, 'GET', `/v1/test_helpers/test_clocks/${clock}`)).status === 'ready' ? true : undefined), 120_000).catch(

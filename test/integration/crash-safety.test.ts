@@ -21,6 +21,11 @@ const env = {
   DELIVERY_RETRY_SCHEDULE_TEST: '1,1,1',
   DELIVERY_TIMEOUT_MS: '2000',
 };
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
+const startTimeout = 120_000;
 
 /** A request and what the service said: its status and body, or undefined when it never answered (the crash). */
 async function send(service: ServiceProcess, method: string, path: string, body?: { json?: unknown; form?: string }) {
@@ -39,7 +44,7 @@ async function send(service: ServiceProcess, method: string, path: string, body?
 describe('kill -9 of the whole local stack under load, and a restart on the same data', () => {
   it('counts every acknowledged meter event once (and every cut-off one once its client sends it again), keeps every acknowledged create, and delivers every acknowledged change’s event', async () => {
     receiver = await startWebhookReceiver();
-    const first = await startServiceProcess([], env);
+    const first = await startServiceProcess([], env, startTimeout);
     const setup = async (path: string, form: string) => (await send(first, 'POST', path, { form }))!.body;
     await setup('/v1/webhook_endpoints', `url=${encodeURIComponent(receiver.url)}&enabled_events[0]=customer.created`);
     const meter = await setup('/v1/billing/meters', 'display_name=Crash&event_name=crash_calls&default_aggregation[formula]=sum');
@@ -80,7 +85,7 @@ describe('kill -9 of the whole local stack under load, and a restart on the same
     expect(usage.every((tally) => tally.acknowledged.length > 0)).toBe(true);
     expect(created.length).toBeGreaterThan(0);
 
-    const second = await startServiceProcess([], env);
+    const second = await startServiceProcess([], env, startTimeout);
     try {
       // Every acknowledged create exists
       for (const id of created) expect((await send(second, 'GET', `/v1/customers/${id}`))?.status, id).toBe(200);

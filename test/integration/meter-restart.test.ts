@@ -10,6 +10,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'service-meter-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
+const startTimeout = 120_000;
 const client = (key: string, service: ServiceProcess) =>
   new Stripe(key, { host: '127.0.0.1', port: Number(new URL(service.baseUrl).port), protocol: 'http', maxNetworkRetries: 0 });
 
@@ -35,7 +40,7 @@ async function post(service: ServiceProcess, key: string, path: string, body: un
 
 describe('a crash and restart of the local stack in the middle of a load', () => {
   it('loses no accepted meter event, from the per-event endpoint or the stream', async () => {
-    const first = await startServiceProcess([], env);
+    const first = await startServiceProcess([], env, startTimeout);
     const sdk = client(first.secretKey, first);
     await sdk.billing.meters.create({ display_name: 'restart', event_name: 'restart_usage', default_aggregation: { formula: 'sum' } });
     const customers = await Promise.all(Array.from({ length: 5 }, (_, i) => sdk.customers.create({ name: `restart ${i}` })));
@@ -78,7 +83,7 @@ describe('a crash and restart of the local stack in the middle of a load', () =>
     await Promise.all([...singles, streamer]);
     expect(tallies.every((tally) => tally.accepted > 0)).toBe(true);
 
-    const second = await startServiceProcess([], env);
+    const second = await startServiceProcess([], env, startTimeout);
     try {
       const meters = await client(second.secretKey, second).billing.meters.list();
       const meterId = meters.data.find((meter) => meter.event_name === 'restart_usage')!.id;

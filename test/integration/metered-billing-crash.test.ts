@@ -10,7 +10,10 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Sweepers every half second: an advance a crash cut short is found again quickly. */
 const env = { SERVICE_DATA_DIR: dataDir, SWEEP_GRACE_SECONDS: '2', LOCAL_JOB_INTERVAL_MS: '2000' };
-/** A whole stack (DynamoDB Local, the queues) starting on a busy machine may take longer than the default 30 s. */
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
 const startTimeout = 120_000;
 
 async function call(service: ServiceProcess, method: string, path: string, form?: string): Promise<any> {
@@ -45,25 +48,27 @@ describe('kill -9 of the local stack while usage is invoiced, and a restart on t
       call(first, 'POST', '/v1/tokens', `card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=${new Date().getUTCFullYear() + 4}&card[cvc]=123`);
 
     // Three clocks of three customers each, every customer reporting its own number of events (one unit each).
-    const clocks: string[] = [];
+    // The clocks are set up side by side: one request at a time left a core idle while the other worked.
     const sent = new Map<string, { customer: string; events: number }>();
-    for (let c = 0; c < 3; c++) {
-      const clock = await call(first, 'POST', '/v1/test_helpers/test_clocks', `frozen_time=${start}`);
-      clocks.push(clock.id);
-      for (let n = 0; n < 3; n++) {
-        const customer = await call(first, 'POST', '/v1/customers', `test_clock=${clock.id}&source=${(await token()).id}`);
-        const subscription = await call(first, 'POST', '/v1/subscriptions', `customer=${customer.id}&items[0][price]=${price.id}`);
-        const events = 1 + c * 3 + n;
-        for (let e = 0; e < events; e++)
-          await call(
-            first,
-            'POST',
-            '/v1/billing/meter_events',
-            `event_name=calls&payload[service_customer_id]=${customer.id}&payload[value]=1&timestamp=${nowSeconds() - 5}`,
-          );
-        sent.set(subscription.id, { customer: customer.id, events });
-      }
-    }
+    const clocks = await Promise.all(
+      Array.from({ length: 3 }, async (_, c) => {
+        const clock = await call(first, 'POST', '/v1/test_helpers/test_clocks', `frozen_time=${start}`);
+        for (let n = 0; n < 3; n++) {
+          const customer = await call(first, 'POST', '/v1/customers', `test_clock=${clock.id}&source=${(await token()).id}`);
+          const subscription = await call(first, 'POST', '/v1/subscriptions', `customer=${customer.id}&items[0][price]=${price.id}`);
+          const events = 1 + c * 3 + n;
+          for (let e = 0; e < events; e++)
+            await call(
+              first,
+              'POST',
+              '/v1/billing/meter_events',
+              `event_name=calls&payload[service_customer_id]=${customer.id}&payload[value]=1&timestamp=${nowSeconds() - 5}`,
+            );
+          sent.set(subscription.id, { customer: customer.id, events });
+        }
+        return clock.id as string;
+      }),
+    );
     // Every event counted before the period ends (the usage an invoice reads).
     const minute = (seconds: number) => Math.floor(seconds / 60) * 60;
     for (const { customer, events } of sent.values()) {

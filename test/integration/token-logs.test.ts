@@ -4,11 +4,16 @@ import { startServiceProcess } from '#local/service-process.ts';
 
 const client = (key: string, baseUrl: string) => new Stripe(key, { host: '127.0.0.1', port: Number(new URL(baseUrl).port), protocol: 'http' });
 const year = String(new Date().getUTCFullYear() + 1);
+/**
+ * Two of these files run at once (vitest.config.ts, `ownStacks`): a whole stack (DynamoDB Local, the queues)
+ * starting beside another may take longer than the default 30 s.
+ */
+const startTimeout = 120_000;
 
 describe('logs of token requests', () => {
   it('never contain card numbers, CVCs, account numbers or identity numbers, even with event logging switched on', async () => {
     // Given a service at DEBUG level whose environment asks Powertools to log every Lambda event
-    const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'DEBUG', POWERTOOLS_LOGGER_LOG_EVENT: 'true' });
+    const service = await startServiceProcess(['--in-memory'], { POWERTOOLS_LOG_LEVEL: 'DEBUG', POWERTOOLS_LOGGER_LOG_EVENT: 'true' }, startTimeout);
     const sensitive = [
       '4000056655665556',
       '378282246310005',

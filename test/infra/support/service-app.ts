@@ -108,6 +108,7 @@ export class StatelessTemplates {
 }
 
 export interface SynthesizedService {
+  app: App;
   stateful: StatefulStack;
   stateless: StatelessStack;
   statefulTemplate: Template;
@@ -125,6 +126,7 @@ export function synthesizeService(entries: ServiceEntries = {}, context: Record<
   const { app, outdir, cleanUp } = serviceApp(context);
   const { stateful, stateless } = buildService(app, entries);
   return {
+    app,
     stateful,
     stateless,
     statefulTemplate: Template.fromStack(stateful),
@@ -132,6 +134,23 @@ export function synthesizeService(entries: ServiceEntries = {}, context: Record<
     outdir,
     cleanUp,
   };
+}
+
+let synthesizedRealService: SynthesizedService | undefined;
+
+/**
+ * The real route table with the default context and no bundling (what most files read), synthesized once per
+ * worker: the infra project runs its files without isolation (vitest.config.ts), so the files a worker runs
+ * share it, where each used to synthesize it again (~3 s warm, ~9 s in a fresh process). Read it, never add
+ * to it; its temporary directory goes when the worker exits, so its `cleanUp` does nothing.
+ */
+export function realService(): SynthesizedService {
+  if (!synthesizedRealService) {
+    const service = synthesizeService({}, { 'aws:cdk:bundling-stacks': [] });
+    process.once('exit', service.cleanUp);
+    synthesizedRealService = { ...service, cleanUp: () => {} };
+  }
+  return synthesizedRealService;
 }
 
 /** The logical id of the function in the template of its own stack, parent or nested. */

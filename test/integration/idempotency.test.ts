@@ -128,10 +128,15 @@ const callsOf = (answer: { headers: Headers }) => [...(answer.headers.get('x-loc
 
 describe('Idempotency-Key of a create or update answered by its event', () => {
   let platform: CreatedPlatform;
+  /** A cardholder and a customer of the platform, for the routes below that need one. */
+  let cardholderId: string;
+  let customerId: string;
   beforeAll(async () => {
     platform = await newPlatform();
     // The account's first request makes its secret and caches its key: not what a create costs.
     await sdk(platform.secret_key).customers.create({ name: 'First of the account' });
+    cardholderId = (await cardholder()).id;
+    customerId = (await client().customers.create({ name: 'Billed' })).id;
   });
   const create = (form: string, key: string, headers: Record<string, string> = {}) =>
     api('POST', '/v1/customers', { key: platform.secret_key, form, headers: { 'idempotency-key': key, 'x-local-aws-calls': 'measure', ...headers } });
@@ -243,12 +248,6 @@ describe('Idempotency-Key of a create or update answered by its event', () => {
       type: 'individual',
       billing: { address: { line1: '1 Main St', city: 'Springfield', postal_code: '94111', country: 'US' } },
     });
-  let cardholderId: string;
-  let customerId: string;
-  beforeAll(async () => {
-    cardholderId = (await cardholder()).id;
-    customerId = (await client().customers.create({ name: 'Billed' })).id;
-  });
 
   it.each(answeredByEvents)('answers %s from its event the same way: the key costs no call, and a retry replays it', async (_, setup) => {
     // Given the route, and what the same request costs without a key

@@ -8,7 +8,7 @@ import type { Table } from './table.ts';
 import { epochSeconds } from './conditions.ts';
 import { snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
 import * as z from 'zod';
-import { orNull, scopeItem } from './item-schemas.ts';
+import { orNull, scopeItem, storedObject } from './item-schemas.ts';
 import { snapshotEventItem, thinEventItem } from './outbox-items.ts';
 import { collect } from './owner-page.ts';
 
@@ -41,8 +41,8 @@ const snapshotEventSchema = z.object({
   type: z.string(),
   created: z.number(),
   apiVersion: z.string(),
-  object: objectRecord,
-  previousAttributes: orNull(objectRecord),
+  object: storedObject,
+  previousAttributes: orNull(storedObject),
   request: orNull(requestReason),
   pendingWebhooks: z.number().default(0),
   failedWebhooks: z.number().default(0),

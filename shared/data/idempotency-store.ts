@@ -3,6 +3,7 @@ import type { PutCommandInput, UpdateCommandInput } from '@aws-sdk/lib-dynamodb'
 import * as z from 'zod';
 import { snapshotDataAt } from '#shared/events/versions.ts';
 import type { IdempotencyClaim, IdempotencyReceipt, IdempotencyRecord, IdempotencyScope, IdempotencyStore, StoredResponse } from '#shared/platform/ports.ts';
+import { storedObject } from './item-schemas.ts';
 import { epochSeconds, isConditionFailure, isTransactionConflict, oldItemOf, whenConditionHolds } from './conditions.ts';
 import type { Table, TransactItem } from './table.ts';
 import { idempotency, snapshotEvent } from './keys.ts';
@@ -57,7 +58,7 @@ export const idempotencyItemKey = (scope: IdempotencyScope, key: string) => ({
   SK: idempotency.sk(),
 });
 
-const eventObject = z.object({ object: z.record(z.string(), z.unknown()) });
+const eventObject = z.object({ object: storedObject });
 
 /** A key nobody holds: no record, an expired one, or a claim released or left by a request that died. */
 const freeKey = 'attribute_not_exists(PK) OR expiresAt <= :nowSeconds OR (#state = :inProgress AND lockedUntil < :now)';

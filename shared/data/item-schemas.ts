@@ -21,6 +21,29 @@ export const orNull = <T extends z.ZodType>(schema: T) => schema.nullish().trans
 
 export const metadataItem = z.record(z.string(), z.string());
 
+const wireObject = z.record(z.string(), z.unknown());
+
+/**
+ * A wire object kept as its JSON text (`storedText`), so that it reads back with its members in the order
+ * they were written: DynamoDB keeps no order within a map. Items written before kept a map.
+ */
+export const storedObject = z.union([
+  wireObject,
+  z
+    .string()
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.issues.push({ code: 'custom', message: 'not JSON', input: text });
+        return z.NEVER;
+      }
+    })
+    .pipe(wireObject),
+]);
+
+export const storedText = (object: Record<string, unknown>): string => JSON.stringify(object);
+
 /** What every owned resource's item has (see `OwnedResource`). */
 export const ownedItem = { id: z.string(), scope: scopeItem, version: z.number() };
 

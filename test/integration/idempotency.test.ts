@@ -160,7 +160,7 @@ describe('Idempotency-Key of a create or update answered by its event', () => {
 
     // Then it gets the first answer (not the customer as it is now), at the first answer's version, and no second customer exists
     expect(retry.status).toBe(200);
-    expect(retry.body).toEqual(first.body);
+    expect(JSON.stringify(retry.body)).toBe(JSON.stringify(first.body));
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.headers.get('original-request')).toBe(first.headers.get('request-id'));
     expect(retry.headers.get('service-version')).toBe('2025-03-31.basil');

@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import * as z from 'zod';
 
 /** Pieces of the item schemas the stores parse what the table answers with (a malformed item fails loudly). */
@@ -24,25 +25,26 @@ export const metadataItem = z.record(z.string(), z.string());
 const wireObject = z.record(z.string(), z.unknown());
 
 /**
- * A wire object kept as its JSON text (`storedText`), so that it reads back with its members in the order
- * they were written: DynamoDB keeps no order within a map. Items written before kept a map.
+ * A wire object kept as its JSON text, deflated (`storedBytes`): it reads back with its members in the order
+ * they were written (DynamoDB keeps no order within a map), in about half the bytes, so half the write units,
+ * a map of the same object takes. Items written before kept a map.
  */
 export const storedObject = z.union([
   wireObject,
   z
-    .string()
-    .transform((text, context) => {
+    .instanceof(Uint8Array)
+    .transform((bytes, context) => {
       try {
-        return JSON.parse(text) as unknown;
+        return JSON.parse(inflateRawSync(bytes).toString('utf8')) as unknown;
       } catch {
-        context.issues.push({ code: 'custom', message: 'not JSON', input: text });
+        context.issues.push({ code: 'custom', message: 'not deflated JSON', input: bytes });
         return z.NEVER;
       }
     })
     .pipe(wireObject),
 ]);
 
-export const storedText = (object: Record<string, unknown>): string => JSON.stringify(object);
+export const storedBytes = (object: Record<string, unknown>): Uint8Array => deflateRawSync(JSON.stringify(object));
 
 /** What every owned resource's item has (see `OwnedResource`). */
 export const ownedItem = { id: z.string(), scope: scopeItem, version: z.number() };

@@ -1,7 +1,7 @@
 import { eventRetentionMillis, type Delivery, type FanOut, type Outbox, type SnapshotEvent, type ThinEvent } from '#shared/events/event.ts';
 import { epochSeconds } from './conditions.ts';
 import { dueEntry } from './due-index.ts';
-import { storedText } from './item-schemas.ts';
+import { storedBytes } from './item-schemas.ts';
 import { idempotencyEntity } from './idempotency-store.ts';
 import type { TransactItem } from './table.ts';
 import { delivery as deliveryKeys, fanOut as fanOutKeys, snapshotEvent as snapshotKeys, thinEvent as thinKeys } from './keys.ts';
@@ -20,15 +20,15 @@ export const thinEventItem = ({ deliveryIds = [], ...event }: ThinEvent) => ({
   ...linkedDeliveries(deliveryIds),
 });
 
-/** A snapshot event's item: its object (and previous attributes) as JSON text, in the order the API renders them. */
+/** A snapshot event's item: its object (and previous attributes) as deflated JSON, in the order the API renders them. */
 export const snapshotEventItem = ({ deliveryIds = [], ...event }: SnapshotEvent) => ({
   PK: snapshotKeys.pk(event.scope),
   SK: snapshotKeys.sk(event.id),
   entity: 'snapshot_event',
   expiresAt: epochSeconds(event.created + eventRetentionMillis),
   ...event,
-  object: storedText(event.object),
-  previousAttributes: event.previousAttributes === null ? null : storedText(event.previousAttributes),
+  object: storedBytes(event.object),
+  previousAttributes: event.previousAttributes === null ? null : storedBytes(event.previousAttributes),
   ...linkedDeliveries(deliveryIds),
 });
 

@@ -364,17 +364,17 @@ export async function serveRequest<S extends z.ZodType, R extends z.ZodType>(
   });
 }
 
-/**
- * The success body expanded as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
- * caller's scope, at the newest shape (the version chain renders it after). A list page or search result
- * the expansions made too large is cut again, as its paging cuts it.
- */
 /** Whether the request asks for expansions (then its body is not its event's object). */
 const expands = (params: unknown): boolean => {
   const plan = (params as { expand?: ExpansionPlan | string[] }).expand;
   return plan !== undefined && ('root' in plan ? plan.paths.length > 0 : plan.length > 0);
 };
 
+/**
+ * The success body expanded as `params.expand` (an `expandParam(root)`, a checked plan) asks, in the
+ * caller's scope, at the newest shape (the version chain renders it after). A list page or search result
+ * the expansions made too large is cut again, as its paging cuts it.
+ */
 async function expandBody(expand: Expander | undefined, request: ApiRequest<unknown>, body: unknown): Promise<unknown> {
   const params = request.params as { expand?: ExpansionPlan | string[]; ending_before?: string; query?: string };
   const plan = params.expand;

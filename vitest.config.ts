@@ -48,6 +48,7 @@ const unitIsolated = [
   'test/unit/http/expansion-pipeline.test.ts',
   'test/unit/http/v2-pipeline.test.ts',
   'test/unit/http/version-pipeline.test.ts',
+  'test/unit/local/local-clock.test.ts',
   'test/unit/openapi/openapi.test.ts',
   'test/unit/secrets/route-permissions.test.ts',
 ];

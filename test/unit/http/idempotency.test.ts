@@ -162,14 +162,16 @@ describe('a create answered by its event (runWithReceipt)', () => {
     const store = fakeIdempotencyStore();
     const request = { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' };
     const success = { statusCode: 200, body: '{"id":"cus_1"}', requestId: 'req_a' };
-    await store.keep({ ...request, expiresAt: Date.now() + 60_000 }, success, Date.now(), false);
+    const now = Date.now();
+    const clock = () => now;
+    await store.keep({ ...request, expiresAt: now + 60_000 }, success, now, false);
 
     // When the operation then answers a failure (a keepable one, or a 409 from a retried transaction)
     for (const failure of [
       { statusCode: 402, body: 'declined', requestId: 'req_a' },
       { statusCode: 409, body: 'in use', requestId: 'req_a' },
     ]) {
-      const outcome = await runWithReceipt(store, request, receiptOf('req_a'), async () => failure, answersAlways);
+      const outcome = await runWithReceipt(store, request, receiptOf('req_a'), async () => failure, answersAlways, clock);
 
       // Then the change it made is the answer, and the record still says so
       expect(outcome).toEqual({ response: success, replayed: false });

@@ -2,7 +2,7 @@ import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import type { Outbox } from '#shared/events/event.ts';
 import type { ErrorWindow, ErrorWindowStore, MeterEventError } from '#shared/meter-events/meter-event.ts';
-import { epochSeconds, whenConditionHolds } from '../conditions.ts';
+import { epochSeconds, isConditionFailure, oldItemOf } from '../conditions.ts';
 import { dueEntry, dueItems } from '../due-index.ts';
 import { meterErrorWindow } from '../keys.ts';
 import type { Table, TransactItem } from '../table.ts';
@@ -52,22 +52,37 @@ export const errorWindowEntity = {
       byCode,
     };
   },
-  /** One meter's errors counted into the window starting at `start`, unless it was reported (then the next); due for its report at its end. */
-  count(tableName: string, pk: string, group: MeterEventError[], start: number, windowMillis: number): UpdateCommandInput {
+  /**
+   * One meter's errors counted into the window starting at `start`, due for its report at its end, with samples
+   * (up to 5 a code) of each code not in `full`, in one write: a report never reads a count whose samples are yet
+   * to come (two writes let a report in between them, which then went out without the samples, and the samples'
+   * write failed on the reported window). Unless the window was reported, or a code's samples filled since they
+   * were read (the old item the failure returns tells which).
+   */
+  count(tableName: string, pk: string, group: MeterEventError[], start: number, windowMillis: number, full: ReadonlySet<string>): UpdateCommandInput {
     const first = group[0]!;
     const names: Record<string, string> = {};
     const values: Record<string, unknown> = {};
-    const adds = [...byCodeOf(group).entries()].map(([code, list], index) => {
+    const codes = [...byCodeOf(group).entries()];
+    const adds = codes.map(([code, list], index) => {
       names[`#c${index}`] = `count_${code}`;
       values[`:c${index}`] = list.length;
       return `#c${index} :c${index}`;
     });
+    const sampled = codes.filter(([code]) => !full.has(code));
+    const appends = sampled.map(([code, list], index) => {
+      names[`#s${index}`] = `samples_${code}`;
+      values[`:s${index}`] = list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier }));
+      return `#s${index} = list_append(if_not_exists(#s${index}, :empty), :s${index})`;
+    });
+    const roomy = sampled.map((_, index) => `(attribute_not_exists(#s${index}) OR size(#s${index}) < :max)`);
+    if (sampled.length > 0) Object.assign(values, { ':empty': [], ':max': maxSamplesPerCode });
     const due = dueEntry('meter-reports', `${pk}#${start}`, start + windowMillis, pk);
     return {
       TableName: tableName,
       Key: errorWindowEntity.key(pk, start),
-      UpdateExpression: `SET entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt ADD errorCount :count, ${adds.join(', ')}`,
-      ConditionExpression: 'attribute_not_exists(reportedAt)',
+      UpdateExpression: `SET ${['entity = :entity, #scope = :scope, platformId = :platformId, meterId = :meterId, windowStart = :start, windowEnd = :end, GSI2PK = :gsi2pk, GSI2SK = :gsi2sk, expiresAt = :expiresAt', ...appends].join(', ')} ADD errorCount :count, ${adds.join(', ')}`,
+      ConditionExpression: ['attribute_not_exists(reportedAt)', ...roomy].join(' AND '),
       ExpressionAttributeNames: { '#scope': 'scope', ...names },
       ExpressionAttributeValues: {
         ':entity': 'meter_error_window',
@@ -82,21 +97,16 @@ export const errorWindowEntity = {
         ':count': group.length,
         ...values,
       },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     };
   },
-  /** Samples of one code appended while the window is unreported and has fewer than 5 of them. */
-  addSamples: (tableName: string, key: { PK: string; SK: string }, code: string, list: MeterEventError[]): UpdateCommandInput => ({
-    TableName: tableName,
-    Key: key,
-    UpdateExpression: 'SET #samples = list_append(if_not_exists(#samples, :empty), :samples)',
-    ConditionExpression: 'attribute_not_exists(reportedAt) AND (attribute_not_exists(#samples) OR size(#samples) < :max)',
-    ExpressionAttributeNames: { '#samples': `samples_${code}` },
-    ExpressionAttributeValues: {
-      ':empty': [],
-      ':samples': list.slice(0, maxSamplesPerCode).map((error) => ({ message: error.message, identifier: error.identifier })),
-      ':max': maxSamplesPerCode,
-    },
-  }),
+  /** The codes whose samples a window holds in full, from the item a failed count found. */
+  fullCodes: (found: Record<string, unknown>): Set<string> =>
+    new Set(
+      Object.entries(found)
+        .filter(([attribute, value]) => attribute.startsWith('samples_') && Array.isArray(value) && value.length >= maxSamplesPerCode)
+        .map(([attribute]) => attribute.slice('samples_'.length)),
+    ),
   /** Reported once, out of the due index; errors counted since the window was read make it start over, so none is left out. */
   markReported: (tableName: string, window: ErrorWindow, now: number): NonNullable<TransactItem['Update']> => ({
     TableName: tableName,
@@ -119,14 +129,25 @@ export function dynamoErrorWindowStore(table: Table): ErrorWindowStore {
       }
       await Promise.all(
         [...byMeter.entries()].map(async ([pk, group]) => {
-          // A window already reported takes no more errors: they go to the next one.
-          for (let start = Math.floor(now / windowMillis) * windowMillis; ; start += windowMillis) {
-            if (!(await whenConditionHolds(() => table.update(errorWindowEntity.count(name, pk, group, start, windowMillis))))) continue;
-            const key = errorWindowEntity.key(pk, start);
-            await Promise.all(
-              [...byCodeOf(group).entries()].map(([code, list]) => whenConditionHolds(() => table.update(errorWindowEntity.addSamples(name, key, code, list)))),
-            );
-            return;
+          let full = new Set<string>();
+          for (let start = Math.floor(now / windowMillis) * windowMillis; ; ) {
+            try {
+              await table.update(errorWindowEntity.count(name, pk, group, start, windowMillis, full));
+              return;
+            } catch (error) {
+              if (!isConditionFailure(error)) throw error;
+              const found = oldItemOf(error) ?? {};
+              if (found.reportedAt !== undefined) {
+                // A window already reported takes no more errors: they go to the next one.
+                start += windowMillis;
+                full = new Set();
+                continue;
+              }
+              // Samples filled since: counted without adding to them. Each retry has one full code more.
+              const filled = errorWindowEntity.fullCodes(found);
+              if ([...filled].every((code) => full.has(code))) throw error;
+              full = filled;
+            }
           }
         }),
       );

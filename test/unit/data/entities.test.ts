@@ -577,21 +577,38 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
     const scope = { accountId: 'acct_1', livemode: false };
     const error = (code: string, identifier: string) => ({ scope, platformId: 'acct_p', meterId: 'mtr_1', code, message: `${code}!`, identifier });
     const group = [error('meter_event_no_customer_defined', 'a'), error('meter_event_invalid_value', 'b'), error('meter_event_invalid_value', 'c')];
-    const count = errorWindowEntity.count('t', 'METER_ERRORS#x', group, 3_600_000, 3_600_000);
-    expect(count.ConditionExpression).toBe('attribute_not_exists(reportedAt)');
-    expect(count.ExpressionAttributeNames).toMatchObject({ '#c0': 'count_meter_event_no_customer_defined', '#c1': 'count_meter_event_invalid_value' });
+    const count = errorWindowEntity.count('t', 'METER_ERRORS#x', group, 3_600_000, 3_600_000, new Set());
+    expect(count.ConditionExpression).toBe(
+      'attribute_not_exists(reportedAt) AND (attribute_not_exists(#s0) OR size(#s0) < :max) AND (attribute_not_exists(#s1) OR size(#s1) < :max)',
+    );
+    expect(count.ExpressionAttributeNames).toMatchObject({
+      '#c0': 'count_meter_event_no_customer_defined',
+      '#c1': 'count_meter_event_invalid_value',
+      '#s1': 'samples_meter_event_invalid_value',
+    });
     expect(count.ExpressionAttributeValues).toMatchObject({
       ':count': 3,
       ':c0': 1,
       ':c1': 2,
       ':end': 7_200_000,
       ':gsi2sk': expect.stringMatching(/^0+7200000#/),
+      ':max': 5,
     });
-    const samples = errorWindowEntity.addSamples('t', errorWindowEntity.key('METER_ERRORS#x', 3_600_000), 'meter_event_invalid_value', group.slice(1));
-    expect(samples.ExpressionAttributeValues![':samples']).toEqual([
+    // The samples come in the count's own write
+    expect(count.ExpressionAttributeValues![':s1']).toEqual([
       { message: 'meter_event_invalid_value!', identifier: 'b' },
       { message: 'meter_event_invalid_value!', identifier: 'c' },
     ]);
+    // A code whose samples are full is counted without them, and without a condition on them
+    const full = errorWindowEntity.fullCodes({ samples_meter_event_invalid_value: Array.from({ length: 5 }, () => ({})), samples_other: [{}] });
+    expect([...full]).toEqual(['meter_event_invalid_value']);
+    const countOnly = errorWindowEntity.count('t', 'METER_ERRORS#x', group, 3_600_000, 3_600_000, full);
+    expect(countOnly.ConditionExpression).toBe('attribute_not_exists(reportedAt) AND (attribute_not_exists(#s0) OR size(#s0) < :max)');
+    expect(countOnly.ExpressionAttributeNames).toMatchObject({ '#s0': 'samples_meter_event_no_customer_defined' });
+    expect(countOnly.UpdateExpression).not.toContain('#s1');
+    const noneSampled = errorWindowEntity.count('t', 'METER_ERRORS#x', group, 3_600_000, 3_600_000, new Set(group.map((error) => error.code)));
+    expect(noneSampled.ConditionExpression).toBe('attribute_not_exists(reportedAt)');
+    expect(noneSampled.ExpressionAttributeValues).not.toHaveProperty(':max');
 
     const window = errorWindowEntity.parse({
       ...count.ExpressionAttributeValues,
@@ -603,7 +620,7 @@ describe('entity access patterns (offline: the commands each pattern sends, and 
       errorCount: 3,
       count_meter_event_no_customer_defined: 1,
       count_meter_event_invalid_value: 2,
-      samples_meter_event_invalid_value: samples.ExpressionAttributeValues![':samples'],
+      samples_meter_event_invalid_value: count.ExpressionAttributeValues![':s1'],
     });
     expect(window.byCode.map(({ code, count, samples }) => [code, count, samples.length])).toEqual([
       ['meter_event_invalid_value', 2, 2],

@@ -34,6 +34,8 @@ describe('expand[] in the v1 request pipeline', () => {
     const platformStore = fakePlatformStore();
     platform = await createPlatform(platformStore);
     ports = fakePipelinePorts(platformStore);
+    // The secret its page tokens are signed with, which an account gets with its first POST (whichever test runs first)
+    await ports.secrets.keyFor(platform.account);
   });
 
   const call = (query: string) =>

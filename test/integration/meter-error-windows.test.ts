@@ -7,6 +7,11 @@ import type { MeterEventError } from '#shared/meter-events/meter-event.ts';
 import { meteredStackTable, stackTable } from '../support/stack.ts';
 
 const windowMillis = 60_000;
+/**
+ * Windows far ahead of any clock the shared stack reaches (tests move it by days): its report job, which reads
+ * windows due by now every 2 s, never reports one of these in the middle of a test.
+ */
+const ahead = (hour: number) => Date.UTC(2100, 0, 5, hour, 0);
 
 describe('meter error windows on DynamoDB Local', () => {
   const scope = { accountId: `acct_${randomUUID().slice(0, 12)}`, livemode: false };
@@ -28,7 +33,7 @@ describe('meter error windows on DynamoDB Local', () => {
   it('counts errors and their samples in one write, so a report never reads a count without its samples', async () => {
     // Given a window no error reached yet
     const store = dynamoErrorWindowStore(meteredStackTable());
-    const start = Date.UTC(2026, 0, 5, 10, 0);
+    const start = ahead(10);
 
     // When a batch of errors of two codes is recorded
     const recorded = callScope({ measure: true });
@@ -48,7 +53,7 @@ describe('meter error windows on DynamoDB Local', () => {
 
   it('keeps counting a code whose samples are full, and adds the samples of another code in the same write', async () => {
     const store = dynamoErrorWindowStore(meteredStackTable());
-    const start = Date.UTC(2026, 0, 5, 11, 0);
+    const start = ahead(11);
     await store.recordErrors(
       Array.from({ length: 6 }, (_, i) => error('invalid_value', `full-${i}`)),
       start,
@@ -71,7 +76,7 @@ describe('meter error windows on DynamoDB Local', () => {
   it('counts errors that reach a reported window into the next one, with their samples', async () => {
     const table = stackTable();
     const store = dynamoErrorWindowStore(table);
-    const start = Date.UTC(2026, 0, 5, 12, 0);
+    const start = ahead(12);
     await store.recordErrors([error('invalid_value', 'first')], start, windowMillis);
     const reported = (await windowAt(start))!;
     await table.transact([{ Update: errorWindowEntity.markReported(table.name, reported, start + windowMillis) }]);

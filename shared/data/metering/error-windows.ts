@@ -136,7 +136,7 @@ export function dynamoErrorWindowStore(table: Table): ErrorWindowStore {
               return;
             } catch (error) {
               if (!isConditionFailure(error)) throw error;
-              const found = oldItemOf(error) ?? {};
+              const found = oldItemOf(error) ?? (await table.getConsistent(errorWindowEntity.key(pk, start))) ?? {};
               if (found.reportedAt !== undefined) {
                 // A window already reported takes no more errors: they go to the next one.
                 start += windowMillis;

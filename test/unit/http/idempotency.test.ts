@@ -74,9 +74,11 @@ describe('idempotent execution', () => {
 });
 
 describe('a create answered by its event (runWithReceipt)', () => {
+  /** The request with key `k` and fingerprint `f` that `requestId` names. */
+  const keyed = (requestId: string) => ({ scope, key: 'k', fingerprint: 'f', requestId });
   const receiptOf = (requestId: string): ReceiptRequest => ({
     answeredBy: 'customer.created',
-    draft: { scope, key: 'k', fingerprint: 'f', requestId, statusCode: 200, serviceVersion: 'v', now: 0, expiresAt: 1 },
+    draft: { ...keyed(requestId), statusCode: 200, serviceVersion: 'v', now: 0, expiresAt: 1 },
   });
   const answersAlways = () => true;
   /** What `prepare` and the committed transaction leave on the request's receipt. */
@@ -94,7 +96,7 @@ describe('a create answered by its event (runWithReceipt)', () => {
     };
 
     // When it runs
-    const outcome = await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, answersAlways);
+    const outcome = await runWithReceipt(store, keyed('req_a'), receipt, operation, answersAlways);
 
     // Then it answers its own response and the store was not written (the transaction was)
     expect(outcome.replayed).toBe(false);
@@ -108,12 +110,12 @@ describe('a create answered by its event (runWithReceipt)', () => {
       written(receipt, { id: 'cus_1' });
       return ok('another body');
     };
-    await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, () => false);
+    await runWithReceipt(store, keyed('req_a'), receipt, operation, () => false);
     expect([...store.items.values()].map((item) => item.response?.body)).toEqual(['another body']);
 
     const failing = fakeIdempotencyStore();
     const declined = { statusCode: 402, body: 'declined', requestId: 'req_b' };
-    await runWithReceipt(failing, { scope, key: 'k', fingerprint: 'f', requestId: 'req_b' }, receiptOf('req_b'), async () => declined, answersAlways);
+    await runWithReceipt(failing, keyed('req_b'), receiptOf('req_b'), async () => declined, answersAlways);
     expect([...failing.items.values()].map((item) => item.response)).toEqual([declined]);
   });
 
@@ -122,7 +124,7 @@ describe('a create answered by its event (runWithReceipt)', () => {
     const store = fakeIdempotencyStore();
     await runWithReceipt(
       store,
-      { scope, key: 'k', fingerprint: 'f', requestId: 'req_first' },
+      keyed('req_first'),
       receiptOf('req_first'),
       async () => ok('first'),
       () => false,
@@ -130,13 +132,7 @@ describe('a create answered by its event (runWithReceipt)', () => {
     const inUse = { statusCode: 409, body: 'in use', requestId: 'req_retry' };
 
     // When a retry's create is refused for the key (its transaction cancelled)
-    const retry = await runWithReceipt(
-      store,
-      { scope, key: 'k', fingerprint: 'f', requestId: 'req_retry' },
-      receiptOf('req_retry'),
-      async () => inUse,
-      answersAlways,
-    );
+    const retry = await runWithReceipt(store, keyed('req_retry'), receiptOf('req_retry'), async () => inUse, answersAlways);
 
     // Then it replays the first response; with other parameters it is refused
     expect(retry).toEqual({ response: ok('first'), replayed: true });
@@ -153,14 +149,14 @@ describe('a create answered by its event (runWithReceipt)', () => {
       delete receipt.prepared!.receipt.written;
       return ok('{"id":"cus_1"}');
     };
-    await runWithReceipt(store, { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' }, receipt, operation, answersAlways);
+    await runWithReceipt(store, keyed('req_a'), receipt, operation, answersAlways);
     expect([...store.items.values()].map((item) => item.response?.body)).toEqual(['{"id":"cus_1"}']);
   });
 
   it('answers with its own receipt when its change committed and it then failed, and does not overwrite it with the failure', async () => {
     // Given the key held by this very request's success (its transaction committed)
     const store = fakeIdempotencyStore();
-    const request = { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' };
+    const request = keyed('req_a');
     const success = { statusCode: 200, body: '{"id":"cus_1"}', requestId: 'req_a' };
     const now = Date.now();
     const clock = () => now;
@@ -182,13 +178,7 @@ describe('a create answered by its event (runWithReceipt)', () => {
   it('does not keep a failure a retry may fix, and answers it when nobody holds the key', async () => {
     const store = fakeIdempotencyStore();
     const failed = { statusCode: 500, body: 'boom', requestId: 'req_a' };
-    const outcome = await runWithReceipt(
-      store,
-      { scope, key: 'k', fingerprint: 'f', requestId: 'req_a' },
-      receiptOf('req_a'),
-      async () => failed,
-      answersAlways,
-    );
+    const outcome = await runWithReceipt(store, keyed('req_a'), receiptOf('req_a'), async () => failed, answersAlways);
     expect(outcome).toEqual({ response: failed, replayed: false });
     expect(store.items.size).toBe(0);
   });
